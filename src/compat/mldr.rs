@@ -1,0 +1,137 @@
+//! mldr 0.4.2 (R): `average_precision`, `coverage`, `one_error`, `ranking_loss`.
+//!
+//! Ranks come from R's `rank(-scores, ties.method = ties_method)`, default `"last"`, with
+//! exact ties. Labels must be 0 or 1. Every row counts in the plain mean.
+//!
+//! Deliberate difference: with a single label column, mldr's `average_precision` and
+//! `coverage` fail with "subscript out of bounds" as soon as a row after the first has a
+//! relevant label (an indexing bug, docs/conventions.md); these presets compute the value.
+
+use crate::{
+    AveragePrecision, Coverage, Error, Label, LabelDomain, Matrix, OneError, RankingLoss,
+    RankingMetric, Score, TiePolicy,
+};
+
+/// `average_precision(true_labels, predictions)` with the default `ties_method = "last"`;
+/// `.with_ties(...)` for the others. Rows without a relevant label score 1; with tied relevant
+/// labels `"min"` and `"average"` can exceed 1, as in mldr.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{mldr, RankingMetric, TiePolicy};
+/// let (y, s) = ([[1, 1, 1]], [[0.3, 0.3, 0.3]]);
+/// assert_eq!(mldr::AVERAGE_PRECISION.evaluate(&y, &s, None).unwrap(), 1.0);
+/// assert_eq!(mldr::AVERAGE_PRECISION.with_ties(TiePolicy::Min).evaluate(&y, &s, None).unwrap(), 3.0);
+/// ```
+pub const AVERAGE_PRECISION: AveragePrecision =
+    AveragePrecision::new(TiePolicy::Last).with_label_domain(LabelDomain::Binary);
+
+/// `coverage(true_labels, predictions)`: worst relevant rank − 1, default `ties_method =
+/// "last"`; 0 for rows without a relevant label.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{mldr, RankingMetric};
+/// assert_eq!(mldr::COVERAGE.evaluate(&[[1, 1, 1]], &[[0.3, 0.3, 0.3]], None).unwrap(), 2.0);
+/// ```
+pub const COVERAGE: Coverage = Coverage::new(TiePolicy::Last).with_label_domain(LabelDomain::Binary);
+
+/// `one_error(true_labels, predictions)`: R's `which.max` takes the first maximum, so ties
+/// break by column order (`TiePolicy::First`); mldr has no tie parameter here.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{mldr, RankingMetric};
+/// assert_eq!(mldr::ONE_ERROR.evaluate(&[[0, 1]], &[[0.5, 0.5]], None).unwrap(), 1.0);
+/// ```
+pub const ONE_ERROR: OneError = OneError::new(TiePolicy::First).with_label_domain(LabelDomain::Binary);
+
+/// `ranking_loss(true_labels, predictions)`: on raw scores with `<=`, so a tied pair is an
+/// error (`TiePolicy::Max`); degenerate rows score 0.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{mldr, RankingMetric};
+/// assert_eq!(mldr::RANKING_LOSS.evaluate(&[[0, 1]], &[[0.5, 0.5]], None).unwrap(), 1.0);
+/// ```
+pub const RANKING_LOSS: RankingLoss =
+    RankingLoss::new(TiePolicy::Max).with_label_domain(LabelDomain::Binary);
+
+/// `mldr::average_precision(true_labels, predictions, ties_method)`.
+///
+/// # Errors
+/// Labels other than 0/1, non-finite scores, mismatched shapes, empty input.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{mldr, TiePolicy};
+/// let v = mldr::average_precision(&[[1, 0]], &[[0.5, 0.5]], TiePolicy::Average).unwrap();
+/// assert!((v - 2.0 / 3.0).abs() < 1e-15);
+/// ```
+pub fn average_precision<T, Y, S>(true_labels: &Y, predictions: &S, ties_method: TiePolicy) -> Result<f64, Error>
+where
+    T: Score,
+    Y: Matrix + ?Sized,
+    Y::Elem: Label,
+    S: Matrix<Elem = T> + ?Sized,
+{
+    AVERAGE_PRECISION.with_ties(ties_method).evaluate(true_labels, predictions, None)
+}
+
+/// `mldr::coverage(true_labels, predictions, ties_method)`.
+///
+/// # Errors
+/// As [`average_precision`].
+///
+/// # Example
+/// ```
+/// use rankmetrics::{mldr, TiePolicy};
+/// assert_eq!(mldr::coverage(&[[1, 0]], &[[0.5, 0.5]], TiePolicy::Last).unwrap(), 1.0);
+/// ```
+pub fn coverage<T, Y, S>(true_labels: &Y, predictions: &S, ties_method: TiePolicy) -> Result<f64, Error>
+where
+    T: Score,
+    Y: Matrix + ?Sized,
+    Y::Elem: Label,
+    S: Matrix<Elem = T> + ?Sized,
+{
+    COVERAGE.with_ties(ties_method).evaluate(true_labels, predictions, None)
+}
+
+/// `mldr::one_error(true_labels, predictions)`.
+///
+/// # Errors
+/// As [`average_precision`].
+///
+/// # Example
+/// ```
+/// assert_eq!(rankmetrics::mldr::one_error(&[[1, 0]], &[[0.5, 0.5]]).unwrap(), 0.0);
+/// ```
+pub fn one_error<T, Y, S>(true_labels: &Y, predictions: &S) -> Result<f64, Error>
+where
+    T: Score,
+    Y: Matrix + ?Sized,
+    Y::Elem: Label,
+    S: Matrix<Elem = T> + ?Sized,
+{
+    ONE_ERROR.evaluate(true_labels, predictions, None)
+}
+
+/// `mldr::ranking_loss(true_labels, predictions)`.
+///
+/// # Errors
+/// As [`average_precision`].
+///
+/// # Example
+/// ```
+/// assert_eq!(rankmetrics::mldr::ranking_loss(&[[1, 0]], &[[0.5, 0.5]]).unwrap(), 1.0);
+/// ```
+pub fn ranking_loss<T, Y, S>(true_labels: &Y, predictions: &S) -> Result<f64, Error>
+where
+    T: Score,
+    Y: Matrix + ?Sized,
+    Y::Elem: Label,
+    S: Matrix<Elem = T> + ?Sized,
+{
+    RANKING_LOSS.evaluate(true_labels, predictions, None)
+}

@@ -1,0 +1,546 @@
+//! Presets by name: the toolkit's own metric names and parameter keys, as `rankmetrics eval`
+//! takes them.
+//!
+//! ```
+//! use rankmetrics::registry::{Convention, Preset};
+//! let params = [("ties_method".to_string(), "first".to_string())];
+//! let p = Preset::lookup(Convention::Mldr, "coverage", &params, None).unwrap();
+//! let v = p.evaluate(&[[1, 0]], &[[0.5, 0.5]], None::<&[f64]>).unwrap();
+//! assert_eq!(v, 0.0);
+//! ```
+
+use core::fmt;
+
+use crate::compat::torchmetrics::{evaluate_on_logits, Logits};
+use crate::compat::{mldr, mulan, sklearn, torchmetrics};
+use crate::{
+    metrics, Error, Label, Matrix, RankedRow, RankingMetric, RowMetric, RowOptions, RowRule,
+    Score, TieGrouping, TiePolicy,
+};
+
+/// A family of presets: this crate's own metrics, or one toolkit's.
+///
+/// # Example
+/// ```
+/// use rankmetrics::registry::Convention;
+/// assert_eq!(Convention::parse("mulan"), Some(Convention::Mulan));
+/// assert!(Convention::Sklearn.metric_names().contains(&"coverage_error"));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Convention {
+    /// rankmetrics' own metrics, every option a parameter (tie policy: `--ties`, default max).
+    Rankmetrics,
+    /// scikit-learn 1.9.
+    Sklearn,
+    /// torchmetrics 1.9 (values in `f64`).
+    Torchmetrics,
+    /// mldr 0.4.2.
+    Mldr,
+    /// MULAN with Weka 3.7.
+    Mulan,
+}
+
+impl Convention {
+    /// Every convention.
+    pub const ALL: [Convention; 5] = [
+        Convention::Rankmetrics,
+        Convention::Sklearn,
+        Convention::Torchmetrics,
+        Convention::Mldr,
+        Convention::Mulan,
+    ];
+
+    /// The name used on the command line and in JSON output.
+    ///
+    /// # Example
+    /// ```
+    /// assert_eq!(rankmetrics::registry::Convention::Sklearn.name(), "sklearn");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Convention::Rankmetrics => "rankmetrics",
+            Convention::Sklearn => "sklearn",
+            Convention::Torchmetrics => "torchmetrics",
+            Convention::Mldr => "mldr",
+            Convention::Mulan => "mulan",
+        }
+    }
+
+    /// The convention called `name`.
+    ///
+    /// # Example
+    /// ```
+    /// assert!(rankmetrics::registry::Convention::parse("weka").is_none());
+    /// ```
+    pub fn parse(name: &str) -> Option<Convention> {
+        Convention::ALL.into_iter().find(|c| c.name() == name)
+    }
+
+    /// The metrics of this convention, named as the toolkit names them.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::registry::Convention;
+    /// assert_eq!(Convention::Mulan.metric_names()[0], "AveragePrecision");
+    /// ```
+    pub fn metric_names(self) -> &'static [&'static str] {
+        match self {
+            Convention::Rankmetrics => &[
+                "coverage",
+                "average_precision",
+                "ranking_loss",
+                "one_error",
+                "is_error",
+                "error_set_size",
+            ],
+            Convention::Sklearn => &[
+                "coverage_error",
+                "label_ranking_average_precision_score",
+                "label_ranking_loss",
+            ],
+            Convention::Torchmetrics => &[
+                "multilabel_coverage_error",
+                "multilabel_ranking_average_precision",
+                "multilabel_ranking_loss",
+            ],
+            Convention::Mldr => &["average_precision", "coverage", "one_error", "ranking_loss"],
+            Convention::Mulan => &[
+                "AveragePrecision",
+                "Coverage",
+                "OneError",
+                "IsError",
+                "ErrorSetSize",
+                "RankingLoss",
+            ],
+        }
+    }
+
+    /// Whether the toolkit's own functions take sample weights (only scikit-learn's do; the
+    /// others' presets apply weights as an extension).
+    ///
+    /// # Example
+    /// ```
+    /// assert!(rankmetrics::registry::Convention::Sklearn.takes_weights());
+    /// ```
+    pub fn takes_weights(self) -> bool {
+        matches!(self, Convention::Sklearn | Convention::Rankmetrics)
+    }
+}
+
+impl fmt::Display for Convention {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A parameter's effective value, as echoed in the output.
+///
+/// # Example
+/// ```
+/// use rankmetrics::registry::ParamValue;
+/// assert_eq!(ParamValue::Str("last".into()).to_string(), "last");
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub enum ParamValue {
+    /// A boolean.
+    Bool(bool),
+    /// A number.
+    Number(f64),
+    /// A name.
+    Str(String),
+}
+
+impl fmt::Display for ParamValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamValue::Bool(b) => write!(f, "{b}"),
+            ParamValue::Number(x) => write!(f, "{x}"),
+            ParamValue::Str(s) => f.write_str(s),
+        }
+    }
+}
+
+/// Why a preset could not be looked up.
+///
+/// # Example
+/// ```
+/// use rankmetrics::registry::{Convention, LookupError, Preset};
+/// let err = Preset::lookup(Convention::Sklearn, "ndcg", &[], None).unwrap_err();
+/// assert!(matches!(err, LookupError::UnknownMetric { .. }));
+/// ```
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum LookupError {
+    /// The convention has no metric of that name.
+    #[error("{convention} has no metric {metric:?}; it has: {}", convention.metric_names().join(", "))]
+    UnknownMetric {
+        /// The convention.
+        convention: Convention,
+        /// The name asked for.
+        metric: String,
+    },
+    /// A parameter's value is not one the metric takes.
+    #[error("parameter {key}={value:?}: expected {expected}")]
+    InvalidParam {
+        /// The parameter.
+        key: String,
+        /// The value given.
+        value: String,
+        /// What it takes.
+        expected: &'static str,
+    },
+}
+
+/// One of the row-wise metric types, chosen at run time.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum AnyRow {
+    Coverage(metrics::Coverage),
+    AveragePrecision(metrics::AveragePrecision),
+    RankingLoss(metrics::RankingLoss),
+    OneError(metrics::OneError),
+    IsError(metrics::IsError),
+    ErrorSetSize(metrics::ErrorSetSize),
+}
+
+/// Applies `$body` to the metric inside any `AnyRow` variant.
+macro_rules! each_row {
+    ($value:expr, $m:ident => $body:expr) => {
+        match $value {
+            AnyRow::Coverage($m) => $body,
+            AnyRow::AveragePrecision($m) => $body,
+            AnyRow::RankingLoss($m) => $body,
+            AnyRow::OneError($m) => $body,
+            AnyRow::IsError($m) => $body,
+            AnyRow::ErrorSetSize($m) => $body,
+        }
+    };
+}
+
+impl AnyRow {
+    fn with_ties(self, ties: TiePolicy) -> Self {
+        each_row!(self, m => AnyRow::from(m.with_ties(ties)))
+    }
+}
+
+macro_rules! any_row_from {
+    ($($variant:ident),*) => {$(
+        impl From<metrics::$variant> for AnyRow {
+            fn from(m: metrics::$variant) -> Self {
+                AnyRow::$variant(m)
+            }
+        }
+    )*};
+}
+any_row_from!(Coverage, AveragePrecision, RankingLoss, OneError, IsError, ErrorSetSize);
+
+impl RowMetric for AnyRow {
+    fn options(&self) -> RowOptions {
+        each_row!(self, m => m.options())
+    }
+    fn row_value(&self, row: &RankedRow<'_>) -> f64 {
+        each_row!(self, m => m.row_value(row))
+    }
+}
+
+/// A metric found by name, with its parameters resolved.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Preset {
+    convention: Convention,
+    name: &'static str,
+    params: Vec<(&'static str, ParamValue)>,
+    metric: AnyRow,
+    /// torchmetrics' logit normalisation applies.
+    logits: bool,
+}
+
+impl Preset {
+    /// Looks up `metric` of `convention`. Parameters the metric does not take are ignored
+    /// (see [`param_keys`](Self::param_keys)); `ties` overrides the toolkit's tie rule and
+    /// keeps its other rules.
+    ///
+    /// # Errors
+    /// [`LookupError::UnknownMetric`], or [`LookupError::InvalidParam`] for a value the
+    /// metric cannot take.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::registry::{Convention, Preset};
+    /// let p = Preset::lookup(Convention::Mulan, "RankingLoss", &[], None).unwrap();
+    /// assert_eq!(p.name(), "RankingLoss");
+    /// ```
+    pub fn lookup(
+        convention: Convention,
+        metric: &str,
+        params: &[(String, String)],
+        ties: Option<TiePolicy>,
+    ) -> Result<Preset, LookupError> {
+        let get = |key: &str| params.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
+        let name = convention
+            .metric_names()
+            .iter()
+            .copied()
+            .find(|n| *n == metric)
+            .ok_or_else(|| LookupError::UnknownMetric {
+                convention,
+                metric: metric.to_string(),
+            })?;
+        let mut echo = Vec::new();
+        let mut logits = false;
+        let chosen: AnyRow = match (convention, name) {
+            (Convention::Rankmetrics, _) => {
+                let policy = ties.unwrap_or(TiePolicy::Max);
+                let base: AnyRow = match name {
+                    "coverage" => {
+                        let one_based = parse_bool("one_based", get("one_based").unwrap_or("false"))?;
+                        echo.push(("one_based", ParamValue::Bool(one_based)));
+                        metrics::Coverage::new(policy).one_based(one_based).into()
+                    }
+                    "average_precision" => metrics::AveragePrecision::new(policy).into(),
+                    "ranking_loss" => metrics::RankingLoss::new(policy).into(),
+                    "one_error" => metrics::OneError::new(policy).into(),
+                    "is_error" => metrics::IsError::new(policy).into(),
+                    _ => metrics::ErrorSetSize::new(policy).into(),
+                };
+                let mut options = base.options();
+                if let Some(v) = get("grouping") {
+                    options.ranking.grouping = parse_grouping(v)?;
+                }
+                if let Some(v) = get("no_relevant") {
+                    options.no_relevant = parse_rule("no_relevant", v)?;
+                }
+                if let Some(v) = get("all_relevant") {
+                    options.all_relevant = parse_rule("all_relevant", v)?;
+                }
+                echo.push(("grouping", ParamValue::Str(grouping_name(options.ranking.grouping))));
+                echo.push(("no_relevant", ParamValue::Str(rule_name(options.no_relevant))));
+                echo.push(("all_relevant", ParamValue::Str(rule_name(options.all_relevant))));
+                each_row!(base, m => {
+                    let m = m
+                        .with_grouping(options.ranking.grouping)
+                        .on_no_relevant(options.no_relevant)
+                        .on_all_relevant(options.all_relevant);
+                    AnyRow::from(m)
+                })
+            }
+            (Convention::Sklearn, "coverage_error") => sklearn::COVERAGE_ERROR.into(),
+            (Convention::Sklearn, "label_ranking_loss") => sklearn::LABEL_RANKING_LOSS.into(),
+            (Convention::Sklearn, _) => sklearn::LABEL_RANKING_AVERAGE_PRECISION_SCORE.into(),
+            (Convention::Torchmetrics, n) => {
+                logits = true;
+                match n {
+                    "multilabel_coverage_error" => torchmetrics::MULTILABEL_COVERAGE_ERROR.into(),
+                    "multilabel_ranking_loss" => torchmetrics::MULTILABEL_RANKING_LOSS.into(),
+                    _ => torchmetrics::MULTILABEL_RANKING_AVERAGE_PRECISION.into(),
+                }
+            }
+            (Convention::Mldr, "average_precision" | "coverage") => {
+                let method = get("ties_method").unwrap_or("last");
+                let policy = TiePolicy::parse(method).ok_or_else(|| LookupError::InvalidParam {
+                    key: "ties_method".into(),
+                    value: method.into(),
+                    expected: "average, first, last, max, min, random or random:SEED",
+                })?;
+                echo.push(("ties_method", ParamValue::Str(method.into())));
+                if name == "coverage" {
+                    mldr::COVERAGE.with_ties(policy).into()
+                } else {
+                    mldr::AVERAGE_PRECISION.with_ties(policy).into()
+                }
+            }
+            (Convention::Mldr, "one_error") => mldr::ONE_ERROR.into(),
+            (Convention::Mldr, _) => mldr::RANKING_LOSS.into(),
+            (Convention::Mulan, n) => {
+                let weka = get("weka").unwrap_or("3.7");
+                let grouping = match weka {
+                    "3.6" | "3.7" | "3.8" => TieGrouping::WEKA,
+                    "3.9" => TieGrouping::Exact,
+                    _ => {
+                        return Err(LookupError::InvalidParam {
+                            key: "weka".into(),
+                            value: weka.into(),
+                            expected: "3.7 (1e-6 tie tolerance, as MULAN ships) or 3.9 (exact ties)",
+                        })
+                    }
+                };
+                echo.push(("weka", ParamValue::Str(weka.into())));
+                let m: AnyRow = match n {
+                    "AveragePrecision" => mulan::AveragePrecision.into(),
+                    "Coverage" => mulan::Coverage.into(),
+                    "OneError" => mulan::OneError.into(),
+                    "IsError" => mulan::IsError.into(),
+                    "ErrorSetSize" => mulan::ErrorSetSize.into(),
+                    _ => mulan::RankingLoss.into(),
+                };
+                each_row!(m, m => AnyRow::from(m.with_grouping(grouping)))
+            }
+        };
+        let metric = match ties {
+            Some(t) => {
+                echo.insert(0, ("ties", ParamValue::Str(tie_name(t))));
+                chosen.with_ties(t)
+            }
+            None => chosen,
+        };
+        Ok(Preset {
+            convention,
+            name,
+            params: echo,
+            metric,
+            logits,
+        })
+    }
+
+    /// The parameter keys `metric` of `convention` takes (besides `--ties`).
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::registry::{Convention, Preset};
+    /// assert_eq!(Preset::param_keys(Convention::Mldr, "coverage"), ["ties_method"]);
+    /// assert!(Preset::param_keys(Convention::Mldr, "one_error").is_empty());
+    /// ```
+    pub fn param_keys(convention: Convention, metric: &str) -> &'static [&'static str] {
+        match (convention, metric) {
+            (Convention::Rankmetrics, "coverage") => {
+                &["one_based", "grouping", "no_relevant", "all_relevant"]
+            }
+            (Convention::Rankmetrics, _) => &["grouping", "no_relevant", "all_relevant"],
+            (Convention::Mldr, "average_precision" | "coverage") => &["ties_method"],
+            (Convention::Mulan, _) => &["weka"],
+            _ => &[],
+        }
+    }
+
+    /// The convention.
+    pub fn convention(&self) -> Convention {
+        self.convention
+    }
+
+    /// The metric's name, as the toolkit spells it.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The effective parameters, defaults included.
+    pub fn params(&self) -> &[(&'static str, ParamValue)] {
+        &self.params
+    }
+
+    /// Evaluates the preset. Weights are applied even where the toolkit has none (a weighted
+    /// mean of the same per-row values).
+    ///
+    /// # Errors
+    /// As the preset's metric.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::registry::{Convention, Preset};
+    /// let p = Preset::lookup(Convention::Sklearn, "label_ranking_loss", &[], None).unwrap();
+    /// assert_eq!(p.evaluate(&[[1, 0], [0, 1]], &[[0.5, 0.5], [0.2, 0.8]], Some(&[1.0, 3.0])).unwrap(), 0.25);
+    /// ```
+    pub fn evaluate<T, Y, S>(&self, y_true: &Y, y_score: &S, sample_weight: Option<&[T]>) -> Result<f64, Error>
+    where
+        T: Score,
+        Y: Matrix + ?Sized,
+        Y::Elem: Label,
+        S: Matrix<Elem = T> + ?Sized,
+    {
+        if self.logits {
+            evaluate_on_logits(&self.metric, y_score, y_true, sample_weight)
+        } else {
+            self.metric.evaluate(y_true, y_score, sample_weight)
+        }
+    }
+
+    /// The value of every row (`None` for rows the preset skips).
+    ///
+    /// # Errors
+    /// As the preset's metric.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::registry::{Convention, Preset};
+    /// let p = Preset::lookup(Convention::Mulan, "AveragePrecision", &[], None).unwrap();
+    /// assert_eq!(p.per_sample(&[[0, 0], [1, 0]], &[[0.1, 0.2], [0.1, 0.2]]).unwrap(), [None, Some(0.5)]);
+    /// ```
+    pub fn per_sample<T, Y, S>(&self, y_true: &Y, y_score: &S) -> Result<Vec<Option<f64>>, Error>
+    where
+        T: Score,
+        Y: Matrix + ?Sized,
+        Y::Elem: Label,
+        S: Matrix<Elem = T> + ?Sized,
+    {
+        if self.logits {
+            crate::metric::check_shapes(y_true, y_score, 1)?;
+            self.metric.per_sample(y_true, &Logits::new(y_score)?)
+        } else {
+            self.metric.per_sample(y_true, y_score)
+        }
+    }
+}
+
+fn tie_name(t: TiePolicy) -> String {
+    match t {
+        TiePolicy::Random(seed) => format!("random:{seed}"),
+        t => t.name().to_string(),
+    }
+}
+
+fn parse_bool(key: &str, v: &str) -> Result<bool, LookupError> {
+    match v {
+        "true" | "True" | "TRUE" | "1" => Ok(true),
+        "false" | "False" | "FALSE" | "0" => Ok(false),
+        _ => Err(LookupError::InvalidParam {
+            key: key.into(),
+            value: v.into(),
+            expected: "true or false",
+        }),
+    }
+}
+
+fn parse_grouping(v: &str) -> Result<TieGrouping, LookupError> {
+    match v {
+        "exact" => Ok(TieGrouping::Exact),
+        "weka" => Ok(TieGrouping::WEKA),
+        _ => match v.parse::<f64>() {
+            Ok(eps) if eps >= 0.0 && eps.is_finite() => Ok(TieGrouping::Within(eps)),
+            _ => Err(LookupError::InvalidParam {
+                key: "grouping".into(),
+                value: v.into(),
+                expected: "exact, weka, or a non-negative tolerance such as 1e-6",
+            }),
+        },
+    }
+}
+
+fn grouping_name(g: TieGrouping) -> String {
+    match g {
+        TieGrouping::Exact => "exact".into(),
+        TieGrouping::Within(eps) => format!("{eps:e}"),
+    }
+}
+
+fn parse_rule(key: &str, v: &str) -> Result<RowRule, LookupError> {
+    match v {
+        "formula" => Ok(RowRule::Formula),
+        "skip" => Ok(RowRule::Skip),
+        "reject" => Ok(RowRule::Reject),
+        _ => match v.parse::<f64>() {
+            Ok(x) => Ok(RowRule::Value(x)),
+            Err(_) => Err(LookupError::InvalidParam {
+                key: key.into(),
+                value: v.into(),
+                expected: "formula, skip, reject, or a number",
+            }),
+        },
+    }
+}
+
+fn rule_name(r: RowRule) -> String {
+    match r {
+        RowRule::Formula => "formula".into(),
+        RowRule::Skip => "skip".into(),
+        RowRule::Reject => "reject".into(),
+        RowRule::Value(x) => format!("{x}"),
+    }
+}

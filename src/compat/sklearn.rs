@@ -1,0 +1,120 @@
+//! scikit-learn 1.9 (`sklearn.metrics`): coverage, LRAP and ranking loss.
+//!
+//! Ties take the worst rank (`TiePolicy::Max`) and a tied relevant/irrelevant pair is
+//! mis-ordered. Labels must form a "multilabel-indicator" matrix (integral, at most two distinct
+//! values; non-zero = relevant). Weighted means are `Σ w·x / Σ w`. Deliberate difference:
+//! negative weights, which scikit-learn silently accepts, are rejected here.
+
+use crate::{
+    AveragePrecision, Coverage, Error, Label, LabelDomain, Matrix, RankingLoss, RankingMetric,
+    RowRule, Score, TiePolicy, ZeroWeight,
+};
+
+/// `coverage_error`: the worst rank of a relevant label, ties at their worst rank, without
+/// Tsoumakas' − 1; 0 for rows without a relevant label. Needs at least 2 labels.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{sklearn, RankingMetric};
+/// let v = sklearn::COVERAGE_ERROR.evaluate(&[[1, 0, 0], [0, 0, 1]], &[[0.75, 0.5, 1.0], [1.0, 0.2, 0.1]], None);
+/// assert_eq!(v.unwrap(), 2.5);
+/// ```
+pub const COVERAGE_ERROR: Coverage = Coverage::new(TiePolicy::Max)
+    .one_based(true)
+    .with_label_domain(LabelDomain::Indicator)
+    .with_min_labels(2);
+
+/// `label_ranking_average_precision_score`: average precision with max ranks; rows with no or
+/// only relevant labels score 1; zero total weight gives NaN. Accepts a single label column.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{sklearn, RankingMetric};
+/// let v = sklearn::LABEL_RANKING_AVERAGE_PRECISION_SCORE.evaluate(&[[1, 1, 0]], &[[0.5, 0.5, 0.5]], None);
+/// assert!((v.unwrap() - 2.0 / 3.0).abs() < 1e-15);
+/// ```
+pub const LABEL_RANKING_AVERAGE_PRECISION_SCORE: AveragePrecision =
+    AveragePrecision::new(TiePolicy::Max)
+        .on_all_relevant(RowRule::Value(1.0))
+        .with_label_domain(LabelDomain::Indicator)
+        .on_zero_weight(ZeroWeight::Nan);
+
+/// `label_ranking_loss`: tied pairs are errors; degenerate rows score 0. Needs at least 2
+/// labels.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{sklearn, RankingMetric};
+/// let v = sklearn::LABEL_RANKING_LOSS.evaluate(&[[0, 1]], &[[0.5, 0.5]], None);
+/// assert_eq!(v.unwrap(), 1.0);
+/// ```
+pub const LABEL_RANKING_LOSS: RankingLoss = RankingLoss::new(TiePolicy::Max)
+    .with_label_domain(LabelDomain::Indicator)
+    .with_min_labels(2);
+
+/// `sklearn.metrics.coverage_error(y_true, y_score, sample_weight=...)`; see [`COVERAGE_ERROR`].
+///
+/// # Errors
+/// As scikit-learn raises: one label column ([`Error::TooFewLabels`]), labels that are not a
+/// multilabel indicator, non-finite scores, mismatched shapes, zero total weight.
+///
+/// # Example
+/// ```
+/// let v = rankmetrics::sklearn::coverage_error(&[[1, 0, 0], [0, 0, 1]], &[[0.75, 0.5, 1.0], [1.0, 0.2, 0.1]], None);
+/// assert_eq!(v.unwrap(), 2.5);
+/// ```
+pub fn coverage_error<T, Y, S>(y_true: &Y, y_score: &S, sample_weight: Option<&[T]>) -> Result<f64, Error>
+where
+    T: Score,
+    Y: Matrix + ?Sized,
+    Y::Elem: Label,
+    S: Matrix<Elem = T> + ?Sized,
+{
+    COVERAGE_ERROR.evaluate(y_true, y_score, sample_weight)
+}
+
+/// `sklearn.metrics.label_ranking_average_precision_score(...)`; see
+/// [`LABEL_RANKING_AVERAGE_PRECISION_SCORE`].
+///
+/// # Errors
+/// Labels that are not a multilabel indicator, non-finite scores, mismatched shapes, invalid
+/// weights. Zero total weight gives NaN, as in scikit-learn.
+///
+/// # Example
+/// ```
+/// let v = rankmetrics::sklearn::label_ranking_average_precision_score(&[[1, 0, 0], [0, 0, 1]], &[[0.75, 0.5, 1.0], [1.0, 0.2, 0.1]], None);
+/// assert!((v.unwrap() - 0.41666666666666663).abs() < 1e-16);
+/// ```
+pub fn label_ranking_average_precision_score<T, Y, S>(
+    y_true: &Y,
+    y_score: &S,
+    sample_weight: Option<&[T]>,
+) -> Result<f64, Error>
+where
+    T: Score,
+    Y: Matrix + ?Sized,
+    Y::Elem: Label,
+    S: Matrix<Elem = T> + ?Sized,
+{
+    LABEL_RANKING_AVERAGE_PRECISION_SCORE.evaluate(y_true, y_score, sample_weight)
+}
+
+/// `sklearn.metrics.label_ranking_loss(...)`; see [`LABEL_RANKING_LOSS`].
+///
+/// # Errors
+/// As [`coverage_error`].
+///
+/// # Example
+/// ```
+/// let v = rankmetrics::sklearn::label_ranking_loss(&[[1, 0, 0], [0, 0, 1]], &[[0.75, 0.5, 1.0], [1.0, 0.2, 0.1]], None);
+/// assert_eq!(v.unwrap(), 0.75);
+/// ```
+pub fn label_ranking_loss<T, Y, S>(y_true: &Y, y_score: &S, sample_weight: Option<&[T]>) -> Result<f64, Error>
+where
+    T: Score,
+    Y: Matrix + ?Sized,
+    Y::Elem: Label,
+    S: Matrix<Elem = T> + ?Sized,
+{
+    LABEL_RANKING_LOSS.evaluate(y_true, y_score, sample_weight)
+}

@@ -1,0 +1,214 @@
+//! torchmetrics 1.9 (`torchmetrics.functional.classification`): coverage, LRAP and ranking
+//! loss, evaluated in `f64` (torchmetrics itself returns `float32`; its goldens'
+//! `value_f64`).
+//!
+//! * Logits: when any score of the whole input lies outside [0, 1], torchmetrics applies a
+//!   sigmoid to every score first. This can merge distinct scores into ties where the sigmoid
+//!   saturates (40 and 38 both map to 1.0), and these presets do the same.
+//! * Targets must be 0 or 1, and there must be at least 2 labels.
+//! * Coverage and LRAP equal scikit-learn's; the ranking loss breaks ties by torch's (stable,
+//!   CPU) sort order, which is `TiePolicy::Last`.
+//! * Deliberate difference: NaN and infinite scores are errors here; torchmetrics has no check.
+//!
+//! The functions take `(preds, target)` in torchmetrics' order.
+
+use core::ops::Range;
+
+use crate::metric::{check_scores, check_shapes};
+use crate::{
+    AveragePrecision, Coverage, Error, Label, LabelDomain, Matrix, RankingLoss, RankingMetric,
+    RowRule, Score, TiePolicy,
+};
+
+/// `multilabel_coverage_error` (on scores already normalised; see [`Logits`]).
+///
+/// # Example
+/// ```
+/// use rankmetrics::{torchmetrics, RankingMetric};
+/// let v = torchmetrics::MULTILABEL_COVERAGE_ERROR.evaluate(&[[1, 0, 0]], &[[0.5, 0.5, 0.1]], None);
+/// assert_eq!(v.unwrap(), 2.0);
+/// ```
+pub const MULTILABEL_COVERAGE_ERROR: Coverage = Coverage::new(TiePolicy::Max)
+    .one_based(true)
+    .with_label_domain(LabelDomain::Binary)
+    .with_min_labels(2);
+
+/// `multilabel_ranking_average_precision` (on scores already normalised; see [`Logits`]).
+///
+/// # Example
+/// ```
+/// use rankmetrics::{torchmetrics, RankingMetric};
+/// let v = torchmetrics::MULTILABEL_RANKING_AVERAGE_PRECISION.evaluate(&[[1, 1]], &[[0.5, 0.1]], None);
+/// assert_eq!(v.unwrap(), 1.0);
+/// ```
+pub const MULTILABEL_RANKING_AVERAGE_PRECISION: AveragePrecision =
+    AveragePrecision::new(TiePolicy::Max)
+        .on_all_relevant(RowRule::Value(1.0))
+        .with_label_domain(LabelDomain::Binary)
+        .with_min_labels(2);
+
+/// `multilabel_ranking_loss` (on scores already normalised; see [`Logits`]): a tied pair is
+/// an error only when the relevant label has the lower column index.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{torchmetrics, RankingMetric};
+/// let loss = |y| torchmetrics::MULTILABEL_RANKING_LOSS.evaluate(&[y], &[[0.5, 0.5]], None).unwrap();
+/// assert_eq!((loss([1, 0]), loss([0, 1])), (1.0, 0.0));
+/// ```
+pub const MULTILABEL_RANKING_LOSS: RankingLoss = RankingLoss::new(TiePolicy::Last)
+    .with_label_domain(LabelDomain::Binary)
+    .with_min_labels(2);
+
+/// torchmetrics' score normalisation as a [`Matrix`] view: the sigmoid `1 / (1 + e^-x)` of
+/// every score when some score lies outside [0, 1], the scores unchanged otherwise. Computed
+/// on the fly; the caller's scores are not copied or modified.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{torchmetrics::Logits, Matrix};
+/// let scores = [[40.0, 38.0, -1.0]];
+/// let view = Logits::new(&scores).unwrap();
+/// assert!(view.applies_sigmoid());
+/// let mut row = Vec::new();
+/// view.extend_rows(0..1, &mut row);
+/// assert_eq!(row[0], row[1]); // both saturate to 1.0: a new tie
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct Logits<'a, S: ?Sized> {
+    scores: &'a S,
+    sigmoid: bool,
+}
+
+impl<'a, T: Score, S: Matrix<Elem = T> + ?Sized> Logits<'a, S> {
+    /// Looks at every score once to decide whether the sigmoid applies.
+    ///
+    /// # Errors
+    /// [`Error::NonFiniteScore`] for the first NaN or infinite score, [`Error::RaggedRow`] for
+    /// a ragged input.
+    pub fn new(scores: &'a S) -> Result<Self, Error> {
+        scores.check_shape()?;
+        let mut reader = crate::matrix::RowReader::new(scores);
+        let mut sigmoid = false;
+        for i in 0..scores.nrows() {
+            let row = reader.row(i);
+            check_scores(row, i)?;
+            sigmoid |= row.iter().any(|&s| s < T::zero() || s > T::one());
+        }
+        Ok(Logits { scores, sigmoid })
+    }
+
+    /// Whether the scores go through the sigmoid.
+    pub fn applies_sigmoid(&self) -> bool {
+        self.sigmoid
+    }
+}
+
+impl<T: Score, S: Matrix<Elem = T> + ?Sized> Matrix for Logits<'_, S> {
+    type Elem = T;
+    fn nrows(&self) -> usize {
+        self.scores.nrows()
+    }
+    fn ncols(&self) -> usize {
+        self.scores.ncols()
+    }
+    fn row(&self, i: usize) -> Option<&[T]> {
+        if self.sigmoid {
+            None
+        } else {
+            self.scores.row(i)
+        }
+    }
+    fn extend_rows(&self, rows: Range<usize>, out: &mut Vec<T>) {
+        let start = out.len();
+        self.scores.extend_rows(rows, out);
+        if self.sigmoid {
+            for s in &mut out[start..] {
+                *s = T::from_f64(1.0 / (1.0 + (-s.as_f64()).exp()));
+            }
+        }
+    }
+    fn check_shape(&self) -> Result<(), Error> {
+        self.scores.check_shape()
+    }
+}
+
+/// Evaluates `metric` as torchmetrics does: shapes first, then the logit normalisation.
+/// Weights are an extension (torchmetrics has none).
+pub(crate) fn evaluate_on_logits<M, T, Y, S>(
+    metric: &M,
+    preds: &S,
+    target: &Y,
+    weights: Option<&[T]>,
+) -> Result<f64, Error>
+where
+    M: RankingMetric<T>,
+    T: Score,
+    Y: Matrix + ?Sized,
+    Y::Elem: Label,
+    S: Matrix<Elem = T> + ?Sized,
+{
+    check_shapes(target, preds, 1)?;
+    metric.evaluate(target, &Logits::new(preds)?, weights)
+}
+
+/// `torchmetrics.functional.classification.multilabel_coverage_error(preds, target, num_labels)`.
+///
+/// # Errors
+/// Targets other than 0/1, fewer than 2 labels, non-finite scores, mismatched shapes.
+///
+/// # Example
+/// ```
+/// let v = rankmetrics::torchmetrics::multilabel_coverage_error(&[[0.75, 0.5, 1.0], [1.0, 0.2, 0.1]], &[[1, 0, 0], [0, 0, 1]]);
+/// assert_eq!(v.unwrap(), 2.5);
+/// ```
+pub fn multilabel_coverage_error<T, S, Y>(preds: &S, target: &Y) -> Result<f64, Error>
+where
+    T: Score,
+    Y: Matrix + ?Sized,
+    Y::Elem: Label,
+    S: Matrix<Elem = T> + ?Sized,
+{
+    evaluate_on_logits(&MULTILABEL_COVERAGE_ERROR, preds, target, None)
+}
+
+/// `torchmetrics.functional.classification.multilabel_ranking_average_precision(preds, target, num_labels)`.
+///
+/// # Errors
+/// As [`multilabel_coverage_error`].
+///
+/// # Example
+/// ```
+/// let v = rankmetrics::torchmetrics::multilabel_ranking_average_precision(&[[0.75, 0.5, 1.0], [1.0, 0.2, 0.1]], &[[1, 0, 0], [0, 0, 1]]);
+/// assert!((v.unwrap() - 0.41666666666666663).abs() < 1e-16);
+/// ```
+pub fn multilabel_ranking_average_precision<T, S, Y>(preds: &S, target: &Y) -> Result<f64, Error>
+where
+    T: Score,
+    Y: Matrix + ?Sized,
+    Y::Elem: Label,
+    S: Matrix<Elem = T> + ?Sized,
+{
+    evaluate_on_logits(&MULTILABEL_RANKING_AVERAGE_PRECISION, preds, target, None)
+}
+
+/// `torchmetrics.functional.classification.multilabel_ranking_loss(preds, target, num_labels)`.
+///
+/// # Errors
+/// As [`multilabel_coverage_error`].
+///
+/// # Example
+/// ```
+/// // Logits: 40 and 38 saturate to the same probability, so the pair ties (sklearn says 0.5).
+/// let v = rankmetrics::torchmetrics::multilabel_ranking_loss(&[[40.0, 38.0, -1.0]], &[[0, 1, 0]]);
+/// assert_eq!(v.unwrap(), 0.0);
+/// ```
+pub fn multilabel_ranking_loss<T, S, Y>(preds: &S, target: &Y) -> Result<f64, Error>
+where
+    T: Score,
+    Y: Matrix + ?Sized,
+    Y::Elem: Label,
+    S: Matrix<Elem = T> + ?Sized,
+{
+    evaluate_on_logits(&MULTILABEL_RANKING_LOSS, preds, target, None)
+}

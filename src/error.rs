@@ -1,0 +1,158 @@
+//! The one error type of the crate.
+
+use core::fmt;
+
+/// What a label had to be, reported by [`Error::InvalidLabel`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum LabelDomain {
+    /// Any finite number; non-zero means relevant.
+    NonZero,
+    /// Exactly 0 or 1 (torchmetrics, mldr, MULAN).
+    Binary,
+    /// scikit-learn's "multilabel-indicator": integral values, at most two distinct ones in the
+    /// whole matrix.
+    Indicator,
+}
+
+impl fmt::Display for LabelDomain {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            LabelDomain::NonZero => "a finite number",
+            LabelDomain::Binary => "0 or 1",
+            LabelDomain::Indicator => {
+                "an integral value, at most two distinct values in y_true (multilabel-indicator)"
+            }
+        })
+    }
+}
+
+/// Which kind of degenerate row a metric was configured to reject.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Degeneracy {
+    /// The row has no relevant label.
+    NoRelevant,
+    /// Every label of the row is relevant.
+    AllRelevant,
+}
+
+impl fmt::Display for Degeneracy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Degeneracy::NoRelevant => "no relevant label",
+            Degeneracy::AllRelevant => "every label relevant",
+        })
+    }
+}
+
+/// Everything that can go wrong when a metric is evaluated.
+///
+/// Every variant carries the numbers needed to find the problem (row and column are 0-based);
+/// none carries a `String`. Validation never modifies the caller's data.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{Coverage, Error, RankingMetric, TiePolicy};
+/// let y_true = [[1, 0], [0, 1]];
+/// let y_score = [[0.5, f64::NAN], [0.1, 0.2]];
+/// let err = Coverage::new(TiePolicy::Max).evaluate(&y_true, &y_score, None).unwrap_err();
+/// assert!(matches!(err, Error::NonFiniteScore { row: 0, column: 1, .. }));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// `y_true` and `y_score` have different shapes (rows, columns).
+    #[error("y_true has shape {expected:?} (rows, labels) but y_score has shape {found:?}")]
+    ShapeMismatch {
+        /// The shape of `y_true`.
+        expected: (usize, usize),
+        /// The shape of `y_score`.
+        found: (usize, usize),
+    },
+    /// A row of a nested-vector matrix has a different length than the first row.
+    #[error("row {row} has {found} columns, but row 0 has {expected}")]
+    RaggedRow {
+        /// The offending row.
+        row: usize,
+        /// The length of row 0.
+        expected: usize,
+        /// The length of this row.
+        found: usize,
+    },
+    /// A flat buffer's length is not rows × columns.
+    #[error("a {rows} x {columns} matrix needs {expected} values, found {found}")]
+    DataLength {
+        /// Rows asked for.
+        rows: usize,
+        /// Columns asked for.
+        columns: usize,
+        /// rows × columns (saturating).
+        expected: usize,
+        /// The buffer's length.
+        found: usize,
+    },
+    /// The input has no rows.
+    #[error("no samples: the input has zero rows")]
+    NoSamples,
+    /// The input has no columns.
+    #[error("no labels: the input has zero columns")]
+    NoLabels,
+    /// A score is NaN or infinite.
+    #[error("y_score at row {row}, column {column} is {value}, not a finite number")]
+    NonFiniteScore {
+        /// Row of the score.
+        row: usize,
+        /// Column of the score.
+        column: usize,
+        /// The value found.
+        value: f64,
+    },
+    /// A label is outside the domain the metric or convention accepts.
+    #[error("y_true at row {row}, column {column} is {value}; expected {expected}")]
+    InvalidLabel {
+        /// Row of the label.
+        row: usize,
+        /// Column of the label.
+        column: usize,
+        /// The value found.
+        value: f64,
+        /// What was expected.
+        expected: LabelDomain,
+    },
+    /// The convention needs more labels per sample than the input has.
+    #[error("this metric needs at least {required} labels per sample, found {found}")]
+    TooFewLabels {
+        /// The minimum number of labels.
+        required: usize,
+        /// The number of labels given.
+        found: usize,
+    },
+    /// `sample_weight` does not have one entry per row.
+    #[error("sample_weight has {found} entries for {expected} samples")]
+    WeightLength {
+        /// The number of rows.
+        expected: usize,
+        /// The number of weights.
+        found: usize,
+    },
+    /// A sample weight is negative, NaN or infinite.
+    #[error("sample_weight[{row}] is {value}; weights must be finite and non-negative")]
+    InvalidWeight {
+        /// Row of the weight.
+        row: usize,
+        /// The value found.
+        value: f64,
+    },
+    /// The weights of the rows that count sum to zero.
+    #[error("sample weights sum to zero over the rows that count")]
+    ZeroTotalWeight,
+    /// A degenerate row met a metric configured with [`RowRule::Reject`](crate::RowRule::Reject).
+    #[error("row {row} has {kind}, which this metric is configured to reject")]
+    DegenerateRow {
+        /// The offending row.
+        row: usize,
+        /// What makes it degenerate.
+        kind: Degeneracy,
+    },
+}

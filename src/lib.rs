@@ -1,0 +1,52 @@
+//! Multilabel ranking metrics with explicit tie policies.
+//!
+//! A multilabel classifier gives every label a score; ranking metrics judge how well the
+//! relevant labels are ranked. When scores tie, the toolkits researchers use disagree:
+//! scikit-learn gives tied labels the worst rank, MULAN breaks ties by label order, mldr
+//! exposes R's `ties.method`, torchmetrics follows its sort. rankmetrics makes the convention a
+//! parameter ([`TiePolicy`]) and reproduces each toolkit exactly when asked (the presets).
+//!
+//! # Index
+//! * Core: [`RankingMetric`] (evaluate a metric), [`RowMetric`] (write one), [`TiePolicy`],
+//!   [`TieGrouping`], [`Matrix`] (inputs), [`Error`].
+//! * Example-based metrics: [`Coverage`], [`AveragePrecision`] (LRAP), [`RankingLoss`],
+//!   [`OneError`], [`IsError`], [`ErrorSetSize`].
+//! * Presets, named as each toolkit names them: [`sklearn`], [`torchmetrics`], [`mldr`],
+//!   [`mulan`]; [`registry`] looks them up by name (what `rankmetrics eval` uses).
+//! * The ranking kernel every metric shares: [`Ranker`], [`RankedRow`], [`Block`].
+//!
+//! # Example
+//! ```
+//! use rankmetrics::{sklearn, AveragePrecision, RankingMetric, TiePolicy};
+//! let y_true = [[1, 0, 0], [0, 1, 1]];
+//! let y_score = [[0.5, 0.5, 0.1], [0.9, 0.4, 0.4]];
+//! // One tie per row: the tie policy decides the result.
+//! let pessimistic = AveragePrecision::new(TiePolicy::Max).evaluate(&y_true, &y_score, None).unwrap();
+//! let optimistic = AveragePrecision::new(TiePolicy::Min).evaluate(&y_true, &y_score, None).unwrap();
+//! assert!(pessimistic < optimistic);
+//! assert_eq!(pessimistic, sklearn::label_ranking_average_precision_score(&y_true, &y_score, None).unwrap());
+//! ```
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+#![deny(missing_debug_implementations)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+mod error;
+mod kernel;
+mod matrix;
+mod metric;
+mod metrics;
+mod score;
+mod sum;
+mod ties;
+
+pub mod compat;
+
+pub use compat::{mldr, mulan, registry, sklearn, torchmetrics};
+pub use error::{Degeneracy, Error, LabelDomain};
+pub use kernel::{Block, RankedRow, Ranker, Ranking};
+pub use matrix::{Matrix, RowMajor};
+pub use metric::{RankingMetric, RowMetric, RowOptions, RowRule, ZeroWeight};
+pub use metrics::{AveragePrecision, Coverage, ErrorSetSize, IsError, OneError, RankingLoss};
+pub use score::{Label, Score};
+pub use ties::{RankSharing, TieGrouping, TiePolicy};

@@ -1,0 +1,270 @@
+//! The [`Matrix`] abstraction: how metrics read `y_true` and `y_score`.
+
+use core::ops::Range;
+
+use crate::Error;
+
+#[cfg(feature = "nalgebra")]
+mod nalgebra_impl;
+
+/// A read-only n × L matrix (rows = samples, columns = labels) that metrics read row by row.
+///
+/// The contract is small on purpose: a shape, an optional zero-copy view of a contiguous row,
+/// and a block copy that always works. Row-major inputs hand out their rows without copying;
+/// column-major ones (nalgebra) copy blocks of rows column by column, so that their reads stay
+/// contiguous. Implementations must never panic for `rows` within `0..nrows()`.
+///
+/// Implemented for [`RowMajor`] views of a flat slice, `Vec<Vec<T>>` and `[Vec<T>]`, fixed-size
+/// arrays `[[T; L]; N]`, `Vec<[T; L]>` and `[[T; L]]`, references to any of these, and (feature
+/// `nalgebra`) every nalgebra matrix and view.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{Matrix, RowMajor};
+/// let data = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
+/// let m = RowMajor::new(&data, 2, 3).unwrap();
+/// assert_eq!((m.nrows(), m.ncols()), (2, 3));
+/// assert_eq!(m.row(1), Some(&[4.0, 5.0, 6.0][..]));
+/// let mut buf = Vec::new();
+/// m.extend_rows(0..2, &mut buf);
+/// assert_eq!(buf, data);
+/// ```
+pub trait Matrix {
+    /// The element type.
+    type Elem: Copy;
+    /// The number of rows (samples).
+    fn nrows(&self) -> usize;
+    /// The number of columns (labels).
+    fn ncols(&self) -> usize;
+    /// Row `i` as a contiguous slice, when the storage has one.
+    fn row(&self, _i: usize) -> Option<&[Self::Elem]> {
+        None
+    }
+    /// Appends the rows `rows` to `out`, row-major.
+    fn extend_rows(&self, rows: Range<usize>, out: &mut Vec<Self::Elem>);
+    /// Checks that the storage really is a matrix (for nested vectors: that no row is ragged).
+    ///
+    /// # Errors
+    /// [`Error::RaggedRow`] for the first row whose length differs from row 0's.
+    fn check_shape(&self) -> Result<(), Error> {
+        Ok(())
+    }
+}
+
+impl<M: Matrix + ?Sized> Matrix for &M {
+    type Elem = M::Elem;
+    fn nrows(&self) -> usize {
+        (**self).nrows()
+    }
+    fn ncols(&self) -> usize {
+        (**self).ncols()
+    }
+    fn row(&self, i: usize) -> Option<&[Self::Elem]> {
+        (**self).row(i)
+    }
+    fn extend_rows(&self, rows: Range<usize>, out: &mut Vec<Self::Elem>) {
+        (**self).extend_rows(rows, out)
+    }
+    fn check_shape(&self) -> Result<(), Error> {
+        (**self).check_shape()
+    }
+}
+
+/// A row-major view of a flat slice: element (i, j) is `data[i * ncols + j]`.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{Error, RowMajor};
+/// assert!(RowMajor::new(&[1, 0, 1, 1], 2, 2).is_ok());
+/// assert!(matches!(RowMajor::new(&[1, 0, 1], 2, 2), Err(Error::DataLength { found: 3, .. })));
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct RowMajor<'a, T> {
+    data: &'a [T],
+    nrows: usize,
+    ncols: usize,
+}
+
+impl<'a, T> RowMajor<'a, T> {
+    /// Views `data` as `nrows` × `ncols`, row-major.
+    ///
+    /// # Errors
+    /// [`Error::DataLength`] when `data.len() != nrows * ncols`.
+    pub fn new(data: &'a [T], nrows: usize, ncols: usize) -> Result<Self, Error> {
+        let expected = nrows.saturating_mul(ncols);
+        if nrows.checked_mul(ncols) != Some(data.len()) {
+            return Err(Error::DataLength {
+                rows: nrows,
+                columns: ncols,
+                expected,
+                found: data.len(),
+            });
+        }
+        Ok(RowMajor { data, nrows, ncols })
+    }
+
+    /// The underlying slice.
+    ///
+    /// # Example
+    /// ```
+    /// let m = rankmetrics::RowMajor::new(&[1, 2], 1, 2).unwrap();
+    /// assert_eq!(m.as_slice(), &[1, 2]);
+    /// ```
+    pub fn as_slice(&self) -> &'a [T] {
+        self.data
+    }
+}
+
+impl<T: Copy> Matrix for RowMajor<'_, T> {
+    type Elem = T;
+    fn nrows(&self) -> usize {
+        self.nrows
+    }
+    fn ncols(&self) -> usize {
+        self.ncols
+    }
+    fn row(&self, i: usize) -> Option<&[T]> {
+        self.data.get(i * self.ncols..(i + 1) * self.ncols)
+    }
+    fn extend_rows(&self, rows: Range<usize>, out: &mut Vec<T>) {
+        if let Some(block) = self.data.get(rows.start * self.ncols..rows.end * self.ncols) {
+            out.extend_from_slice(block);
+        }
+    }
+}
+
+/// Matrices stored as a sequence of rows: `Vec<Vec<T>>`, `[[T; L]; N]`, and so on.
+macro_rules! matrix_of_rows {
+    ($([$($gen:tt)*] $ty:ty, $row:ty;)*) => {$(
+        impl<$($gen)*> Matrix for $ty {
+            type Elem = T;
+            fn nrows(&self) -> usize {
+                self.len()
+            }
+            fn ncols(&self) -> usize {
+                self.first().map_or(0, |r| r.len())
+            }
+            fn row(&self, i: usize) -> Option<&[T]> {
+                self.get(i).map(|r| &r[..])
+            }
+            fn extend_rows(&self, rows: Range<usize>, out: &mut Vec<T>) {
+                for r in self.get(rows).unwrap_or(&[]) {
+                    out.extend_from_slice(&r[..]);
+                }
+            }
+            fn check_shape(&self) -> Result<(), Error> {
+                check_rows(self.iter().map(|r: &$row| r.len()))
+            }
+        }
+    )*};
+}
+
+matrix_of_rows! {
+    [T: Copy] Vec<Vec<T>>, Vec<T>;
+    [T: Copy] [Vec<T>], Vec<T>;
+    [T: Copy] Vec<&[T]>, &[T];
+    [T: Copy] [&[T]], &[T];
+    [T: Copy, const L: usize] Vec<[T; L]>, [T; L];
+    [T: Copy, const L: usize] [[T; L]], [T; L];
+    [T: Copy, const L: usize, const N: usize] [[T; L]; N], [T; L];
+}
+
+fn check_rows(lengths: impl Iterator<Item = usize>) -> Result<(), Error> {
+    let mut expected = None;
+    for (row, found) in lengths.enumerate() {
+        match expected {
+            None => expected = Some(found),
+            Some(expected) if expected != found => {
+                return Err(Error::RaggedRow {
+                    row,
+                    expected,
+                    found,
+                })
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(())
+}
+
+/// Reads the rows of a [`Matrix`] in order, zero-copy where the storage allows and in blocks
+/// of rows otherwise, with one reusable buffer.
+pub(crate) struct RowReader<'m, M: Matrix + ?Sized> {
+    matrix: &'m M,
+    buffer: Vec<M::Elem>,
+    block: Range<usize>,
+}
+
+/// About 32 KiB of scores per copied block: large enough that column-major gathers read runs of
+/// contiguous memory, small enough to stay in L1/L2.
+const BLOCK_ELEMS: usize = 4096;
+
+impl<'m, M: Matrix + ?Sized> RowReader<'m, M> {
+    pub(crate) fn new(matrix: &'m M) -> Self {
+        RowReader {
+            matrix,
+            buffer: Vec::new(),
+            block: 0..0,
+        }
+    }
+
+    /// Row `i` (`i < nrows`); fastest when called with increasing `i`.
+    pub(crate) fn row(&mut self, i: usize) -> &[M::Elem] {
+        let matrix = self.matrix;
+        if let Some(r) = matrix.row(i) {
+            return r;
+        }
+        let ncols = matrix.ncols();
+        if !self.block.contains(&i) {
+            let len = (BLOCK_ELEMS / ncols.max(1)).max(1);
+            let end = (i + len).min(matrix.nrows());
+            self.buffer.clear();
+            matrix.extend_rows(i..end, &mut self.buffer);
+            self.block = i..end;
+        }
+        let at = (i - self.block.start) * ncols;
+        self.buffer.get(at..at + ncols).unwrap_or(&[])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ragged_rows_are_reported_with_their_row() {
+        let m = vec![vec![1, 2], vec![3, 4], vec![5]];
+        assert!(matches!(
+            m.check_shape(),
+            Err(Error::RaggedRow {
+                row: 2,
+                expected: 2,
+                found: 1
+            })
+        ));
+    }
+
+    #[test]
+    fn reader_without_contiguous_rows_copies_blocks() {
+        struct Cols(Vec<Vec<i32>>); // column-major: Cols[j][i]
+        impl Matrix for Cols {
+            type Elem = i32;
+            fn nrows(&self) -> usize {
+                self.0[0].len()
+            }
+            fn ncols(&self) -> usize {
+                self.0.len()
+            }
+            fn extend_rows(&self, rows: Range<usize>, out: &mut Vec<i32>) {
+                for i in rows {
+                    out.extend(self.0.iter().map(|c| c[i]));
+                }
+            }
+        }
+        let m = Cols(vec![(0..5000).collect(), (0..5000).map(|x: i32| -x).collect()]);
+        let mut r = RowReader::new(&m);
+        for i in 0..5000 {
+            assert_eq!(r.row(i), &[i as i32, -(i as i32)]);
+        }
+    }
+}

@@ -1,0 +1,372 @@
+//! The core trait [`RankingMetric`] and the row-wise machinery behind it ([`RowMetric`]).
+
+use crate::matrix::RowReader;
+use crate::sum::WeightedMean;
+use crate::{
+    Degeneracy, Error, Label, LabelDomain, Matrix, RankedRow, Ranker, Ranking, Score, TiePolicy,
+};
+
+/// A multilabel ranking metric over score type `T` (`f32` or `f64`).
+///
+/// # Contract
+/// * `y_true` and `y_score` are n × L matrices (rows = samples, columns = labels); a label is
+///   relevant when it is non-zero. `sample_weight`, when given, has one finite, non-negative
+///   weight per row.
+/// * The result is a pure function of the inputs and the metric's options: evaluating twice
+///   gives bitwise the same value; nothing is cached or mutated, the caller's data included.
+/// * Ties are ranked by the metric's [`TiePolicy`](crate::TiePolicy), through the crate's one
+///   ranking kernel ([`Ranker`]).
+/// * Bad input returns an [`Error`] that says what and where; no input panics.
+/// * Results are `f64` whatever `T` is: sums run in `f64` with compensation.
+///
+/// Row-wise metrics get this trait from [`RowMetric`], which adds per-sample values.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{AveragePrecision, RankingMetric, TiePolicy};
+/// let y_true = [[1, 0, 0], [0, 0, 1]];
+/// let y_score = [[0.75, 0.5, 1.0], [1.0, 0.2, 0.1]];
+/// let lrap = AveragePrecision::new(TiePolicy::Max).evaluate(&y_true, &y_score, None).unwrap();
+/// assert!((lrap - 5.0 / 12.0).abs() < 1e-15);
+/// ```
+pub trait RankingMetric<T: Score> {
+    /// The metric over all rows: a weighted mean of per-row values unless the metric says
+    /// otherwise.
+    ///
+    /// # Errors
+    /// Shape, label, score and weight problems, each as its own [`Error`] variant.
+    fn evaluate<Y, S>(&self, y_true: &Y, y_score: &S, sample_weight: Option<&[T]>) -> Result<f64, Error>
+    where
+        Y: Matrix + ?Sized,
+        Y::Elem: Label,
+        S: Matrix<Elem = T> + ?Sized;
+}
+
+/// What a row-wise metric does with a degenerate row (no relevant label, or all relevant).
+///
+/// # Example
+/// ```
+/// use rankmetrics::{AveragePrecision, RankingMetric, RowRule, TiePolicy};
+/// let (y, s) = ([[0, 0], [1, 0]], [[0.1, 0.2], [0.1, 0.2]]);
+/// let ap = AveragePrecision::new(TiePolicy::Max);
+/// assert_eq!(ap.evaluate(&y, &s, None).unwrap(), 0.75); // (1 + 0.5) / 2
+/// let skip = ap.on_no_relevant(RowRule::Skip); // MULAN's rule
+/// assert_eq!(skip.evaluate(&y, &s, None).unwrap(), 0.5);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum RowRule {
+    /// Apply the metric's formula (which may give NaN where it divides by zero).
+    Formula,
+    /// The row takes this value and counts in the mean.
+    Value(f64),
+    /// The row is left out of the mean (its weight too). Per-sample output gives `None`.
+    Skip,
+    /// The row is an error: [`Error::DegenerateRow`].
+    Reject,
+}
+
+/// What a metric returns when the weights of the rows that count sum to zero.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{sklearn, ZeroWeight};
+/// let (y, s, w) = ([[1, 0], [0, 1]], [[0.5, 0.2], [0.1, 0.3]], [0.0, 0.0]);
+/// assert!(sklearn::label_ranking_average_precision_score(&y, &s, Some(&w)).unwrap().is_nan());
+/// assert!(sklearn::coverage_error(&y, &s, Some(&w)).is_err());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ZeroWeight {
+    /// [`Error::ZeroTotalWeight`].
+    Error,
+    /// NaN (scikit-learn's LRAP).
+    Nan,
+}
+
+/// The options every row-wise metric has: ranking, degenerate-row rules, label domain, minimum
+/// label count and the zero-weight rule.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{RowOptions, RowRule, TiePolicy};
+/// let o = RowOptions::new(TiePolicy::Max, RowRule::Value(0.0), RowRule::Formula);
+/// assert_eq!(o.min_labels, 1);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RowOptions {
+    /// The ranking the formula reads.
+    pub ranking: Ranking,
+    /// The rule for rows with no relevant label.
+    pub no_relevant: RowRule,
+    /// The rule for rows whose labels are all relevant.
+    pub all_relevant: RowRule,
+    /// Which label values are accepted.
+    pub labels: LabelDomain,
+    /// The fewest labels per row accepted.
+    pub min_labels: usize,
+    /// What a zero total weight gives.
+    pub zero_weight: ZeroWeight,
+}
+
+impl RowOptions {
+    /// Options with the given tie policy and degenerate-row rules, exact tie grouping, any
+    /// finite label, at least one label, and an error for zero total weight.
+    pub const fn new(ties: TiePolicy, no_relevant: RowRule, all_relevant: RowRule) -> Self {
+        RowOptions {
+            ranking: Ranking::new(ties),
+            no_relevant,
+            all_relevant,
+            labels: LabelDomain::NonZero,
+            min_labels: 1,
+            zero_weight: ZeroWeight::Error,
+        }
+    }
+}
+
+/// A metric defined by one value per row, averaged over rows.
+///
+/// Implement [`options`](Self::options) and [`row_value`](Self::row_value) (the formula on one
+/// [`RankedRow`]); [`RankingMetric`] and [`per_sample`](Self::per_sample) follow, with
+/// validation and averaging written once for all metrics. `row_value` is called for every
+/// row whose degenerate-row rule is [`RowRule::Formula`], and for every non-degenerate row.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{RankedRow, RankingMetric, RowMetric, RowOptions, RowRule, TiePolicy};
+/// /// Precision@1 with ties broken by column order.
+/// struct PrecisionAt1;
+/// impl RowMetric for PrecisionAt1 {
+///     fn options(&self) -> RowOptions {
+///         RowOptions::new(TiePolicy::First, RowRule::Formula, RowRule::Formula)
+///     }
+///     fn row_value(&self, row: &RankedRow<'_>) -> f64 {
+///         row.blocks()[0].relevant as f64
+///     }
+/// }
+/// let v = PrecisionAt1.evaluate(&[[1, 0], [0, 1]], &[[0.9, 0.1], [0.5, 0.5]], None).unwrap();
+/// assert_eq!(v, 0.5);
+/// ```
+pub trait RowMetric {
+    /// The metric's options.
+    fn options(&self) -> RowOptions;
+    /// The metric's value on one ranked row.
+    fn row_value(&self, row: &RankedRow<'_>) -> f64;
+
+    /// The value of every row, in row order (`None` for skipped rows). Validation is the same
+    /// as for [`RankingMetric::evaluate`].
+    ///
+    /// # Errors
+    /// As [`RankingMetric::evaluate`], except for weight errors (no weights are taken).
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{RankingLoss, RowMetric, TiePolicy};
+    /// let v = RankingLoss::new(TiePolicy::Max)
+    ///     .per_sample(&[[1, 0], [0, 1]], &[[0.5, 0.5], [0.1, 0.9]])
+    ///     .unwrap();
+    /// assert_eq!(v, [Some(1.0), Some(0.0)]);
+    /// ```
+    fn per_sample<T, Y, S>(&self, y_true: &Y, y_score: &S) -> Result<Vec<Option<f64>>, Error>
+    where
+        Self: Sized,
+        T: Score,
+        Y: Matrix + ?Sized,
+        Y::Elem: Label,
+        S: Matrix<Elem = T> + ?Sized,
+    {
+        let mut values = Vec::with_capacity(y_true.nrows());
+        for_each_row(self, y_true, y_score, |_, v| values.push(v))?;
+        Ok(values)
+    }
+}
+
+impl<T: Score, M: RowMetric> RankingMetric<T> for M {
+    fn evaluate<Y, S>(&self, y_true: &Y, y_score: &S, sample_weight: Option<&[T]>) -> Result<f64, Error>
+    where
+        Y: Matrix + ?Sized,
+        Y::Elem: Label,
+        S: Matrix<Elem = T> + ?Sized,
+    {
+        let weights = sample_weight.map(|w| check_weights(w, y_true.nrows())).transpose()?;
+        let mut mean = WeightedMean::default();
+        for_each_row(self, y_true, y_score, |i, v| {
+            if let Some(v) = v {
+                mean.add(v, weights.map_or(1.0, |w| w[i].as_f64()));
+            }
+        })?;
+        Ok(match mean.value() {
+            Some(v) => v,
+            None if mean.count() == 0 => f64::NAN, // every row skipped: undefined
+            None => match self.options().zero_weight {
+                ZeroWeight::Nan => f64::NAN,
+                ZeroWeight::Error => return Err(Error::ZeroTotalWeight),
+            },
+        })
+    }
+}
+
+/// Checks a weight vector: one finite, non-negative entry per row.
+pub(crate) fn check_weights<T: Score>(w: &[T], nrows: usize) -> Result<&[T], Error> {
+    if w.len() != nrows {
+        return Err(Error::WeightLength {
+            expected: nrows,
+            found: w.len(),
+        });
+    }
+    match w.iter().position(|x| !(x.is_finite() && *x >= T::zero())) {
+        Some(row) => Err(Error::InvalidWeight {
+            row,
+            value: w[row].as_f64(),
+        }),
+        None => Ok(w),
+    }
+}
+
+/// Checks shapes, then ranks each row and hands its value (or `None` if skipped) to `sink`.
+/// Each row's scores and labels are validated before the row is ranked, so the first bad row in
+/// row order is the one reported.
+fn for_each_row<M, T, Y, S>(
+    metric: &M,
+    y_true: &Y,
+    y_score: &S,
+    mut sink: impl FnMut(usize, Option<f64>),
+) -> Result<(), Error>
+where
+    M: RowMetric,
+    T: Score,
+    Y: Matrix + ?Sized,
+    Y::Elem: Label,
+    S: Matrix<Elem = T> + ?Sized,
+{
+    let options = metric.options();
+    let (n, l) = check_shapes(y_true, y_score, options.min_labels)?;
+    let domain = options.labels;
+    if domain == LabelDomain::Indicator {
+        check_indicator(y_true)?;
+    }
+    let ranking = options.ranking;
+    let (mut truth, mut scores) = (RowReader::new(y_true), RowReader::new(y_score));
+    let mut gains = vec![0.0; l];
+    let mut ranker = Ranker::new();
+    for i in 0..n {
+        let s = scores.row(i);
+        check_scores(s, i)?;
+        read_labels(truth.row(i), domain, i, &mut gains)?;
+        let row = ranker.rank(s, &gains, ranking, i);
+        let rule = match row.n_relevant() {
+            0 => (options.no_relevant, Degeneracy::NoRelevant),
+            r if r == l => (options.all_relevant, Degeneracy::AllRelevant),
+            _ => (RowRule::Formula, Degeneracy::NoRelevant),
+        };
+        sink(
+            i,
+            match rule {
+                (RowRule::Formula, _) => Some(metric.row_value(&row)),
+                (RowRule::Value(v), _) => Some(v),
+                (RowRule::Skip, _) => None,
+                (RowRule::Reject, kind) => return Err(Error::DegenerateRow { row: i, kind }),
+            },
+        );
+    }
+    Ok(())
+}
+
+/// Checks that both inputs are matrices of one shape, with rows, and at least `min_labels`
+/// columns; returns (rows, labels).
+pub(crate) fn check_shapes<Y, S>(y_true: &Y, y_score: &S, min_labels: usize) -> Result<(usize, usize), Error>
+where
+    Y: Matrix + ?Sized,
+    S: Matrix + ?Sized,
+{
+    y_true.check_shape()?;
+    y_score.check_shape()?;
+    let shape = (y_true.nrows(), y_true.ncols());
+    let found = (y_score.nrows(), y_score.ncols());
+    if shape != found {
+        return Err(Error::ShapeMismatch {
+            expected: shape,
+            found,
+        });
+    }
+    match shape {
+        (0, _) => Err(Error::NoSamples),
+        (_, 0) => Err(Error::NoLabels),
+        (_, l) if l < min_labels => Err(Error::TooFewLabels {
+            required: min_labels,
+            found: l,
+        }),
+        shape => Ok(shape),
+    }
+}
+
+/// Rejects NaN and ±inf scores.
+pub(crate) fn check_scores<T: Score>(scores: &[T], row: usize) -> Result<(), Error> {
+    match scores.iter().position(|s| !s.is_finite()) {
+        None => Ok(()),
+        Some(column) => Err(Error::NonFiniteScore {
+            row,
+            column,
+            value: scores[column].as_f64(),
+        }),
+    }
+}
+
+/// Converts one row of labels to gains, checking each against `domain`.
+pub(crate) fn read_labels<L: Label>(
+    labels: &[L],
+    domain: LabelDomain,
+    row: usize,
+    gains: &mut [f64],
+) -> Result<(), Error> {
+    for (column, (g, &label)) in gains.iter_mut().zip(labels).enumerate() {
+        let value = label.value();
+        let ok = match domain {
+            LabelDomain::Binary => value == 0.0 || value == 1.0,
+            _ => value.is_finite(),
+        };
+        if !ok {
+            return Err(Error::InvalidLabel {
+                row,
+                column,
+                value,
+                expected: domain,
+            });
+        }
+        *g = value;
+    }
+    Ok(())
+}
+
+/// scikit-learn's `type_of_target(...) == "multilabel-indicator"` (or "binary" for one
+/// column): integral values, at most two distinct ones in the whole matrix. Reports the first
+/// cell, in row order, that breaks it.
+pub(crate) fn check_indicator<Y>(y_true: &Y) -> Result<(), Error>
+where
+    Y: Matrix + ?Sized,
+    Y::Elem: Label,
+{
+    let mut seen: [Option<f64>; 2] = [None, None];
+    let mut reader = RowReader::new(y_true);
+    for row in 0..y_true.nrows() {
+        for (column, &label) in reader.row(row).iter().enumerate() {
+            let value = label.value();
+            let integral = value.is_finite() && value == value.trunc();
+            let known = seen.iter().flatten().any(|&v| v == value);
+            let fits = integral
+                && (known || {
+                    seen.iter_mut()
+                        .find(|v| v.is_none())
+                        .map(|slot| *slot = Some(value))
+                        .is_some()
+                });
+            if !fits {
+                return Err(Error::InvalidLabel {
+                    row,
+                    column,
+                    value,
+                    expected: LabelDomain::Indicator,
+                });
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,101 @@
+//! Label ranking average precision.
+
+use crate::metrics::row_option_builders;
+use crate::{RankedRow, RowMetric, RowOptions, RowRule, TiePolicy};
+
+/// Label ranking average precision (LRAP; "average precision" in mldr and MULAN): for each
+/// relevant label, the share of relevant labels among those ranked at or above it.
+///
+/// Per row, with `rank` the 1-based rank under the tie policy and `Y` the relevant labels:
+///
+/// ```text
+/// AP = (1/|Y|) Σ_{λ∈Y} |{μ ∈ Y : rank(μ) ≤ rank(λ)}| / rank(λ)
+/// ```
+///
+/// Under `Max` this is scikit-learn's `label_ranking_average_precision_score`; under `Min` or
+/// `Average` it can exceed 1 when relevant labels tie (as in mldr). Rows without a relevant
+/// label score 1 and count (scikit-learn, mldr; MULAN skips them: [`RowRule::Skip`]); rows
+/// whose labels are all relevant go through the formula.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{AveragePrecision, RankingMetric, TiePolicy};
+/// let y_true = [[1, 0, 0], [0, 0, 1]];
+/// let y_score = [[0.75, 0.5, 1.0], [1.0, 0.2, 0.1]];
+/// let v = AveragePrecision::new(TiePolicy::Max).evaluate(&y_true, &y_score, None).unwrap();
+/// assert!((v - 0.41666666666666663).abs() < 1e-16);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AveragePrecision {
+    options: RowOptions,
+}
+
+impl AveragePrecision {
+    /// Average precision with the given tie policy.
+    pub const fn new(ties: TiePolicy) -> Self {
+        AveragePrecision {
+            options: RowOptions::new(ties, RowRule::Value(1.0), RowRule::Formula),
+        }
+    }
+}
+
+row_option_builders!(AveragePrecision);
+
+impl RowMetric for AveragePrecision {
+    fn options(&self) -> RowOptions {
+        self.options
+    }
+
+    fn row_value(&self, row: &RankedRow<'_>) -> f64 {
+        let (mut relevant_so_far, mut sum) = (0, 0.0);
+        for b in row.blocks().iter().filter(|b| b.relevant > 0) {
+            relevant_so_far += b.relevant;
+            let precision = relevant_so_far as f64 / row.rank(b);
+            // One term per relevant label, added one by one as every toolkit does, so that
+            // the rounding matches theirs.
+            for _ in 0..b.relevant {
+                sum += precision;
+            }
+        }
+        sum / row.n_relevant() as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RankingMetric;
+    use rstest::rstest;
+
+    // scikit-learn: all-tied [[1,1,0]] gives 2/3, [[1,1,1,0]] gives 3/4.
+    #[test]
+    fn sklearn_only_ties() {
+        let ap = AveragePrecision::new(TiePolicy::Max);
+        let v = ap.evaluate(&[[1, 1, 0]], &[[0.5, 0.5, 0.5]], None).unwrap();
+        assert!((v - 2.0 / 3.0).abs() < 1e-15);
+        let v = ap.evaluate(&[[1, 1, 1, 0]], &[[0.5; 4]], None).unwrap();
+        assert_eq!(v, 0.75);
+    }
+
+    // mldr probes: all-tied-all-relevant gives 1, 1, 1.5, 3 (last, first, average, min).
+    #[rstest]
+    #[case(TiePolicy::Last, 1.0)]
+    #[case(TiePolicy::First, 1.0)]
+    #[case(TiePolicy::Average, 1.5)]
+    #[case(TiePolicy::Min, 3.0)]
+    fn mldr_all_tied_all_relevant(#[case] t: TiePolicy, #[case] expected: f64) {
+        let v = AveragePrecision::new(t).evaluate(&[[1, 1, 1]], &[[0.3; 3]], None).unwrap();
+        assert_eq!(v, expected);
+    }
+
+    // mldr probe tie2-first-rel [1,0]; [.5,.5]: last 0.5, first 1, average 2/3, min 1.
+    #[rstest]
+    #[case(TiePolicy::Last, 0.5)]
+    #[case(TiePolicy::First, 1.0)]
+    #[case(TiePolicy::Average, 2.0 / 3.0)]
+    #[case(TiePolicy::Min, 1.0)]
+    fn mldr_tie2_first_relevant(#[case] t: TiePolicy, #[case] expected: f64) {
+        let v = AveragePrecision::new(t).evaluate(&[[1, 0]], &[[0.5, 0.5]], None).unwrap();
+        assert_eq!(v, expected);
+    }
+}

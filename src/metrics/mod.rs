@@ -1,0 +1,101 @@
+//! The metrics, one per file. Each is a small `Copy` type holding its options.
+
+mod average_precision;
+mod coverage;
+mod error_set_size;
+mod is_error;
+mod one_error;
+mod ranking_loss;
+
+pub use average_precision::AveragePrecision;
+pub use coverage::Coverage;
+pub use error_set_size::ErrorSetSize;
+pub use is_error::IsError;
+pub use one_error::OneError;
+pub use ranking_loss::RankingLoss;
+
+/// The option builders every row-wise metric shares, written once. Each metric type has a
+/// field `options: RowOptions`.
+macro_rules! row_option_builders {
+    ($metric:ident) => {
+        impl $metric {
+            #[doc = concat!("The same metric with another tie policy.\n\n```\nuse rankmetrics::{",
+                stringify!($metric), ", TiePolicy};\nlet m = ", stringify!($metric),
+                "::new(TiePolicy::Max).with_ties(TiePolicy::First);\nassert_eq!(m.options().ranking.ties, TiePolicy::First);\n```")]
+            pub const fn with_ties(mut self, ties: $crate::TiePolicy) -> Self {
+                self.options.ranking.ties = ties;
+                self
+            }
+
+            #[doc = concat!("The same metric with another tie grouping (MULAN's Weka tolerance, for example).\n\n```\nuse rankmetrics::{",
+                stringify!($metric), ", TieGrouping, TiePolicy};\nlet m = ", stringify!($metric),
+                "::new(TiePolicy::Last).with_grouping(TieGrouping::WEKA);\nassert_eq!(m.options().ranking.grouping, TieGrouping::WEKA);\n```")]
+            pub const fn with_grouping(mut self, grouping: $crate::TieGrouping) -> Self {
+                self.options.ranking.grouping = grouping;
+                self
+            }
+
+            #[doc = concat!("The same metric with another rule for rows without a relevant label.\n\n```\nuse rankmetrics::{",
+                stringify!($metric), ", RowRule, TiePolicy};\nlet m = ", stringify!($metric),
+                "::new(TiePolicy::Max).on_no_relevant(RowRule::Skip);\nassert_eq!(m.options().no_relevant, RowRule::Skip);\n```")]
+            pub const fn on_no_relevant(mut self, rule: $crate::RowRule) -> Self {
+                self.options.no_relevant = rule;
+                self
+            }
+
+            #[doc = concat!("The same metric with another rule for rows whose labels are all relevant.\n\n```\nuse rankmetrics::{",
+                stringify!($metric), ", RowRule, TiePolicy};\nlet m = ", stringify!($metric),
+                "::new(TiePolicy::Max).on_all_relevant(RowRule::Reject);\nassert_eq!(m.options().all_relevant, RowRule::Reject);\n```")]
+            pub const fn on_all_relevant(mut self, rule: $crate::RowRule) -> Self {
+                self.options.all_relevant = rule;
+                self
+            }
+
+            #[doc = concat!("The same metric accepting only labels of `domain`.\n\n```\nuse rankmetrics::{",
+                stringify!($metric), ", LabelDomain, TiePolicy};\nlet m = ", stringify!($metric),
+                "::new(TiePolicy::Max).with_label_domain(LabelDomain::Binary);\nassert_eq!(m.options().labels, LabelDomain::Binary);\n```")]
+            pub const fn with_label_domain(mut self, domain: $crate::LabelDomain) -> Self {
+                self.options.labels = domain;
+                self
+            }
+
+            #[doc = concat!("The same metric rejecting inputs with fewer than `min` labels.\n\n```\nuse rankmetrics::{",
+                stringify!($metric), ", TiePolicy};\nlet m = ", stringify!($metric),
+                "::new(TiePolicy::Max).with_min_labels(2);\nassert_eq!(m.options().min_labels, 2);\n```")]
+            pub const fn with_min_labels(mut self, min: usize) -> Self {
+                self.options.min_labels = min;
+                self
+            }
+
+            #[doc = concat!("The same metric with another zero-total-weight rule.\n\n```\nuse rankmetrics::{",
+                stringify!($metric), ", TiePolicy, ZeroWeight};\nlet m = ", stringify!($metric),
+                "::new(TiePolicy::Max).on_zero_weight(ZeroWeight::Nan);\nassert_eq!(m.options().zero_weight, ZeroWeight::Nan);\n```")]
+            pub const fn on_zero_weight(mut self, rule: $crate::ZeroWeight) -> Self {
+                self.options.zero_weight = rule;
+                self
+            }
+
+            #[doc = concat!("The metric's options.\n\n```\nuse rankmetrics::{",
+                stringify!($metric), ", TiePolicy};\nassert_eq!(", stringify!($metric),
+                "::new(TiePolicy::Min).options().ranking.ties, TiePolicy::Min);\n```")]
+            pub const fn options(&self) -> $crate::RowOptions {
+                self.options
+            }
+        }
+    };
+}
+pub(crate) use row_option_builders;
+
+/// The number of mis-ordered (relevant, irrelevant) pairs of a row: pairs where the irrelevant
+/// label ranks above the relevant one, plus each tied pair inside a shared block weighted by the
+/// policy (1 for Max, 0 for Min, ½ for Average). Counted in halves as integers, so exact.
+pub(crate) fn mis_ordered_pairs(row: &crate::RankedRow<'_>) -> f64 {
+    let tie_halves = (2.0 * row.tied_pair_error()) as u64;
+    let (mut irrelevant_above, mut halves) = (0u64, 0u64);
+    for b in row.blocks() {
+        let (r, m) = (b.relevant as u64, b.len as u64);
+        halves += 2 * r * irrelevant_above + tie_halves * r * (m - r);
+        irrelevant_above += m - r;
+    }
+    halves as f64 / 2.0
+}

@@ -1,0 +1,56 @@
+//! One-error.
+
+use crate::metrics::row_option_builders;
+use crate::{RankSharing, RankedRow, RowMetric, RowOptions, RowRule, TiePolicy};
+
+/// One-error: 1 when the top-ranked label is irrelevant, else 0.
+///
+/// With an ordering policy the top label is one label: `First` takes the lowest column among
+/// the highest scores (mldr's `which.max`), `Last` the highest (MULAN). With a rank-sharing
+/// policy the whole top tie group shares rank 1, and the row scores 1 if the group holds an
+/// irrelevant label (`Max`, pessimistic), if it holds no relevant label (`Min`, optimistic), or
+/// the share of irrelevant labels in it (`Average`: the chance that a label drawn from the top
+/// group is irrelevant). A row without a relevant label scores 1; one with all labels
+/// relevant, 0.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{OneError, RankingMetric, TiePolicy};
+/// let (y, s) = ([[0, 1, 0]], [[0.5, 0.5, 0.1]]);
+/// assert_eq!(OneError::new(TiePolicy::First).evaluate(&y, &s, None).unwrap(), 1.0);
+/// assert_eq!(OneError::new(TiePolicy::Last).evaluate(&y, &s, None).unwrap(), 0.0);
+/// assert_eq!(OneError::new(TiePolicy::Average).evaluate(&y, &s, None).unwrap(), 0.5);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct OneError {
+    options: RowOptions,
+}
+
+impl OneError {
+    /// One-error with the given tie policy.
+    pub const fn new(ties: TiePolicy) -> Self {
+        OneError {
+            options: RowOptions::new(ties, RowRule::Formula, RowRule::Formula),
+        }
+    }
+}
+
+row_option_builders!(OneError);
+
+impl RowMetric for OneError {
+    fn options(&self) -> RowOptions {
+        self.options
+    }
+
+    fn row_value(&self, row: &RankedRow<'_>) -> f64 {
+        let Some(top) = row.blocks().first() else {
+            return 0.0;
+        };
+        let (relevant, len) = (top.relevant, top.len);
+        match row.sharing() {
+            Some(RankSharing::Average) => (len - relevant) as f64 / len as f64,
+            Some(RankSharing::Max) => f64::from(u8::from(relevant < len)),
+            None | Some(RankSharing::Min) => f64::from(u8::from(relevant == 0)),
+        }
+    }
+}

@@ -1,0 +1,167 @@
+//! How tied scores are ranked: [`TiePolicy`] and [`TieGrouping`].
+
+/// How labels with equal scores are ranked. Ranks are 1-based, 1 = highest score; a tie group
+/// occupies the ranks `o+1 ..= o+m`. Names follow R's `rank(ties.method = ...)`.
+///
+/// * Rank-sharing policies give every member of a group the same rank: [`Max`](Self::Max),
+///   [`Min`](Self::Min), [`Average`](Self::Average).
+/// * Ordering policies break the group into a strict order: [`First`](Self::First),
+///   [`Last`](Self::Last), [`Random`](Self::Random).
+///
+/// For metrics that compare a relevant with an irrelevant label inside one group (ranking
+/// loss, one-error, is-error), a rank-sharing policy decides the pair as each label sees
+/// itself: `Max` places it below (the pair is mis-ordered, scikit-learn's rule), `Min` above (not
+/// mis-ordered), `Average` counts the pair ½. docs/conventions.md has the table per metric.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{Coverage, RankingMetric, TiePolicy};
+/// // Labels 0 and 1 tie; label 0 is the relevant one.
+/// let (y, s) = ([[1, 0, 0]], [[0.5, 0.5, 0.1]]);
+/// let cov = |t| Coverage::new(t).evaluate(&y, &s, None).unwrap();
+/// assert_eq!(cov(TiePolicy::Max), 1.0); // rank 2, minus one
+/// assert_eq!(cov(TiePolicy::Min), 0.0); // rank 1
+/// assert_eq!(cov(TiePolicy::Average), 0.5);
+/// assert_eq!(cov(TiePolicy::First), 0.0); // lower column first
+/// assert_eq!(cov(TiePolicy::Last), 1.0); // higher column first (MULAN, mldr's default)
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum TiePolicy {
+    /// Every member gets `o+m`, the worst rank of the group (scikit-learn's coverage, LRAP and
+    /// ranking loss; R's `"max"`).
+    Max,
+    /// Every member gets `o+1`, the best rank of the group (R's `"min"`).
+    Min,
+    /// Every member gets the mean rank `o + (m+1)/2` (R's `"average"`).
+    Average,
+    /// Members ranked in column order: the lower column index ranks higher (R's `"first"`).
+    First,
+    /// Members ranked in reverse column order: the higher column index ranks higher (MULAN;
+    /// R's `"last"`, mldr's default).
+    Last,
+    /// A uniformly random order inside each group, reproducible from the seed. Each row draws
+    /// from its own stream (seed and row index), so the result does not depend on how rows are
+    /// split into batches.
+    Random(u64),
+}
+
+impl TiePolicy {
+    /// Every policy whose result does not depend on a seed, in a fixed order.
+    ///
+    /// # Example
+    /// ```
+    /// assert_eq!(rankmetrics::TiePolicy::DETERMINISTIC.len(), 5);
+    /// ```
+    pub const DETERMINISTIC: [TiePolicy; 5] = [
+        TiePolicy::Max,
+        TiePolicy::Min,
+        TiePolicy::Average,
+        TiePolicy::First,
+        TiePolicy::Last,
+    ];
+
+    /// The policy's name as R spells it (`"max"`, `"min"`, `"average"`, `"first"`, `"last"`,
+    /// `"random"`).
+    ///
+    /// # Example
+    /// ```
+    /// assert_eq!(rankmetrics::TiePolicy::Last.name(), "last");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            TiePolicy::Max => "max",
+            TiePolicy::Min => "min",
+            TiePolicy::Average => "average",
+            TiePolicy::First => "first",
+            TiePolicy::Last => "last",
+            TiePolicy::Random(_) => "random",
+        }
+    }
+
+    /// Parses an R `ties.method` name; `"random"` takes seed 0, `"random:SEED"` a given seed.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::TiePolicy;
+    /// assert_eq!(TiePolicy::parse("first"), Some(TiePolicy::First));
+    /// assert_eq!(TiePolicy::parse("random:7"), Some(TiePolicy::Random(7)));
+    /// assert_eq!(TiePolicy::parse("dense"), None);
+    /// ```
+    pub fn parse(name: &str) -> Option<TiePolicy> {
+        Some(match name {
+            "max" => TiePolicy::Max,
+            "min" => TiePolicy::Min,
+            "average" => TiePolicy::Average,
+            "first" => TiePolicy::First,
+            "last" => TiePolicy::Last,
+            "random" => TiePolicy::Random(0),
+            _ => TiePolicy::Random(name.strip_prefix("random:")?.parse().ok()?),
+        })
+    }
+
+    /// How a rank-sharing policy shares, or `None` for an ordering policy.
+    pub(crate) fn sharing(self) -> Option<RankSharing> {
+        match self {
+            TiePolicy::Max => Some(RankSharing::Max),
+            TiePolicy::Min => Some(RankSharing::Min),
+            TiePolicy::Average => Some(RankSharing::Average),
+            TiePolicy::First | TiePolicy::Last | TiePolicy::Random(_) => None,
+        }
+    }
+}
+
+/// How a rank-sharing policy ranks a whole tie group; see [`TiePolicy`].
+///
+/// # Example
+/// ```
+/// use rankmetrics::RankSharing;
+/// assert_eq!(RankSharing::Average.tied_pair_error(), 0.5);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RankSharing {
+    /// The worst rank of the group; a tied relevant/irrelevant pair is mis-ordered.
+    Max,
+    /// The best rank of the group; a tied pair is not mis-ordered.
+    Min,
+    /// The mean rank of the group; a tied pair counts ½.
+    Average,
+}
+
+impl RankSharing {
+    /// How much a tied relevant/irrelevant pair counts as mis-ordered: 1, 0 or ½.
+    pub fn tied_pair_error(self) -> f64 {
+        match self {
+            RankSharing::Max => 1.0,
+            RankSharing::Min => 0.0,
+            RankSharing::Average => 0.5,
+        }
+    }
+}
+
+/// Which scores form a tie group.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{mulan, RankingMetric, TieGrouping};
+/// // MULAN as shipped (Weka 3.7) ties 0.5000001 with 0.5; Weka 3.9 does not.
+/// let (y, s) = ([[0, 1, 0]], [[0.5000001, 0.5, 0.1]]);
+/// assert_eq!(mulan::RankingLoss.evaluate(&y, &s, None).unwrap(), 0.0);
+/// let weka39 = mulan::RankingLoss.with_grouping(TieGrouping::Exact);
+/// assert_eq!(weka39.evaluate(&y, &s, None).unwrap(), 0.5);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum TieGrouping {
+    /// Scores tie when they are equal (`==`; so `-0.0` ties with `0.0`).
+    Exact,
+    /// Weka's `Utils.stableSort` before August 2018 (what MULAN ships with): scores are walked
+    /// in ascending order, and every score less than `eps` above the current group's first
+    /// (smallest) score joins that group. The rule is not transitive: with `eps = 1e-6`,
+    /// 0.5, 0.5000007 and 0.5000014 form {0.5, 0.5000007} and {0.5000014}.
+    Within(f64),
+}
+
+impl TieGrouping {
+    /// Weka's tolerance, `Utils.SMALL = 1e-6`.
+    pub const WEKA: TieGrouping = TieGrouping::Within(1e-6);
+}
