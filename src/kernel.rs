@@ -291,7 +291,10 @@ mod tests {
     fn order(scores: &[f64], ties: TiePolicy, grouping: TieGrouping) -> Vec<u32> {
         let gains = vec![0.0; scores.len()];
         let ranking = Ranking::new(ties).with_grouping(grouping);
-        Ranker::new().rank(scores, &gains, ranking, 0).order().to_vec()
+        Ranker::new()
+            .rank(scores, &gains, ranking, 0)
+            .order()
+            .to_vec()
     }
 
     #[test]
@@ -304,7 +307,10 @@ mod tests {
     #[test]
     fn first_and_last_order_ties_by_column() {
         let s = [0.5, 0.9, 0.5, 0.5];
-        assert_eq!(order(&s, TiePolicy::First, TieGrouping::Exact), [1, 0, 2, 3]);
+        assert_eq!(
+            order(&s, TiePolicy::First, TieGrouping::Exact),
+            [1, 0, 2, 3]
+        );
         assert_eq!(order(&s, TiePolicy::Last, TieGrouping::Exact), [1, 3, 2, 0]);
     }
 

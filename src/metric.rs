@@ -35,7 +35,12 @@ pub trait RankingMetric<T: Score> {
     ///
     /// # Errors
     /// Shape, label, score and weight problems, each as its own [`Error`] variant.
-    fn evaluate<Y, S>(&self, y_true: &Y, y_score: &S, sample_weight: Option<&[T]>) -> Result<f64, Error>
+    fn evaluate<Y, S>(
+        &self,
+        y_true: &Y,
+        y_score: &S,
+        sample_weight: Option<&[T]>,
+    ) -> Result<f64, Error>
     where
         Y: Matrix + ?Sized,
         Y::Elem: Label,
@@ -180,13 +185,20 @@ pub trait RowMetric {
 }
 
 impl<T: Score, M: RowMetric> RankingMetric<T> for M {
-    fn evaluate<Y, S>(&self, y_true: &Y, y_score: &S, sample_weight: Option<&[T]>) -> Result<f64, Error>
+    fn evaluate<Y, S>(
+        &self,
+        y_true: &Y,
+        y_score: &S,
+        sample_weight: Option<&[T]>,
+    ) -> Result<f64, Error>
     where
         Y: Matrix + ?Sized,
         Y::Elem: Label,
         S: Matrix<Elem = T> + ?Sized,
     {
-        let weights = sample_weight.map(|w| check_weights(w, y_true.nrows())).transpose()?;
+        let weights = sample_weight
+            .map(|w| check_weights(w, y_true.nrows()))
+            .transpose()?;
         let mut mean = WeightedMean::default();
         for_each_row(self, y_true, y_score, |i, v| {
             if let Some(v) = v {
@@ -272,7 +284,11 @@ where
 
 /// Checks that both inputs are matrices of one shape, with rows, and at least `min_labels`
 /// columns; returns (rows, labels).
-pub(crate) fn check_shapes<Y, S>(y_true: &Y, y_score: &S, min_labels: usize) -> Result<(usize, usize), Error>
+pub(crate) fn check_shapes<Y, S>(
+    y_true: &Y,
+    y_score: &S,
+    min_labels: usize,
+) -> Result<(usize, usize), Error>
 where
     Y: Matrix + ?Sized,
     S: Matrix + ?Sized,

@@ -34,7 +34,8 @@ pub const AVERAGE_PRECISION: AveragePrecision =
 /// use rankmetrics::{mldr, RankingMetric};
 /// assert_eq!(mldr::COVERAGE.evaluate(&[[1, 1, 1]], &[[0.3, 0.3, 0.3]], None).unwrap(), 2.0);
 /// ```
-pub const COVERAGE: Coverage = Coverage::new(TiePolicy::Last).with_label_domain(LabelDomain::Binary);
+pub const COVERAGE: Coverage =
+    Coverage::new(TiePolicy::Last).with_label_domain(LabelDomain::Binary);
 
 /// `one_error(true_labels, predictions)`: R's `which.max` takes the first maximum, so ties
 /// break by column order (`TiePolicy::First`); mldr has no tie parameter here.
@@ -44,7 +45,8 @@ pub const COVERAGE: Coverage = Coverage::new(TiePolicy::Last).with_label_domain(
 /// use rankmetrics::{mldr, RankingMetric};
 /// assert_eq!(mldr::ONE_ERROR.evaluate(&[[0, 1]], &[[0.5, 0.5]], None).unwrap(), 1.0);
 /// ```
-pub const ONE_ERROR: OneError = OneError::new(TiePolicy::First).with_label_domain(LabelDomain::Binary);
+pub const ONE_ERROR: OneError =
+    OneError::new(TiePolicy::First).with_label_domain(LabelDomain::Binary);
 
 /// `ranking_loss(true_labels, predictions)`: on raw scores with `<=`, so a tied pair is an
 /// error (`TiePolicy::Max`); degenerate rows score 0.
@@ -68,14 +70,20 @@ pub const RANKING_LOSS: RankingLoss =
 /// let v = mldr::average_precision(&[[1, 0]], &[[0.5, 0.5]], TiePolicy::Average).unwrap();
 /// assert!((v - 2.0 / 3.0).abs() < 1e-15);
 /// ```
-pub fn average_precision<T, Y, S>(true_labels: &Y, predictions: &S, ties_method: TiePolicy) -> Result<f64, Error>
+pub fn average_precision<T, Y, S>(
+    true_labels: &Y,
+    predictions: &S,
+    ties_method: TiePolicy,
+) -> Result<f64, Error>
 where
     T: Score,
     Y: Matrix + ?Sized,
     Y::Elem: Label,
     S: Matrix<Elem = T> + ?Sized,
 {
-    AVERAGE_PRECISION.with_ties(ties_method).evaluate(true_labels, predictions, None)
+    AVERAGE_PRECISION
+        .with_ties(ties_method)
+        .evaluate(true_labels, predictions, None)
 }
 
 /// `mldr::coverage(true_labels, predictions, ties_method)`.
@@ -88,14 +96,20 @@ where
 /// use rankmetrics::{mldr, TiePolicy};
 /// assert_eq!(mldr::coverage(&[[1, 0]], &[[0.5, 0.5]], TiePolicy::Last).unwrap(), 1.0);
 /// ```
-pub fn coverage<T, Y, S>(true_labels: &Y, predictions: &S, ties_method: TiePolicy) -> Result<f64, Error>
+pub fn coverage<T, Y, S>(
+    true_labels: &Y,
+    predictions: &S,
+    ties_method: TiePolicy,
+) -> Result<f64, Error>
 where
     T: Score,
     Y: Matrix + ?Sized,
     Y::Elem: Label,
     S: Matrix<Elem = T> + ?Sized,
 {
-    COVERAGE.with_ties(ties_method).evaluate(true_labels, predictions, None)
+    COVERAGE
+        .with_ties(ties_method)
+        .evaluate(true_labels, predictions, None)
 }
 
 /// `mldr::one_error(true_labels, predictions)`.

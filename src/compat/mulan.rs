@@ -25,10 +25,11 @@ use crate::{metrics, LabelDomain, RowRule, TieGrouping, TiePolicy};
 /// let v = mulan::AveragePrecision.evaluate(&[[0, 0], [1, 0]], &[[0.1, 0.2], [0.1, 0.2]], None);
 /// assert_eq!(v.unwrap(), 0.5);
 /// ```
-pub const AveragePrecision: metrics::AveragePrecision = metrics::AveragePrecision::new(TiePolicy::Last)
-    .with_grouping(TieGrouping::WEKA)
-    .with_label_domain(LabelDomain::Binary)
-    .on_no_relevant(RowRule::Skip);
+pub const AveragePrecision: metrics::AveragePrecision =
+    metrics::AveragePrecision::new(TiePolicy::Last)
+        .with_grouping(TieGrouping::WEKA)
+        .with_label_domain(LabelDomain::Binary)
+        .on_no_relevant(RowRule::Skip);
 
 /// `Coverage`: worst relevant rank − 1; 0 without a relevant label.
 ///

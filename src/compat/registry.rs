@@ -14,8 +14,8 @@ use core::fmt;
 use crate::compat::torchmetrics::{evaluate_on_logits, Logits};
 use crate::compat::{mldr, mulan, sklearn, torchmetrics};
 use crate::{
-    metrics, Error, Label, Matrix, RankedRow, RankingMetric, RowMetric, RowOptions, RowRule,
-    Score, TieGrouping, TiePolicy,
+    metrics, Error, Label, Matrix, RankedRow, RankingMetric, RowMetric, RowOptions, RowRule, Score,
+    TieGrouping, TiePolicy,
 };
 
 /// A family of presets: this crate's own metrics, or one toolkit's.
@@ -232,7 +232,14 @@ macro_rules! any_row_from {
         }
     )*};
 }
-any_row_from!(Coverage, AveragePrecision, RankingLoss, OneError, IsError, ErrorSetSize);
+any_row_from!(
+    Coverage,
+    AveragePrecision,
+    RankingLoss,
+    OneError,
+    IsError,
+    ErrorSetSize
+);
 
 impl RowMetric for AnyRow {
     fn options(&self) -> RowOptions {
@@ -249,9 +256,14 @@ pub struct Preset {
     convention: Convention,
     name: &'static str,
     params: Vec<(&'static str, ParamValue)>,
-    metric: AnyRow,
-    /// torchmetrics' logit normalisation applies.
-    logits: bool,
+    plan: Plan,
+}
+
+/// How a preset computes its value.
+#[derive(Debug, Clone, PartialEq)]
+enum Plan {
+    /// A row-wise metric; `logits`: torchmetrics' sigmoid normalisation applies first.
+    Row { metric: AnyRow, logits: bool },
 }
 
 impl Preset {
@@ -275,7 +287,13 @@ impl Preset {
         params: &[(String, String)],
         ties: Option<TiePolicy>,
     ) -> Result<Preset, LookupError> {
-        let get = |key: &str| params.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
+        let get = |key: &str| {
+            params
+                .iter()
+                .rev()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| v.as_str())
+        };
         let name = convention
             .metric_names()
             .iter()
@@ -292,7 +310,8 @@ impl Preset {
                 let policy = ties.unwrap_or(TiePolicy::Max);
                 let base: AnyRow = match name {
                     "coverage" => {
-                        let one_based = parse_bool("one_based", get("one_based").unwrap_or("false"))?;
+                        let one_based =
+                            parse_bool("one_based", get("one_based").unwrap_or("false"))?;
                         echo.push(("one_based", ParamValue::Bool(one_based)));
                         metrics::Coverage::new(policy).one_based(one_based).into()
                     }
@@ -312,9 +331,18 @@ impl Preset {
                 if let Some(v) = get("all_relevant") {
                     options.all_relevant = parse_rule("all_relevant", v)?;
                 }
-                echo.push(("grouping", ParamValue::Str(grouping_name(options.ranking.grouping))));
-                echo.push(("no_relevant", ParamValue::Str(rule_name(options.no_relevant))));
-                echo.push(("all_relevant", ParamValue::Str(rule_name(options.all_relevant))));
+                echo.push((
+                    "grouping",
+                    ParamValue::Str(grouping_name(options.ranking.grouping)),
+                ));
+                echo.push((
+                    "no_relevant",
+                    ParamValue::Str(rule_name(options.no_relevant)),
+                ));
+                echo.push((
+                    "all_relevant",
+                    ParamValue::Str(rule_name(options.all_relevant)),
+                ));
                 each_row!(base, m => {
                     let m = m
                         .with_grouping(options.ranking.grouping)
@@ -359,7 +387,8 @@ impl Preset {
                         return Err(LookupError::InvalidParam {
                             key: "weka".into(),
                             value: weka.into(),
-                            expected: "3.7 (1e-6 tie tolerance, as MULAN ships) or 3.9 (exact ties)",
+                            expected:
+                                "3.7 (1e-6 tie tolerance, as MULAN ships) or 3.9 (exact ties)",
                         })
                     }
                 };
@@ -386,8 +415,7 @@ impl Preset {
             convention,
             name,
             params: echo,
-            metric,
-            logits,
+            plan: Plan::Row { metric, logits },
         })
     }
 
@@ -438,17 +466,27 @@ impl Preset {
     /// let p = Preset::lookup(Convention::Sklearn, "label_ranking_loss", &[], None).unwrap();
     /// assert_eq!(p.evaluate(&[[1, 0], [0, 1]], &[[0.5, 0.5], [0.2, 0.8]], Some(&[1.0, 3.0])).unwrap(), 0.25);
     /// ```
-    pub fn evaluate<T, Y, S>(&self, y_true: &Y, y_score: &S, sample_weight: Option<&[T]>) -> Result<f64, Error>
+    pub fn evaluate<T, Y, S>(
+        &self,
+        y_true: &Y,
+        y_score: &S,
+        sample_weight: Option<&[T]>,
+    ) -> Result<f64, Error>
     where
         T: Score,
         Y: Matrix + ?Sized,
         Y::Elem: Label,
         S: Matrix<Elem = T> + ?Sized,
     {
-        if self.logits {
-            evaluate_on_logits(&self.metric, y_score, y_true, sample_weight)
-        } else {
-            self.metric.evaluate(y_true, y_score, sample_weight)
+        match &self.plan {
+            Plan::Row {
+                metric,
+                logits: true,
+            } => evaluate_on_logits(metric, y_score, y_true, sample_weight),
+            Plan::Row {
+                metric,
+                logits: false,
+            } => metric.evaluate(y_true, y_score, sample_weight),
         }
     }
 
@@ -470,11 +508,18 @@ impl Preset {
         Y::Elem: Label,
         S: Matrix<Elem = T> + ?Sized,
     {
-        if self.logits {
-            crate::metric::check_shapes(y_true, y_score, 1)?;
-            self.metric.per_sample(y_true, &Logits::new(y_score)?)
-        } else {
-            self.metric.per_sample(y_true, y_score)
+        match &self.plan {
+            Plan::Row {
+                metric,
+                logits: true,
+            } => {
+                crate::metric::check_shapes(y_true, y_score, 1)?;
+                metric.per_sample(y_true, &Logits::new(y_score)?)
+            }
+            Plan::Row {
+                metric,
+                logits: false,
+            } => metric.per_sample(y_true, y_score),
         }
     }
 }

@@ -63,7 +63,11 @@ pub const LABEL_RANKING_LOSS: RankingLoss = RankingLoss::new(TiePolicy::Max)
 /// let v = rankmetrics::sklearn::coverage_error(&[[1, 0, 0], [0, 0, 1]], &[[0.75, 0.5, 1.0], [1.0, 0.2, 0.1]], None);
 /// assert_eq!(v.unwrap(), 2.5);
 /// ```
-pub fn coverage_error<T, Y, S>(y_true: &Y, y_score: &S, sample_weight: Option<&[T]>) -> Result<f64, Error>
+pub fn coverage_error<T, Y, S>(
+    y_true: &Y,
+    y_score: &S,
+    sample_weight: Option<&[T]>,
+) -> Result<f64, Error>
 where
     T: Score,
     Y: Matrix + ?Sized,
@@ -109,7 +113,11 @@ where
 /// let v = rankmetrics::sklearn::label_ranking_loss(&[[1, 0, 0], [0, 0, 1]], &[[0.75, 0.5, 1.0], [1.0, 0.2, 0.1]], None);
 /// assert_eq!(v.unwrap(), 0.75);
 /// ```
-pub fn label_ranking_loss<T, Y, S>(y_true: &Y, y_score: &S, sample_weight: Option<&[T]>) -> Result<f64, Error>
+pub fn label_ranking_loss<T, Y, S>(
+    y_true: &Y,
+    y_score: &S,
+    sample_weight: Option<&[T]>,
+) -> Result<f64, Error>
 where
     T: Score,
     Y: Matrix + ?Sized,

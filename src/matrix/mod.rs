@@ -127,7 +127,10 @@ impl<T: Copy> Matrix for RowMajor<'_, T> {
         self.data.get(i * self.ncols..(i + 1) * self.ncols)
     }
     fn extend_rows(&self, rows: Range<usize>, out: &mut Vec<T>) {
-        if let Some(block) = self.data.get(rows.start * self.ncols..rows.end * self.ncols) {
+        if let Some(block) = self
+            .data
+            .get(rows.start * self.ncols..rows.end * self.ncols)
+        {
             out.extend_from_slice(block);
         }
     }
@@ -261,7 +264,10 @@ mod tests {
                 }
             }
         }
-        let m = Cols(vec![(0..5000).collect(), (0..5000).map(|x: i32| -x).collect()]);
+        let m = Cols(vec![
+            (0..5000).collect(),
+            (0..5000).map(|x: i32| -x).collect(),
+        ]);
         let mut r = RowReader::new(&m);
         for i in 0..5000 {
             assert_eq!(r.row(i), &[i as i32, -(i as i32)]);

@@ -84,7 +84,9 @@ mod tests {
     #[case(TiePolicy::Average, 1.5)]
     #[case(TiePolicy::Min, 3.0)]
     fn mldr_all_tied_all_relevant(#[case] t: TiePolicy, #[case] expected: f64) {
-        let v = AveragePrecision::new(t).evaluate(&[[1, 1, 1]], &[[0.3; 3]], None).unwrap();
+        let v = AveragePrecision::new(t)
+            .evaluate(&[[1, 1, 1]], &[[0.3; 3]], None)
+            .unwrap();
         assert_eq!(v, expected);
     }
 
@@ -95,7 +97,9 @@ mod tests {
     #[case(TiePolicy::Average, 2.0 / 3.0)]
     #[case(TiePolicy::Min, 1.0)]
     fn mldr_tie2_first_relevant(#[case] t: TiePolicy, #[case] expected: f64) {
-        let v = AveragePrecision::new(t).evaluate(&[[1, 0]], &[[0.5, 0.5]], None).unwrap();
+        let v = AveragePrecision::new(t)
+            .evaluate(&[[1, 0]], &[[0.5, 0.5]], None)
+            .unwrap();
         assert_eq!(v, expected);
     }
 }

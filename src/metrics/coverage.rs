@@ -105,7 +105,9 @@ mod tests {
     #[case(TiePolicy::Min, 0.0)]
     #[case(TiePolicy::Average, 1.0)]
     fn mldr_all_tied(#[case] t: TiePolicy, #[case] expected: f64) {
-        let v = Coverage::new(t).evaluate(&[[1, 1, 1]], &[[0.3, 0.3, 0.3]], None).unwrap();
+        let v = Coverage::new(t)
+            .evaluate(&[[1, 1, 1]], &[[0.3, 0.3, 0.3]], None)
+            .unwrap();
         assert_eq!(v, expected);
     }
 }

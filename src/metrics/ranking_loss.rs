@@ -63,7 +63,9 @@ mod tests {
     #[case([1, 0], [0.5, 0.5], 1.0)]
     #[case([0, 1], [0.5, 0.5], 1.0)]
     fn sklearn_ties_are_errors(#[case] y: [i32; 2], #[case] s: [f64; 2], #[case] expected: f64) {
-        let v = RankingLoss::new(TiePolicy::Max).evaluate(&[y], &[s], None).unwrap();
+        let v = RankingLoss::new(TiePolicy::Max)
+            .evaluate(&[y], &[s], None)
+            .unwrap();
         assert_eq!(v, expected);
     }
 
@@ -73,7 +75,9 @@ mod tests {
     #[case([1, 0], 1.0)]
     #[case([0, 1], 0.0)]
     fn last_decides_by_column(#[case] y: [i32; 2], #[case] expected: f64) {
-        let v = RankingLoss::new(TiePolicy::Last).evaluate(&[y], &[[0.5, 0.5]], None).unwrap();
+        let v = RankingLoss::new(TiePolicy::Last)
+            .evaluate(&[y], &[[0.5, 0.5]], None)
+            .unwrap();
         assert_eq!(v, expected);
     }
 }
