@@ -49,4 +49,5 @@ pub use matrix::{Matrix, RowMajor};
 pub use metric::{RankingMetric, RowMetric, RowOptions, RowRule, ZeroWeight};
 pub use metrics::{AveragePrecision, Coverage, ErrorSetSize, IsError, OneError, RankingLoss};
 pub use score::{Label, Score};
+pub use sum::Summation;
 pub use ties::{RankSharing, TieGrouping, TiePolicy};

@@ -1,7 +1,7 @@
 //! The core trait [`RankingMetric`] and the row-wise machinery behind it ([`RowMetric`]).
 
 use crate::matrix::RowReader;
-use crate::sum::WeightedMean;
+use crate::sum::{Summation, WeightedMean};
 use crate::{
     Degeneracy, Error, Label, LabelDomain, Matrix, RankedRow, Ranker, Ranking, Score, TiePolicy,
 };
@@ -88,7 +88,7 @@ pub enum ZeroWeight {
 }
 
 /// The options every row-wise metric has: ranking, degenerate-row rules, label domain, minimum
-/// label count and the zero-weight rule.
+/// label count, the zero-weight rule and the summation.
 ///
 /// # Example
 /// ```
@@ -110,11 +110,13 @@ pub struct RowOptions {
     pub min_labels: usize,
     /// What a zero total weight gives.
     pub zero_weight: ZeroWeight,
+    /// How row values are summed.
+    pub summation: Summation,
 }
 
 impl RowOptions {
     /// Options with the given tie policy and degenerate-row rules, exact tie grouping, any
-    /// finite label, at least one label, and an error for zero total weight.
+    /// finite label, at least one label, an error for zero total weight, and compensated sums.
     pub const fn new(ties: TiePolicy, no_relevant: RowRule, all_relevant: RowRule) -> Self {
         RowOptions {
             ranking: Ranking::new(ties),
@@ -123,6 +125,7 @@ impl RowOptions {
             labels: LabelDomain::NonZero,
             min_labels: 1,
             zero_weight: ZeroWeight::Error,
+            summation: Summation::Compensated,
         }
     }
 }
@@ -199,7 +202,7 @@ impl<T: Score, M: RowMetric> RankingMetric<T> for M {
         let weights = sample_weight
             .map(|w| check_weights(w, y_true.nrows()))
             .transpose()?;
-        let mut mean = WeightedMean::default();
+        let mut mean = WeightedMean::new(self.options().summation);
         for_each_row(self, y_true, y_score, |i, v| {
             if let Some(v) = v {
                 mean.add(v, weights.map_or(1.0, |w| w[i].as_f64()));

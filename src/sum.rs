@@ -1,20 +1,46 @@
 //! Compensated sums: means over millions of rows stay accurate to the last bits.
 
-/// Neumaier's variant of Kahan summation.
+/// How the per-row values are summed into a mean.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{mulan, Summation};
+/// assert_eq!(mulan::Coverage.options().summation, Summation::Sequential);
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Summation {
+    /// Neumaier's compensated sum: accurate to the last bits whatever the number of rows.
+    #[default]
+    Compensated,
+    /// A plain left-to-right `f64` sum, bit for bit what MULAN's `sum / count` gives.
+    Sequential,
+}
+
+/// A sum, compensated (Neumaier's variant of Kahan summation) or plain.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub(crate) struct Sum {
     sum: f64,
     compensation: f64,
+    mode: Summation,
 }
 
 impl Sum {
+    pub(crate) fn new(mode: Summation) -> Self {
+        Sum {
+            mode,
+            ..Sum::default()
+        }
+    }
+
     pub(crate) fn add(&mut self, x: f64) {
         let t = self.sum + x;
-        self.compensation += if self.sum.abs() >= x.abs() {
-            (self.sum - t) + x
-        } else {
-            (x - t) + self.sum
-        };
+        if self.mode == Summation::Compensated {
+            self.compensation += if self.sum.abs() >= x.abs() {
+                (self.sum - t) + x
+            } else {
+                (x - t) + self.sum
+            };
+        }
         self.sum = t;
     }
 
@@ -32,6 +58,14 @@ pub(crate) struct WeightedMean {
 }
 
 impl WeightedMean {
+    pub(crate) fn new(mode: Summation) -> Self {
+        WeightedMean {
+            weighted: Sum::new(mode),
+            weight: Sum::new(mode),
+            count: 0,
+        }
+    }
+
     pub(crate) fn add(&mut self, x: f64, w: f64) {
         self.weighted.add(w * x);
         self.weight.add(w);
@@ -57,9 +91,12 @@ mod tests {
     #[test]
     fn compensation_recovers_what_a_plain_sum_loses() {
         let mut s = Sum::default();
+        let mut plain = Sum::new(Summation::Sequential);
         for x in [1e16, 1.0, -1e16, 1.0] {
             s.add(x);
+            plain.add(x);
         }
         assert_eq!(s.value(), 2.0);
+        assert_eq!(plain.value(), 1.0);
     }
 }

@@ -15,7 +15,7 @@
 //! ```
 #![allow(non_upper_case_globals)]
 
-use crate::{metrics, LabelDomain, RowRule, TieGrouping, TiePolicy};
+use crate::{metrics, LabelDomain, RowRule, Summation, TieGrouping, TiePolicy};
 
 /// `AveragePrecision`: rows without a relevant label are skipped (NaN if every row is).
 ///
@@ -29,7 +29,8 @@ pub const AveragePrecision: metrics::AveragePrecision =
     metrics::AveragePrecision::new(TiePolicy::Last)
         .with_grouping(TieGrouping::WEKA)
         .with_label_domain(LabelDomain::Binary)
-        .on_no_relevant(RowRule::Skip);
+        .on_no_relevant(RowRule::Skip)
+        .with_summation(Summation::Sequential);
 
 /// `Coverage`: worst relevant rank − 1; 0 without a relevant label.
 ///
@@ -40,7 +41,8 @@ pub const AveragePrecision: metrics::AveragePrecision =
 /// ```
 pub const Coverage: metrics::Coverage = metrics::Coverage::new(TiePolicy::Last)
     .with_grouping(TieGrouping::WEKA)
-    .with_label_domain(LabelDomain::Binary);
+    .with_label_domain(LabelDomain::Binary)
+    .with_summation(Summation::Sequential);
 
 /// `OneError`: the top label is the last (highest-column) of the maxima.
 ///
@@ -51,7 +53,8 @@ pub const Coverage: metrics::Coverage = metrics::Coverage::new(TiePolicy::Last)
 /// ```
 pub const OneError: metrics::OneError = metrics::OneError::new(TiePolicy::Last)
     .with_grouping(TieGrouping::WEKA)
-    .with_label_domain(LabelDomain::Binary);
+    .with_label_domain(LabelDomain::Binary)
+    .with_summation(Summation::Sequential);
 
 /// `IsError`: 1 if some relevant label ranks below some irrelevant one.
 ///
@@ -62,7 +65,8 @@ pub const OneError: metrics::OneError = metrics::OneError::new(TiePolicy::Last)
 /// ```
 pub const IsError: metrics::IsError = metrics::IsError::new(TiePolicy::Last)
     .with_grouping(TieGrouping::WEKA)
-    .with_label_domain(LabelDomain::Binary);
+    .with_label_domain(LabelDomain::Binary)
+    .with_summation(Summation::Sequential);
 
 /// `ErrorSetSize`: the number of mis-ordered pairs, not normalised.
 ///
@@ -73,7 +77,8 @@ pub const IsError: metrics::IsError = metrics::IsError::new(TiePolicy::Last)
 /// ```
 pub const ErrorSetSize: metrics::ErrorSetSize = metrics::ErrorSetSize::new(TiePolicy::Last)
     .with_grouping(TieGrouping::WEKA)
-    .with_label_domain(LabelDomain::Binary);
+    .with_label_domain(LabelDomain::Binary)
+    .with_summation(Summation::Sequential);
 
 /// `RankingLoss`: error set size / (|Y|·|Ȳ|); degenerate rows score 0.
 ///
@@ -84,4 +89,5 @@ pub const ErrorSetSize: metrics::ErrorSetSize = metrics::ErrorSetSize::new(TiePo
 /// ```
 pub const RankingLoss: metrics::RankingLoss = metrics::RankingLoss::new(TiePolicy::Last)
     .with_grouping(TieGrouping::WEKA)
-    .with_label_domain(LabelDomain::Binary);
+    .with_label_domain(LabelDomain::Binary)
+    .with_summation(Summation::Sequential);

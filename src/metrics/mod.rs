@@ -75,6 +75,14 @@ macro_rules! row_option_builders {
                 self
             }
 
+            #[doc = concat!("The same metric with another summation of row values.\n\n```\nuse rankmetrics::{",
+                stringify!($metric), ", Summation, TiePolicy};\nlet m = ", stringify!($metric),
+                "::new(TiePolicy::Max).with_summation(Summation::Sequential);\nassert_eq!(m.options().summation, Summation::Sequential);\n```")]
+            pub const fn with_summation(mut self, summation: $crate::Summation) -> Self {
+                self.options.summation = summation;
+                self
+            }
+
             #[doc = concat!("The metric's options.\n\n```\nuse rankmetrics::{",
                 stringify!($metric), ", TiePolicy};\nassert_eq!(", stringify!($metric),
                 "::new(TiePolicy::Min).options().ranking.ties, TiePolicy::Min);\n```")]
