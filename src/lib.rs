@@ -51,3 +51,8 @@ pub use metrics::{AveragePrecision, Coverage, ErrorSetSize, IsError, OneError, R
 pub use score::{Label, Score};
 pub use sum::Summation;
 pub use ties::{RankSharing, TieGrouping, TiePolicy};
+
+/// README.md's examples, run as doctests so that they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
