@@ -1,5 +1,7 @@
 //! `rankmetrics eval` run as a process: every error class, the built-in example, the output
 //! formats, and the golden conformance records evaluated through the command.
+// The binary exists only with feature `cli`.
+#![cfg(feature = "cli")]
 
 use std::collections::{BTreeMap, HashMap};
 use std::ffi::OsStr;
