@@ -21,8 +21,14 @@ fn coverage_differs() {
 
 #[test]
 fn average_precision_differs() {
-    assert_eq!(value("sklearn", "label_ranking_average_precision_score"), 0.5);
-    assert_eq!(value("torchmetrics", "multilabel_ranking_average_precision"), 0.5);
+    assert_eq!(
+        value("sklearn", "label_ranking_average_precision_score"),
+        0.5
+    );
+    assert_eq!(
+        value("torchmetrics", "multilabel_ranking_average_precision"),
+        0.5
+    );
     assert_eq!(value("mldr", "average_precision"), 1.0);
     assert_eq!(value("mulan", "AveragePrecision"), 1.0);
 }
