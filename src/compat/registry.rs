@@ -308,6 +308,10 @@ impl Preset {
         let chosen: AnyRow = match (convention, name) {
             (Convention::Rankmetrics, _) => {
                 let policy = ties.unwrap_or(TiePolicy::Max);
+                if ties.is_none() {
+                    // The default is a choice too: say which.
+                    echo.push(("ties", ParamValue::Str(tie_name(policy))));
+                }
                 let base: AnyRow = match name {
                     "coverage" => {
                         let one_based =

@@ -12,10 +12,10 @@ use super::Matrix;
 ///
 /// # Example
 /// ```
-/// use nalgebra::dmatrix;
+/// use nalgebra::DMatrix;
 /// use rankmetrics::{sklearn, Matrix};
-/// let y_true = dmatrix![1, 0, 0; 0, 0, 1];
-/// let y_score = dmatrix![0.75, 0.5, 1.0; 1.0, 0.2, 0.1];
+/// let y_true = DMatrix::from_row_slice(2, 3, &[1, 0, 0, 0, 0, 1]);
+/// let y_score = DMatrix::from_row_slice(2, 3, &[0.75, 0.5, 1.0, 1.0, 0.2, 0.1]);
 /// assert_eq!(y_score.nrows(), 2);
 /// assert_eq!(sklearn::coverage_error(&y_true, &y_score, None).unwrap(), 2.5);
 /// // Views work too, without copying the matrix.
