@@ -8,6 +8,8 @@ use core::fmt;
 pub enum LabelDomain {
     /// Any finite number; non-zero means relevant.
     NonZero,
+    /// Any finite number that is not negative (NDCG's gains).
+    NonNegative,
     /// Exactly 0 or 1 (torchmetrics, mldr, MULAN).
     Binary,
     /// scikit-learn's "multilabel-indicator": integral values, at most two distinct ones in the
@@ -19,6 +21,7 @@ impl fmt::Display for LabelDomain {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             LabelDomain::NonZero => "a finite number",
+            LabelDomain::NonNegative => "a finite, non-negative number",
             LabelDomain::Binary => "0 or 1",
             LabelDomain::Indicator => {
                 "an integral value, at most two distinct values in y_true (multilabel-indicator)"
@@ -147,6 +150,18 @@ pub enum Error {
     /// The weights of the rows that count sum to zero.
     #[error("sample weights sum to zero over the rows that count")]
     ZeroTotalWeight,
+    /// A truncation `k` of 0 (graded metrics need `k >= 1`, or no truncation).
+    #[error("k is {value}; it must be at least 1 (or absent, for no truncation)")]
+    InvalidK {
+        /// The value given.
+        value: usize,
+    },
+    /// A logarithm base that is not a finite number greater than 1.
+    #[error("log_base is {value}; it must be a finite number greater than 1")]
+    InvalidLogBase {
+        /// The value given.
+        value: f64,
+    },
     /// A degenerate row met a metric configured with [`RowRule::Reject`](crate::RowRule::Reject).
     #[error("row {row} has {kind}, which this metric is configured to reject")]
     DegenerateRow {

@@ -64,6 +64,7 @@ pub struct Block {
 pub struct RankedRow<'a> {
     blocks: &'a [Block],
     order: &'a [u32],
+    gains: &'a [f64],
     n_relevant: usize,
     sharing: Option<RankSharing>,
 }
@@ -77,6 +78,12 @@ impl<'a> RankedRow<'a> {
     /// The columns in rank order (best first); inside a shared block, in column order.
     pub fn order(&self) -> &'a [u32] {
         self.order
+    }
+
+    /// The gain (label value) of each label, by column: what graded metrics need beyond the
+    /// blocks' sums, the ideal ordering of NDCG for one.
+    pub fn gains(&self) -> &'a [f64] {
+        self.gains
     }
 
     /// The number of labels in the row.
@@ -143,13 +150,13 @@ impl Ranker {
     /// [`TiePolicy::Random`]. Scores must be finite and `gains.len() == scores.len()` (the
     /// metrics validate before they call this; other input gives a meaningless ranking, never
     /// a panic).
-    pub fn rank<T: Score>(
-        &mut self,
+    pub fn rank<'a, T: Score>(
+        &'a mut self,
         scores: &[T],
-        gains: &[f64],
+        gains: &'a [f64],
         ranking: Ranking,
         row: usize,
-    ) -> RankedRow<'_> {
+    ) -> RankedRow<'a> {
         let n = scores.len().min(gains.len()).min(u32::MAX as usize);
         self.keys.clear();
         self.keys.extend(
@@ -206,6 +213,7 @@ impl Ranker {
         RankedRow {
             blocks: &self.blocks,
             order: &self.order,
+            gains: &gains[..n],
             n_relevant: self.blocks.iter().map(|b| b.relevant).sum(),
             sharing,
         }

@@ -11,6 +11,7 @@
 //!   [`TieGrouping`], [`Matrix`] (inputs), [`Error`].
 //! * Example-based metrics: [`Coverage`], [`AveragePrecision`] (LRAP), [`RankingLoss`],
 //!   [`OneError`], [`IsError`], [`ErrorSetSize`].
+//! * Graded metrics: [`Dcg`], [`Ndcg`] (docs/graded.md).
 //! * Presets, named as each toolkit names them: [`sklearn`], [`torchmetrics`], [`mldr`],
 //!   [`mulan`]; [`registry`] looks them up by name (what `rankmetrics eval` uses).
 //! * The ranking kernel every metric shares: [`Ranker`], [`RankedRow`], [`Block`].
@@ -47,7 +48,9 @@ pub use error::{Degeneracy, Error, LabelDomain};
 pub use kernel::{Block, RankedRow, Ranker, Ranking};
 pub use matrix::{Matrix, RowMajor};
 pub use metric::{RankingMetric, RowMetric, RowOptions, RowRule, ZeroWeight};
-pub use metrics::{AveragePrecision, Coverage, ErrorSetSize, IsError, OneError, RankingLoss};
+pub use metrics::{
+    AveragePrecision, Coverage, Dcg, ErrorSetSize, IsError, Ndcg, OneError, RankingLoss,
+};
 pub use score::{Label, Score};
 pub use sum::Summation;
 pub use ties::{RankSharing, TieGrouping, TiePolicy};

@@ -340,6 +340,7 @@ pub(crate) fn read_labels<L: Label>(
         let value = label.value();
         let ok = match domain {
             LabelDomain::Binary => value == 0.0 || value == 1.0,
+            LabelDomain::NonNegative => value.is_finite() && value >= 0.0,
             _ => value.is_finite(),
         };
         if !ok {

@@ -11,7 +11,7 @@
 
 use core::fmt;
 
-use crate::compat::torchmetrics::{evaluate_on_logits, Logits};
+use crate::compat::torchmetrics::{evaluate_on_logits, Float32Scores, Logits};
 use crate::compat::{mldr, mulan, sklearn, torchmetrics};
 use crate::{
     metrics, Error, Label, Matrix, RankedRow, RankingMetric, RowMetric, RowOptions, RowRule, Score,
@@ -93,16 +93,21 @@ impl Convention {
                 "one_error",
                 "is_error",
                 "error_set_size",
+                "dcg",
+                "ndcg",
             ],
             Convention::Sklearn => &[
                 "coverage_error",
                 "label_ranking_average_precision_score",
                 "label_ranking_loss",
+                "dcg_score",
+                "ndcg_score",
             ],
             Convention::Torchmetrics => &[
                 "multilabel_coverage_error",
                 "multilabel_ranking_average_precision",
                 "multilabel_ranking_loss",
+                "retrieval_normalized_dcg",
             ],
             Convention::Mldr => &["average_precision", "coverage", "one_error", "ranking_loss"],
             Convention::Mulan => &[
@@ -201,6 +206,8 @@ enum AnyRow {
     OneError(metrics::OneError),
     IsError(metrics::IsError),
     ErrorSetSize(metrics::ErrorSetSize),
+    Dcg(metrics::Dcg),
+    Ndcg(metrics::Ndcg),
 }
 
 /// Applies `$body` to the metric inside any `AnyRow` variant.
@@ -213,6 +220,8 @@ macro_rules! each_row {
             AnyRow::OneError($m) => $body,
             AnyRow::IsError($m) => $body,
             AnyRow::ErrorSetSize($m) => $body,
+            AnyRow::Dcg($m) => $body,
+            AnyRow::Ndcg($m) => $body,
         }
     };
 }
@@ -238,7 +247,9 @@ any_row_from!(
     RankingLoss,
     OneError,
     IsError,
-    ErrorSetSize
+    ErrorSetSize,
+    Dcg,
+    Ndcg
 );
 
 impl RowMetric for AnyRow {
@@ -264,6 +275,8 @@ pub struct Preset {
 enum Plan {
     /// A row-wise metric; `logits`: torchmetrics' sigmoid normalisation applies first.
     Row { metric: AnyRow, logits: bool },
+    /// A row-wise metric on scores cast to `float32` (torchmetrics' retrieval metrics).
+    Float32Row { metric: AnyRow },
 }
 
 impl Preset {
@@ -305,6 +318,7 @@ impl Preset {
             })?;
         let mut echo = Vec::new();
         let mut logits = false;
+        let mut float32 = false;
         let chosen: AnyRow = match (convention, name) {
             (Convention::Rankmetrics, _) => {
                 let policy = ties.unwrap_or(TiePolicy::Max);
@@ -323,6 +337,7 @@ impl Preset {
                     "ranking_loss" => metrics::RankingLoss::new(policy).into(),
                     "one_error" => metrics::OneError::new(policy).into(),
                     "is_error" => metrics::IsError::new(policy).into(),
+                    "dcg" | "ndcg" => rankmetrics_graded(name, policy, &get, &mut echo)?,
                     _ => metrics::ErrorSetSize::new(policy).into(),
                 };
                 let mut options = base.options();
@@ -357,7 +372,16 @@ impl Preset {
             }
             (Convention::Sklearn, "coverage_error") => sklearn::COVERAGE_ERROR.into(),
             (Convention::Sklearn, "label_ranking_loss") => sklearn::LABEL_RANKING_LOSS.into(),
+            (Convention::Sklearn, "dcg_score" | "ndcg_score") => {
+                sklearn_graded(name, &get, &mut echo)?
+            }
             (Convention::Sklearn, _) => sklearn::LABEL_RANKING_AVERAGE_PRECISION_SCORE.into(),
+            (Convention::Torchmetrics, "retrieval_normalized_dcg") => {
+                float32 = true;
+                let k = parse_k("top_k", get("top_k"), &mut echo)?;
+                let ndcg = torchmetrics::RETRIEVAL_NORMALIZED_DCG.with_k(k);
+                AnyRow::from(ndcg.map_err(zero_k("top_k"))?)
+            }
             (Convention::Torchmetrics, n) => {
                 logits = true;
                 match n {
@@ -419,7 +443,11 @@ impl Preset {
             convention,
             name,
             params: echo,
-            plan: Plan::Row { metric, logits },
+            plan: if float32 {
+                Plan::Float32Row { metric }
+            } else {
+                Plan::Row { metric, logits }
+            },
         })
     }
 
@@ -436,7 +464,14 @@ impl Preset {
             (Convention::Rankmetrics, "coverage") => {
                 &["one_based", "grouping", "no_relevant", "all_relevant"]
             }
+            (Convention::Rankmetrics, "dcg") => {
+                &["k", "log_base", "grouping", "no_relevant", "all_relevant"]
+            }
+            (Convention::Rankmetrics, "ndcg") => &["k", "grouping", "no_relevant", "all_relevant"],
             (Convention::Rankmetrics, _) => &["grouping", "no_relevant", "all_relevant"],
+            (Convention::Sklearn, "dcg_score") => &["k", "log_base", "ignore_ties"],
+            (Convention::Sklearn, "ndcg_score") => &["k", "ignore_ties"],
+            (Convention::Torchmetrics, "retrieval_normalized_dcg") => &["top_k"],
             (Convention::Mldr, "average_precision" | "coverage") => &["ties_method"],
             (Convention::Mulan, _) => &["weka"],
             _ => &[],
@@ -487,6 +522,9 @@ impl Preset {
                 metric,
                 logits: true,
             } => evaluate_on_logits(metric, y_score, y_true, sample_weight),
+            Plan::Float32Row { metric } => {
+                metric.evaluate(y_true, &Float32Scores::new(y_score), sample_weight)
+            }
             Plan::Row {
                 metric,
                 logits: false,
@@ -520,6 +558,7 @@ impl Preset {
                 crate::metric::check_shapes(y_true, y_score, 1)?;
                 metric.per_sample(y_true, &Logits::new(y_score)?)
             }
+            Plan::Float32Row { metric } => metric.per_sample(y_true, &Float32Scores::new(y_score)),
             Plan::Row {
                 metric,
                 logits: false,
@@ -592,4 +631,91 @@ fn rule_name(r: RowRule) -> String {
         RowRule::Reject => "reject".into(),
         RowRule::Value(x) => format!("{x}"),
     }
+}
+
+/// scikit-learn's `dcg_score` {k, log_base, ignore_ties} and `ndcg_score` {k, ignore_ties}.
+fn sklearn_graded<'p>(
+    name: &str,
+    get: &impl Fn(&str) -> Option<&'p str>,
+    echo: &mut Vec<(&'static str, ParamValue)>,
+) -> Result<AnyRow, LookupError> {
+    let k = parse_k("k", get("k"), echo)?;
+    let ignore_ties = parse_bool("ignore_ties", get("ignore_ties").unwrap_or("false"))?;
+    let ties = sklearn::ignore_ties_policy(ignore_ties);
+    let metric = if name == "dcg_score" {
+        let dcg = sklearn::DCG_SCORE.with_k(k).map_err(zero_k("k"))?;
+        AnyRow::from(with_log_base(dcg, get("log_base"), echo)?.with_ties(ties))
+    } else {
+        let ndcg = sklearn::NDCG_SCORE.with_k(k).map_err(zero_k("k"))?;
+        AnyRow::from(ndcg.with_ties(ties))
+    };
+    echo.push(("ignore_ties", ParamValue::Bool(ignore_ties)));
+    Ok(metric)
+}
+
+/// rankmetrics' `dcg` {k, log_base} and `ndcg` {k}.
+fn rankmetrics_graded<'p>(
+    name: &str,
+    policy: TiePolicy,
+    get: &impl Fn(&str) -> Option<&'p str>,
+    echo: &mut Vec<(&'static str, ParamValue)>,
+) -> Result<AnyRow, LookupError> {
+    let k = parse_k("k", get("k"), echo)?;
+    Ok(if name == "dcg" {
+        let dcg = metrics::Dcg::new(policy).with_k(k).map_err(zero_k("k"))?;
+        with_log_base(dcg, get("log_base"), echo)?.into()
+    } else {
+        let ndcg = metrics::Ndcg::new(policy).with_k(k);
+        ndcg.map_err(zero_k("k"))?.into()
+    })
+}
+
+/// A truncation parameter: absent means none (and is not echoed); otherwise an integer >= 1.
+fn parse_k(
+    key: &'static str,
+    value: Option<&str>,
+    echo: &mut Vec<(&'static str, ParamValue)>,
+) -> Result<Option<usize>, LookupError> {
+    let Some(v) = value else { return Ok(None) };
+    match v.parse::<usize>() {
+        Ok(k) if k >= 1 => {
+            echo.push((key, ParamValue::Number(k as f64)));
+            Ok(Some(k))
+        }
+        _ => Err(LookupError::InvalidParam {
+            key: key.into(),
+            value: v.into(),
+            expected: "an integer >= 1",
+        }),
+    }
+}
+
+/// The error of a graded metric's `with_k`, which fails only for k = 0: `parse_k` has
+/// rejected that already, so this is not reached in practice.
+fn zero_k(key: &'static str) -> impl Fn(Error) -> LookupError {
+    move |_| LookupError::InvalidParam {
+        key: key.into(),
+        value: "0".into(),
+        expected: "an integer >= 1",
+    }
+}
+
+/// DCG's `log_base` parameter, default 2, echoed.
+fn with_log_base(
+    dcg: metrics::Dcg,
+    value: Option<&str>,
+    echo: &mut Vec<(&'static str, ParamValue)>,
+) -> Result<metrics::Dcg, LookupError> {
+    let v = value.unwrap_or("2");
+    let dcg = v
+        .parse::<f64>()
+        .ok()
+        .and_then(|base| dcg.with_log_base(base).ok())
+        .ok_or_else(|| LookupError::InvalidParam {
+            key: "log_base".into(),
+            value: v.into(),
+            expected: "a finite number > 1",
+        })?;
+    echo.push(("log_base", ParamValue::Number(dcg.log_base())));
+    Ok(dcg)
 }

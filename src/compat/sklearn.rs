@@ -1,13 +1,19 @@
-//! scikit-learn 1.9 (`sklearn.metrics`): coverage, LRAP and ranking loss.
+//! scikit-learn 1.9 (`sklearn.metrics`): coverage, LRAP and ranking loss; DCG and NDCG.
 //!
-//! Ties take the worst rank (`TiePolicy::Max`) and a tied relevant/irrelevant pair is
-//! mis-ordered. Labels must form a "multilabel-indicator" matrix (integral, at most two distinct
-//! values; non-zero = relevant). Weighted means are `Σ w·x / Σ w`. Deliberate difference:
-//! negative weights, which scikit-learn silently accepts, are rejected here.
+//! Coverage, LRAP and ranking loss: ties take the worst rank (`TiePolicy::Max`) and a tied
+//! relevant/irrelevant pair is mis-ordered. Labels must form a "multilabel-indicator" matrix
+//! (integral, at most two distinct values; non-zero = relevant).
+//!
+//! DCG and NDCG: tied scores share their mean gain (`TiePolicy::Average`); `ignore_ties=True`
+//! is `TiePolicy::Last` (see [`dcg_score`]). Gains are any finite numbers (non-negative for
+//! NDCG), and at least 2 labels are needed.
+//!
+//! Weighted means are `Σ w·x / Σ w`. Deliberate difference: negative weights, which
+//! scikit-learn silently accepts, are rejected here.
 
 use crate::{
-    AveragePrecision, Coverage, Error, Label, LabelDomain, Matrix, RankingLoss, RankingMetric,
-    RowRule, Score, TiePolicy, ZeroWeight,
+    AveragePrecision, Coverage, Dcg, Error, Label, LabelDomain, Matrix, Ndcg, RankingLoss,
+    RankingMetric, RowRule, Score, TiePolicy, ZeroWeight,
 };
 
 /// `coverage_error`: the worst rank of a relevant label, ties at their worst rank, without
@@ -125,4 +131,115 @@ where
     S: Matrix<Elem = T> + ?Sized,
 {
     LABEL_RANKING_LOSS.evaluate(y_true, y_score, sample_weight)
+}
+
+/// `dcg_score` with its defaults (`k=None`, `log_base=2`, `ignore_ties=False`): tie-averaged
+/// gains, any finite gain (negative ones too), at least 2 labels.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{sklearn, RankingMetric};
+/// let v = sklearn::DCG_SCORE.evaluate(&[[10, 0, 0, 1, 5]], &[[0.1, 0.2, 0.3, 4.0, 70.0]], None);
+/// assert!((v.unwrap() - 9.499457825916874).abs() < 1e-12);
+/// ```
+pub const DCG_SCORE: Dcg = Dcg::new(TiePolicy::Average).with_min_labels(2);
+
+/// `ndcg_score` with its defaults (`k=None`, `ignore_ties=False`): tie-averaged gains,
+/// non-negative gains, at least 2 labels; a row of zero gains scores 0 and counts.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{sklearn, RankingMetric};
+/// let v = sklearn::NDCG_SCORE.evaluate(&[[10, 0, 0, 1, 5]], &[[0.1, 0.2, 0.3, 4.0, 70.0]], None);
+/// assert!((v.unwrap() - 0.6956940443813076).abs() < 1e-12);
+/// ```
+pub const NDCG_SCORE: Ndcg = Ndcg::new(TiePolicy::Average).with_min_labels(2);
+
+/// scikit-learn's `ignore_ties`: `False` averages tied gains; `True` ranks by `np.argsort`
+/// reversed, whose order among ties NumPy leaves unspecified. With a stable argsort, reversed,
+/// the higher column comes first among ties: `TiePolicy::Last`, the deterministic choice made
+/// here.
+pub(crate) const fn ignore_ties_policy(ignore_ties: bool) -> TiePolicy {
+    if ignore_ties {
+        TiePolicy::Last
+    } else {
+        TiePolicy::Average
+    }
+}
+
+/// `sklearn.metrics.dcg_score(y_true, y_score, k=k, log_base=log_base,
+/// sample_weight=sample_weight, ignore_ties=ignore_ties)`; see [`DCG_SCORE`].
+///
+/// With `ignore_ties = true` and tied scores, scikit-learn's result depends on NumPy's
+/// unspecified argsort order (on x86 it differs from a stable sort even for 4 elements); this
+/// function uses the stable order (`TiePolicy::Last`), which lies within the range of every
+/// order scikit-learn can produce.
+///
+/// # Errors
+/// As scikit-learn raises: `k = Some(0)` ([`Error::InvalidK`]); a single label column
+/// ([`Error::TooFewLabels`]); non-finite gains or scores; mismatched shapes; zero total weight.
+/// Deliberate difference: `log_base` in (0, 1], which scikit-learn accepts (all discounts 0 or
+/// negative), is [`Error::InvalidLogBase`].
+///
+/// # Example
+/// ```
+/// use rankmetrics::sklearn::dcg_score;
+/// let (y, s) = ([[10, 0, 0, 1, 5]], [[1.0, 0.0, 0.0, 0.0, 1.0]]);
+/// assert_eq!(dcg_score(&y, &s, Some(1), 2.0, None, false).unwrap(), 7.5); // (10 + 5) / 2
+/// assert_eq!(dcg_score(&y, &s, Some(1), 2.0, None, true).unwrap(), 5.0); // column 4 first
+/// ```
+pub fn dcg_score<T, Y, S>(
+    y_true: &Y,
+    y_score: &S,
+    k: Option<usize>,
+    log_base: f64,
+    sample_weight: Option<&[T]>,
+    ignore_ties: bool,
+) -> Result<f64, Error>
+where
+    T: Score,
+    Y: Matrix + ?Sized,
+    Y::Elem: Label,
+    S: Matrix<Elem = T> + ?Sized,
+{
+    DCG_SCORE
+        .with_ties(ignore_ties_policy(ignore_ties))
+        .with_k(k)?
+        .with_log_base(log_base)?
+        .evaluate(y_true, y_score, sample_weight)
+}
+
+/// `sklearn.metrics.ndcg_score(y_true, y_score, k=k, sample_weight=sample_weight,
+/// ignore_ties=ignore_ties)`; see [`NDCG_SCORE`], and [`dcg_score`] for `ignore_ties`.
+///
+/// # Errors
+/// As scikit-learn raises: `k = Some(0)`; a negative gain ([`Error::InvalidLabel`] with its
+/// row and column); a single label column ([`Error::TooFewLabels`]); non-finite gains or
+/// scores; mismatched shapes; zero total weight.
+///
+/// # Example
+/// ```
+/// use rankmetrics::sklearn::ndcg_score;
+/// // The all-zero second row scores 0 and counts: the mean is 0.5, not 1.
+/// let (y, s) = ([[3, 1, 0], [0, 0, 0]], [[0.9, 0.5, 0.1], [0.1, 0.2, 0.3]]);
+/// assert_eq!(ndcg_score(&y, &s, None, None::<&[f64]>, false).unwrap(), 0.5);
+/// assert!(ndcg_score(&[[1], [2]], &[[0.5], [0.1]], None, None::<&[f64]>, false).is_err());
+/// ```
+pub fn ndcg_score<T, Y, S>(
+    y_true: &Y,
+    y_score: &S,
+    k: Option<usize>,
+    sample_weight: Option<&[T]>,
+    ignore_ties: bool,
+) -> Result<f64, Error>
+where
+    T: Score,
+    Y: Matrix + ?Sized,
+    Y::Elem: Label,
+    S: Matrix<Elem = T> + ?Sized,
+{
+    NDCG_SCORE
+        .with_ties(ignore_ties_policy(ignore_ties))
+        .with_k(k)?
+        .evaluate(y_true, y_score, sample_weight)
 }

@@ -1,6 +1,6 @@
 //! torchmetrics 1.9 (`torchmetrics.functional.classification`): coverage, LRAP and ranking
 //! loss, evaluated in `f64` (torchmetrics itself returns `float32`; its goldens'
-//! `value_f64`).
+//! `value_f64`); and retrieval NDCG ([`retrieval_normalized_dcg`], one query per row).
 //!
 //! * Logits: when any score of the whole input lies outside [0, 1], torchmetrics applies a
 //!   sigmoid to every score first. This can merge distinct scores into ties where the sigmoid
@@ -16,8 +16,8 @@ use core::ops::Range;
 
 use crate::metric::{check_scores, check_shapes};
 use crate::{
-    AveragePrecision, Coverage, Error, Label, LabelDomain, Matrix, RankingLoss, RankingMetric,
-    RowRule, Score, TiePolicy,
+    AveragePrecision, Coverage, Error, Label, LabelDomain, Matrix, Ndcg, RankingLoss,
+    RankingMetric, RowRule, Score, TiePolicy,
 };
 
 /// `multilabel_coverage_error` (on scores already normalised; see [`Logits`]).
@@ -211,4 +211,120 @@ where
     S: Matrix<Elem = T> + ?Sized,
 {
     evaluate_on_logits(&MULTILABEL_RANKING_LOSS, preds, target, None)
+}
+
+/// `RetrievalNormalizedDCG(top_k=None, empty_target_action="neg")` with one query per row (on
+/// scores already cast; see [`Float32Scores`]): tie-averaged gains, any finite gain (negative
+/// ones too, unchecked as in torchmetrics), a row of zero gains scores 0, and a single label
+/// is enough.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{torchmetrics, RankingMetric};
+/// let v = torchmetrics::RETRIEVAL_NORMALIZED_DCG.evaluate(&[[1], [0]], &[[0.5], [0.5]], None);
+/// assert_eq!(v.unwrap(), 0.5);
+/// ```
+pub const RETRIEVAL_NORMALIZED_DCG: Ndcg =
+    Ndcg::new(TiePolicy::Average).with_label_domain(LabelDomain::NonZero);
+
+/// torchmetrics' retrieval cast of `preds` to `float32`, as a [`Matrix`] view: scores closer
+/// than `float32` resolution tie, as they do in torchmetrics. Computed on the fly; the caller's
+/// scores are not copied or modified.
+///
+/// The cast of a finite `f64` beyond `f32::MAX` is `±inf` in torch, above (below) every
+/// finite `float32` and tied with every other overflow. The view gives it `±f64::MAX`
+/// instead, which keeps exactly that order and those ties (every finite `float32` is at most
+/// `f32::MAX < f64::MAX`) and keeps the kernel's scores finite. A score that is already NaN or
+/// infinite stays so and is rejected as usual ([`Error::NonFiniteScore`]).
+///
+/// # Example
+/// ```
+/// use rankmetrics::{torchmetrics::Float32Scores, Matrix};
+/// let scores = [[0.3, 0.3 + 1e-9, 1e300, 1e299, -1e300]];
+/// let mut row = Vec::new();
+/// Float32Scores::new(&scores).extend_rows(0..1, &mut row);
+/// assert_eq!(row[0], row[1]); // 1e-9 apart: one float32
+/// assert_eq!((row[2], row[3], row[4]), (f64::MAX, f64::MAX, -f64::MAX)); // overflows tie
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct Float32Scores<'a, S: ?Sized> {
+    scores: &'a S,
+}
+
+impl<'a, S: ?Sized> Float32Scores<'a, S> {
+    /// The view of `scores` cast to `float32`.
+    pub fn new(scores: &'a S) -> Self {
+        Float32Scores { scores }
+    }
+}
+
+/// `x as float32`, with an overflow to ±inf given as ±`f64::MAX` (see [`Float32Scores`]).
+fn cast_to_f32(x: f64) -> f64 {
+    let cast = x as f32;
+    if cast.is_infinite() && x.is_finite() {
+        f64::MAX.copysign(x)
+    } else {
+        f64::from(cast)
+    }
+}
+
+impl<T: Score, S: Matrix<Elem = T> + ?Sized> Matrix for Float32Scores<'_, S> {
+    type Elem = T;
+    fn nrows(&self) -> usize {
+        self.scores.nrows()
+    }
+    fn ncols(&self) -> usize {
+        self.scores.ncols()
+    }
+    fn row(&self, _: usize) -> Option<&[T]> {
+        None // the cast needs a copy
+    }
+    fn extend_rows(&self, rows: Range<usize>, out: &mut Vec<T>) {
+        let start = out.len();
+        self.scores.extend_rows(rows, out);
+        for s in &mut out[start..] {
+            *s = T::from_f64(cast_to_f32(s.as_f64()));
+        }
+    }
+    fn check_shape(&self) -> Result<(), Error> {
+        self.scores.check_shape()
+    }
+}
+
+/// `torchmetrics.retrieval.RetrievalNormalizedDCG(top_k=top_k, empty_target_action="neg")`
+/// updated with `indexes` = the row number: the mean over rows of each row's NDCG, on `preds`
+/// cast to `float32` ([`Float32Scores`]). (The functional `retrieval_normalized_dcg` flattens
+/// a matrix into one query; this is the per-query form.)
+///
+/// Equal to scikit-learn's `ndcg_score(k=top_k)` except where the cast merges scores, and it
+/// takes 1-label rows and negative targets, where scikit-learn raises. Targets are used in
+/// `f64` (torchmetrics casts them to `float32` too, which changes gains that `float32` cannot
+/// hold by at most half an ulp of `float32`).
+///
+/// # Errors
+/// `top_k = Some(0)` ([`Error::InvalidK`]), non-finite scores or targets, mismatched shapes.
+///
+/// # Example
+/// ```
+/// use rankmetrics::torchmetrics::retrieval_normalized_dcg;
+/// // Scores 1e-8 apart tie in float32: the two gains are averaged at position 1.
+/// let (preds, target) = ([[0.5 + 1e-8, 0.5]], [[0, 1]]);
+/// assert_eq!(retrieval_normalized_dcg(&preds, &target, Some(1)).unwrap(), 0.5);
+/// let sklearn = rankmetrics::sklearn::ndcg_score(&target, &preds, Some(1), None, false).unwrap();
+/// assert_eq!(sklearn, 0.0);
+/// ```
+pub fn retrieval_normalized_dcg<T, S, Y>(
+    preds: &S,
+    target: &Y,
+    top_k: Option<usize>,
+) -> Result<f64, Error>
+where
+    T: Score,
+    Y: Matrix + ?Sized,
+    Y::Elem: Label,
+    S: Matrix<Elem = T> + ?Sized,
+{
+    RETRIEVAL_NORMALIZED_DCG
+        .with_k(top_k)?
+        .evaluate(target, &Float32Scores::new(preds), None)
 }

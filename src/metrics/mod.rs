@@ -2,15 +2,19 @@
 
 mod average_precision;
 mod coverage;
+mod dcg;
 mod error_set_size;
 mod is_error;
+mod ndcg;
 mod one_error;
 mod ranking_loss;
 
 pub use average_precision::AveragePrecision;
 pub use coverage::Coverage;
+pub use dcg::Dcg;
 pub use error_set_size::ErrorSetSize;
 pub use is_error::IsError;
+pub use ndcg::Ndcg;
 pub use one_error::OneError;
 pub use ranking_loss::RankingLoss;
 

@@ -1,0 +1,215 @@
+//! Discounted cumulative gain.
+
+use crate::metrics::row_option_builders;
+use crate::{Error, RankSharing, RankedRow, RowMetric, RowOptions, RowRule, TiePolicy};
+
+/// Discounted cumulative gain (DCG): the gains (label values, not 2^y − 1) of a row, each
+/// discounted by the position the ranking puts it at.
+///
+/// Per row, with positions 1-based and `k` the truncation (no truncation by default):
+///
+/// ```text
+/// d_r = 1 / (ln(r + 1) / ln(log_base))   for r ≤ k,   0 for r > k
+/// DCG = Σ_labels gain(λ) · d_{position(λ)}
+/// ```
+///
+/// `d_r` is computed exactly in that form, as scikit-learn does. A tie group occupying the
+/// positions `o+1 ..= o+m` is placed by the tie policy:
+///
+/// * `Average`: each member gets the mean discount of the group, so the group contributes
+///   `mean(gains) × (d_{o+1} + … + d_{o+m})` (McSherry & Najork's tie-averaged DCG, the mean
+///   over every order of the ties; scikit-learn's default and torchmetrics'). A group that
+///   straddles `k` gets only the discounts inside `k`.
+/// * `First` / `Last` / `Random`: the members take the positions one by one in that order.
+///   scikit-learn's `ignore_ties=True` (a stable argsort, reversed: among ties the higher column
+///   comes first) is `Last`.
+/// * `Max`: every member gets the discount of the worst position `o+m`; `Min`: of the best,
+///   `o+1`. These are this crate's extensions (no toolkit uses them).
+///
+/// Gains may be any finite number, negative ones included (as in scikit-learn); a row without
+/// a non-zero gain scores 0 by the formula.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{Dcg, RankingMetric, TiePolicy};
+/// // scikit-learn's docstring: the two top scores tie, so k = 1 gets their mean gain.
+/// let (gains, scores) = ([[10, 0, 0, 1, 5]], [[1.0, 0.0, 0.0, 0.0, 1.0]]);
+/// let dcg = Dcg::new(TiePolicy::Average).with_k(Some(1)).unwrap();
+/// assert_eq!(dcg.evaluate(&gains, &scores, None).unwrap(), 7.5);
+/// // Ties broken one way or the other bound the average.
+/// assert_eq!(dcg.with_ties(TiePolicy::First).evaluate(&gains, &scores, None).unwrap(), 10.0);
+/// assert_eq!(dcg.with_ties(TiePolicy::Last).evaluate(&gains, &scores, None).unwrap(), 5.0);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Dcg {
+    options: RowOptions,
+    k: Option<usize>,
+    log_base: f64,
+}
+
+impl Dcg {
+    /// DCG with the given tie policy, no truncation, base 2, any finite gain.
+    pub const fn new(ties: TiePolicy) -> Self {
+        Dcg {
+            options: RowOptions::new(ties, RowRule::Formula, RowRule::Formula),
+            k: None,
+            log_base: 2.0,
+        }
+    }
+
+    /// The same metric counting only the top `k` positions (`None`: all).
+    ///
+    /// # Errors
+    /// [`Error::InvalidK`] for `Some(0)`.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{Dcg, Error, TiePolicy};
+    /// assert_eq!(Dcg::new(TiePolicy::Average).with_k(Some(3)).unwrap().k(), Some(3));
+    /// assert_eq!(Dcg::new(TiePolicy::Average).with_k(Some(0)), Err(Error::InvalidK { value: 0 }));
+    /// ```
+    pub const fn with_k(mut self, k: Option<usize>) -> Result<Self, Error> {
+        match check_k(k) {
+            Ok(k) => {
+                self.k = k;
+                Ok(self)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The same metric with another logarithm base for the discount.
+    ///
+    /// # Errors
+    /// [`Error::InvalidLogBase`] unless `log_base` is finite and greater than 1. (scikit-learn
+    /// also takes bases in (0, 1], which make every discount 0 or negative.)
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{Dcg, RankingMetric, TiePolicy};
+    /// let dcg = Dcg::new(TiePolicy::Average).with_log_base(10.0).unwrap();
+    /// // The gain at position 2 is discounted by log10(3).
+    /// let v = dcg.evaluate(&[[0, 1]], &[[0.9, 0.1]], None).unwrap();
+    /// assert!((v - 1.0 / 3f64.log10()).abs() < 1e-15);
+    /// assert!(dcg.with_log_base(1.0).is_err());
+    /// ```
+    pub fn with_log_base(mut self, log_base: f64) -> Result<Self, Error> {
+        if !(log_base > 1.0 && log_base.is_finite()) {
+            return Err(Error::InvalidLogBase { value: log_base });
+        }
+        self.log_base = log_base;
+        Ok(self)
+    }
+
+    /// The truncation: only positions `1..=k` count (`None`: all).
+    ///
+    /// # Example
+    /// ```
+    /// assert_eq!(rankmetrics::Dcg::new(rankmetrics::TiePolicy::Average).k(), None);
+    /// ```
+    pub const fn k(&self) -> Option<usize> {
+        self.k
+    }
+
+    /// The logarithm base of the discount.
+    ///
+    /// # Example
+    /// ```
+    /// assert_eq!(rankmetrics::Dcg::new(rankmetrics::TiePolicy::Average).log_base(), 2.0);
+    /// ```
+    pub const fn log_base(&self) -> f64 {
+        self.log_base
+    }
+}
+
+row_option_builders!(Dcg);
+
+impl RowMetric for Dcg {
+    fn options(&self) -> RowOptions {
+        self.options
+    }
+
+    fn row_value(&self, row: &RankedRow<'_>) -> f64 {
+        discounted_gain(row, self.k, self.log_base)
+    }
+}
+
+/// Checks a truncation: `Some(0)` is an error, anything else is kept.
+pub(crate) const fn check_k(k: Option<usize>) -> Result<Option<usize>, Error> {
+    match k {
+        Some(0) => Err(Error::InvalidK { value: 0 }),
+        k => Ok(k),
+    }
+}
+
+/// The DCG of a ranked row: each block's gain spread evenly over its members, each member
+/// discounted as the tie policy places it (see [`Dcg`]).
+pub(crate) fn discounted_gain(row: &RankedRow<'_>, k: Option<usize>, log_base: f64) -> f64 {
+    let k = k.unwrap_or(usize::MAX);
+    let ln_base = log_base.ln();
+    let discount = |r: usize| {
+        if r > k {
+            0.0
+        } else {
+            1.0 / ((r as f64 + 1.0).ln() / ln_base)
+        }
+    };
+    let mut dcg = 0.0;
+    for b in row.blocks() {
+        let (first, last, len) = (b.start + 1, b.start + b.len, b.len as f64);
+        if first > k {
+            break; // every later position is discounted to 0
+        }
+        // The sum of the discounts the members get.
+        let discounts: f64 = match row.sharing() {
+            Some(RankSharing::Average) => (first..=last.min(k)).map(discount).sum(),
+            Some(RankSharing::Max) => len * discount(last),
+            Some(RankSharing::Min) | None => len * discount(first),
+        };
+        // scikit-learn's form: mean gain of the group times its discount sum.
+        dcg += b.gain / len * discounts;
+    }
+    dcg
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RankingMetric;
+    use rstest::rstest;
+
+    const GAINS: [[i32; 5]; 1] = [[10, 0, 0, 1, 5]];
+
+    // scikit-learn's dcg_score docstring.
+    #[test]
+    fn sklearn_docstring() {
+        let dcg = Dcg::new(TiePolicy::Average);
+        let v = dcg
+            .evaluate(&GAINS, &[[0.1, 0.2, 0.3, 4.0, 70.0]], None)
+            .unwrap();
+        assert!((v - 9.499_457_825_916_874).abs() < 1e-12, "{v}");
+        let v = dcg.evaluate(&GAINS, &[[1.0; 5]], None).unwrap();
+        assert!((v - 9.435_069_180_414_054).abs() < 1e-12, "{v}");
+    }
+
+    // One group of five tied labels, gains summing to 16, k = 3: each policy's discounts.
+    #[rstest]
+    #[case(TiePolicy::Average, 16.0 / 5.0 * (1.0 + 1.0 / 3f64.log2() + 0.5))]
+    #[case(TiePolicy::Min, 16.0)]
+    #[case(TiePolicy::Max, 0.0)]
+    #[case(TiePolicy::First, 10.0)]
+    #[case(TiePolicy::Last, 5.0 + 1.0 / 3f64.log2())]
+    fn policies_on_one_group_straddling_k(#[case] t: TiePolicy, #[case] expected: f64) {
+        let dcg = Dcg::new(t).with_k(Some(3)).unwrap();
+        let v = dcg.evaluate(&GAINS, &[[0.5; 5]], None).unwrap();
+        assert!((v - expected).abs() < 1e-12, "{t:?}: {v} vs {expected}");
+    }
+
+    #[test]
+    fn negative_gains_count() {
+        let v = Dcg::new(TiePolicy::Average)
+            .evaluate(&[[-1.0, 2.0]], &[[0.9, 0.1]], None)
+            .unwrap();
+        assert!((v - (-1.0 + 2.0 / 3f64.log2())).abs() < 1e-15);
+    }
+}

@@ -1,0 +1,163 @@
+//! Normalised discounted cumulative gain.
+
+use std::cell::RefCell;
+
+use crate::metrics::dcg::{check_k, discounted_gain};
+use crate::metrics::row_option_builders;
+use crate::{
+    Error, LabelDomain, RankedRow, Ranker, Ranking, RowMetric, RowOptions, RowRule, TiePolicy,
+};
+
+/// Normalised DCG: a row's [`Dcg`](crate::Dcg) divided by the DCG of its ideal ordering
+/// (IDCG: gains in descending order), both with the same truncation `k` and base 2.
+///
+/// ```text
+/// NDCG = DCG_k / IDCG_k,   0 when IDCG_k = 0
+/// ```
+///
+/// Ties are placed by the tie policy as in [`Dcg`](crate::Dcg) (`Average`: tie-averaged
+/// gains, scikit-learn's and torchmetrics' default; `Last`: scikit-learn's
+/// `ignore_ties=True`). Ties among the gains of the ideal ordering do not matter. A row
+/// without a non-zero gain scores 0 and counts in the mean, as in scikit-learn and
+/// torchmetrics (`empty_target_action="neg"`); `.on_no_relevant(RowRule::Skip)` leaves it out
+/// instead. Gains must be non-negative by default (scikit-learn's rule);
+/// `.with_label_domain(LabelDomain::NonZero)` accepts any finite gain (torchmetrics). The base
+/// of the logarithm is fixed: it scales every discount by one factor, which cancels.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{Ndcg, RankingMetric, TiePolicy};
+/// // scikit-learn's docstring: every score tied, so every label gets the mean discount.
+/// let (gains, scores) = ([[10, 0, 0, 1, 5]], [[1.0; 5]]);
+/// let v = Ndcg::new(TiePolicy::Average).evaluate(&gains, &scores, None).unwrap();
+/// assert!((v - 0.6909785334518438).abs() < 1e-15);
+/// // A row ranked by its own gains scores 1; a row of zero gains scores 0.
+/// let (gains, scores) = ([[3, 1, 0], [0, 0, 0]], [[3.0, 1.0, 0.0], [1.0, 2.0, 3.0]]);
+/// assert_eq!(Ndcg::new(TiePolicy::Average).evaluate(&gains, &scores, None).unwrap(), 0.5);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Ndcg {
+    options: RowOptions,
+    k: Option<usize>,
+}
+
+impl Ndcg {
+    /// NDCG with the given tie policy, no truncation, non-negative gains; a row without a
+    /// non-zero gain scores 0.
+    pub const fn new(ties: TiePolicy) -> Self {
+        let mut options = RowOptions::new(ties, RowRule::Value(0.0), RowRule::Formula);
+        options.labels = LabelDomain::NonNegative;
+        Ndcg { options, k: None }
+    }
+
+    /// The same metric counting only the top `k` positions (`None`: all), in the DCG and the
+    /// IDCG alike.
+    ///
+    /// # Errors
+    /// [`Error::InvalidK`] for `Some(0)`.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{Ndcg, RankingMetric, TiePolicy};
+    /// let ndcg = Ndcg::new(TiePolicy::Average).with_k(Some(1)).unwrap();
+    /// assert_eq!(ndcg.evaluate(&[[2, 1]], &[[0.1, 0.9]], None).unwrap(), 0.5);
+    /// assert!(ndcg.with_k(Some(0)).is_err());
+    /// ```
+    pub const fn with_k(mut self, k: Option<usize>) -> Result<Self, Error> {
+        match check_k(k) {
+            Ok(k) => {
+                self.k = k;
+                Ok(self)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The truncation: only positions `1..=k` count (`None`: all).
+    ///
+    /// # Example
+    /// ```
+    /// assert_eq!(rankmetrics::Ndcg::new(rankmetrics::TiePolicy::Average).k(), None);
+    /// ```
+    pub const fn k(&self) -> Option<usize> {
+        self.k
+    }
+}
+
+row_option_builders!(Ndcg);
+
+impl RowMetric for Ndcg {
+    fn options(&self) -> RowOptions {
+        self.options
+    }
+
+    fn row_value(&self, row: &RankedRow<'_>) -> f64 {
+        let ideal = ideal_dcg(row.gains(), self.k);
+        if ideal == 0.0 {
+            0.0
+        } else {
+            discounted_gain(row, self.k, 2.0) / ideal
+        }
+    }
+}
+
+thread_local! {
+    /// The kernel scratch that orders gains for the IDCG, so rows do not allocate.
+    static IDEAL: RefCell<Ranker> = RefCell::new(Ranker::new());
+}
+
+/// The DCG of the gains ranked by themselves (the kernel's sort, gains as scores).
+fn ideal_dcg(gains: &[f64], k: Option<usize>) -> f64 {
+    let ideal = |ranker: &mut Ranker| {
+        let row = ranker.rank(gains, gains, Ranking::new(TiePolicy::First), 0);
+        discounted_gain(&row, k, 2.0)
+    };
+    IDEAL.with(|scratch| match scratch.try_borrow_mut() {
+        Ok(mut ranker) => ideal(&mut ranker),
+        // Only reachable by re-entrance, which nothing here does; stay panic-free anyway.
+        Err(_) => ideal(&mut Ranker::new()),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RankingMetric;
+
+    #[test]
+    fn sklearn_docstring() {
+        let ndcg = Ndcg::new(TiePolicy::Average);
+        let gains = [[10, 0, 0, 1, 5]];
+        let v = ndcg
+            .evaluate(&gains, &[[0.1, 0.2, 0.3, 4.0, 70.0]], None)
+            .unwrap();
+        assert!((v - 0.695_694_044_381_307_6).abs() < 1e-12, "{v}");
+    }
+
+    #[test]
+    fn negative_gains_are_rejected_with_their_location() {
+        let err = Ndcg::new(TiePolicy::Average)
+            .evaluate(&[[1.0, 0.0], [0.0, -1.0]], &[[0.5, 0.1]; 2], None)
+            .unwrap_err();
+        assert!(matches!(
+            err,
+            Error::InvalidLabel {
+                row: 1,
+                column: 1,
+                expected: LabelDomain::NonNegative,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn zero_ideal_scores_zero() {
+        // With k = 1 the ideal puts the gain 0 first: IDCG = 0, while DCG = -1.
+        let ndcg = Ndcg::new(TiePolicy::Average)
+            .with_label_domain(LabelDomain::NonZero)
+            .with_k(Some(1))
+            .unwrap();
+        let v = ndcg.evaluate(&[[0.0, -1.0]], &[[0.1, 0.9]], None).unwrap();
+        assert_eq!(v, 0.0);
+    }
+}
