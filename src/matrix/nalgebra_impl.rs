@@ -20,7 +20,7 @@ use super::Matrix;
 /// assert_eq!(sklearn::coverage_error(&y_true, &y_score, None).unwrap(), 2.5);
 /// // Views work too, without copying the matrix.
 /// let top = y_score.rows(0, 1);
-/// assert_eq!(sklearn::coverage_error(&y_true.rows(0, 1), &top, None).unwrap(), 3.0);
+/// assert_eq!(sklearn::coverage_error(&y_true.rows(0, 1), &top, None).unwrap(), 2.0);
 /// ```
 impl<T, R, C, S> Matrix for nalgebra::Matrix<T, R, C, S>
 where
