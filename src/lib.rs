@@ -11,6 +11,8 @@
 //!   [`TieGrouping`], [`Matrix`] (inputs), [`Error`].
 //! * Example-based metrics: [`Coverage`], [`AveragePrecision`] (LRAP), [`RankingLoss`],
 //!   [`OneError`], [`IsError`], [`ErrorSetSize`].
+//! * Label-wise, pooled and per-sample metrics ([`Average`]): [`RocAuc`],
+//!   [`LabelAveragePrecision`], [`InterpolatedAveragePrecision`].
 //! * Presets, named as each toolkit names them: [`sklearn`], [`torchmetrics`], [`mldr`],
 //!   [`mulan`]; [`registry`] looks them up by name (what `rankmetrics eval` uses).
 //! * The ranking kernel every metric shares: [`Ranker`], [`RankedRow`], [`Block`].
@@ -33,6 +35,7 @@
 
 mod error;
 mod kernel;
+mod labelwise;
 mod matrix;
 mod metric;
 mod metrics;
@@ -45,8 +48,12 @@ pub mod compat;
 pub use compat::{mldr, mulan, registry, sklearn, torchmetrics};
 pub use error::{Degeneracy, Error, LabelDomain};
 pub use kernel::{Block, RankedRow, Ranker, Ranking};
+pub use labelwise::{Average, LabelwiseOptions, Mean, Undefined};
 pub use matrix::{Matrix, RowMajor};
 pub use metric::{RankingMetric, RowMetric, RowOptions, RowRule, ZeroWeight};
-pub use metrics::{AveragePrecision, Coverage, ErrorSetSize, IsError, OneError, RankingLoss};
+pub use metrics::{
+    AveragePrecision, Coverage, Direction, ErrorSetSize, InterpolatedAveragePrecision, IsError,
+    LabelAveragePrecision, OneError, RankingLoss, RocAuc,
+};
 pub use score::{Label, Score};
 pub use ties::{RankSharing, TieGrouping, TiePolicy};
