@@ -368,10 +368,13 @@ impl Means {
 /// `options: LabelwiseOptions`.
 macro_rules! labelwise_builders {
     ($metric:ident) => {
+        $crate::labelwise::labelwise_builders!($metric, "Average::Macro, TiePolicy::Max");
+    };
+    ($metric:ident, $args:literal) => {
         impl $metric {
             #[doc = concat!("The same metric with another tie policy.\n\n```\nuse rankmetrics::{",
                 stringify!($metric), ", Average, TiePolicy};\nlet m = ", stringify!($metric),
-                "::new(Average::Macro, TiePolicy::Max).with_ties(TiePolicy::First);\nassert_eq!(m.options().ranking.ties, TiePolicy::First);\n```")]
+                "::new(", $args, ").with_ties(TiePolicy::First);\nassert_eq!(m.options().ranking.ties, TiePolicy::First);\n```")]
             pub const fn with_ties(mut self, ties: $crate::TiePolicy) -> Self {
                 self.options.ranking.ties = ties;
                 self
@@ -379,7 +382,7 @@ macro_rules! labelwise_builders {
 
             #[doc = concat!("The same metric with another tie grouping.\n\n```\nuse rankmetrics::{",
                 stringify!($metric), ", Average, TieGrouping, TiePolicy};\nlet m = ", stringify!($metric),
-                "::new(Average::Macro, TiePolicy::Max).with_grouping(TieGrouping::WEKA);\nassert_eq!(m.options().ranking.grouping, TieGrouping::WEKA);\n```")]
+                "::new(", $args, ").with_grouping(TieGrouping::WEKA);\nassert_eq!(m.options().ranking.grouping, TieGrouping::WEKA);\n```")]
             pub const fn with_grouping(mut self, grouping: $crate::TieGrouping) -> Self {
                 self.options.ranking.grouping = grouping;
                 self
@@ -387,7 +390,7 @@ macro_rules! labelwise_builders {
 
             #[doc = concat!("The same metric with another averaging.\n\n```\nuse rankmetrics::{",
                 stringify!($metric), ", Average, TiePolicy};\nlet m = ", stringify!($metric),
-                "::new(Average::Macro, TiePolicy::Max).averaged(Average::Micro);\nassert_eq!(m.options().average, Average::Micro);\n```")]
+                "::new(", $args, ").averaged(Average::Micro);\nassert_eq!(m.options().average, Average::Micro);\n```")]
             pub const fn averaged(mut self, average: $crate::Average) -> Self {
                 self.options.average = average;
                 self
@@ -395,7 +398,7 @@ macro_rules! labelwise_builders {
 
             #[doc = concat!("The same metric with another rule for undefined vectors.\n\n```\nuse rankmetrics::{",
                 stringify!($metric), ", Average, TiePolicy, Undefined};\nlet m = ", stringify!($metric),
-                "::new(Average::Macro, TiePolicy::Max).on_undefined(Undefined::Skip);\nassert_eq!(m.options().undefined, Undefined::Skip);\n```")]
+                "::new(", $args, ").on_undefined(Undefined::Skip);\nassert_eq!(m.options().undefined, Undefined::Skip);\n```")]
             pub const fn on_undefined(mut self, rule: $crate::Undefined) -> Self {
                 self.options.undefined = rule;
                 self
@@ -403,7 +406,7 @@ macro_rules! labelwise_builders {
 
             #[doc = concat!("The same metric with another mean.\n\n```\nuse rankmetrics::{",
                 stringify!($metric), ", Average, Mean, TiePolicy};\nlet m = ", stringify!($metric),
-                "::new(Average::Macro, TiePolicy::Max).with_mean(Mean::Geometric);\nassert_eq!(m.options().mean, Mean::Geometric);\n```")]
+                "::new(", $args, ").with_mean(Mean::Geometric);\nassert_eq!(m.options().mean, Mean::Geometric);\n```")]
             pub const fn with_mean(mut self, mean: $crate::Mean) -> Self {
                 self.options.mean = mean;
                 self
@@ -411,7 +414,7 @@ macro_rules! labelwise_builders {
 
             #[doc = concat!("The same metric accepting only labels of `domain` (default: 0 or 1).\n\n```\nuse rankmetrics::{",
                 stringify!($metric), ", Average, LabelDomain, TiePolicy};\nlet m = ", stringify!($metric),
-                "::new(Average::Macro, TiePolicy::Max).with_label_domain(LabelDomain::NonZero);\nassert_eq!(m.options().labels, LabelDomain::NonZero);\n```")]
+                "::new(", $args, ").with_label_domain(LabelDomain::NonZero);\nassert_eq!(m.options().labels, LabelDomain::NonZero);\n```")]
             pub const fn with_label_domain(mut self, domain: $crate::LabelDomain) -> Self {
                 self.options.labels = domain;
                 self
@@ -419,7 +422,7 @@ macro_rules! labelwise_builders {
 
             #[doc = concat!("The same metric, NaN when no vector is defined (mldr).\n\n```\nuse rankmetrics::{",
                 stringify!($metric), ", Average, TiePolicy};\nlet m = ", stringify!($metric),
-                "::new(Average::Macro, TiePolicy::Max).nan_if_none_defined(true);\nassert!(m.options().nan_if_none_defined);\n```")]
+                "::new(", $args, ").nan_if_none_defined(true);\nassert!(m.options().nan_if_none_defined);\n```")]
             pub const fn nan_if_none_defined(mut self, yes: bool) -> Self {
                 self.options.nan_if_none_defined = yes;
                 self
@@ -427,7 +430,7 @@ macro_rules! labelwise_builders {
 
             #[doc = concat!("The same metric, treating a one-column input as one binary problem (scikit-learn).\n\n```\nuse rankmetrics::{",
                 stringify!($metric), ", Average, TiePolicy};\nlet m = ", stringify!($metric),
-                "::new(Average::Samples, TiePolicy::Max).one_column_binary(true);\nassert!(m.options().one_column_binary);\n```")]
+                "::new(", $args, ").one_column_binary(true);\nassert!(m.options().one_column_binary);\n```")]
             pub const fn one_column_binary(mut self, yes: bool) -> Self {
                 self.options.one_column_binary = yes;
                 self
@@ -435,7 +438,7 @@ macro_rules! labelwise_builders {
 
             #[doc = concat!("The metric's options.\n\n```\nuse rankmetrics::{",
                 stringify!($metric), ", Average, TiePolicy};\nassert_eq!(", stringify!($metric),
-                "::new(Average::Micro, TiePolicy::Min).options().average, Average::Micro);\n```")]
+                "::new(", $args, ").options().average, Average::Macro);\n```")]
             pub const fn options(&self) -> $crate::LabelwiseOptions {
                 self.options
             }

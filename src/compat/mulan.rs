@@ -95,7 +95,7 @@ pub const RankingLoss: metrics::RankingLoss = metrics::RankingLoss::new(TiePolic
 /// # Example
 /// ```
 /// use rankmetrics::{mulan, RankingMetric};
-/// assert_eq!(mulan::MacroAUC.evaluate(&[[1, 0], [0, 1]], &[[0.1, 0.2], [0.9, 0.8]], None).unwrap(), 0.0);
+/// assert_eq!(mulan::MacroAUC.evaluate(&[[1, 0], [0, 1]], &[[0.1, 0.2], [0.9, 0.8]], None).unwrap(), 0.5); // 0 and 1
 /// assert!(mulan::MacroAUC.evaluate(&[[1, 0], [1, 1]], &[[0.1, 0.2], [0.9, 0.8]], None).unwrap().is_nan());
 /// ```
 pub const MacroAUC: RocAuc =

@@ -51,7 +51,10 @@ impl InterpolatedAveragePrecision {
     }
 }
 
-labelwise_builders!(InterpolatedAveragePrecision);
+labelwise_builders!(
+    InterpolatedAveragePrecision,
+    "Average::Macro, TiePolicy::Max, 10"
+);
 
 impl VectorMetric for InterpolatedAveragePrecision {
     fn options(&self) -> LabelwiseOptions {
