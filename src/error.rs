@@ -170,4 +170,17 @@ pub enum Error {
         /// What makes it degenerate.
         kind: Degeneracy,
     },
+    /// The pooled labels hold a single class, on which the metric is undefined and configured
+    /// to fail (mldr's `micro_auc`: "'response' must have two levels").
+    #[error("the labels hold a single class, so the metric is undefined")]
+    SingleClass,
+    /// Interpolated average precision needs at least 2 recall levels.
+    #[error("interpolated average precision needs at least 2 recall levels, found {found}")]
+    TooFewRecallLevels {
+        /// The number of levels asked for.
+        found: usize,
+    },
+    /// Per-sample values were asked of a label-wise or pooled metric, which has none.
+    #[error("this metric is label-wise or pooled: it has no per-sample values")]
+    NotRowWise,
 }

@@ -12,6 +12,8 @@
 //! * Example-based metrics: [`Coverage`], [`AveragePrecision`] (LRAP), [`RankingLoss`],
 //!   [`OneError`], [`IsError`], [`ErrorSetSize`].
 //! * Graded metrics: [`Dcg`], [`Ndcg`] (docs/graded.md).
+//! * Label-wise, pooled and per-sample metrics ([`Average`]): [`RocAuc`],
+//!   [`LabelAveragePrecision`], [`InterpolatedAveragePrecision`].
 //! * Presets, named as each toolkit names them: [`sklearn`], [`torchmetrics`], [`mldr`],
 //!   [`mulan`]; [`registry`] looks them up by name (what `rankmetrics eval` uses).
 //! * The ranking kernel every metric shares: [`Ranker`], [`RankedRow`], [`Block`].
@@ -34,6 +36,7 @@
 
 mod error;
 mod kernel;
+mod labelwise;
 mod matrix;
 mod metric;
 mod metrics;
@@ -46,10 +49,12 @@ pub mod compat;
 pub use compat::{mldr, mulan, registry, sklearn, torchmetrics};
 pub use error::{Degeneracy, Error, LabelDomain};
 pub use kernel::{Block, RankedRow, Ranker, Ranking};
+pub use labelwise::{Average, LabelwiseOptions, Mean, Undefined};
 pub use matrix::{Matrix, RowMajor};
 pub use metric::{RankingMetric, RowMetric, RowOptions, RowRule, ZeroWeight};
 pub use metrics::{
-    AveragePrecision, Coverage, Dcg, ErrorSetSize, IsError, Ndcg, OneError, RankingLoss,
+    AveragePrecision, Coverage, Dcg, Direction, ErrorSetSize, InterpolatedAveragePrecision,
+    IsError, LabelAveragePrecision, Ndcg, OneError, RankingLoss, RocAuc,
 };
 pub use score::{Label, Score};
 pub use sum::Summation;

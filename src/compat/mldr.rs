@@ -1,4 +1,5 @@
-//! mldr 0.4.2 (R): `average_precision`, `coverage`, `one_error`, `ranking_loss`.
+//! mldr 0.4.2 (R): `average_precision`, `coverage`, `one_error`, `ranking_loss`, and the
+//! pROC-based `macro_auc`, `example_auc`, `micro_auc`.
 //!
 //! Ranks come from R's `rank(-scores, ties.method = ties_method)`, default `"last"`, with
 //! exact ties. Labels must be 0 or 1. Every row counts in the plain mean.
@@ -8,8 +9,8 @@
 //! relevant label (an indexing bug, docs/conventions.md); these presets compute the value.
 
 use crate::{
-    AveragePrecision, Coverage, Error, Label, LabelDomain, Matrix, OneError, RankingLoss,
-    RankingMetric, Score, TiePolicy,
+    Average, AveragePrecision, Coverage, Direction, Error, Label, LabelDomain, Matrix, OneError,
+    RankingLoss, RankingMetric, RocAuc, Score, TiePolicy, Undefined,
 };
 
 /// `average_precision(true_labels, predictions)` with the default `ties_method = "last"`;
@@ -148,4 +149,138 @@ where
     S: Matrix<Elem = T> + ?Sized,
 {
     RANKING_LOSS.evaluate(true_labels, predictions, None)
+}
+
+/// `macro_auc(true_labels, predictions)` with the defaults `undefined_value = 0.5, na.rm =
+/// FALSE`: each label's `pROC::auc` (direction auto, [`Direction::Auto`]), 0.5 for a label
+/// with a single class, NaN (R's `NA`) when no label has both classes. See [`macro_auc`] for
+/// the other settings.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{mldr, RankingMetric};
+/// let (y, s) = ([[1, 0, 0], [0, 0, 1]], [[0.75, 0.5, 1.0], [1.0, 0.2, 0.1]]);
+/// // Labels 0 and 2 are inverted, so pROC flips them to 1; label 1 is undefined: 0.5.
+/// assert!((mldr::MACRO_AUC.evaluate(&y, &s, None).unwrap() - 2.5 / 3.0).abs() < 1e-15);
+/// ```
+pub const MACRO_AUC: RocAuc = RocAuc::new(Average::Macro, TiePolicy::Average)
+    .with_direction(Direction::Auto)
+    .on_undefined(Undefined::Value(0.5))
+    .nan_if_none_defined(true);
+
+/// `example_auc(true_labels, predictions)`: [`MACRO_AUC`]'s rules over each row's labels.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{mldr, RankingMetric};
+/// let (y, s) = ([[1, 0, 0], [0, 0, 1]], [[0.75, 0.5, 1.0], [1.0, 0.2, 0.1]]);
+/// assert_eq!(mldr::EXAMPLE_AUC.evaluate(&y, &s, None).unwrap(), 0.75);
+/// ```
+pub const EXAMPLE_AUC: RocAuc = MACRO_AUC.averaged(Average::Samples);
+
+/// `micro_auc(true_labels, predictions)`: `pROC::auc` of all cells pooled, direction auto;
+/// a single-class pool is an error ([`Error::SingleClass`]).
+///
+/// # Example
+/// ```
+/// use rankmetrics::{mldr, RankingMetric};
+/// let (y, s) = ([[1, 0, 0], [0, 0, 1]], [[0.75, 0.5, 1.0], [1.0, 0.2, 0.1]]);
+/// assert_eq!(mldr::MICRO_AUC.evaluate(&y, &s, None).unwrap(), 0.75);
+/// assert!(mldr::MICRO_AUC.evaluate(&[[0, 0]], &[[0.1, 0.2]], None).is_err());
+/// ```
+pub const MICRO_AUC: RocAuc = MACRO_AUC
+    .averaged(Average::Micro)
+    .on_undefined(Undefined::Reject);
+
+/// mldr's `undefined_value`/`na.rm` pair as an [`Undefined`] rule: a number counts; `NA`
+/// (`None`) propagates, or is dropped under `na.rm = TRUE`.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{mldr, Undefined};
+/// assert_eq!(mldr::undefined_rule(None, true), Undefined::Skip);
+/// assert_eq!(mldr::undefined_rule(Some(0.5), false), Undefined::Value(0.5));
+/// ```
+pub const fn undefined_rule(undefined_value: Option<f64>, na_rm: bool) -> Undefined {
+    match (undefined_value, na_rm) {
+        (Some(v), _) => Undefined::Value(v),
+        (None, true) => Undefined::Skip,
+        (None, false) => Undefined::Nan,
+    }
+}
+
+/// `mldr::macro_auc(true_labels, predictions, undefined_value, na.rm)`; `None` is R's `NA`.
+///
+/// # Errors
+/// As [`average_precision`].
+///
+/// # Example
+/// ```
+/// use rankmetrics::mldr;
+/// let (y, s) = ([[1, 0, 0], [0, 0, 1]], [[0.75, 0.5, 1.0], [1.0, 0.2, 0.1]]);
+/// assert_eq!(mldr::macro_auc(&y, &s, None, true).unwrap(), 1.0);
+/// assert!(mldr::macro_auc(&y, &s, None, false).unwrap().is_nan());
+/// ```
+pub fn macro_auc<T, Y, S>(
+    true_labels: &Y,
+    predictions: &S,
+    undefined_value: Option<f64>,
+    na_rm: bool,
+) -> Result<f64, Error>
+where
+    T: Score,
+    Y: Matrix + ?Sized,
+    Y::Elem: Label,
+    S: Matrix<Elem = T> + ?Sized,
+{
+    MACRO_AUC
+        .on_undefined(undefined_rule(undefined_value, na_rm))
+        .evaluate(true_labels, predictions, None)
+}
+
+/// `mldr::example_auc(true_labels, predictions, undefined_value, na.rm)`; `None` is R's `NA`.
+///
+/// # Errors
+/// As [`average_precision`].
+///
+/// # Example
+/// ```
+/// use rankmetrics::mldr;
+/// assert!(mldr::example_auc(&[[1, 1]], &[[0.5, 0.2]], Some(0.5), false).unwrap().is_nan());
+/// ```
+pub fn example_auc<T, Y, S>(
+    true_labels: &Y,
+    predictions: &S,
+    undefined_value: Option<f64>,
+    na_rm: bool,
+) -> Result<f64, Error>
+where
+    T: Score,
+    Y: Matrix + ?Sized,
+    Y::Elem: Label,
+    S: Matrix<Elem = T> + ?Sized,
+{
+    EXAMPLE_AUC
+        .on_undefined(undefined_rule(undefined_value, na_rm))
+        .evaluate(true_labels, predictions, None)
+}
+
+/// `mldr::micro_auc(true_labels, predictions)`.
+///
+/// # Errors
+/// [`Error::SingleClass`] when every cell is 0 or every cell is 1; otherwise as
+/// [`average_precision`].
+///
+/// # Example
+/// ```
+/// assert_eq!(rankmetrics::mldr::micro_auc(&[[1, 0]], &[[0.1, 0.9]]).unwrap(), 1.0);
+/// ```
+pub fn micro_auc<T, Y, S>(true_labels: &Y, predictions: &S) -> Result<f64, Error>
+where
+    T: Score,
+    Y: Matrix + ?Sized,
+    Y::Elem: Label,
+    S: Matrix<Elem = T> + ?Sized,
+{
+    MICRO_AUC.evaluate(true_labels, predictions, None)
 }

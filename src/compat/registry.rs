@@ -14,8 +14,8 @@ use core::fmt;
 use crate::compat::torchmetrics::{evaluate_on_logits, Float32Scores, Logits};
 use crate::compat::{mldr, mulan, sklearn, torchmetrics};
 use crate::{
-    metrics, Error, Label, Matrix, RankedRow, RankingMetric, RowMetric, RowOptions, RowRule, Score,
-    TieGrouping, TiePolicy,
+    metrics, Average, Error, Label, Matrix, RankedRow, RankingMetric, RowMetric, RowOptions,
+    RowRule, Score, TieGrouping, TiePolicy,
 };
 
 /// A family of presets: this crate's own metrics, or one toolkit's.
@@ -102,6 +102,8 @@ impl Convention {
                 "label_ranking_loss",
                 "dcg_score",
                 "ndcg_score",
+                "roc_auc_score",
+                "average_precision_score",
             ],
             Convention::Torchmetrics => &[
                 "multilabel_coverage_error",
@@ -109,7 +111,15 @@ impl Convention {
                 "multilabel_ranking_loss",
                 "retrieval_normalized_dcg",
             ],
-            Convention::Mldr => &["average_precision", "coverage", "one_error", "ranking_loss"],
+            Convention::Mldr => &[
+                "average_precision",
+                "coverage",
+                "one_error",
+                "ranking_loss",
+                "macro_auc",
+                "example_auc",
+                "micro_auc",
+            ],
             Convention::Mulan => &[
                 "AveragePrecision",
                 "Coverage",
@@ -117,6 +127,13 @@ impl Convention {
                 "IsError",
                 "ErrorSetSize",
                 "RankingLoss",
+                "MacroAUC",
+                "MicroAUC",
+                "MeanAveragePrecision",
+                "GeometricMeanAveragePrecision",
+                "MeanAverageInterpolatedPrecision",
+                "GeometricMeanAverageInterpolatedPrecision",
+                "MacroAUCPR",
             ],
         }
     }
@@ -277,6 +294,130 @@ enum Plan {
     Row { metric: AnyRow, logits: bool },
     /// A row-wise metric on scores cast to `float32` (torchmetrics' retrieval metrics).
     Float32Row { metric: AnyRow },
+    /// A label-wise, pooled or per-sample-averaged binary metric.
+    Labelwise(AnyLabelwise),
+}
+
+/// One of the label-wise metric types, chosen at run time.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum AnyLabelwise {
+    RocAuc(metrics::RocAuc),
+    AveragePrecision(metrics::LabelAveragePrecision),
+    Interpolated(metrics::InterpolatedAveragePrecision),
+}
+
+impl AnyLabelwise {
+    fn with_ties(self, t: TiePolicy) -> Self {
+        match self {
+            AnyLabelwise::RocAuc(m) => AnyLabelwise::RocAuc(m.with_ties(t)),
+            AnyLabelwise::AveragePrecision(m) => AnyLabelwise::AveragePrecision(m.with_ties(t)),
+            AnyLabelwise::Interpolated(m) => AnyLabelwise::Interpolated(m.with_ties(t)),
+        }
+    }
+
+    fn evaluate<T, Y, S>(&self, y_true: &Y, y_score: &S, w: Option<&[T]>) -> Result<f64, Error>
+    where
+        T: Score,
+        Y: Matrix + ?Sized,
+        Y::Elem: Label,
+        S: Matrix<Elem = T> + ?Sized,
+    {
+        match self {
+            AnyLabelwise::RocAuc(m) => m.evaluate(y_true, y_score, w),
+            AnyLabelwise::AveragePrecision(m) => m.evaluate(y_true, y_score, w),
+            AnyLabelwise::Interpolated(m) => m.evaluate(y_true, y_score, w),
+        }
+    }
+}
+
+/// The label-wise presets: `None` when `name` is not one of them.
+fn labelwise_preset<'p>(
+    convention: Convention,
+    name: &str,
+    get: impl Fn(&str) -> Option<&'p str>,
+    echo: &mut Vec<(&'static str, ParamValue)>,
+) -> Result<Option<AnyLabelwise>, LookupError> {
+    use AnyLabelwise::{AveragePrecision as Ap, Interpolated, RocAuc as Auc};
+    let metric = match (convention, name) {
+        (Convention::Sklearn, "roc_auc_score" | "average_precision_score") => {
+            let average = get("average").unwrap_or("macro");
+            let parsed = match average {
+                "micro" => Average::Micro,
+                "macro" => Average::Macro,
+                "weighted" => Average::Weighted,
+                "samples" => Average::Samples,
+                _ => {
+                    return Err(invalid(
+                        "average",
+                        average,
+                        "micro, macro, weighted or samples",
+                    ))
+                }
+            };
+            echo.push(("average", ParamValue::Str(average.into())));
+            if name == "roc_auc_score" {
+                Auc(sklearn::ROC_AUC_SCORE.averaged(parsed))
+            } else {
+                Ap(sklearn::AVERAGE_PRECISION_SCORE.averaged(parsed))
+            }
+        }
+        (Convention::Mldr, "macro_auc" | "example_auc") => {
+            let value = get("undefined_value").unwrap_or("0.5");
+            let undefined_value = match value {
+                "NA" => None,
+                v => Some(
+                    v.parse::<f64>()
+                        .map_err(|_| invalid("undefined_value", v, "a number or NA"))?,
+                ),
+            };
+            let na_rm = parse_bool("na_rm", get("na_rm").unwrap_or("false"))?;
+            echo.push((
+                "undefined_value",
+                undefined_value.map_or(ParamValue::Str("NA".into()), ParamValue::Number),
+            ));
+            echo.push(("na_rm", ParamValue::Bool(na_rm)));
+            let base = if name == "macro_auc" {
+                mldr::MACRO_AUC
+            } else {
+                mldr::EXAMPLE_AUC
+            };
+            Auc(base.on_undefined(mldr::undefined_rule(undefined_value, na_rm)))
+        }
+        (Convention::Mldr, "micro_auc") => Auc(mldr::MICRO_AUC),
+        (
+            Convention::Mulan,
+            n @ ("MeanAverageInterpolatedPrecision" | "GeometricMeanAverageInterpolatedPrecision"),
+        ) => {
+            let value = get("num_recall_levels").unwrap_or("10");
+            let levels = match value.parse::<usize>() {
+                Ok(l) if l >= 2 => l,
+                _ => return Err(invalid("num_recall_levels", value, "an integer >= 2")),
+            };
+            echo.push(("num_recall_levels", ParamValue::Number(levels as f64)));
+            Interpolated(if n == "MeanAverageInterpolatedPrecision" {
+                mulan::mean_average_interpolated_precision(levels)
+            } else {
+                mulan::geometric_mean_average_interpolated_precision(levels)
+            })
+        }
+        (Convention::Mulan, "MacroAUC") => Auc(mulan::MacroAUC),
+        (Convention::Mulan, "MicroAUC") => Auc(mulan::MicroAUC),
+        (Convention::Mulan, "MeanAveragePrecision") => Ap(mulan::MeanAveragePrecision),
+        (Convention::Mulan, "GeometricMeanAveragePrecision") => {
+            Ap(mulan::GeometricMeanAveragePrecision)
+        }
+        (Convention::Mulan, "MacroAUCPR") => Ap(mulan::MacroAUCPR),
+        _ => return Ok(None),
+    };
+    Ok(Some(metric))
+}
+
+fn invalid(key: &str, value: &str, expected: &'static str) -> LookupError {
+    LookupError::InvalidParam {
+        key: key.into(),
+        value: value.into(),
+        expected,
+    }
 }
 
 impl Preset {
@@ -317,6 +458,21 @@ impl Preset {
                 metric: metric.to_string(),
             })?;
         let mut echo = Vec::new();
+        if let Some(metric) = labelwise_preset(convention, name, get, &mut echo)? {
+            let metric = match ties {
+                Some(t) => {
+                    echo.insert(0, ("ties", ParamValue::Str(tie_name(t))));
+                    metric.with_ties(t)
+                }
+                None => metric,
+            };
+            return Ok(Preset {
+                convention,
+                name,
+                params: echo,
+                plan: Plan::Labelwise(metric),
+            });
+        }
         let mut logits = false;
         let mut float32 = false;
         let chosen: AnyRow = match (convention, name) {
@@ -473,6 +629,20 @@ impl Preset {
             (Convention::Sklearn, "ndcg_score") => &["k", "ignore_ties"],
             (Convention::Torchmetrics, "retrieval_normalized_dcg") => &["top_k"],
             (Convention::Mldr, "average_precision" | "coverage") => &["ties_method"],
+            (Convention::Sklearn, "roc_auc_score" | "average_precision_score") => &["average"],
+            (Convention::Mldr, "macro_auc" | "example_auc") => &["undefined_value", "na_rm"],
+            (
+                Convention::Mulan,
+                "MeanAverageInterpolatedPrecision" | "GeometricMeanAverageInterpolatedPrecision",
+            ) => &["num_recall_levels"],
+            (
+                Convention::Mulan,
+                "MacroAUC"
+                | "MicroAUC"
+                | "MeanAveragePrecision"
+                | "GeometricMeanAveragePrecision"
+                | "MacroAUCPR",
+            ) => &[],
             (Convention::Mulan, _) => &["weka"],
             _ => &[],
         }
@@ -529,13 +699,14 @@ impl Preset {
                 metric,
                 logits: false,
             } => metric.evaluate(y_true, y_score, sample_weight),
+            Plan::Labelwise(metric) => metric.evaluate(y_true, y_score, sample_weight),
         }
     }
 
     /// The value of every row (`None` for rows the preset skips).
     ///
     /// # Errors
-    /// As the preset's metric.
+    /// As the preset's metric; [`Error::NotRowWise`] for a label-wise or pooled metric.
     ///
     /// # Example
     /// ```
@@ -563,6 +734,7 @@ impl Preset {
                 metric,
                 logits: false,
             } => metric.per_sample(y_true, y_score),
+            Plan::Labelwise(_) => Err(Error::NotRowWise),
         }
     }
 }

@@ -1,4 +1,5 @@
-//! scikit-learn 1.9 (`sklearn.metrics`): coverage, LRAP and ranking loss; DCG and NDCG.
+//! scikit-learn 1.9 (`sklearn.metrics`): coverage, LRAP, ranking loss; DCG and NDCG; and the
+//! multilabel `roc_auc_score` and `average_precision_score`.
 //!
 //! Coverage, LRAP and ranking loss: ties take the worst rank (`TiePolicy::Max`) and a tied
 //! relevant/irrelevant pair is mis-ordered. Labels must form a "multilabel-indicator" matrix
@@ -12,8 +13,9 @@
 //! scikit-learn silently accepts, are rejected here.
 
 use crate::{
-    AveragePrecision, Coverage, Dcg, Error, Label, LabelDomain, Matrix, Ndcg, RankingLoss,
-    RankingMetric, RowRule, Score, TiePolicy, ZeroWeight,
+    Average, AveragePrecision, Coverage, Dcg, Error, Label, LabelAveragePrecision, LabelDomain,
+    Matrix, Ndcg, RankingLoss, RankingMetric, RocAuc, RowRule, Score, TiePolicy, Undefined,
+    ZeroWeight,
 };
 
 /// `coverage_error`: the worst rank of a relevant label, ties at their worst rank, without
@@ -241,5 +243,98 @@ where
     NDCG_SCORE
         .with_ties(ignore_ties_policy(ignore_ties))
         .with_k(k)?
+        .evaluate(y_true, y_score, sample_weight)
+}
+
+
+/// `roc_auc_score(average="macro")` on a multilabel indicator matrix: each column's
+/// Mann–Whitney AUC with sample weights (a tied pair counts ½), NaN for a single-class column
+/// (propagating to the mean); `.averaged(...)` for `micro`, `weighted`, `samples`. One column
+/// is scikit-learn's plain binary path (`average` ignored). Labels must be 0 or 1 (scikit-learn
+/// also reads {-1, 1}; this preset rejects it).
+///
+/// # Example
+/// ```
+/// use rankmetrics::{sklearn, Average, RankingMetric};
+/// let (y, s) = ([[1, 0, 0], [0, 0, 1]], [[0.75, 0.5, 1.0], [1.0, 0.2, 0.1]]);
+/// assert_eq!(sklearn::ROC_AUC_SCORE.averaged(Average::Micro).evaluate(&y, &s, None).unwrap(), 0.25);
+/// assert!(sklearn::ROC_AUC_SCORE.evaluate(&y, &s, None).unwrap().is_nan());
+/// ```
+pub const ROC_AUC_SCORE: RocAuc = RocAuc::new(Average::Macro, TiePolicy::Average)
+    .with_label_domain(LabelDomain::Binary)
+    .one_column_binary(true);
+
+/// `average_precision_score(average="macro")` on a multilabel indicator matrix: each column's
+/// step-wise AP with a tie group as one threshold (`TiePolicy::Max`), 0 for a column without
+/// a relevant label; `.averaged(...)` for the other averages. One column is the binary path.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{sklearn, RankingMetric};
+/// let (y, s) = ([[0, 0], [0, 1]], [[0.5, 0.5], [0.5, 0.5]]);
+/// assert_eq!(sklearn::AVERAGE_PRECISION_SCORE.evaluate(&y, &s, None).unwrap(), 0.25);
+/// ```
+pub const AVERAGE_PRECISION_SCORE: LabelAveragePrecision =
+    LabelAveragePrecision::new(Average::Macro, TiePolicy::Max)
+        .on_undefined(Undefined::Value(0.0))
+        .with_label_domain(LabelDomain::Binary)
+        .one_column_binary(true);
+
+/// `sklearn.metrics.roc_auc_score(y_true, y_score, average=..., sample_weight=...)` for
+/// multilabel input; see [`ROC_AUC_SCORE`].
+///
+/// # Errors
+/// Labels other than 0/1, non-finite scores, mismatched shapes, invalid weights; zero total
+/// weight under `samples`.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{sklearn, Average};
+/// let v = sklearn::roc_auc_score(&[[1, 0], [0, 1]], &[[0.9, 0.3], [0.2, 0.8]], Average::Macro, None);
+/// assert_eq!(v.unwrap(), 1.0);
+/// ```
+pub fn roc_auc_score<T, Y, S>(
+    y_true: &Y,
+    y_score: &S,
+    average: Average,
+    sample_weight: Option<&[T]>,
+) -> Result<f64, Error>
+where
+    T: Score,
+    Y: Matrix + ?Sized,
+    Y::Elem: Label,
+    S: Matrix<Elem = T> + ?Sized,
+{
+    ROC_AUC_SCORE
+        .averaged(average)
+        .evaluate(y_true, y_score, sample_weight)
+}
+
+/// `sklearn.metrics.average_precision_score(y_true, y_score, average=..., sample_weight=...)`
+/// for multilabel input; see [`AVERAGE_PRECISION_SCORE`].
+///
+/// # Errors
+/// As [`roc_auc_score`].
+///
+/// # Example
+/// ```
+/// use rankmetrics::{sklearn, Average};
+/// let v = sklearn::average_precision_score(&[[1, 0], [0, 1]], &[[0.9, 0.3], [0.2, 0.8]], Average::Micro, None);
+/// assert_eq!(v.unwrap(), 1.0);
+/// ```
+pub fn average_precision_score<T, Y, S>(
+    y_true: &Y,
+    y_score: &S,
+    average: Average,
+    sample_weight: Option<&[T]>,
+) -> Result<f64, Error>
+where
+    T: Score,
+    Y: Matrix + ?Sized,
+    Y::Elem: Label,
+    S: Matrix<Elem = T> + ?Sized,
+{
+    AVERAGE_PRECISION_SCORE
+        .averaged(average)
         .evaluate(y_true, y_score, sample_weight)
 }

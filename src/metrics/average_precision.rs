@@ -47,18 +47,23 @@ impl RowMetric for AveragePrecision {
     }
 
     fn row_value(&self, row: &RankedRow<'_>) -> f64 {
-        let (mut relevant_so_far, mut sum) = (0, 0.0);
-        for b in row.blocks().iter().filter(|b| b.relevant > 0) {
-            relevant_so_far += b.relevant;
-            let precision = relevant_so_far as f64 / row.rank(b);
-            // One term per relevant label, added one by one as every toolkit does, so that
-            // the rounding matches theirs.
-            for _ in 0..b.relevant {
-                sum += precision;
-            }
-        }
-        sum / row.n_relevant() as f64
+        ranked_average_precision(row)
     }
+}
+
+/// The average precision of one ranked row (or column), by the formula above.
+pub(crate) fn ranked_average_precision(row: &RankedRow<'_>) -> f64 {
+    let (mut relevant_so_far, mut sum) = (0, 0.0);
+    for b in row.blocks().iter().filter(|b| b.relevant > 0) {
+        relevant_so_far += b.relevant;
+        let precision = relevant_so_far as f64 / row.rank(b);
+        // One term per relevant label, added one by one as every toolkit does, so that
+        // the rounding matches theirs.
+        for _ in 0..b.relevant {
+            sum += precision;
+        }
+    }
+    sum / row.n_relevant() as f64
 }
 
 #[cfg(test)]

@@ -1,22 +1,28 @@
 //! The metrics, one per file. Each is a small `Copy` type holding its options.
 
-mod average_precision;
+pub(crate) mod average_precision;
 mod coverage;
 mod dcg;
 mod error_set_size;
+mod interpolated_average_precision;
 mod is_error;
 mod ndcg;
+pub(crate) mod label_average_precision;
 mod one_error;
 mod ranking_loss;
+mod roc_auc;
 
 pub use average_precision::AveragePrecision;
 pub use coverage::Coverage;
 pub use dcg::Dcg;
 pub use error_set_size::ErrorSetSize;
+pub use interpolated_average_precision::InterpolatedAveragePrecision;
 pub use is_error::IsError;
 pub use ndcg::Ndcg;
+pub use label_average_precision::LabelAveragePrecision;
 pub use one_error::OneError;
 pub use ranking_loss::RankingLoss;
+pub use roc_auc::{Direction, RocAuc};
 
 /// The option builders every row-wise metric shares, written once. Each metric type has a
 /// field `options: RowOptions`.

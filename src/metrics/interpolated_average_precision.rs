@@ -1,0 +1,91 @@
+//! Average interpolated precision of each label at fixed recall levels.
+
+use crate::labelwise::{labelwise_builders, LabelwiseOptions, Vector, VectorMetric};
+use crate::metrics::label_average_precision::precision_recall_steps;
+use crate::{Average, RankedRow, Score, TiePolicy};
+
+/// Average interpolated precision over `levels` recall levels 0, 1/(levels−1), …, 1: at each
+/// level, the highest precision at or below the first position whose recall reaches the level
+/// (MULAN's `MeanAverageInterpolatedPrecision`, 10 levels in its `Evaluator`).
+///
+/// ```text
+/// AiP = (1/levels) Σ_k max_{t ≥ first t with R(t) ≥ k/(levels−1)} P(t)
+/// ```
+///
+/// Positions are the kernel's blocks (MULAN: [`TiePolicy::First`], tied instances in row
+/// order); the levels are summed left to right, as `Utils.mean` does. A vector without a
+/// relevant item is undefined. Fewer than 2 levels give [`Error::TooFewRecallLevels`].
+///
+/// # Example
+/// ```
+/// use rankmetrics::{Average, InterpolatedAveragePrecision, RankingMetric, TiePolicy};
+/// let (y, s) = ([[0], [1]], [[0.9], [0.1]]);
+/// let m = InterpolatedAveragePrecision::new(Average::Macro, TiePolicy::First, 2);
+/// assert_eq!(m.evaluate(&y, &s, None).unwrap(), 0.5); // both levels: precision 1/2
+/// ```
+///
+/// [`Error::TooFewRecallLevels`]: crate::Error::TooFewRecallLevels
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct InterpolatedAveragePrecision {
+    options: LabelwiseOptions,
+    levels: usize,
+}
+
+impl InterpolatedAveragePrecision {
+    /// Interpolated AP over `levels` recall levels, averaged by `average`, ties by `ties`.
+    pub const fn new(average: Average, ties: TiePolicy, levels: usize) -> Self {
+        InterpolatedAveragePrecision {
+            options: LabelwiseOptions::new(average, ties),
+            levels,
+        }
+    }
+
+    /// The number of recall levels.
+    ///
+    /// ```
+    /// use rankmetrics::{Average, InterpolatedAveragePrecision, TiePolicy};
+    /// assert_eq!(InterpolatedAveragePrecision::new(Average::Macro, TiePolicy::First, 10).levels(), 10);
+    /// ```
+    pub const fn levels(&self) -> usize {
+        self.levels
+    }
+}
+
+labelwise_builders!(
+    InterpolatedAveragePrecision,
+    "Average::Macro, TiePolicy::Max, 10"
+);
+
+impl VectorMetric for InterpolatedAveragePrecision {
+    fn options(&self) -> LabelwiseOptions {
+        self.options
+    }
+
+    fn check(&self) -> Result<(), crate::Error> {
+        if self.levels < 2 {
+            return Err(crate::Error::TooFewRecallLevels { found: self.levels });
+        }
+        Ok(())
+    }
+
+    fn vector_value<T: Score>(&self, v: &Vector<'_, T>, row: &RankedRow<'_>) -> Option<f64> {
+        if row.n_relevant() == 0 {
+            return None;
+        }
+        let mut steps = precision_recall_steps(v, row);
+        let total = steps.last().map_or(0.0, |s| s.relevant);
+        // From the bottom up: each precision becomes the best precision at or below it.
+        let mut best = f64::NEG_INFINITY;
+        for s in steps.iter_mut().rev() {
+            best = best.max(s.precision);
+            s.precision = best;
+        }
+        let mut sum = 0.0;
+        for k in 0..self.levels {
+            let level = k as f64 / (self.levels - 1) as f64;
+            let at = steps.iter().find(|s| s.relevant / total >= level);
+            sum += at.map_or(f64::NAN, |s| s.precision);
+        }
+        Some(sum / self.levels as f64)
+    }
+}

@@ -1,0 +1,103 @@
+//! Average precision of each label (or of the pooled cells, or of each sample).
+
+use crate::labelwise::{labelwise_builders, LabelwiseOptions, Vector, VectorMetric};
+use crate::metrics::average_precision::ranked_average_precision;
+use crate::{Average, RankedRow, Score, TiePolicy};
+
+/// Average precision of a binary ranking, as the area under its precision–recall steps:
+///
+/// ```text
+/// AP = Σ_blocks P(block) · (R(block) − R(previous block)),
+/// P = relevant weight ranked at or above the block / rank weight,  R = relevant weight so far / W₊
+/// ```
+///
+/// The block structure comes from the tie policy: under [`TiePolicy::Max`] a tie group is one
+/// threshold with the precision of the whole group (scikit-learn's `average_precision_score`,
+/// Weka's PR area); under `First` the tied items keep their row order (MULAN's
+/// `MeanAveragePrecision`: precision at each relevant item's position); `Min` and `Average`
+/// use their shared rank (which can push AP above 1, as in mldr's example-based AP). A vector
+/// without a relevant item is undefined ([`Undefined`](crate::Undefined)); scikit-learn says 0.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{Average, LabelAveragePrecision, RankingMetric, TiePolicy};
+/// let y = [[1], [0], [1], [0]];
+/// let s = [[0.9], [0.5], [0.5], [0.1]];
+/// let max = LabelAveragePrecision::new(Average::Macro, TiePolicy::Max);
+/// assert_eq!(max.evaluate(&y, &s, None).unwrap(), 0.5 * 1.0 + 0.5 * (2.0 / 3.0));
+/// let first = max.with_ties(TiePolicy::First); // row 1 (irrelevant) ranks above row 2
+/// assert_eq!(first.evaluate(&y, &s, None).unwrap(), (1.0 + 2.0 / 3.0) / 2.0);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LabelAveragePrecision {
+    options: LabelwiseOptions,
+}
+
+impl LabelAveragePrecision {
+    /// Average precision averaged by `average`, ties ranked by `ties`.
+    pub const fn new(average: Average, ties: TiePolicy) -> Self {
+        LabelAveragePrecision {
+            options: LabelwiseOptions::new(average, ties),
+        }
+    }
+}
+
+labelwise_builders!(LabelAveragePrecision);
+
+impl VectorMetric for LabelAveragePrecision {
+    fn options(&self) -> LabelwiseOptions {
+        self.options
+    }
+
+    fn vector_value<T: Score>(&self, v: &Vector<'_, T>, row: &RankedRow<'_>) -> Option<f64> {
+        if row.n_relevant() == 0 {
+            return None;
+        }
+        if row.sharing().is_none() && v.weights.is_unit() {
+            // One precision per relevant item, summed then divided: MULAN's rounding.
+            return Some(ranked_average_precision(row));
+        }
+        let steps = precision_recall_steps(v, row);
+        let total = steps.last().map_or(0.0, |s| s.relevant);
+        if total == 0.0 {
+            return Some(0.0); // relevant items of weight 0 only: scikit-learn's "no positive"
+        }
+        let (mut sum, mut recall_before) = (0.0, 0.0);
+        for s in steps.iter().filter(|s| s.is_step) {
+            let recall = s.relevant / total;
+            sum += s.precision * (recall - recall_before);
+            recall_before = recall;
+        }
+        Some(sum)
+    }
+}
+
+/// One block of a ranked vector as a point of the precision–recall curve.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PrStep {
+    /// Relevant weight ranked at or above the block.
+    pub(crate) relevant: f64,
+    /// That weight over the block's rank weight.
+    pub(crate) precision: f64,
+    /// Whether the block holds relevant weight (recall moves).
+    pub(crate) is_step: bool,
+}
+
+/// The precision–recall points of every block, best first.
+pub(crate) fn precision_recall_steps<T>(v: &Vector<'_, T>, row: &RankedRow<'_>) -> Vec<PrStep> {
+    let (mut relevant, mut above) = (0.0, 0.0);
+    row.blocks()
+        .iter()
+        .map(|b| {
+            let (p, n) = v.class_weights(row, b);
+            let rank = v.rank_weight(row, b, above);
+            relevant += p;
+            above += p + n;
+            PrStep {
+                relevant,
+                precision: relevant / rank,
+                is_step: p > 0.0,
+            }
+        })
+        .collect()
+}
