@@ -95,7 +95,6 @@ pub const RankingLoss: metrics::RankingLoss = metrics::RankingLoss::new(TiePolic
     .with_label_domain(LabelDomain::Binary)
     .with_summation(Summation::Sequential);
 
-
 /// `MacroAUC`: each label's Weka ROC area (Mann–Whitney, ties ½, exact ties, no direction
 /// flip), then `Utils.mean`; a single-class label is NaN and makes the result NaN.
 ///
