@@ -246,7 +246,6 @@ where
         .evaluate(y_true, y_score, sample_weight)
 }
 
-
 /// `roc_auc_score(average="macro")` on a multilabel indicator matrix: each column's
 /// Mann–Whitney AUC with sample weights (a tied pair counts ½), NaN for a single-class column
 /// (propagating to the mean); `.averaged(...)` for `micro`, `weighted`, `samples`. One column
