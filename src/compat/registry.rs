@@ -891,3 +891,37 @@ fn with_log_base(
     echo.push(("log_base", ParamValue::Number(dcg.log_base())));
     Ok(dcg)
 }
+
+/// Evaluates several presets on the same data; the results are in the order of `presets`.
+///
+/// This is the entry point for reports that show many metrics and conventions at once
+/// (`rankmetrics compare`): row-wise presets that share a ranking share the work of ranking.
+///
+/// # Example
+/// ```
+/// use rankmetrics::registry::{evaluate_all, Convention, Preset};
+/// let presets: Vec<Preset> = Convention::Mldr
+///     .metric_names()
+///     .iter()
+///     .map(|m| Preset::lookup(Convention::Mldr, m, &[], None).unwrap())
+///     .collect();
+/// let values = evaluate_all(&presets, &[[0, 1, 0]], &[[0.5, 0.5, 0.1]], None::<&[f64]>);
+/// assert_eq!(values[0], Ok(1.0)); // average_precision under ties_method = "last"
+/// ```
+pub fn evaluate_all<T, Y, S>(
+    presets: &[Preset],
+    y_true: &Y,
+    y_score: &S,
+    sample_weight: Option<&[T]>,
+) -> Vec<Result<f64, Error>>
+where
+    T: Score,
+    Y: Matrix + ?Sized,
+    Y::Elem: Label,
+    S: Matrix<Elem = T> + ?Sized,
+{
+    presets
+        .iter()
+        .map(|p| p.evaluate(y_true, y_score, sample_weight))
+        .collect()
+}
