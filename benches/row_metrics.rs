@@ -1,1 +1,138 @@
-fn main() {}
+//! Row-wise metrics on the shapes of ../shared/bench, with a one-read baseline to quote
+//! ratios against.
+//!
+//! * A: 10,000 × 100, continuous scores, about 5 relevant labels per row.
+//! * C: 10,000 × 100, heavy ties: the same scores rounded to steps of 0.1 (11 values).
+//!
+//! Scores are sigmoid(1.5·y + N(0, 1)) as in gen_data.py, drawn here from a fixed xorshift
+//! stream so every run measures the same input. Ids read `metric/shape/policy[/f32]`;
+//! `read_scores/A` sums every score once (the floor every metric must read through).
+//!
+//! `cargo bench --bench row_metrics` (about a minute); `-- --quick` for a fast look.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
+use rankmetrics::{AveragePrecision, Coverage, RankingLoss, RankingMetric, RowMajor, TiePolicy};
+
+const ROWS: usize = 10_000;
+const LABELS: usize = 100;
+const DENSITY: f64 = 0.05;
+
+/// xorshift64* (Vigna 2016): deterministic and dependency-free.
+struct XorShift(u64);
+
+impl XorShift {
+    fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// Uniform in (0, 1).
+    fn uniform(&mut self) -> f64 {
+        ((self.next_u64() >> 11) as f64 + 0.5) / (1u64 << 53) as f64
+    }
+
+    /// Standard normal (Box–Muller).
+    fn normal(&mut self) -> f64 {
+        let (u, v) = (self.uniform(), self.uniform());
+        (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
+    }
+}
+
+/// One benchmark input, row-major.
+struct Input {
+    y_true: Vec<u8>,
+    y_score: Vec<f64>,
+}
+
+impl Input {
+    /// Shape A; with `step`, scores rounded to multiples of it (shape C).
+    fn generate(seed: u64, step: Option<f64>) -> Input {
+        let mut rng = XorShift(seed);
+        let y_true: Vec<u8> = (0..ROWS * LABELS)
+            .map(|_| u8::from(rng.uniform() < DENSITY))
+            .collect();
+        let y_score = y_true
+            .iter()
+            .map(|&y| {
+                let s = 1.0 / (1.0 + (-(1.5 * f64::from(y) + rng.normal())).exp());
+                step.map_or(s, |q| (s / q).round() * q)
+            })
+            .collect();
+        Input { y_true, y_score }
+    }
+
+    fn labels(&self) -> RowMajor<'_, u8> {
+        RowMajor::new(&self.y_true, ROWS, LABELS).expect("ROWS × LABELS labels")
+    }
+
+    fn scores(&self) -> RowMajor<'_, f64> {
+        RowMajor::new(&self.y_score, ROWS, LABELS).expect("ROWS × LABELS scores")
+    }
+}
+
+fn bench_metric<M: RankingMetric<f64>>(
+    c: &mut Criterion,
+    metric_name: &str,
+    metric: impl Fn(TiePolicy) -> M,
+    shapes: &[(&str, &Input)],
+) {
+    let mut group = c.benchmark_group(metric_name);
+    group.throughput(Throughput::Elements((ROWS * LABELS) as u64));
+    // Tens of milliseconds per evaluation: equal iteration counts per sample fit the budget.
+    group.sampling_mode(SamplingMode::Flat);
+    for &(shape, input) in shapes {
+        let (y, s) = (input.labels(), input.scores());
+        for ties in [TiePolicy::Max, TiePolicy::Last] {
+            let m = metric(ties);
+            group.bench_function(format!("{shape}/{}", ties.name()), |b| {
+                b.iter(|| m.evaluate(black_box(&y), black_box(&s), None).unwrap())
+            });
+        }
+    }
+    group.finish();
+}
+
+fn row_metrics(c: &mut Criterion) {
+    let a = Input::generate(0x000A_5EED, None);
+    let tied = Input::generate(0x000C_5EED, Some(0.1));
+    let shapes = [("A", &a), ("C", &tied)];
+
+    let mut group = c.benchmark_group("read_scores");
+    group.throughput(Throughput::Elements((ROWS * LABELS) as u64));
+    group.bench_function("A", |b| {
+        b.iter(|| black_box(&a.y_score).iter().sum::<f64>())
+    });
+    group.finish();
+
+    bench_metric(c, "lrap", AveragePrecision::new, &shapes);
+    bench_metric(c, "coverage", Coverage::new, &shapes);
+    bench_metric(c, "ranking_loss", RankingLoss::new, &shapes);
+
+    // The same input in f32: only the sort keys are narrower.
+    let scores_f32: Vec<f32> = a.y_score.iter().map(|&x| x as f32).collect();
+    let s32 = RowMajor::new(&scores_f32, ROWS, LABELS).expect("ROWS × LABELS scores");
+    let y = a.labels();
+    let mut group = c.benchmark_group("lrap");
+    group.throughput(Throughput::Elements((ROWS * LABELS) as u64));
+    group.sampling_mode(SamplingMode::Flat);
+    let lrap = AveragePrecision::new(TiePolicy::Max);
+    group.bench_function("A/max/f32", |b| {
+        b.iter(|| lrap.evaluate(black_box(&y), black_box(&s32), None).unwrap())
+    });
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3));
+    targets = row_metrics
+}
+criterion_main!(benches);
