@@ -183,4 +183,10 @@ pub enum Error {
     /// Per-sample values were asked of a label-wise or pooled metric, which has none.
     #[error("this metric is label-wise or pooled: it has no per-sample values")]
     NotRowWise,
+    /// The tie policy has no exact closed form for this metric (docs/ties.md says which).
+    #[error("tie policy {policy:?} has no exact closed form for this metric (see docs/ties.md)")]
+    UnsupportedPolicy {
+        /// The policy asked for.
+        policy: crate::TiePolicy,
+    },
 }

@@ -107,7 +107,7 @@ impl<'a> RankedRow<'a> {
         match self.sharing {
             None | Some(RankSharing::Min) => start + 1.0,
             Some(RankSharing::Max) => start + len,
-            Some(RankSharing::Average) => start + (len + 1.0) / 2.0,
+            Some(RankSharing::Average | RankSharing::Expected) => start + (len + 1.0) / 2.0,
         }
     }
 
@@ -195,9 +195,13 @@ impl Ranker {
                 self.order.extend(members.iter().map(|k| k.1));
                 continue;
             }
+            let gain = |k: &(u64, u32)| gains[k.1 as usize];
             match (ranking.ties, rng.as_mut()) {
                 (TiePolicy::Last, _) => members.reverse(),
                 (_, Some(rng)) => rng.shuffle(members),
+                // Stable sorts: equal gains keep column order.
+                (TiePolicy::Optimistic, _) => members.sort_by(|a, b| gain(b).total_cmp(&gain(a))),
+                (TiePolicy::Pessimistic, _) => members.sort_by(|a, b| gain(a).total_cmp(&gain(b))),
                 _ => {}
             }
             for (k, &(_, j)) in members.iter().enumerate() {

@@ -187,8 +187,8 @@ impl<T> Vector<'_, T> {
 /// A binary metric that label-wise averaging runs on each vector.
 pub(crate) trait VectorMetric {
     fn options(&self) -> LabelwiseOptions;
-    /// Checks the metric's own parameters.
-    fn check(&self) -> Result<(), Error> {
+    /// Checks the metric's own parameters; `weighted`: the vectors carry sample weights.
+    fn check(&self, _weighted: bool) -> Result<(), Error> {
         Ok(())
     }
     /// The metric on one ranked vector, or `None` where it is undefined.
@@ -210,8 +210,15 @@ where
     Y::Elem: Label,
     S: Matrix<Elem = T> + ?Sized,
 {
-    metric.check()?;
     let o = metric.options();
+    // Under `samples` the weights weigh the mean, not the items of a vector.
+    metric.check(sample_weight.is_some() && o.average != Average::Samples)?;
+    // The mean of a geometric mean over orders needs E[x^(1/L)] per label: no closed form.
+    if o.mean == Mean::Geometric && o.ranking.ties == TiePolicy::Expected {
+        return Err(Error::UnsupportedPolicy {
+            policy: TiePolicy::Expected,
+        });
+    }
     let (n, l) = check_shapes(y_true, y_score, 1)?;
     let weights: Option<Vec<f64>> = sample_weight
         .map(|w| check_weights(w, n).map(|w| w.iter().map(|x| x.as_f64()).collect()))

@@ -44,16 +44,26 @@ pub enum TiePolicy {
     /// from its own stream (seed and row index), so the result does not depend on how rows are
     /// split into batches.
     Random(u64),
+    /// The exact mean of the metric over every ordering of every tie group (each ordering
+    /// equally likely, rows independent), in closed form: no sampling. docs/ties.md gives the
+    /// formula per metric.
+    Expected,
+    /// Inside every group, relevant labels (higher gains) first: the best value any ordering of
+    /// the ties can give (docs/ties.md has the proof, and the one exception).
+    Optimistic,
+    /// Inside every group, relevant labels (higher gains) last: the worst value any ordering of
+    /// the ties can give.
+    Pessimistic,
 }
 
 impl TiePolicy {
-    /// Every policy whose result does not depend on a seed, in a fixed order.
+    /// The five deterministic policies of R's `ties.method`, in a fixed order.
     ///
     /// # Example
     /// ```
-    /// assert_eq!(rankmetrics::TiePolicy::DETERMINISTIC.len(), 5);
+    /// assert_eq!(rankmetrics::TiePolicy::R_METHODS.len(), 5);
     /// ```
-    pub const DETERMINISTIC: [TiePolicy; 5] = [
+    pub const R_METHODS: [TiePolicy; 5] = [
         TiePolicy::Max,
         TiePolicy::Min,
         TiePolicy::Average,
@@ -61,8 +71,22 @@ impl TiePolicy {
         TiePolicy::Last,
     ];
 
-    /// The policy's name as R spells it (`"max"`, `"min"`, `"average"`, `"first"`, `"last"`,
-    /// `"random"`).
+    /// The tie analysis: the worst value, the exact expectation and the best value over every
+    /// ordering of the ties.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::TiePolicy;
+    /// assert_eq!(TiePolicy::ANALYSIS, [TiePolicy::Pessimistic, TiePolicy::Expected, TiePolicy::Optimistic]);
+    /// ```
+    pub const ANALYSIS: [TiePolicy; 3] = [
+        TiePolicy::Pessimistic,
+        TiePolicy::Expected,
+        TiePolicy::Optimistic,
+    ];
+
+    /// The policy's name: as R spells it (`"max"`, `"min"`, `"average"`, `"first"`, `"last"`,
+    /// `"random"`), or `"expected"`, `"optimistic"`, `"pessimistic"`.
     ///
     /// # Example
     /// ```
@@ -76,10 +100,14 @@ impl TiePolicy {
             TiePolicy::First => "first",
             TiePolicy::Last => "last",
             TiePolicy::Random(_) => "random",
+            TiePolicy::Expected => "expected",
+            TiePolicy::Optimistic => "optimistic",
+            TiePolicy::Pessimistic => "pessimistic",
         }
     }
 
-    /// Parses an R `ties.method` name; `"random"` takes seed 0, `"random:SEED"` a given seed.
+    /// Parses a policy name (see [`name`](Self::name)); `"random"` takes seed 0,
+    /// `"random:SEED"` a given seed.
     ///
     /// # Example
     /// ```
@@ -96,6 +124,9 @@ impl TiePolicy {
             "first" => TiePolicy::First,
             "last" => TiePolicy::Last,
             "random" => TiePolicy::Random(0),
+            "expected" => TiePolicy::Expected,
+            "optimistic" => TiePolicy::Optimistic,
+            "pessimistic" => TiePolicy::Pessimistic,
             _ => TiePolicy::Random(name.strip_prefix("random:")?.parse().ok()?),
         })
     }
@@ -106,7 +137,12 @@ impl TiePolicy {
             TiePolicy::Max => Some(RankSharing::Max),
             TiePolicy::Min => Some(RankSharing::Min),
             TiePolicy::Average => Some(RankSharing::Average),
-            TiePolicy::First | TiePolicy::Last | TiePolicy::Random(_) => None,
+            TiePolicy::Expected => Some(RankSharing::Expected),
+            TiePolicy::First
+            | TiePolicy::Last
+            | TiePolicy::Random(_)
+            | TiePolicy::Optimistic
+            | TiePolicy::Pessimistic => None,
         }
     }
 }
@@ -126,6 +162,10 @@ pub enum RankSharing {
     Min,
     /// The mean rank of the group; a tied pair counts ½.
     Average,
+    /// Not a shared rank but every ordering of the group at once ([`TiePolicy::Expected`]):
+    /// metrics take the exact expectation over the orderings. A member's expected rank is the
+    /// group's mean rank, and a tied pair is mis-ordered with probability ½.
+    Expected,
 }
 
 impl RankSharing {
@@ -134,7 +174,7 @@ impl RankSharing {
         match self {
             RankSharing::Max => 1.0,
             RankSharing::Min => 0.0,
-            RankSharing::Average => 0.5,
+            RankSharing::Average | RankSharing::Expected => 0.5,
         }
     }
 }

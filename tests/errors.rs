@@ -390,7 +390,7 @@ fn caller_data_is_unchanged() {
     ];
     let w = vec![1.0, 0.5, 2.0];
     let (y0, s0, w0) = (y.clone(), bits(&s), w.clone());
-    for ties in TiePolicy::DETERMINISTIC {
+    for ties in TiePolicy::R_METHODS {
         Coverage::new(ties).evaluate(&y, &s, Some(&w)).unwrap();
         AveragePrecision::new(ties).per_sample(&y, &s).unwrap();
         RankingLoss::new(ties)

@@ -350,7 +350,7 @@ proptest! {
     /// evaluate and per_sample equal the naive reference, for every metric and policy.
     #[test]
     fn metrics_equal_the_naive_reference((y, s) in dataset()) {
-        for ties in TiePolicy::DETERMINISTIC {
+        for ties in TiePolicy::R_METHODS {
             for kind in KINDS {
                 let expected = naive_rows(kind, ties, &y, &s);
                 let rows = per_sample(kind, ties, &y, &s);
@@ -460,7 +460,7 @@ proptest! {
     fn without_ties_every_policy_agrees((y, s) in distinct_dataset(), seed in any::<u64>()) {
         for kind in KINDS {
             let first = per_sample(kind, TiePolicy::First, &y, &s);
-            for ties in TiePolicy::DETERMINISTIC.into_iter().chain([TiePolicy::Random(seed)]) {
+            for ties in TiePolicy::R_METHODS.into_iter().chain([TiePolicy::Random(seed)]) {
                 prop_assert_eq!(bits(&per_sample(kind, ties, &y, &s)), bits(&first), "{:?} {:?}", kind, ties);
             }
         }
@@ -508,7 +508,7 @@ proptest! {
     fn integer_weights_equal_repeated_rows((y, s, w) in weighted_dataset()) {
         let weights: Vec<f64> = w.iter().map(|&k| f64::from(k)).collect();
         let (yr, sr) = (rows_repeated(&y, &w), rows_repeated(&s, &w));
-        for ties in TiePolicy::DETERMINISTIC {
+        for ties in TiePolicy::R_METHODS {
             for kind in KINDS {
                 let weighted = evaluate(kind, ties, &y, &s, Some(&weights));
                 if yr.is_empty() {
@@ -534,7 +534,7 @@ proptest! {
         let (mut yr, mut sr) = (y.clone(), s.clone());
         yr.remove(k);
         sr.remove(k);
-        for ties in TiePolicy::DETERMINISTIC {
+        for ties in TiePolicy::R_METHODS {
             for kind in KINDS {
                 let weighted = evaluate(kind, ties, &y, &s, Some(&weights)).unwrap();
                 let removed = evaluate(kind, ties, &yr, &sr, None).unwrap();
@@ -556,7 +556,7 @@ proptest! {
         prop_assume!(w.iter().any(|&x| x > 0.0));
         let scaled = |c: f64| w.iter().map(|x| x * c).collect::<Vec<_>>();
         let ones = vec![1.0; y.len()];
-        for ties in TiePolicy::DETERMINISTIC {
+        for ties in TiePolicy::R_METHODS {
             for kind in KINDS {
                 let base = evaluate(kind, ties, &y, &s, Some(&w)).unwrap();
                 let doubled = evaluate(kind, ties, &y, &s, Some(&scaled(2.0))).unwrap();
@@ -585,7 +585,7 @@ proptest! {
             (0..a.len()).all(|j| (0..a.len()).all(|k| a[j].partial_cmp(&a[k]) == b[j].partial_cmp(&b[k])))
         });
         prop_assume!(order_kept);
-        for ties in TiePolicy::DETERMINISTIC.into_iter().chain([TiePolicy::Random(9)]) {
+        for ties in TiePolicy::R_METHODS.into_iter().chain([TiePolicy::Random(9)]) {
             for kind in KINDS {
                 prop_assert_eq!(
                     bits(&per_sample(kind, ties, &y, &t)),
@@ -615,7 +615,7 @@ proptest! {
                 .unzip::<_, _, Labels, Vec<Vec<f64>>>()
         })
     ) {
-        for ties in TiePolicy::DETERMINISTIC {
+        for ties in TiePolicy::R_METHODS {
             for (i, (yi, si)) in y.iter().zip(&s).enumerate() {
                 let (row_y, row_s) = (vec![yi.clone()], vec![si.clone()]);
                 let n_rel = yi.iter().filter(|&&v| v != 0).count();
@@ -651,7 +651,7 @@ proptest! {
     ) {
         let s64: Vec<Vec<f64>> = s32.iter().map(|r| r.iter().map(|&x| f64::from(x)).collect()).collect();
         let w64: Vec<f64> = w.iter().map(|&x| f64::from(x)).collect();
-        for ties in TiePolicy::DETERMINISTIC.into_iter().chain([TiePolicy::Random(5)]) {
+        for ties in TiePolicy::R_METHODS.into_iter().chain([TiePolicy::Random(5)]) {
             for grouping in [TieGrouping::Exact, TieGrouping::WEKA] {
                 for kind in KINDS {
                     prop_assert_eq!(
@@ -684,7 +684,7 @@ proptest! {
         let near: Vec<Vec<f64>> = s.iter().zip(&jitter).map(|(row, jit)| {
             row.iter().zip(jit).map(|(&x, &k)| x + f64::from(k) * 1e-7).collect()
         }).collect();
-        for ties in TiePolicy::DETERMINISTIC {
+        for ties in TiePolicy::R_METHODS {
             for kind in KINDS {
                 let exact = per_sample(kind, ties, &y, &s);
                 prop_assert_eq!(bits(&per_sample_g(kind, ties, TieGrouping::WEKA, &y, &s)), bits(&exact));
@@ -704,7 +704,7 @@ proptest! {
     /// implies; `Within(0.0)` is not the same as `Exact`.
     #[test]
     fn within_zero_is_first((y, s) in dataset()) {
-        for ties in TiePolicy::DETERMINISTIC {
+        for ties in TiePolicy::R_METHODS {
             for kind in KINDS {
                 prop_assert_eq!(
                     bits(&per_sample_g(kind, ties, TieGrouping::Within(0.0), &y, &s)),

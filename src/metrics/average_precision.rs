@@ -1,7 +1,7 @@
 //! Label ranking average precision.
 
 use crate::metrics::row_option_builders;
-use crate::{RankedRow, RowMetric, RowOptions, RowRule, TiePolicy};
+use crate::{RankSharing, RankedRow, RowMetric, RowOptions, RowRule, TiePolicy};
 
 /// Label ranking average precision (LRAP; "average precision" in mldr and MULAN): for each
 /// relevant label, the share of relevant labels among those ranked at or above it.
@@ -53,6 +53,9 @@ impl RowMetric for AveragePrecision {
 
 /// The average precision of one ranked row (or column), by the formula above.
 pub(crate) fn ranked_average_precision(row: &RankedRow<'_>) -> f64 {
+    if row.sharing() == Some(RankSharing::Expected) {
+        return expected_average_precision(row);
+    }
     let (mut relevant_so_far, mut sum) = (0, 0.0);
     for b in row.blocks().iter().filter(|b| b.relevant > 0) {
         relevant_so_far += b.relevant;
@@ -62,6 +65,34 @@ pub(crate) fn ranked_average_precision(row: &RankedRow<'_>) -> f64 {
         for _ in 0..b.relevant {
             sum += precision;
         }
+    }
+    sum / row.n_relevant() as f64
+}
+
+/// The exact mean of average precision over every ordering of the tie groups (McSherry &
+/// Najork 2008). A relevant label of a group with `r` relevant among `m` members, `o` labels
+/// and `above` relevant labels ahead of the group, sits at each position `y` of the group with
+/// probability 1/m; given `y`, the other relevant members ahead of it number `y(r−1)/(m−1)` on
+/// average (hypergeometric), and precision is linear in that number, so
+/// `E[precision] = (1/m) Σ_y (above + 1 + y(r−1)/(m−1)) / (o + 1 + y)`. O(m) per group.
+fn expected_average_precision(row: &RankedRow<'_>) -> f64 {
+    let (mut above, mut sum) = (0usize, 0.0);
+    for b in row.blocks() {
+        if b.relevant > 0 {
+            let (r, m) = (b.relevant as f64, b.len as f64);
+            let share = if b.len > 1 {
+                (r - 1.0) / (m - 1.0)
+            } else {
+                0.0
+            };
+            let mut mean_precision = 0.0;
+            for y in 0..b.len {
+                let y = y as f64;
+                mean_precision += (above as f64 + 1.0 + y * share) / (b.start as f64 + 1.0 + y);
+            }
+            sum += r * mean_precision / m;
+        }
+        above += b.relevant;
     }
     sum / row.n_relevant() as f64
 }

@@ -1,7 +1,7 @@
 //! Coverage.
 
 use crate::metrics::row_option_builders;
-use crate::{RankedRow, RowMetric, RowOptions, RowRule, TiePolicy};
+use crate::{RankSharing, RankedRow, RowMetric, RowOptions, RowRule, TiePolicy};
 
 /// Coverage: how far down the ranking one has to go to cover every relevant label.
 ///
@@ -67,7 +67,15 @@ impl RowMetric for Coverage {
             .iter()
             .rev()
             .find(|b| b.relevant > 0)
-            .map_or(0.0, |b| row.rank(b) - offset)
+            .map_or(0.0, |b| match row.sharing() {
+                // The last of r relevant labels placed uniformly among m positions is at
+                // r(m+1)/(r+1) on average.
+                Some(RankSharing::Expected) => {
+                    let (r, m) = (b.relevant as f64, b.len as f64);
+                    b.start as f64 + r * (m + 1.0) / (r + 1.0) - offset
+                }
+                _ => row.rank(b) - offset,
+            })
     }
 }
 

@@ -162,7 +162,9 @@ pub(crate) fn discounted_gain(row: &RankedRow<'_>, k: Option<usize>, log_base: f
         }
         // The sum of the discounts the members get.
         let discounts: f64 = match row.sharing() {
-            Some(RankSharing::Average) => (first..=last.min(k)).map(discount).sum(),
+            Some(RankSharing::Average | RankSharing::Expected) => {
+                (first..=last.min(k)).map(discount).sum()
+            }
             Some(RankSharing::Max) => len * discount(last),
             Some(RankSharing::Min) | None => len * discount(first),
         };

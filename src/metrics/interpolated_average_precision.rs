@@ -61,9 +61,15 @@ impl VectorMetric for InterpolatedAveragePrecision {
         self.options
     }
 
-    fn check(&self) -> Result<(), crate::Error> {
+    fn check(&self, _weighted: bool) -> Result<(), crate::Error> {
         if self.levels < 2 {
             return Err(crate::Error::TooFewRecallLevels { found: self.levels });
+        }
+        // The running maximum of interpolation has no closed-form mean over orderings.
+        if self.options.ranking.ties == TiePolicy::Expected {
+            return Err(crate::Error::UnsupportedPolicy {
+                policy: TiePolicy::Expected,
+            });
         }
         Ok(())
     }

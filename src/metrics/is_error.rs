@@ -1,7 +1,7 @@
 //! Is-error.
 
 use crate::metrics::{mis_ordered_pairs, row_option_builders};
-use crate::{RankedRow, RowMetric, RowOptions, RowRule, TiePolicy};
+use crate::{RankSharing, RankedRow, RowMetric, RowOptions, RowRule, TiePolicy};
 
 /// Is-error (MULAN's `IsError`): 1 when the row's ranking is not perfect, that is when some
 /// (relevant, irrelevant) pair is mis-ordered, else 0.
@@ -39,10 +39,31 @@ impl RowMetric for IsError {
     }
 
     fn row_value(&self, row: &RankedRow<'_>) -> f64 {
+        if row.sharing() == Some(RankSharing::Expected) {
+            return expected_is_error(row);
+        }
         if mis_ordered_pairs(row) > 0.0 {
             1.0
         } else {
             0.0
         }
     }
+}
+
+/// The probability, over uniform orderings of the tie groups, that some pair is mis-ordered:
+/// 1 when an irrelevant label ranks strictly above a relevant one; otherwise 1 minus the chance
+/// that every mixed group puts its relevant labels first, Π 1/C(m, r).
+fn expected_is_error(row: &RankedRow<'_>) -> f64 {
+    let (mut irrelevant_above, mut all_in_order) = (0, 1.0);
+    for b in row.blocks() {
+        if b.relevant > 0 && irrelevant_above > 0 {
+            return 1.0;
+        }
+        // 1/C(m, r) as a product of ratios, which never overflows.
+        for i in 0..b.relevant.min(b.len - b.relevant) {
+            all_in_order *= (i + 1) as f64 / (b.len - i) as f64;
+        }
+        irrelevant_above += b.len - b.relevant;
+    }
+    1.0 - all_in_order
 }

@@ -2,7 +2,7 @@
 
 use crate::labelwise::{labelwise_builders, LabelwiseOptions, Vector, VectorMetric};
 use crate::metrics::average_precision::ranked_average_precision;
-use crate::{Average, RankedRow, Score, TiePolicy};
+use crate::{Average, RankSharing, RankedRow, Score, TiePolicy};
 
 /// Average precision of a binary ranking, as the area under its precision–recall steps:
 ///
@@ -49,11 +49,22 @@ impl VectorMetric for LabelAveragePrecision {
         self.options
     }
 
+    fn check(&self, weighted: bool) -> Result<(), crate::Error> {
+        // With weights, precision is a ratio of random sums: no closed-form mean over orders.
+        if weighted && self.options.ranking.ties == TiePolicy::Expected {
+            return Err(crate::Error::UnsupportedPolicy {
+                policy: TiePolicy::Expected,
+            });
+        }
+        Ok(())
+    }
+
     fn vector_value<T: Score>(&self, v: &Vector<'_, T>, row: &RankedRow<'_>) -> Option<f64> {
         if row.n_relevant() == 0 {
             return None;
         }
-        if row.sharing().is_none() && v.weights.is_unit() {
+        let ordered_or_expected = matches!(row.sharing(), None | Some(RankSharing::Expected));
+        if ordered_or_expected && v.weights.is_unit() {
             // One precision per relevant item, summed then divided: MULAN's rounding.
             return Some(ranked_average_precision(row));
         }

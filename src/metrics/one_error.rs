@@ -48,7 +48,10 @@ impl RowMetric for OneError {
         };
         let (relevant, len) = (top.relevant, top.len);
         match row.sharing() {
-            Some(RankSharing::Average) => (len - relevant) as f64 / len as f64,
+            // The top label is a uniform draw from the top group: the expectation too.
+            Some(RankSharing::Average | RankSharing::Expected) => {
+                (len - relevant) as f64 / len as f64
+            }
             Some(RankSharing::Max) => f64::from(u8::from(relevant < len)),
             None | Some(RankSharing::Min) => f64::from(u8::from(relevant == 0)),
         }
