@@ -16,64 +16,11 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
 use rankmetrics::{AveragePrecision, Coverage, RankingLoss, RankingMetric, RowMajor, TiePolicy};
 
+mod common;
+
+use common::{Input, LABELS};
+
 const ROWS: usize = 10_000;
-const LABELS: usize = 100;
-const DENSITY: f64 = 0.05;
-
-/// xorshift64* (Vigna 2016): deterministic and dependency-free.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// Uniform in (0, 1).
-    fn uniform(&mut self) -> f64 {
-        ((self.next_u64() >> 11) as f64 + 0.5) / (1u64 << 53) as f64
-    }
-
-    /// Standard normal (Box–Muller).
-    fn normal(&mut self) -> f64 {
-        let (u, v) = (self.uniform(), self.uniform());
-        (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
-    }
-}
-
-/// One benchmark input, row-major.
-struct Input {
-    y_true: Vec<u8>,
-    y_score: Vec<f64>,
-}
-
-impl Input {
-    /// Shape A; with `step`, scores rounded to multiples of it (shape C).
-    fn generate(seed: u64, step: Option<f64>) -> Input {
-        let mut rng = XorShift(seed);
-        let y_true: Vec<u8> = (0..ROWS * LABELS)
-            .map(|_| u8::from(rng.uniform() < DENSITY))
-            .collect();
-        let y_score = y_true
-            .iter()
-            .map(|&y| {
-                let s = 1.0 / (1.0 + (-(1.5 * f64::from(y) + rng.normal())).exp());
-                step.map_or(s, |q| (s / q).round() * q)
-            })
-            .collect();
-        Input { y_true, y_score }
-    }
-
-    fn labels(&self) -> RowMajor<'_, u8> {
-        RowMajor::new(&self.y_true, ROWS, LABELS).expect("ROWS × LABELS labels")
-    }
-
-    fn scores(&self) -> RowMajor<'_, f64> {
-        RowMajor::new(&self.y_score, ROWS, LABELS).expect("ROWS × LABELS scores")
-    }
-}
 
 fn bench_metric<M: RankingMetric<f64>>(
     c: &mut Criterion,
@@ -98,8 +45,8 @@ fn bench_metric<M: RankingMetric<f64>>(
 }
 
 fn row_metrics(c: &mut Criterion) {
-    let a = Input::generate(0x000A_5EED, None);
-    let tied = Input::generate(0x000C_5EED, Some(0.1));
+    let a = Input::generate(ROWS, 0x000A_5EED, None);
+    let tied = Input::generate(ROWS, 0x000C_5EED, Some(0.1));
     let shapes = [("A", &a), ("C", &tied)];
 
     let mut group = c.benchmark_group("read_scores");

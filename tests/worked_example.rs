@@ -46,3 +46,20 @@ fn one_error_differs() {
     assert_eq!(value("mldr", "one_error"), 1.0);
     assert_eq!(value("mulan", "OneError"), 0.0);
 }
+
+#[test]
+fn expected_over_tie_orders() {
+    let expected = |convention: &str, metric: &str| {
+        let c = Convention::parse(convention).unwrap();
+        let preset =
+            Preset::lookup(c, metric, &[], Some(rankmetrics::TiePolicy::Expected)).unwrap();
+        preset.evaluate(&Y_TRUE, &Y_SCORE, None).unwrap()
+    };
+    assert_eq!(expected("mldr", "coverage"), 0.5);
+    assert_eq!(expected("sklearn", "coverage_error"), 1.5);
+    assert_eq!(
+        expected("sklearn", "label_ranking_average_precision_score"),
+        0.75
+    );
+    assert_eq!(expected("mulan", "RankingLoss"), 0.25);
+}
