@@ -2,7 +2,7 @@
 //! at most 1.3× Max for the same metric). Shape B: continuous scores; shape C: the same rounded
 //! to steps of 0.1, so every row is full of ties and the closed forms do real work.
 //!
-//! `cargo bench --bench tie_analysis`; ids read `metric/shape/policy`.
+//! `cargo bench --bench tie_analysis`; ids read `metric_100k/shape/policy`.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -22,7 +22,7 @@ fn bench_metric<M: RankingMetric<f64>>(
     metric: impl Fn(TiePolicy) -> M,
     shapes: &[(&str, &Input)],
 ) {
-    let mut group = c.benchmark_group(name);
+    let mut group = c.benchmark_group(format!("{name}_100k"));
     group.throughput(Throughput::Elements((ROWS * LABELS) as u64));
     group.sampling_mode(SamplingMode::Flat);
     for &(shape, input) in shapes {
