@@ -8,13 +8,21 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use rankmetrics::registry::{Convention, Preset};
 use rankmetrics::TiePolicy;
 
+use crate::input::{InputFormat, ReadOptions};
+
 /// Multilabel ranking metrics with explicit tie policies, computed as scikit-learn,
 /// torchmetrics, mldr and MULAN compute them.
 #[derive(Debug, Parser)]
 #[command(
     name = "rankmetrics",
     version,
-    after_help = "Run `rankmetrics eval --help` for the conventions, metrics and parameters."
+    after_help = "Examples:
+  rankmetrics compare                       # every convention side by side, built-in data
+  rankmetrics compare --y-true labels.csv --y-score scores.npy --plot ties.svg
+  rankmetrics eval --y-true labels.csv --y-score scores.csv --convention sklearn
+
+Run `rankmetrics eval --help` for the conventions, metrics and parameters, and
+`rankmetrics compare --help` for the comparison."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -26,21 +34,51 @@ pub enum Command {
     /// Compute ranking metrics of scores against true labels, read from files.
     #[command(long_about = EVAL_ABOUT, after_long_help = conventions_help())]
     Eval(EvalArgs),
+    /// Every metric under every tie policy and every toolkit's convention, side by side.
+    #[command(long_about = COMPARE_ABOUT, after_long_help = COMPARE_EXAMPLES)]
+    Compare(CompareArgs),
 }
 
 const EVAL_ABOUT: &str = "\
 Compute ranking metrics of scores against true labels, read from files.
 
 Files hold one sample per line and one number per label, separated by commas or by whitespace \
-(whichever the first line uses), without a header. Blank lines may only trail the data. An empty \
-file has zero samples, which every metric reports as its error. Without --y-true and --y-score, \
-a built-in example (8 samples x 5 labels, k-NN scores with ties) is evaluated.
+(whichever the first line uses); a first line without numbers is a header. Blank lines may only \
+trail the data. An empty file has zero samples, which every metric reports as its error. Other \
+formats: .tsv, .npy (NumPy arrays) and .labels (sparse label lists), each also gzipped (.gz); see \
+--format-in. Without --y-true and --y-score, a built-in example (8 samples x 5 labels, k-NN \
+scores with ties) is evaluated.
 
 Exit status: 0 when every metric has a value; 1 when some metric reported an error (every \
-result is still printed); 2 for unusable arguments and unreadable or unparsable files.";
+result is still printed); 2 for unusable arguments, unreadable or unparsable files, files with \
+different numbers of samples, and output files that cannot be written.";
 
+const COMPARE_ABOUT: &str = "\
+Every metric under every tie policy and every toolkit's convention, side by side: would your \
+numbers change under MULAN's or scikit-learn's tie rule?
+
+Rows are metric concepts (coverage, average precision, ranking loss, one-error, DCG, AUC, ...); \
+columns are rankmetrics under the tie policies max, min, average, first and last, then each \
+toolkit's own metric of that concept (\"-\" where a toolkit has none), then the tie analysis: \
+the interval [pessimistic, optimistic] of every ordering of the ties and its exact expectation, \
+and the spread (largest minus smallest value across the policies and toolkits). A value \
+outside the interval is marked with *: that convention differs by more than its tie rule. \
+All cells are computed in one pass over the data (one sort per row).
+
+Exit status: 0 when every policy and toolkit cell has a value; 1 when some reported an error \
+(the table is still printed; tie-analysis cells a metric has no closed form for do not count); \
+2 as for eval.";
+
+const COMPARE_EXAMPLES: &str = "\
+Examples:
+  rankmetrics compare
+  rankmetrics compare --y-true labels.labels --y-score scores.npy
+  rankmetrics compare --y-true labels.csv.gz --y-score scores.csv.gz --format markdown
+  rankmetrics compare --y-true labels.csv --y-score scores.csv --plot ties.svg";
+
+/// The data files and how to read them (shared by every command).
 #[derive(Debug, Args)]
-pub struct EvalArgs {
+pub struct DataArgs {
     /// True labels: 0/1 per label, or the gains the convention accepts
     #[arg(long, value_name = "FILE", requires = "y_score")]
     pub y_true: Option<PathBuf>,
@@ -53,6 +91,47 @@ pub struct EvalArgs {
     /// for the other toolkits the weighted mean of their per-sample values is reported
     #[arg(long, value_name = "FILE", requires_all = ["y_true", "y_score"])]
     pub sample_weight: Option<PathBuf>,
+
+    /// The format of the data files [default: from each file's extension (.csv, .tsv, .npy,
+    /// .labels, optionally .gz); other names are text with commas or whitespace]
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format_in: Option<InputFormat>,
+
+    /// The first line of every text file is a header [default: a first line without any
+    /// number is one]
+    #[arg(long)]
+    pub header: bool,
+
+    /// The number of labels of a .labels file [default: the scores' number of columns]
+    #[arg(long, value_name = "N")]
+    pub n_labels: Option<usize>,
+
+    /// No progress bar and no notes on stderr (errors are still printed)
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+impl DataArgs {
+    /// How to read the files.
+    pub fn read_options(&self) -> ReadOptions {
+        ReadOptions {
+            format: self.format_in,
+            header: self.header,
+            n_labels: self.n_labels,
+            quiet: self.quiet,
+        }
+    }
+
+    /// Whether the built-in example is used.
+    pub fn builtin(&self) -> bool {
+        self.y_true.is_none() && self.y_score.is_none()
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    #[command(flatten)]
+    pub data: DataArgs,
 
     /// Whose metrics, names and rules to use
     #[arg(long, value_name = "NAME", default_value = "rankmetrics", value_parser = convention_parser())]
@@ -68,14 +147,34 @@ pub struct EvalArgs {
     #[arg(long = "param", value_name = "KEY=VALUE", value_parser = parse_param)]
     pub params: Vec<(String, String)>,
 
-    /// Overrides the tie rule of every metric: max, min, average, first, last, random or
-    /// random:SEED
+    /// Overrides the tie rule of every metric: max, min, average, first, last, random,
+    /// random:SEED, or the tie analysis: expected, optimistic, pessimistic
     #[arg(long, value_name = "POLICY", value_parser = parse_ties)]
     pub ties: Option<TiePolicy>,
 
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
+
+    /// Also write each row-wise metric's value per sample to FILE (CSV, one line per sample),
+    /// for paired significance tests
+    #[arg(long, value_name = "FILE")]
+    pub per_sample: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    #[command(flatten)]
+    pub data: DataArgs,
+
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+
+    /// Also draw the comparison as an SVG chart: per metric, each convention's value and the
+    /// [pessimistic, optimistic] interval
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
 }
 
 /// How results are printed.
@@ -85,6 +184,10 @@ pub enum Format {
     Json,
     /// Aligned columns
     Table,
+    /// Comma-separated values with a header line
+    Csv,
+    /// A Markdown table, to paste into a paper or an issue
+    Markdown,
 }
 
 fn convention_parser() -> impl TypedValueParser<Value = Convention> {
@@ -93,8 +196,11 @@ fn convention_parser() -> impl TypedValueParser<Value = Convention> {
 }
 
 fn parse_ties(s: &str) -> Result<TiePolicy, String> {
-    TiePolicy::parse(s)
-        .ok_or_else(|| "expected max, min, average, first, last, random or random:SEED".into())
+    TiePolicy::parse(s).ok_or_else(|| {
+        "expected max, min, average, first, last, random, random:SEED, expected, optimistic \
+             or pessimistic"
+            .into()
+    })
 }
 
 fn parse_param(s: &str) -> Result<(String, String), String> {

@@ -1,21 +1,27 @@
 //! `rankmetrics`: multilabel ranking metrics from the command line. `rankmetrics eval --help`
-//! describes the command.
+//! and `rankmetrics compare --help` describe the commands.
 #![forbid(unsafe_code)]
 
 mod args;
+mod compare;
 mod input;
+mod npy;
 mod output;
+mod plot;
+mod progress;
 
 use std::io::Write as _;
 use std::process::ExitCode;
 
 use clap::error::ErrorKind;
 use clap::Parser as _;
-use rankmetrics::RowMajor;
+use rankmetrics::registry::Preset;
+use rankmetrics::{Error, Matrix as _, RowMajor};
 
-use args::{Cli, Command, EvalArgs, Format};
+use args::{Cli, Command, CompareArgs, DataArgs, EvalArgs, Format};
 use input::Inputs;
 use output::Outcome;
+use progress::Progress;
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -33,8 +39,11 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let Command::Eval(args) = cli.command;
-    match eval(&args) {
+    let status = match cli.command {
+        Command::Eval(args) => eval(&args),
+        Command::Compare(args) => compare(&args),
+    };
+    match status {
         Ok(status) => status,
         Err(message) => {
             eprintln!("rankmetrics: error: {message}");
@@ -43,26 +52,40 @@ fn main() -> ExitCode {
     }
 }
 
+/// Reads the inputs named by `data` (or the built-in example, saying so).
+fn read_inputs(data: &DataArgs, progress: &Progress) -> Result<Inputs, String> {
+    let inputs = Inputs::read(
+        data.y_true.as_deref(),
+        data.y_score.as_deref(),
+        data.sample_weight.as_deref(),
+        data.read_options(),
+        progress,
+    )
+    .map_err(|e| {
+        progress.finish();
+        e.to_string()
+    })?;
+    if data.builtin() && !data.quiet {
+        eprintln!("rankmetrics: {}", input::EXAMPLE_NOTE);
+    }
+    Ok(inputs)
+}
+
+/// Prints `text` on stdout; a closed pipe (`| head`) is not an error worth a panic.
+fn print(text: &str) {
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+}
+
 /// Parses the request, reads the inputs, evaluates every preset and prints the results.
 /// Status 0 when every metric has a value, 1 when some gave an error; `Err` means status 2.
 fn eval(args: &EvalArgs) -> Result<ExitCode, String> {
     let presets = args::presets(args)?;
-    let builtin = args.y_true.is_none() && args.y_score.is_none();
-    let inputs = Inputs::read(
-        args.y_true.as_deref(),
-        args.y_score.as_deref(),
-        args.sample_weight.as_deref(),
-    )
-    .map_err(|e| e.to_string())?;
-    if builtin {
-        eprintln!(
-            "rankmetrics: using the built-in example data (8 samples x 5 labels, k-NN scores); \
-             pass your own with --y-true FILE --y-score FILE"
-        );
-    }
+    let progress = Progress::new(args.data.quiet);
+    let inputs = read_inputs(&args.data, &progress)?;
     let (t, s) = (&inputs.y_true, &inputs.y_score);
     let y_true = RowMajor::new(&t.data, t.rows, t.cols).map_err(|e| e.to_string())?;
     let y_score = RowMajor::new(&s.data, s.rows, s.cols).map_err(|e| e.to_string())?;
+    progress.spinner(format!("computing {} metrics", presets.len()));
     let outcomes: Vec<Outcome<'_>> = presets
         .iter()
         .map(|preset| Outcome {
@@ -71,12 +94,98 @@ fn eval(args: &EvalArgs) -> Result<ExitCode, String> {
             result: preset.evaluate(&y_true, &y_score, inputs.weights.as_deref()),
         })
         .collect();
-    let text = match args.format {
+    // Files first: if one cannot be written, nothing is printed (status 2).
+    if let Some(path) = &args.per_sample {
+        let (csv, skipped) = per_sample_csv(&presets, &y_true, &y_score, &inputs.weights);
+        progress.finish();
+        output::write_atomically(path, csv.as_bytes())?;
+        if !args.data.quiet {
+            for (preset, e) in skipped {
+                eprintln!(
+                    "rankmetrics: {}: no column for {}: {e}",
+                    path.display(),
+                    preset.name()
+                );
+            }
+        }
+    }
+    progress.finish();
+    print(&match args.format {
         Format::Json => output::json(&outcomes),
         Format::Table => output::table(&outcomes),
-    };
-    // A closed pipe (`| head`) is not an error worth a panic.
-    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+        Format::Csv => output::csv(&outcomes),
+        Format::Markdown => output::markdown(&outcomes),
+    });
     let all_values = outcomes.iter().all(|o| o.result.is_ok());
+    Ok(ExitCode::from(if all_values { 0 } else { 1 }))
+}
+
+/// One CSV line per sample: its index, its weight if weights were given, and each row-wise
+/// preset's value (empty where the preset skips the row). Presets without per-sample values
+/// (label-wise ones, or an error) are returned with the reason instead.
+fn per_sample_csv<'p>(
+    presets: &'p [Preset],
+    y_true: &RowMajor<'_, f64>,
+    y_score: &RowMajor<'_, f64>,
+    weights: &Option<Vec<f64>>,
+) -> (String, Vec<(&'p Preset, Error)>) {
+    let mut columns: Vec<(&str, Vec<Option<f64>>)> = Vec::new();
+    let mut skipped = Vec::new();
+    for preset in presets {
+        match preset.per_sample(y_true, y_score) {
+            Ok(values) => columns.push((preset.name(), values)),
+            Err(e) => skipped.push((preset, e)),
+        }
+    }
+    let mut header = vec!["sample"];
+    if weights.is_some() {
+        header.push("weight");
+    }
+    header.extend(columns.iter().map(|(name, _)| *name));
+    let mut csv = output::csv_line(&header);
+    for i in 0..y_score.nrows().max(y_true.nrows()) {
+        let mut fields = vec![i.to_string()];
+        if let Some(w) = weights {
+            fields.push(w.get(i).map_or(String::new(), |w| format!("{w:?}")));
+        }
+        for (_, values) in &columns {
+            let v = values.get(i).copied().flatten();
+            fields.push(v.map_or(String::new(), |v| format!("{v:?}")));
+        }
+        csv.push_str(&output::csv_line(&fields));
+    }
+    (csv, skipped)
+}
+
+/// Every metric concept under every policy and convention, in one pass; prints the table and
+/// draws the chart. Status as documented in `compare --help`.
+fn compare(args: &CompareArgs) -> Result<ExitCode, String> {
+    let progress = Progress::new(args.data.quiet);
+    let inputs = read_inputs(&args.data, &progress)?;
+    let (t, s) = (&inputs.y_true, &inputs.y_score);
+    let y_true = RowMajor::new(&t.data, t.rows, t.cols).map_err(|e| e.to_string())?;
+    let y_score = RowMajor::new(&s.data, s.rows, s.cols).map_err(|e| e.to_string())?;
+    progress.spinner(format!(
+        "computing {} values on {} x {} (one sort per row)",
+        compare::cell_count(),
+        s.rows,
+        s.cols
+    ));
+    let rows = compare::compare(&y_true, &y_score, inputs.weights.as_deref())?;
+    progress.finish();
+    if let Some(path) = &args.plot {
+        let svg = plot::svg(&rows)?;
+        output::write_atomically(path, svg.as_bytes())?;
+    }
+    print(&match args.format {
+        Format::Json => output::compare_json(&rows, inputs.weights.is_some()),
+        Format::Table => output::compare_table(&rows),
+        Format::Csv => output::compare_csv(&rows),
+        Format::Markdown => output::compare_markdown(&rows),
+    });
+    let all_values = rows
+        .iter()
+        .flat_map(|r| r.cells.iter().flatten())
+        .all(|c| c.result.is_ok() || !c.column.is_convention());
     Ok(ExitCode::from(if all_values { 0 } else { 1 }))
 }

@@ -1,8 +1,13 @@
-//! Printing results as JSON or as an aligned table.
+//! Printing results: JSON, aligned tables, CSV and Markdown, for `eval` and for `compare`.
+
+use std::fmt::Write as _;
+use std::path::Path;
 
 use rankmetrics::registry::{Convention, ParamValue, Preset};
 use rankmetrics::Error;
 use serde_json::Value;
+
+use crate::compare::{Column, Row};
 
 /// One requested metric and what it gave.
 #[derive(Debug)]
@@ -25,31 +30,103 @@ impl Outcome<'_> {
         }
         params
     }
+
+    /// The parameters as `k=v k=v`, or "-" for none.
+    fn params_text(&self) -> String {
+        let params: Vec<String> = self
+            .params()
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        if params.is_empty() {
+            "-".to_string()
+        } else {
+            params.join(" ")
+        }
+    }
+
+    /// One result object of the JSON schema, with `extra` members before the outcome.
+    fn json(&self, extra: &str) -> String {
+        let params: Vec<String> = self
+            .params()
+            .iter()
+            .map(|(k, v)| format!("{}: {}", json_str(k), json_param(v)))
+            .collect();
+        let outcome = match &self.result {
+            Ok(v) => format!("\"value\": {}", json_number(*v)),
+            Err(e) => format!("\"error\": {}", json_str(&e.to_string())),
+        };
+        format!(
+            "{{\"convention\": {}, \"metric\": {}, \"params\": {{{}}}, {extra}{outcome}}}",
+            json_str(self.preset.convention().name()),
+            json_str(self.preset.name()),
+            params.join(", "),
+        )
+    }
 }
 
 /// `{"results": [...]}`, one result per line.
 pub fn json(outcomes: &[Outcome<'_>]) -> String {
     let results: Vec<String> = outcomes
         .iter()
-        .map(|o| {
-            let params: Vec<String> = o
-                .params()
-                .iter()
-                .map(|(k, v)| format!("{}: {}", json_str(k), json_param(v)))
-                .collect();
-            let outcome = match &o.result {
-                Ok(v) => format!("\"value\": {}", json_number(*v)),
-                Err(e) => format!("\"error\": {}", json_str(&e.to_string())),
-            };
-            format!(
-                "  {{\"convention\": {}, \"metric\": {}, \"params\": {{{}}}, {outcome}}}",
-                json_str(o.preset.convention().name()),
-                json_str(o.preset.name()),
-                params.join(", "),
-            )
-        })
+        .map(|o| format!("  {}", o.json("")))
         .collect();
     format!("{{\"results\": [\n{}\n]}}\n", results.join(",\n"))
+}
+
+/// A header line and one line per result: convention, metric, params, value, error.
+pub fn csv(outcomes: &[Outcome<'_>]) -> String {
+    let mut out = String::from("convention,metric,params,value,error\n");
+    for o in outcomes {
+        let (value, error) = match &o.result {
+            Ok(v) => (plain_number(*v), String::new()),
+            Err(e) => (String::new(), e.to_string()),
+        };
+        let fields = [
+            o.preset.convention().name().to_string(),
+            o.preset.name().to_string(),
+            o.params_text(),
+            value,
+            error,
+        ];
+        out.push_str(&csv_line(&fields));
+    }
+    out
+}
+
+/// Fields joined by commas, quoted where they hold a comma, a quote or a line break.
+pub fn csv_line<S: AsRef<str>>(fields: &[S]) -> String {
+    let quoted: Vec<String> = fields
+        .iter()
+        .map(|f| {
+            let f = f.as_ref();
+            if f.contains([',', '"', '\n', '\r']) {
+                format!("\"{}\"", f.replace('"', "\"\""))
+            } else {
+                f.to_string()
+            }
+        })
+        .collect();
+    quoted.join(",") + "\n"
+}
+
+/// A Markdown table; the first row is the header; `right` aligns columns right.
+fn markdown_table(rows: &[Vec<String>], right: &[bool]) -> String {
+    let mut out = String::new();
+    for (i, row) in rows.iter().enumerate() {
+        let cells: Vec<String> = row.iter().map(|c| c.replace('|', "\\|")).collect();
+        let _ = writeln!(out, "| {} |", cells.join(" | "));
+        if i == 0 {
+            let rule: Vec<&str> = (0..row.len())
+                .map(|j| match right.get(j) {
+                    Some(true) => "---:",
+                    _ => "---",
+                })
+                .collect();
+            let _ = writeln!(out, "| {} |", rule.join(" | "));
+        }
+    }
+    out
 }
 
 fn json_str(s: &str) -> Value {
@@ -70,42 +147,63 @@ fn json_number(x: f64) -> Value {
     serde_json::Number::from_f64(x).map_or_else(|| json_str(&plain_number(x)), Value::Number)
 }
 
-/// Aligned columns under a header; an error takes the value column.
-pub fn table(outcomes: &[Outcome<'_>]) -> String {
-    let mut rows = vec![[
-        "convention".to_string(),
-        "metric".to_string(),
-        "params".to_string(),
-        "value".to_string(),
-    ]];
+/// The header and one row per result: convention, metric, params, value (or error).
+fn eval_rows(outcomes: &[Outcome<'_>]) -> Vec<Vec<String>> {
+    let mut rows = vec![["convention", "metric", "params", "value"]
+        .map(String::from)
+        .to_vec()];
     for o in outcomes {
-        let params: Vec<String> = o.params().iter().map(|(k, v)| format!("{k}={v}")).collect();
-        rows.push([
+        rows.push(vec![
             o.preset.convention().name().to_string(),
             o.preset.name().to_string(),
-            if params.is_empty() {
-                "-".to_string()
-            } else {
-                params.join(" ")
-            },
+            o.params_text(),
             match &o.result {
                 Ok(v) => plain_number(*v),
                 Err(e) => format!("error: {e}"),
             },
         ]);
     }
-    let mut widths = [0; 3];
-    for row in &rows {
+    rows
+}
+
+/// Aligned columns under a header; an error takes the value column.
+pub fn table(outcomes: &[Outcome<'_>]) -> String {
+    aligned(&eval_rows(outcomes), &[])
+}
+
+/// A Markdown table: convention, metric, params, value (an error takes the value's place).
+pub fn markdown(outcomes: &[Outcome<'_>]) -> String {
+    markdown_table(&eval_rows(outcomes), &[false, false, false, true])
+}
+
+/// Rows as columns two spaces apart; columns flagged in `right` are right-aligned; the last
+/// column is not padded.
+fn aligned(rows: &[Vec<String>], right: &[bool]) -> String {
+    let mut widths: Vec<usize> = Vec::new();
+    for row in rows {
+        widths.resize(widths.len().max(row.len()), 0);
         for (w, cell) in widths.iter_mut().zip(row) {
             *w = (*w).max(cell.chars().count());
         }
     }
     let mut out = String::new();
-    for [convention, metric, params, value] in &rows {
-        let [a, b, c] = widths;
-        out.push_str(&format!(
-            "{convention:<a$}  {metric:<b$}  {params:<c$}  {value}\n"
-        ));
+    for row in rows {
+        let cells: Vec<String> = row
+            .iter()
+            .enumerate()
+            .map(|(i, cell)| {
+                // Width counts chars, as `chars().count()` above.
+                let w = widths[i];
+                if right.get(i).copied().unwrap_or(false) {
+                    format!("{cell:>w$}")
+                } else {
+                    format!("{cell:<w$}")
+                }
+            })
+            .collect();
+        let line = cells.join("  ");
+        out.push_str(line.trim_end());
+        out.push('\n');
     }
     out
 }
@@ -122,6 +220,211 @@ fn plain_number(x: f64) -> String {
     } else {
         format!("{x}")
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// compare
+
+/// What a comparison cell shows to people: 4 decimals, "*" outside the interval, "—" where the
+/// toolkit lacks the concept, "error (n)" with a numbered note.
+struct Shown {
+    rows: Vec<Vec<String>>,
+    notes: Vec<String>,
+}
+
+/// The comparison's columns: concept, each column's value (the analysis as one interval
+/// column and the expectation), then spread.
+fn shown(rows: &[Row]) -> Shown {
+    let columns = Column::all();
+    let mut header = vec!["metric".to_string()];
+    let mut notes: Vec<String> = Vec::new();
+    for c in &columns {
+        match c {
+            Column::Analysis(rankmetrics::TiePolicy::Pessimistic) => header.push("interval".into()),
+            Column::Analysis(rankmetrics::TiePolicy::Optimistic) => {}
+            c => header.push(c.name().into()),
+        }
+    }
+    header.push("spread".into());
+    let mut out = vec![header];
+    let mut note = |text: String| -> String {
+        let i = match notes.iter().position(|n| *n == text) {
+            Some(i) => i,
+            None => {
+                notes.push(text);
+                notes.len() - 1
+            }
+        };
+        format!("error ({})", i + 1)
+    };
+    for row in rows {
+        let mut line = vec![row.concept.name.to_string()];
+        for (cell, &column) in row.cells.iter().zip(&columns) {
+            let text = match (column, cell) {
+                (Column::Analysis(rankmetrics::TiePolicy::Optimistic), _) => continue,
+                (Column::Analysis(rankmetrics::TiePolicy::Pessimistic), _) => {
+                    match row.interval() {
+                        Some((lo, hi)) => format!("[{}, {}]", fixed(lo), fixed(hi)),
+                        None => "n/a".into(),
+                    }
+                }
+                (_, None) => "—".into(),
+                (_, Some(cell)) => match &cell.result {
+                    Ok(v) if row.outside(column) => format!("{}*", fixed(*v)),
+                    Ok(v) => fixed(*v),
+                    // The analysis has no closed form for some metrics: not the data's fault.
+                    Err(_) if !column.is_convention() => "n/a".into(),
+                    Err(e) => note(format!(
+                        "{} {}: {e}",
+                        cell.preset.convention(),
+                        cell.preset.name()
+                    )),
+                },
+            };
+            line.push(text);
+        }
+        line.push(row.spread().map_or("—".into(), fixed));
+        out.push(line);
+    }
+    Shown { rows: out, notes }
+}
+
+/// The legend printed under the table.
+fn legend(notes: &[String]) -> String {
+    let mut text = String::from(
+        "max .. last: rankmetrics' metric under that tie policy (AUC and label-AP rows: the \
+         scikit-learn or MULAN metric with its tie rule replaced).\n\
+         sklearn .. mulan: each toolkit's own metric, names and rules; — where it has none.\n\
+         interval: [pessimistic, optimistic], the range over every ordering of the ties; expected: \
+         its exact mean; n/a: no closed form.\n\
+         spread: largest minus smallest value across the policies and toolkits.\n\
+         *: outside the interval, so that convention differs by more than how it breaks ties.\n",
+    );
+    for (i, n) in notes.iter().enumerate() {
+        let _ = writeln!(text, "({}) {n}", i + 1);
+    }
+    text
+}
+
+/// The comparison as aligned columns, with a legend.
+pub fn compare_table(rows: &[Row]) -> String {
+    let s = shown(rows);
+    let right: Vec<bool> = (0..s.rows[0].len()).map(|i| i > 0).collect();
+    format!("{}\n{}", aligned(&s.rows, &right), legend(&s.notes))
+}
+
+/// The comparison as a Markdown table, with the legend as text below.
+pub fn compare_markdown(rows: &[Row]) -> String {
+    let s = shown(rows);
+    let right: Vec<bool> = (0..s.rows[0].len()).map(|i| i > 0).collect();
+    let legend: String = legend(&s.notes)
+        .lines()
+        .map(|l| format!("{l}  \n"))
+        .collect();
+    format!("{}\n{legend}", markdown_table(&s.rows, &right))
+}
+
+/// Wide CSV: one line per concept, one column per policy, toolkit and analysis policy, then
+/// spread and the conventions outside the interval; full precision, empty where none.
+pub fn compare_csv(rows: &[Row]) -> String {
+    let columns = Column::all();
+    let mut header = vec!["metric"];
+    header.extend(columns.iter().map(|c| c.name()));
+    header.extend(["spread", "outside_interval"]);
+    let mut out = csv_line(&header);
+    for row in rows {
+        let mut fields = vec![row.concept.name.to_string()];
+        fields.extend(
+            columns
+                .iter()
+                .map(|&c| row.value(c).map_or(String::new(), plain_number)),
+        );
+        fields.push(row.spread().map_or(String::new(), plain_number));
+        let outside: Vec<&str> = row.outside_interval().iter().map(|c| c.name()).collect();
+        fields.push(outside.join(" "));
+        out.push_str(&csv_line(&fields));
+    }
+    out
+}
+
+/// `{"results": [...], "metrics": [...]}`: every cell as an eval result with its "metric_row"
+/// and "column", then per concept the interval, expectation, spread and the conventions
+/// outside the interval.
+pub fn compare_json(rows: &[Row], weighted: bool) -> String {
+    let mut results = Vec::new();
+    let mut summaries = Vec::new();
+    for row in rows {
+        let concept = json_str(row.concept.name);
+        for cell in row.cells.iter().flatten() {
+            let outcome = Outcome {
+                preset: &cell.preset,
+                weighted,
+                result: cell.result,
+            };
+            let extra = format!(
+                "\"metric_row\": {concept}, \"column\": {}, ",
+                json_str(cell.column.name())
+            );
+            results.push(format!("  {}", outcome.json(&extra)));
+        }
+        let opt = |x: Option<f64>| x.map_or(Value::Null, json_number);
+        let interval = row.interval().map_or("null".to_string(), |(lo, hi)| {
+            format!("[{}, {}]", json_number(lo), json_number(hi))
+        });
+        let outside: Vec<Value> = row
+            .outside_interval()
+            .iter()
+            .map(|c| json_str(c.name()))
+            .collect();
+        summaries.push(format!(
+            "  {{\"metric_row\": {concept}, \"interval\": {interval}, \"expected\": {}, \
+             \"spread\": {}, \"outside_interval\": {}}}",
+            opt(row.expected()),
+            opt(row.spread()),
+            Value::Array(outside)
+        ));
+    }
+    format!(
+        "{{\"results\": [\n{}\n],\n\"metrics\": [\n{}\n]}}\n",
+        results.join(",\n"),
+        summaries.join(",\n")
+    )
+}
+
+/// Four decimals, for people; non-finite values as in JSON.
+fn fixed(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:.4}")
+    } else {
+        plain_number(x)
+    }
+}
+
+/// Writes `contents` to `path` through a temporary file in the same directory, renamed into
+/// place: a failure never leaves a partial file.
+///
+/// # Errors
+/// A message naming the file.
+pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<(), String> {
+    let fail = |e: std::io::Error| format!("{}: cannot write: {e}", path.display());
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .ok_or_else(|| format!("{}: cannot write: not a file name", path.display()))?;
+    let temp = dir.join(format!(
+        ".{}.{}.tmp",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let written = std::fs::write(&temp, contents).and_then(|()| std::fs::rename(&temp, path));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&temp);
+        return Err(fail(e));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,0 +1,263 @@
+//! NumPy `.npy` files: the header (a Python dict literal) and the data of a 1- or 2-D array of
+//! f32, f64, bool, u8, i32 or i64, little- or big-endian, C or Fortran order.
+
+/// An array read from an `.npy` file: values row-major, and its shape as `(rows, cols)`
+/// (a 1-D array of n values is n rows of one column).
+#[derive(Debug, Clone, PartialEq)]
+pub struct NpyArray {
+    pub data: Vec<f64>,
+    pub rows: usize,
+    pub cols: usize,
+}
+
+const MAGIC: &[u8] = b"\x93NUMPY";
+
+/// The element type of the data, from the header's `descr`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Dtype {
+    F32,
+    F64,
+    Bool,
+    U8,
+    I32,
+    I64,
+}
+
+impl Dtype {
+    fn size(self) -> usize {
+        match self {
+            Dtype::Bool | Dtype::U8 => 1,
+            Dtype::F32 | Dtype::I32 => 4,
+            Dtype::F64 | Dtype::I64 => 8,
+        }
+    }
+}
+
+/// Parses a whole `.npy` file. Errors say what was expected and what was found.
+pub fn parse(bytes: &[u8]) -> Result<NpyArray, String> {
+    let rest = bytes
+        .strip_prefix(MAGIC)
+        .ok_or("expected an .npy file (starting with \\x93NUMPY), found other bytes")?;
+    let (major, rest) = match rest {
+        [major, _minor, rest @ ..] => (*major, rest),
+        _ => return Err("truncated .npy header".into()),
+    };
+    let (header_len, rest) = match (major, rest) {
+        (1, [a, b, rest @ ..]) => (usize::from(u16::from_le_bytes([*a, *b])), rest),
+        (2 | 3, [a, b, c, d, rest @ ..]) => {
+            let len = u32::from_le_bytes([*a, *b, *c, *d]);
+            (usize::try_from(len).map_err(|_| "header too long")?, rest)
+        }
+        (1..=3, _) => return Err("truncated .npy header".into()),
+        (v, _) => return Err(format!("expected .npy format version 1, 2 or 3, found {v}")),
+    };
+    let header = rest
+        .get(..header_len)
+        .ok_or("truncated .npy header: the file ends inside it")?;
+    let header = std::str::from_utf8(header).map_err(|_| "the .npy header is not text")?;
+    let data = &rest[header_len..];
+    let descr = dict_value(header, "descr")?;
+    let fortran = match dict_value(header, "fortran_order")? {
+        "True" => true,
+        "False" => false,
+        other => {
+            return Err(format!(
+                "expected fortran_order True or False, found {other}"
+            ))
+        }
+    };
+    let shape = parse_shape(dict_value(header, "shape")?)?;
+    let (big_endian, dtype) = parse_descr(descr)?;
+    let (rows, cols) = match shape[..] {
+        [n] => (n, 1),
+        [n, l] => (n, l),
+        _ => {
+            return Err(format!(
+                "expected a 1- or 2-dimensional array, found shape {shape:?}"
+            ))
+        }
+    };
+    let count = rows
+        .checked_mul(cols)
+        .ok_or("the array's shape is too large")?;
+    let expected = count
+        .checked_mul(dtype.size())
+        .ok_or("the array's shape is too large")?;
+    if data.len() != expected {
+        return Err(format!(
+            "expected {expected} bytes of data for shape {shape:?} of {descr}, found {}",
+            data.len()
+        ));
+    }
+    let values = data
+        .chunks_exact(dtype.size())
+        .map(|b| decode(dtype, big_endian, b));
+    let data: Vec<f64> = if fortran {
+        // Column-major: element (i, j) is at j * rows + i.
+        let column_major: Vec<f64> = values.collect();
+        (0..count)
+            .map(|k| column_major[(k % cols) * rows + k / cols])
+            .collect()
+    } else {
+        values.collect()
+    };
+    Ok(NpyArray { data, rows, cols })
+}
+
+/// The text of `key`'s value in the header dict: a quoted string, a tuple or a bare word.
+fn dict_value<'h>(header: &'h str, key: &str) -> Result<&'h str, String> {
+    let quoted = [format!("'{key}'"), format!("\"{key}\"")];
+    let start = quoted
+        .iter()
+        .find_map(|q| header.find(q.as_str()).map(|at| at + q.len()))
+        .ok_or_else(|| format!("the .npy header has no {key:?}"))?;
+    let after = header[start..].trim_start();
+    let value = after
+        .strip_prefix(':')
+        .ok_or_else(|| format!("expected ':' after {key:?} in the .npy header"))?
+        .trim_start();
+    let end = match value.chars().next() {
+        Some(q @ ('\'' | '"')) => value[1..].find(q).map(|e| e + 2),
+        Some('(') => value.find(')').map(|e| e + 1),
+        _ => value.find([',', '}']),
+    }
+    .ok_or_else(|| format!("unterminated value of {key:?} in the .npy header"))?;
+    Ok(value[..end].trim())
+}
+
+fn parse_shape(text: &str) -> Result<Vec<usize>, String> {
+    let inner = text
+        .strip_prefix('(')
+        .and_then(|t| t.strip_suffix(')'))
+        .ok_or_else(|| format!("expected a shape tuple, found {text}"))?;
+    inner
+        .split(',')
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+        .map(|d| {
+            d.trim_end_matches('L')
+                .parse::<usize>()
+                .map_err(|_| format!("expected a dimension, found {d:?}"))
+        })
+        .collect()
+}
+
+/// `'<f8'` and the like: byte order, then kind and size.
+fn parse_descr(quoted: &str) -> Result<(bool, Dtype), String> {
+    let d = quoted.trim_matches(['\'', '"']);
+    let unsupported =
+        || format!("expected dtype f4, f8, b1, u1, i4 or i8 (any byte order), found {quoted}");
+    let (big_endian, kind) = match d.split_at_checked(1) {
+        Some(("<" | "|" | "=", k)) => (false, k),
+        Some((">", k)) => (true, k),
+        _ => (false, d),
+    };
+    let dtype = match kind {
+        "f4" => Dtype::F32,
+        "f8" => Dtype::F64,
+        "b1" | "?" => Dtype::Bool,
+        "u1" => Dtype::U8,
+        "i4" => Dtype::I32,
+        "i8" => Dtype::I64,
+        _ => return Err(unsupported()),
+    };
+    Ok((big_endian, dtype))
+}
+
+fn decode(dtype: Dtype, big_endian: bool, b: &[u8]) -> f64 {
+    macro_rules! num {
+        ($t:ty, $n:literal) => {{
+            let mut a = [0u8; $n];
+            a.copy_from_slice(b);
+            if big_endian {
+                <$t>::from_be_bytes(a)
+            } else {
+                <$t>::from_le_bytes(a)
+            }
+        }};
+    }
+    match dtype {
+        Dtype::Bool => f64::from(u8::from(b[0] != 0)),
+        Dtype::U8 => f64::from(b[0]),
+        Dtype::F32 => f64::from(num!(f32, 4)),
+        Dtype::F64 => num!(f64, 8),
+        Dtype::I32 => f64::from(num!(i32, 4)),
+        // Labels and weights beyond 2^53 lose precision, as they would in NumPy's float64.
+        Dtype::I64 => num!(i64, 8) as f64,
+    }
+}
+
+/// The bytes of an `.npy` file (version 1, C order) holding `data` as `descr`; for tests.
+#[cfg(test)]
+pub fn encode(descr: &str, fortran: bool, shape: &[usize], data: &[u8]) -> Vec<u8> {
+    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+    let tuple = if dims.len() == 1 {
+        format!("({},)", dims[0])
+    } else {
+        format!("({})", dims.join(", "))
+    };
+    let fortran = if fortran { "True" } else { "False" };
+    let mut header =
+        format!("{{'descr': '{descr}', 'fortran_order': {fortran}, 'shape': {tuple}, }}");
+    while (MAGIC.len() + 4 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut out = MAGIC.to_vec();
+    out.extend([1, 0]);
+    out.extend((header.len() as u16).to_le_bytes());
+    out.extend(header.as_bytes());
+    out.extend(data);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bytes<const N: usize>(xs: impl IntoIterator<Item = [u8; N]>) -> Vec<u8> {
+        xs.into_iter().flatten().collect()
+    }
+
+    #[test]
+    fn every_dtype_and_order() {
+        let f8 = bytes([1.5f64, 2.0, 3.0, 4.0, 5.0, 6.0].map(f64::to_le_bytes));
+        let c = parse(&encode("<f8", false, &[2, 3], &f8)).unwrap();
+        assert_eq!((c.rows, c.cols), (2, 3));
+        assert_eq!(c.data, [1.5, 2.0, 3.0, 4.0, 5.0, 6.0]);
+        // The same bytes in Fortran order are the columns [1.5, 2], [3, 4], [5, 6].
+        let f = parse(&encode("<f8", true, &[2, 3], &f8)).unwrap();
+        assert_eq!(f.data, [1.5, 3.0, 5.0, 2.0, 4.0, 6.0]);
+        let f4 = bytes([0.25f32, -1.0].map(f32::to_be_bytes));
+        assert_eq!(
+            parse(&encode(">f4", false, &[2], &f4)).unwrap().data,
+            [0.25, -1.0]
+        );
+        let i8 = bytes([-3i64, 7].map(i64::to_le_bytes));
+        assert_eq!(
+            parse(&encode("<i8", false, &[1, 2], &i8)).unwrap().data,
+            [-3.0, 7.0]
+        );
+        let i4 = bytes([5i32, -2].map(i32::to_le_bytes));
+        assert_eq!(
+            parse(&encode("<i4", false, &[2, 1], &i4)).unwrap().data,
+            [5.0, -2.0]
+        );
+        let b1 = parse(&encode("|b1", false, &[1, 3], &[1, 0, 1])).unwrap();
+        assert_eq!(b1.data, [1.0, 0.0, 1.0]);
+        let u1 = parse(&encode("|u1", false, &[3], &[0, 1, 255])).unwrap();
+        assert_eq!((u1.rows, u1.cols, u1.data), (3, 1, vec![0.0, 1.0, 255.0]));
+        let empty = parse(&encode("<f8", false, &[0, 4], &[])).unwrap();
+        assert_eq!((empty.rows, empty.cols), (0, 4));
+    }
+
+    #[test]
+    fn bad_files_say_what_is_wrong() {
+        let e = |b: &[u8]| parse(b).unwrap_err();
+        assert!(e(b"1,2,3\n").contains("expected an .npy file"));
+        assert!(e(&encode("<c16", false, &[1], &[0; 16])).contains("found '<c16'"));
+        assert!(e(&encode("<f8", false, &[2, 2], &[0; 24])).contains("expected 32 bytes"));
+        assert!(e(&encode("<f8", false, &[1, 1, 1], &[0; 8])).contains("1- or 2-dimensional"));
+        assert!(e(&encode("<f8", false, &[1], &[0; 8])[..20]).contains("truncated"));
+    }
+}
