@@ -5,6 +5,7 @@ use core::fmt;
 /// What a label had to be, reported by [`Error::InvalidLabel`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum LabelDomain {
     /// Any finite number; non-zero means relevant.
     NonZero,
@@ -189,4 +190,7 @@ pub enum Error {
         /// The policy asked for.
         policy: crate::TiePolicy,
     },
+    /// Batches or shards of one streaming evaluation disagree.
+    #[error("cannot combine: {0}")]
+    Incompatible(crate::Incompatibility),
 }

@@ -13,6 +13,7 @@ use crate::{RankSharing, Score, TieGrouping, TiePolicy};
 /// assert_eq!(r.ties, TiePolicy::Last);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Ranking {
     /// How tie groups are ranked.
     pub ties: TiePolicy,

@@ -34,6 +34,7 @@
 #![deny(missing_debug_implementations)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+mod accumulator;
 mod error;
 mod kernel;
 mod labelwise;
@@ -47,6 +48,7 @@ mod ties;
 pub mod compat;
 
 pub use compat::{mldr, mulan, registry, sklearn, torchmetrics};
+pub use accumulator::{Incompatibility, RowAccumulator};
 pub use error::{Degeneracy, Error, LabelDomain};
 pub use kernel::{Block, RankedRow, Ranker, Ranking};
 pub use labelwise::{Average, LabelwiseOptions, Mean, Undefined};

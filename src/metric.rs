@@ -1,7 +1,8 @@
 //! The core trait [`RankingMetric`] and the row-wise machinery behind it ([`RowMetric`]).
 
+use crate::accumulator::RowState;
 use crate::matrix::RowReader;
-use crate::sum::{Summation, WeightedMean};
+use crate::sum::Summation;
 use crate::{
     Degeneracy, Error, Label, LabelDomain, Matrix, RankedRow, Ranker, Ranking, Score, TiePolicy,
 };
@@ -59,6 +60,7 @@ pub trait RankingMetric<T: Score> {
 /// assert_eq!(skip.evaluate(&y, &s, None).unwrap(), 0.5);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum RowRule {
     /// Apply the metric's formula (which may give NaN where it divides by zero).
     Formula,
@@ -80,6 +82,7 @@ pub enum RowRule {
 /// assert!(sklearn::coverage_error(&y, &s, Some(&w)).is_err());
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum ZeroWeight {
     /// [`Error::ZeroTotalWeight`].
     Error,
@@ -97,6 +100,7 @@ pub enum ZeroWeight {
 /// assert_eq!(o.min_labels, 1);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RowOptions {
     /// The ranking the formula reads.
     pub ranking: Ranking,
@@ -159,6 +163,24 @@ pub trait RowMetric {
     /// The metric's value on one ranked row.
     fn row_value(&self, row: &RankedRow<'_>) -> f64;
 
+    /// An empty [`RowAccumulator`](crate::RowAccumulator) for this metric: evaluate in
+    /// batches and merge shards.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{Coverage, RowMetric, TiePolicy};
+    /// let mut acc = Coverage::new(TiePolicy::Max).accumulator();
+    /// acc.update(&[[1, 0]], &[[0.2, 0.9]], None).unwrap();
+    /// acc.update(&[[0, 1]], &[[0.2, 0.9]], None).unwrap();
+    /// assert_eq!(acc.value().unwrap(), 0.5);
+    /// ```
+    fn accumulator(&self) -> crate::RowAccumulator<Self>
+    where
+        Self: Sized + Clone,
+    {
+        crate::RowAccumulator::new(self.clone())
+    }
+
     /// The value of every row, in row order (`None` for skipped rows). Validation is the same
     /// as for [`RankingMetric::evaluate`].
     ///
@@ -182,7 +204,10 @@ pub trait RowMetric {
         S: Matrix<Elem = T> + ?Sized,
     {
         let mut values = Vec::with_capacity(y_true.nrows());
-        for_each_row(self, y_true, y_score, |_, v| values.push(v))?;
+        let mut indicator = IndicatorValues::default();
+        for_each_row(self, y_true, y_score, 0, &mut indicator, |_, v| {
+            values.push(v)
+        })?;
         Ok(values)
     }
 }
@@ -199,23 +224,10 @@ impl<T: Score, M: RowMetric> RankingMetric<T> for M {
         Y::Elem: Label,
         S: Matrix<Elem = T> + ?Sized,
     {
-        let weights = sample_weight
-            .map(|w| check_weights(w, y_true.nrows()))
-            .transpose()?;
-        let mut mean = WeightedMean::new(self.options().summation);
-        for_each_row(self, y_true, y_score, |i, v| {
-            if let Some(v) = v {
-                mean.add(v, weights.map_or(1.0, |w| w[i].as_f64()));
-            }
-        })?;
-        Ok(match mean.value() {
-            Some(v) => v,
-            None if mean.count() == 0 => f64::NAN, // every row skipped: undefined
-            None => match self.options().zero_weight {
-                ZeroWeight::Nan => f64::NAN,
-                ZeroWeight::Error => return Err(Error::ZeroTotalWeight),
-            },
-        })
+        // One batch of a fresh accumulator: streaming and one-shot share every step.
+        let mut state = RowState::new(self.options(), 0);
+        state.update(self, y_true, y_score, sample_weight)?;
+        state.value(self.options())
     }
 }
 
@@ -236,13 +248,18 @@ pub(crate) fn check_weights<T: Score>(w: &[T], nrows: usize) -> Result<&[T], Err
     }
 }
 
-/// Checks shapes, then ranks each row and hands its value (or `None` if skipped) to `sink`.
-/// Each row's scores and labels are validated before the row is ranked, so the first bad row in
-/// row order is the one reported.
-fn for_each_row<M, T, Y, S>(
+/// Checks shapes, then ranks each row and hands its index in the batch and its value (or `None`
+/// if skipped) to `sink`. Each row's scores and labels are validated before the row is ranked,
+/// so the first bad row in row order is the one reported. Rows are numbered from `first_row`
+/// (in errors and for [`TiePolicy::Random`]'s streams), so a batch of a longer stream behaves as
+/// in the one-shot evaluation; `indicator` carries scikit-learn's label-type check across
+/// batches.
+pub(crate) fn for_each_row<M, T, Y, S>(
     metric: &M,
     y_true: &Y,
     y_score: &S,
+    first_row: usize,
+    indicator: &mut IndicatorValues,
     mut sink: impl FnMut(usize, Option<f64>),
 ) -> Result<(), Error>
 where
@@ -256,17 +273,18 @@ where
     let (n, l) = check_shapes(y_true, y_score, options.min_labels)?;
     let domain = options.labels;
     if domain == LabelDomain::Indicator {
-        check_indicator(y_true)?;
+        check_indicator(y_true, first_row, indicator)?;
     }
     let ranking = options.ranking;
     let (mut truth, mut scores) = (RowReader::new(y_true), RowReader::new(y_score));
     let mut gains = vec![0.0; l];
     let mut ranker = Ranker::new();
     for i in 0..n {
+        let global = first_row + i;
         let s = scores.row(i);
-        check_scores(s, i)?;
-        read_labels(truth.row(i), domain, i, &mut gains)?;
-        let row = ranker.rank(s, &gains, ranking, i);
+        check_scores(s, global)?;
+        read_labels(truth.row(i), domain, global, &mut gains)?;
+        let row = ranker.rank(s, &gains, ranking, global);
         let rule = match row.n_relevant() {
             0 => (options.no_relevant, Degeneracy::NoRelevant),
             r if r == l => (options.all_relevant, Degeneracy::AllRelevant),
@@ -278,7 +296,7 @@ where
                 (RowRule::Formula, _) => Some(metric.row_value(&row)),
                 (RowRule::Value(v), _) => Some(v),
                 (RowRule::Skip, _) => None,
-                (RowRule::Reject, kind) => return Err(Error::DegenerateRow { row: i, kind }),
+                (RowRule::Reject, kind) => return Err(Error::DegenerateRow { row: global, kind }),
             },
         );
     }
@@ -356,15 +374,21 @@ pub(crate) fn read_labels<L: Label>(
     Ok(())
 }
 
+/// The distinct label values seen so far by scikit-learn's label-type check (at most two).
+pub(crate) type IndicatorValues = [Option<f64>; 2];
+
 /// scikit-learn's `type_of_target(...) == "multilabel-indicator"` (or "binary" for one
-/// column): integral values, at most two distinct ones in the whole matrix. Reports the first
-/// cell, in row order, that breaks it.
-pub(crate) fn check_indicator<Y>(y_true: &Y) -> Result<(), Error>
+/// column): integral values, at most two distinct ones in the whole matrix (across batches:
+/// `seen` carries the values met so far). Reports the first cell, in row order, that breaks it.
+pub(crate) fn check_indicator<Y>(
+    y_true: &Y,
+    first_row: usize,
+    seen: &mut IndicatorValues,
+) -> Result<(), Error>
 where
     Y: Matrix + ?Sized,
     Y::Elem: Label,
 {
-    let mut seen: [Option<f64>; 2] = [None, None];
     let mut reader = RowReader::new(y_true);
     for row in 0..y_true.nrows() {
         for (column, &label) in reader.row(row).iter().enumerate() {
@@ -380,7 +404,7 @@ where
                 });
             if !fits {
                 return Err(Error::InvalidLabel {
-                    row,
+                    row: first_row + row,
                     column,
                     value,
                     expected: LabelDomain::Indicator,

@@ -8,6 +8,7 @@
 /// assert_eq!(mulan::Coverage.options().summation, Summation::Sequential);
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Summation {
     /// Neumaier's compensated sum: accurate to the last bits whatever the number of rows.
     #[default]
@@ -18,6 +19,7 @@ pub enum Summation {
 
 /// A sum, compensated (Neumaier's variant of Kahan summation) or plain.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Sum {
     sum: f64,
     compensation: f64,
@@ -47,10 +49,19 @@ impl Sum {
     pub(crate) fn value(&self) -> f64 {
         self.sum + self.compensation
     }
+
+    /// Adds another sum's total (and, compensated, its compensation).
+    pub(crate) fn merge(&mut self, other: &Sum) {
+        self.add(other.sum);
+        if self.mode == Summation::Compensated {
+            self.add(other.compensation);
+        }
+    }
 }
 
 /// Σ w·x / Σ w over the values added, with both sums compensated.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct WeightedMean {
     weighted: Sum,
     weight: Sum,
@@ -70,6 +81,13 @@ impl WeightedMean {
         self.weighted.add(w * x);
         self.weight.add(w);
         self.count += 1;
+    }
+
+    /// Adds the values of another mean.
+    pub(crate) fn merge(&mut self, other: &WeightedMean) {
+        self.weighted.merge(&other.weighted);
+        self.weight.merge(&other.weight);
+        self.count += other.count;
     }
 
     /// The number of values added.

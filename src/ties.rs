@@ -27,6 +27,7 @@
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum TiePolicy {
     /// Every member gets `o+m`, the worst rank of the group (scikit-learn's coverage, LRAP and
     /// ranking loss; R's `"max"`).
@@ -155,6 +156,7 @@ impl TiePolicy {
 /// assert_eq!(RankSharing::Average.tied_pair_error(), 0.5);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum RankSharing {
     /// The worst rank of the group; a tied relevant/irrelevant pair is mis-ordered.
     Max,
@@ -191,6 +193,7 @@ impl RankSharing {
 /// assert_eq!(weka39.evaluate(&y, &s, None).unwrap(), 0.5);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum TieGrouping {
     /// Scores tie when they are equal (`==`; so `-0.0` ties with `0.0`).
     Exact,

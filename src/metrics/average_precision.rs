@@ -26,6 +26,7 @@ use crate::{RankSharing, RankedRow, RowMetric, RowOptions, RowRule, TiePolicy};
 /// assert!((v - 0.41666666666666663).abs() < 1e-16);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct AveragePrecision {
     options: RowOptions,
 }

@@ -26,6 +26,7 @@ use crate::{RankSharing, RankedRow, RowMetric, RowOptions, RowRule, TiePolicy};
 /// assert_eq!(tsoumakas.one_based(true).evaluate(&y_true, &y_score, None).unwrap(), 2.5);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Coverage {
     options: RowOptions,
     one_based: bool,

@@ -41,6 +41,7 @@ use crate::{Error, RankSharing, RankedRow, RowMetric, RowOptions, RowRule, TiePo
 /// assert_eq!(dcg.with_ties(TiePolicy::Last).evaluate(&gains, &scores, None).unwrap(), 5.0);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Dcg {
     options: RowOptions,
     k: Option<usize>,

@@ -16,6 +16,7 @@ use crate::{RankedRow, RowMetric, RowOptions, RowRule, TiePolicy};
 /// assert_eq!(ErrorSetSize::new(TiePolicy::Last).evaluate(&y, &s, None).unwrap(), 2.0);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ErrorSetSize {
     options: RowOptions,
 }

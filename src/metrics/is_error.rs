@@ -18,6 +18,7 @@ use crate::{RankSharing, RankedRow, RowMetric, RowOptions, RowRule, TiePolicy};
 /// assert_eq!(IsError::new(TiePolicy::First).evaluate(&y, &s, None).unwrap(), 1.0);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct IsError {
     options: RowOptions,
 }

@@ -36,6 +36,7 @@ use crate::{
 /// assert_eq!(Ndcg::new(TiePolicy::Average).evaluate(&gains, &scores, None).unwrap(), 0.5);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Ndcg {
     options: RowOptions,
     k: Option<usize>,

@@ -22,6 +22,7 @@ use crate::{RankSharing, RankedRow, RowMetric, RowOptions, RowRule, TiePolicy};
 /// assert_eq!(OneError::new(TiePolicy::Average).evaluate(&y, &s, None).unwrap(), 0.5);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct OneError {
     options: RowOptions,
 }

@@ -25,6 +25,7 @@ use crate::{RankedRow, RowMetric, RowOptions, RowRule, TiePolicy};
 /// assert_eq!(RankingLoss::new(TiePolicy::Last).evaluate(&y, &s, None).unwrap(), 0.0);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RankingLoss {
     options: RowOptions,
 }

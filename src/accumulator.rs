@@ -1,0 +1,276 @@
+//! Streaming evaluation: [`RowAccumulator`] takes rows in batches and merges with other
+//! accumulators, for the exact one-shot value.
+
+use crate::metric::{check_weights, for_each_row, IndicatorValues};
+use crate::sum::WeightedMean;
+use crate::{Error, Label, Matrix, RowMetric, RowOptions, Score, ZeroWeight};
+
+/// What two accumulators (or an accumulator and a batch) disagree on.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{Error, Incompatibility, RankingLoss, RowMetric, TiePolicy};
+/// let mut acc = RankingLoss::new(TiePolicy::Max).accumulator();
+/// acc.update(&[[1, 0]], &[[0.9, 0.1]], None).unwrap();
+/// let err = acc.update(&[[1, 0, 0]], &[[0.9, 0.1, 0.2]], None).unwrap_err();
+/// assert_eq!(err, Error::Incompatible(Incompatibility::Labels { expected: 2, found: 3 }));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Incompatibility {
+    /// The metrics (or their options) differ.
+    Metric,
+    /// The number of labels differs.
+    Labels {
+        /// The number the accumulator has seen.
+        expected: usize,
+        /// The number of the batch (or the other accumulator).
+        found: usize,
+    },
+    /// One side has sample weights and the other has none.
+    Weighting,
+}
+
+impl core::fmt::Display for Incompatibility {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Incompatibility::Metric => f.write_str("the metrics or their options differ"),
+            Incompatibility::Labels { expected, found } => {
+                write!(f, "{found} labels where {expected} were seen before")
+            }
+            Incompatibility::Weighting => f.write_str("weighted and unweighted rows are mixed"),
+        }
+    }
+}
+
+/// The state of a streaming row-wise evaluation: constant size, whatever the number of rows.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub(crate) struct RowState {
+    /// The number of labels, once a batch has been seen.
+    labels: Option<usize>,
+    /// The global index of the next row (errors and `TiePolicy::Random` streams use it).
+    next_row: usize,
+    /// Whether the rows came with sample weights, once a batch has been seen.
+    weighted: Option<bool>,
+    /// Σ w·x and Σ w over the rows that count.
+    mean: WeightedMean,
+    /// scikit-learn's label-type check across batches.
+    indicator: IndicatorValues,
+}
+
+impl RowState {
+    pub(crate) fn new(options: RowOptions, first_row: usize) -> Self {
+        RowState {
+            labels: None,
+            next_row: first_row,
+            weighted: None,
+            mean: WeightedMean::new(options.summation),
+            indicator: IndicatorValues::default(),
+        }
+    }
+
+    /// Adds a batch; on error the state is left as it was.
+    pub(crate) fn update<M, T, Y, S>(
+        &mut self,
+        metric: &M,
+        y_true: &Y,
+        y_score: &S,
+        sample_weight: Option<&[T]>,
+    ) -> Result<(), Error>
+    where
+        M: RowMetric,
+        T: Score,
+        Y: Matrix + ?Sized,
+        Y::Elem: Label,
+        S: Matrix<Elem = T> + ?Sized,
+    {
+        if y_true.nrows() == 0
+            && y_score.nrows() == 0
+            && sample_weight.map_or(true, <[T]>::is_empty)
+        {
+            return Ok(()); // an empty batch adds nothing (NoSamples is for `value`)
+        }
+        let mut next = *self;
+        next.agree(y_true.ncols(), sample_weight.is_some())?;
+        let weights = sample_weight
+            .map(|w| check_weights(w, y_true.nrows()))
+            .transpose()?;
+        let mean = &mut next.mean;
+        for_each_row(
+            metric,
+            y_true,
+            y_score,
+            self.next_row,
+            &mut next.indicator,
+            |i, v| {
+                if let Some(v) = v {
+                    mean.add(v, weights.map_or(1.0, |w| w[i].as_f64()));
+                }
+            },
+        )?;
+        next.next_row += y_true.nrows();
+        *self = next;
+        Ok(())
+    }
+
+    /// Records the shape and weighting of new rows, or says how they disagree.
+    fn agree(&mut self, labels: usize, weighted: bool) -> Result<(), Error> {
+        if let Some(expected) = self.labels.filter(|&l| l != labels) {
+            return Err(Error::Incompatible(Incompatibility::Labels {
+                expected,
+                found: labels,
+            }));
+        }
+        if self.weighted.is_some_and(|w| w != weighted) {
+            return Err(Error::Incompatible(Incompatibility::Weighting));
+        }
+        self.labels = Some(labels);
+        self.weighted = Some(weighted);
+        Ok(())
+    }
+
+    pub(crate) fn merge(&mut self, other: &RowState) -> Result<(), Error> {
+        let mut next = *self;
+        if let (Some(labels), Some(weighted)) = (other.labels, other.weighted) {
+            next.agree(labels, weighted)?;
+        }
+        for v in other.indicator.iter().flatten() {
+            let known = next.indicator.iter().flatten().any(|x| x == v);
+            if !known {
+                match next.indicator.iter_mut().find(|x| x.is_none()) {
+                    Some(slot) => *slot = Some(*v),
+                    // A third distinct label value across shards: what one shot would reject.
+                    None => {
+                        return Err(Error::InvalidLabel {
+                            row: other.next_row,
+                            column: 0,
+                            value: *v,
+                            expected: crate::LabelDomain::Indicator,
+                        })
+                    }
+                }
+            }
+        }
+        next.mean.merge(&other.mean);
+        next.next_row = next.next_row.max(other.next_row);
+        *self = next;
+        Ok(())
+    }
+
+    pub(crate) fn value(&self, options: RowOptions) -> Result<f64, Error> {
+        if self.labels.is_none() {
+            return Err(Error::NoSamples);
+        }
+        Ok(match self.mean.value() {
+            Some(v) => v,
+            None if self.mean.count() == 0 => f64::NAN, // every row skipped: undefined
+            None => match options.zero_weight {
+                ZeroWeight::Nan => f64::NAN,
+                ZeroWeight::Error => return Err(Error::ZeroTotalWeight),
+            },
+        })
+    }
+}
+
+/// A row-wise metric evaluated in batches: [`update`](Self::update) with each batch of rows,
+/// [`merge`](Self::merge) accumulators of other shards, and read [`value`](Self::value).
+///
+/// The state is the metric, a few counters and two compensated sums: constant size whatever the
+/// number of rows (with feature `serde` it serialises). Batches added in row order to one
+/// accumulator give **bitwise** the one-shot value (`evaluate` is one batch of an accumulator);
+/// merged shards give it within 1e-12 relative (their sums are combined, not re-added).
+///
+/// Rows are numbered globally, in error messages and for `TiePolicy::Random`'s streams: a shard
+/// that starts at row `r` of the whole data should be created with
+/// [`starting_at`](Self::starting_at)`(metric, r)`.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{AveragePrecision, RankingMetric, RowMetric, TiePolicy};
+/// let lrap = AveragePrecision::new(TiePolicy::Max);
+/// let (y, s) = ([[1, 0, 0], [0, 1, 1], [1, 1, 0]], [[0.5, 0.5, 0.1], [0.9, 0.4, 0.4], [0.2, 0.3, 0.1]]);
+/// let one_shot = lrap.evaluate(&y, &s, None).unwrap();
+///
+/// let mut acc = lrap.accumulator();
+/// acc.update(&y[..2], &s[..2], None).unwrap();
+/// acc.update(&y[2..], &s[2..], None).unwrap();
+/// assert_eq!(acc.value().unwrap(), one_shot); // bitwise
+///
+/// // Shards evaluated apart, then merged.
+/// let (mut a, mut b) = (lrap.accumulator(), rankmetrics::RowAccumulator::starting_at(lrap, 1));
+/// a.update(&y[..1], &s[..1], None).unwrap();
+/// b.update(&y[1..], &s[1..], None).unwrap();
+/// a.merge(&b).unwrap();
+/// assert!((a.value().unwrap() - one_shot).abs() <= 1e-12 * one_shot);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct RowAccumulator<M> {
+    metric: M,
+    state: RowState,
+}
+
+impl<M: RowMetric> RowAccumulator<M> {
+    /// An empty accumulator for `metric`, numbering rows from 0.
+    pub fn new(metric: M) -> Self {
+        Self::starting_at(metric, 0)
+    }
+
+    /// An empty accumulator whose first row is row `first_row` of the whole data.
+    pub fn starting_at(metric: M, first_row: usize) -> Self {
+        let state = RowState::new(metric.options(), first_row);
+        RowAccumulator { metric, state }
+    }
+
+    /// Adds a batch of rows (an empty batch is a no-op). On error nothing is added.
+    ///
+    /// # Errors
+    /// As [`RankingMetric::evaluate`](crate::RankingMetric::evaluate), plus
+    /// [`Error::Incompatible`] when the batch's label count or weighting differs from earlier
+    /// batches.
+    pub fn update<T, Y, S>(
+        &mut self,
+        y_true: &Y,
+        y_score: &S,
+        sample_weight: Option<&[T]>,
+    ) -> Result<(), Error>
+    where
+        T: Score,
+        Y: Matrix + ?Sized,
+        Y::Elem: Label,
+        S: Matrix<Elem = T> + ?Sized,
+    {
+        self.state
+            .update(&self.metric, y_true, y_score, sample_weight)
+    }
+
+    /// Adds the rows of another accumulator (another shard of the same evaluation).
+    ///
+    /// # Errors
+    /// [`Error::Incompatible`] when the metrics, label counts or weightings differ; on error
+    /// nothing is merged.
+    pub fn merge(&mut self, other: &Self) -> Result<(), Error>
+    where
+        M: PartialEq,
+    {
+        if self.metric != other.metric {
+            return Err(Error::Incompatible(Incompatibility::Metric));
+        }
+        self.state.merge(&other.state)
+    }
+
+    /// The metric over every row added so far.
+    ///
+    /// # Errors
+    /// [`Error::NoSamples`] before any batch; [`Error::ZeroTotalWeight`] as in one-shot
+    /// evaluation.
+    pub fn value(&self) -> Result<f64, Error> {
+        self.state.value(self.metric.options())
+    }
+
+    /// The metric being accumulated.
+    pub fn metric(&self) -> &M {
+        &self.metric
+    }
+}
