@@ -1,24 +1,13 @@
 //! Accumulators against one-shot evaluation: batches in row order are bitwise the one-shot
 //! value; shards merged in any grouping are within 1e-12; the state survives serde.
 
+mod common;
+
+use common::Rng;
 use rankmetrics::{
     AveragePrecision, Coverage, Dcg, Error, ErrorSetSize, Incompatibility, IsError, Ndcg, OneError,
     RankingLoss, RankingMetric, RowAccumulator, RowMajor, RowMetric, TiePolicy,
 };
-
-/// xorshift64*.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 struct Data {
     n: usize,

@@ -3,6 +3,9 @@
 //! ranking through the ordinary code path, and compare the mean, best and worst with the three
 //! policies, for every preset of every convention (weighted and unweighted).
 
+mod common;
+
+use common::Rng;
 use rankmetrics::registry::{Convention, Preset};
 use rankmetrics::{Error, RowMajor, TiePolicy};
 
@@ -129,20 +132,6 @@ fn subjects() -> Vec<Subject> {
     s
 }
 
-/// xorshift64*: small and deterministic.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 struct Input {
     n: usize,
     l: usize,
@@ -152,10 +141,10 @@ struct Input {
 }
 
 fn random_input(rng: &mut Rng, graded: bool) -> Input {
-    let n = 1 + rng.below(3) as usize;
-    let l = 2 + rng.below(3) as usize;
+    let n = 1 + rng.below(3);
+    let l = 2 + rng.below(3);
     let levels = [0.0, 0.5, 1.0];
-    let y_score = (0..n * l).map(|_| levels[rng.below(3) as usize]).collect();
+    let y_score = (0..n * l).map(|_| levels[rng.below(3)]).collect();
     let y_true = (0..n * l)
         .map(|_| {
             if graded {
