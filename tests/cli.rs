@@ -876,3 +876,497 @@ fn conformance(#[case] toolkit: Convention) {
     assert_eq!(passed, expected_records);
     assert!(passed > 0);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Input formats, output formats, --per-sample, compare and its chart.
+
+/// The bytes of a version-1 `.npy` file.
+fn npy(descr: &str, fortran: bool, shape: &str, data: &[u8]) -> Vec<u8> {
+    let fortran = if fortran { "True" } else { "False" };
+    let mut header =
+        format!("{{'descr': '{descr}', 'fortran_order': {fortran}, 'shape': {shape}, }}");
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend((header.len() as u16).to_le_bytes());
+    out.extend(header.as_bytes());
+    out.extend(data);
+    out
+}
+
+fn gzip(text: &str) -> Vec<u8> {
+    use std::io::Write as _;
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(text.as_bytes()).unwrap();
+    e.finish().unwrap()
+}
+
+#[test]
+fn every_input_format_reads_the_same_data() {
+    let s = Scratch::new("informats");
+    let reference = eval(&s, DOC_TRUE, DOC_SCORE, &["--convention", "mulan"]);
+    assert_eq!(reference.status, 0, "{reference:?}");
+    let scores: Vec<u8> = [0.75f64, 0.5, 1.0, 1.0, 0.2, 0.1]
+        .iter()
+        .flat_map(|x| x.to_le_bytes())
+        .collect();
+    // The labels column by column, for Fortran order.
+    let labels_f = [1u8, 0, 0, 0, 0, 1];
+    let pairs: Vec<(PathBuf, PathBuf)> = vec![
+        (
+            s.file("t.csv", "a,b,c\n1,0,0\n0,0,1\n"),
+            s.file("s.tsv", "0.75\t0.5\t1\n1\t0.2\t0.1\n"),
+        ),
+        (
+            s.file("t.labels", "0\n2\n"),
+            s.file("s.npy", npy("<f8", false, "(2, 3)", &scores)),
+        ),
+        (
+            s.file("t.npy", npy("|u1", true, "(2, 3)", &labels_f)),
+            s.file("s.csv.gz", gzip(DOC_SCORE)),
+        ),
+        (
+            s.file("t.labels.gz", gzip("0\n2\n")),
+            s.file("s.txt.gz", gzip("0.75 0.5 1\n1 0.2 0.1\n")),
+        ),
+        (
+            s.file(
+                "t-bool.npy",
+                npy("|b1", false, "(2, 3)", &[1, 0, 0, 0, 0, 1]),
+            ),
+            s.file("s.f4.npy", {
+                let f4: Vec<u8> = [0.75f32, 0.5, 1.0, 1.0, 0.2, 0.1]
+                    .iter()
+                    .flat_map(|x| x.to_be_bytes())
+                    .collect();
+                npy(">f4", false, "(2, 3)", &f4)
+            }),
+        ),
+    ];
+    for (t, sc) in &pairs {
+        let r = eval_files(t, sc, &["--convention", "mulan", "--metric", "Coverage"]);
+        assert_eq!(r.status, 0, "{t:?} {r:?}");
+        assert_eq!(r.results()[0], reference.results()[1], "{t:?} {sc:?}");
+    }
+    // f32 scores: the same ranking, so the same values for every metric.
+    let (t, sc) = &pairs[4];
+    let r = eval_files(t, sc, &["--convention", "mulan"]);
+    assert_eq!(r.stdout, reference.stdout);
+    // A header line is detected, or forced with --header.
+    let t = s.file("names.txt", "x y z\n1 0 0\n0 0 1\n");
+    let r = eval_files(&t, &pairs[0].1, &["--metric", "coverage"]);
+    assert_eq!(r.status, 0, "{r:?}");
+    assert!(r.stderr.contains("names.txt: line 1 is a header"), "{r:?}");
+    let t = s.file("numbered.txt", "7 8 9\n1 0 0\n0 0 1\n");
+    let sc = s.file("numbered.csv", "1,2,3\n0.75,0.5,1\n1,0.2,0.1\n");
+    let forced = eval_files(&t, &sc, &["--metric", "coverage", "--header"]);
+    assert_eq!(forced.stdout, r.stdout);
+    assert!(forced.stderr.is_empty(), "{forced:?}");
+    // --format-in wins over the extension.
+    let tabbed = s.file("s.dat", "0.75\t0.5\t1\n1\t0.2\t0.1\n");
+    let tabbed_true = s.file("t.dat", "1\t0\t0\n0\t0\t1\n");
+    let r = eval_files(
+        &tabbed_true,
+        &tabbed,
+        &["--format-in", "tsv", "--convention", "mulan"],
+    );
+    assert_eq!(r.stdout, reference.stdout);
+    // --n-labels widens a label list beyond the largest index it names.
+    let r = eval_files(&pairs[1].0, &pairs[1].1, &["--n-labels", "4"]);
+    assert_all_errors(
+        &r,
+        "y_true has shape (2, 4) (rows, labels) but y_score has shape (2, 3)",
+    );
+}
+
+#[test]
+fn format_errors_name_file_line_and_column() {
+    let s = Scratch::new("formaterrors");
+    let sc = s.file("s.csv", DOC_SCORE);
+    let t = s.file("t.labels", "0\n1 3\n");
+    eval_files(&t, &sc, &[]).assert_file_error(
+        &t,
+        ":2:2: expected a label index below 3 (the number of labels; set it with --n-labels), \
+         found 3",
+    );
+    let t = s.file("t2.labels", "0\nx\n");
+    eval_files(&t, &sc, &[]).assert_file_error(
+        &t,
+        ":2:1: expected a label index (0, 1, 2, ...), found \"x\"",
+    );
+    eval_files(&sc, &t, &[]).assert_file_error(&t, ": a .labels file lists relevant labels");
+    // A label file with a different number of samples is unusable, not a metric error.
+    let t = s.file("t3.txt", "1 0 0\n0 0 1\n0 1 0\n");
+    eval_files(&t, &sc, &[]).assert_file_error(
+        &t,
+        &format!(
+            ": 3 samples, but {} has 2 (one sample per line)",
+            sc.display()
+        ),
+    );
+    let empty = s.file("empty.csv", "");
+    eval_files(&empty, &sc, &[]).assert_file_error(&empty, ": 0 samples, but ");
+    let bad = s.file("s.npy", npy("<c16", false, "(2, 3)", &[0; 96]));
+    eval_files(&t, &bad, &[]).assert_file_error(
+        &bad,
+        ": expected dtype f4, f8, b1, u1, i4 or i8 (any byte order), found '<c16'",
+    );
+    let short = s.file("short.npy", npy("<f8", false, "(2, 3)", &[0; 40]));
+    eval_files(&t, &short, &[])
+        .assert_file_error(&short, ": expected 48 bytes of data for shape [2, 3]");
+    let notgz = s.file("s.csv.gz", DOC_SCORE);
+    eval_files(&t, &notgz, &[]).assert_file_error(&notgz, ": not valid gzip data");
+    let gz_bad = s.file("s2.csv.gz", gzip("0.1,0.2,0.3\n0.4,oops,0.6\n"));
+    eval_files(&t, &gz_bad, &[])
+        .assert_file_error(&gz_bad, ":2:2: expected a number, found \"oops\"");
+    // A header's line still counts in the line numbers.
+    let headed = s.file("h.csv", "a,b,c\n0.1,0.2,0.3\n0.4,0.5\n");
+    eval_files(&t, &headed, &["-q"])
+        .assert_file_error(&headed, ":3:3: expected 3 numbers as on line 2, found 2");
+}
+
+#[test]
+fn eval_prints_csv_and_markdown() {
+    let s = Scratch::new("outformats");
+    let t = s.file("t.txt", DOC_TRUE);
+    let sc = s.file("s.csv", DOC_SCORE);
+    let args = |format: &str| {
+        let mut a = vec!["eval", "--convention", "sklearn", "--format", format];
+        a.extend([
+            "--y-true",
+            t.to_str().unwrap(),
+            "--y-score",
+            sc.to_str().unwrap(),
+        ]);
+        run(&a)
+    };
+    let csv = args("csv");
+    assert_eq!(csv.status, 0, "{csv:?}");
+    let lines: Vec<&str> = csv.stdout.lines().collect();
+    assert_eq!(lines[0], "convention,metric,params,value,error");
+    assert_eq!(lines[1], "sklearn,coverage_error,sample_weight=false,2.5,");
+    assert_eq!(lines.len(), 1 + Convention::Sklearn.metric_names().len());
+    let md = args("markdown");
+    let lines: Vec<&str> = md.stdout.lines().collect();
+    assert_eq!(lines[0], "| convention | metric | params | value |");
+    assert_eq!(lines[1], "| --- | --- | --- | ---: |");
+    assert_eq!(
+        lines[2],
+        "| sklearn | coverage_error | sample_weight=false | 2.5 |"
+    );
+}
+
+#[test]
+fn per_sample_values_average_to_the_metric() {
+    let s = Scratch::new("persample");
+    let out = s.dir.join("per-sample.csv");
+    let w = s.file("w.txt", "1\n3\n");
+    let r = run(&[
+        "eval",
+        "--format",
+        "json",
+        "--convention",
+        "mldr",
+        "--per-sample",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(r.status, 0, "{r:?}");
+    // Label-wise metrics have no per-sample values: named on stderr, left out of the file.
+    for metric in ["macro_auc", "example_auc", "micro_auc"] {
+        assert!(
+            r.stderr.contains(&format!("no column for {metric}")),
+            "{r:?}"
+        );
+    }
+    let text = std::fs::read_to_string(&out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "sample,average_precision,coverage,one_error,ranking_loss"
+    );
+    assert_eq!(lines.len(), 1 + 8);
+    for (col, metric) in [(2, "coverage"), (3, "one_error"), (1, "average_precision")] {
+        let values: Vec<f64> = lines[1..]
+            .iter()
+            .map(|l| l.split(',').nth(col).unwrap().parse().unwrap())
+            .collect();
+        let mean = values.iter().sum::<f64>() / values.len() as f64;
+        let reported = r.results().iter().find(|x| x["metric"] == metric).unwrap()["value"]
+            .as_f64()
+            .unwrap();
+        assert!(
+            (mean - reported).abs() < 1e-12,
+            "{metric}: {mean} vs {reported}"
+        );
+    }
+    // With weights, a weight column; a row a metric skips is an empty field.
+    let t = s.file("t.txt", "1 0 0\n0 0 0\n");
+    let sc = s.file("s.csv", DOC_SCORE);
+    let r = eval_files(
+        &t,
+        &sc,
+        &[
+            "--convention",
+            "mulan",
+            "--metric",
+            "AveragePrecision",
+            "--sample-weight",
+            w.to_str().unwrap(),
+            "--per-sample",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(r.status, 0, "{r:?}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(text, "sample,weight,AveragePrecision\n0,1.0,0.5\n1,3.0,\n");
+    // An unwritable destination: status 2, nothing printed, no file left behind.
+    let missing = s.dir.join("no-such-dir").join("p.csv");
+    let r = run(&["eval", "-q", "--per-sample", missing.to_str().unwrap()]);
+    r.assert_unusable("p.csv: cannot write: ");
+    assert!(!s.dir.join("no-such-dir").exists());
+}
+
+/// The JSON of `compare` on the built-in example.
+fn compare_builtin(extra: &[&str]) -> (Run, Value) {
+    let r = run(&[&["compare", "--format", "json"], extra].concat());
+    assert_eq!(r.status, 0, "{r:?}");
+    let doc = serde_json::from_str(&r.stdout).unwrap();
+    (r, doc)
+}
+
+#[test]
+fn compare_agrees_with_eval_cell_by_cell() {
+    let (r, doc) = compare_builtin(&[]);
+    assert!(r.stderr.contains("built-in example"), "{r:?}");
+    let results = doc["results"].as_array().unwrap();
+    // Every toolkit metric appears in some row (roc_auc_score under three averages).
+    for convention in Convention::ALL.into_iter().skip(1) {
+        for metric in convention.metric_names() {
+            assert!(
+                results
+                    .iter()
+                    .any(|c| c["convention"] == convention.name() && c["metric"] == *metric),
+                "{convention} {metric}"
+            );
+        }
+    }
+    // Each toolkit cell is what eval prints for the same preset, and each policy cell what
+    // eval prints with --ties.
+    for convention in Convention::ALL {
+        let e = run(&[
+            "eval",
+            "--format",
+            "json",
+            "--convention",
+            convention.name(),
+        ]);
+        for cell in results.iter().filter(|c| {
+            c["convention"] == convention.name()
+                && (c["column"] == convention.name() || convention == Convention::Rankmetrics)
+                && c["params"].get("one_based") != Some(&Value::Bool(true))
+                && c["params"].get("average").is_none_or(|a| a == "macro")
+        }) {
+            let column = cell["column"].as_str().unwrap();
+            let expected = if convention == Convention::Rankmetrics {
+                let t = run(&[
+                    "eval",
+                    "--format",
+                    "json",
+                    "--ties",
+                    column,
+                    "--metric",
+                    cell["metric"].as_str().unwrap(),
+                ]);
+                t.results()[0]["value"].clone()
+            } else {
+                let found = e
+                    .results()
+                    .into_iter()
+                    .find(|x| x["metric"] == cell["metric"]);
+                found.unwrap()["value"].clone()
+            };
+            assert_eq!(cell["value"], expected, "{cell}");
+        }
+    }
+    // Ordering policies are orderings of the ties: inside the interval. The summary names
+    // what lies outside.
+    for row in doc["metrics"].as_array().unwrap() {
+        let name = row["metric_row"].as_str().unwrap();
+        let Some([lo, hi]) = row["interval"].as_array().map(|a| [&a[0], &a[1]]) else {
+            continue;
+        };
+        let (Some(lo), Some(hi)) = (lo.as_f64(), hi.as_f64()) else {
+            continue;
+        };
+        for cell in results.iter().filter(|c| c["metric_row"] == name) {
+            let v = cell["value"].as_f64();
+            let column = cell["column"].as_str().unwrap();
+            let outside = row["outside_interval"]
+                .as_array()
+                .unwrap()
+                .contains(&Value::from(column));
+            if let (Some(v), true) = (v, ["first", "last", "expected"].contains(&column)) {
+                assert!(lo - 1e-12 <= v && v <= hi + 1e-12, "{name} {column} {v}");
+                assert!(!outside, "{name} {column}");
+            }
+            if let Some(v) =
+                v.filter(|_| !["pessimistic", "optimistic", "expected"].contains(&column))
+            {
+                assert_eq!(outside, v < lo - 1e-9 || v > hi + 1e-9, "{name} {column}");
+            }
+        }
+    }
+}
+
+#[test]
+fn compare_prints_every_format() {
+    let table = run(&["compare", "-q"]);
+    assert_eq!(table.status, 0, "{table:?}");
+    assert!(table.stderr.is_empty(), "--quiet: {table:?}");
+    let lines: Vec<&str> = table.stdout.lines().collect();
+    for column in [
+        "max",
+        "min",
+        "average",
+        "first",
+        "last",
+        "sklearn",
+        "torchmetrics",
+        "mldr",
+        "mulan",
+        "interval",
+        "expected",
+        "spread",
+    ] {
+        assert!(lines[0].contains(column), "{column}: {}", lines[0]);
+    }
+    let is_error = lines.iter().find(|l| l.starts_with("is-error")).unwrap();
+    // is-error: only MULAN has it, so the other three toolkits show a dash.
+    assert_eq!(is_error.matches('—').count(), 3, "{is_error}");
+    let one_error = lines.iter().find(|l| l.starts_with("one-error")).unwrap();
+    assert!(one_error.contains("[0.2500, 0.3750]"), "{one_error}");
+    assert!(table.stdout.contains("*: outside the interval"));
+    let csv = run(&["compare", "-q", "--format", "csv"]);
+    let csv_lines: Vec<&str> = csv.stdout.lines().collect();
+    assert_eq!(
+        csv_lines[0],
+        "metric,max,min,average,first,last,sklearn,torchmetrics,mldr,mulan,pessimistic,\
+         expected,optimistic,spread,outside_interval"
+    );
+    assert!(csv_lines
+        .iter()
+        .any(|l| l.starts_with("one-error,0.375,0.25,0.3125,0.25,0.375,,,0.25,0.375,")));
+    let md = run(&["compare", "-q", "--format", "markdown"]);
+    let md_lines: Vec<&str> = md.stdout.lines().collect();
+    assert!(md_lines[0].starts_with("| metric | max | min |"), "{md:?}");
+    assert!(md_lines[1].starts_with("| --- | ---: |"), "{md:?}");
+    assert_eq!(
+        csv_lines.len(),
+        md_lines.iter().filter(|l| l.starts_with("| ")).count() - 1
+    );
+}
+
+#[test]
+fn compare_draws_one_dot_per_metric_and_convention() {
+    let s = Scratch::new("plot");
+    let svg = s.dir.join("chart.svg");
+    let (_, doc) = compare_builtin(&["--plot", svg.to_str().unwrap()]);
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        text.starts_with("<svg") && text.trim_end().ends_with("</svg>"),
+        "{text:.200}"
+    );
+    let values = doc["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| {
+            !["pessimistic", "expected", "optimistic"].contains(&c["column"].as_str().unwrap())
+        })
+        .filter(|c| c["value"].as_f64().is_some())
+        .count();
+    assert_eq!(text.matches("<circle").count(), values);
+    for row in doc["metrics"].as_array().unwrap() {
+        assert!(text.contains(row["metric_row"].as_str().unwrap()));
+    }
+    // Only the chart is left in the directory: no temporary file.
+    let names: Vec<_> = std::fs::read_dir(&s.dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["chart.svg"]);
+    let r = run(&[
+        "compare",
+        "-q",
+        "--plot",
+        s.dir.join("none/c.svg").to_str().unwrap(),
+    ]);
+    r.assert_unusable("c.svg: cannot write: ");
+}
+
+#[test]
+fn compare_reads_files_and_reports_errors_like_eval() {
+    let s = Scratch::new("comparefiles");
+    let t = s.file("t.labels", "0\n2\n");
+    let sc = s.file("s.csv", DOC_SCORE);
+    let r = run(&[
+        "compare",
+        "--format",
+        "csv",
+        "--y-true",
+        t.to_str().unwrap(),
+        "--y-score",
+        sc.to_str().unwrap(),
+    ]);
+    assert_eq!(r.status, 0, "{r:?}");
+    assert!(!r.stderr.contains("built-in"), "{r:?}");
+    // A header and one line per metric row (names with commas are quoted).
+    assert_eq!(r.stdout.lines().count(), 18, "{r:?}");
+    assert!(r.stdout.contains("\n\"AUC, micro (pooled)\","), "{r:?}");
+    // One label: scikit-learn's and torchmetrics' coverage need two, so those cells are
+    // errors (empty in CSV), and the status says so.
+    let t1 = s.file("t1.txt", "1\n0\n");
+    let s1 = s.file("s1.txt", "0.5\n0.2\n");
+    let one = |format: &str| {
+        run(&[
+            "compare",
+            "--format",
+            format,
+            "--y-true",
+            t1.to_str().unwrap(),
+            "--y-score",
+            s1.to_str().unwrap(),
+        ])
+    };
+    let r = one("csv");
+    assert_eq!(r.status, 1, "{r:?}");
+    assert!(r
+        .stdout
+        .contains("\ncoverage (ranks from 1),0.5,0.5,0.5,0.5,0.5,,,,,"));
+    let r = one("table");
+    assert!(r.stdout.contains("error (1)"), "{r:?}");
+    assert!(r.stdout.contains("(1) sklearn coverage_error: "), "{r:?}");
+    let bad = s.file("bad.csv", "0.1 0.2 0.3\n0.4 0.5\n");
+    let r = run(&[
+        "compare",
+        "--y-true",
+        t.to_str().unwrap(),
+        "--y-score",
+        bad.to_str().unwrap(),
+    ]);
+    r.assert_file_error(&bad, ":2:3: expected 3 numbers as on line 1, found 2");
+}
+
+#[test]
+fn no_progress_bar_when_stderr_is_not_a_terminal() {
+    let r = run(&["compare"]);
+    assert_eq!(r.status, 0, "{r:?}");
+    // Only the note about the built-in data: no bar, no carriage returns.
+    assert_eq!(r.stderr.lines().count(), 1, "{r:?}");
+    assert!(
+        !r.stderr.contains('\r') && !r.stderr.contains("computing"),
+        "{r:?}"
+    );
+}

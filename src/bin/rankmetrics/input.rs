@@ -145,7 +145,7 @@ impl Inputs {
             (Some(t), Some(s)) => {
                 let scores = read_file(s, Role::Scores, options, None, progress)?;
                 let labels = read_file(t, Role::Labels, options, Some(scores.cols), progress)?;
-                if labels.rows != scores.rows && labels.rows > 0 && scores.rows > 0 {
+                if labels.rows != scores.rows {
                     return Err(InputError::new(
                         &t.display().to_string(),
                         format!(
@@ -164,12 +164,16 @@ impl Inputs {
                     EXAMPLE_Y_TRUE,
                     Separator::Whitespace,
                     None,
+                    1,
+                    progress,
                 )?,
                 parse_text(
                     "built-in y_score",
                     EXAMPLE_Y_SCORE,
                     Separator::Whitespace,
                     None,
+                    1,
+                    progress,
                 )?,
             ),
             (Some(given), None) | (None, Some(given)) => {
@@ -273,20 +277,11 @@ fn read_file(
             let text = utf8(&source, bytes)?;
             let width = (role == Role::Weights).then_some(1);
             let (text, skipped) = strip_header(&text, separator, options.header);
-            if skipped && !options.quiet {
+            if skipped && !options.header && !options.quiet {
                 eprintln!("rankmetrics: {source}: line 1 is a header, skipped");
             }
-            let mut table = parse_text(&source, text, separator, width).map_err(|mut e| {
-                if let (Some((line, _)), true) = (&mut e.place, skipped) {
-                    *line += 1;
-                }
-                e
-            })?;
-            progress.advance(text.len() as u64);
-            if role == Role::Weights {
-                table.cols = 1;
-            }
-            table
+            let first_line = if skipped { 2 } else { 1 };
+            parse_text(&source, text, separator, width, first_line, progress)?
         }
     };
     if role == Role::Weights && table.cols > 1 {
@@ -339,13 +334,16 @@ fn strip_header(text: &str, separator: Separator, forced: bool) -> (&str, bool) 
     }
 }
 
-/// Parses `text` (named `source` in errors). Blank lines may only trail the data: one inside
-/// it would silently shift every later sample. `width` fixes the number of fields per line.
+/// Parses `text` (named `source` in errors; its first line is line `first_line` of the file).
+/// Blank lines may only trail the data: one inside it would silently shift every later sample.
+/// `width` fixes the number of fields per line.
 fn parse_text(
     source: &str,
     text: &str,
     separator: Separator,
     width: Option<usize>,
+    first_line: usize,
+    progress: &Progress,
 ) -> Result<Table, InputError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let lines: Vec<&str> = text.lines().collect();
@@ -380,7 +378,8 @@ fn parse_text(
     // The line that fixed the width, for the ragged-line message.
     let mut width_line = None;
     for (i, line) in lines.iter().take(data_lines).enumerate() {
-        let line_no = i + 1;
+        let line_no = i + first_line;
+        progress.advance(line.len() as u64 + 1);
         if line.trim().is_empty() {
             return Err(error(
                 line_no,
@@ -488,7 +487,14 @@ mod tests {
     use super::*;
 
     fn parse_table(source: &str, text: &str, width: Option<usize>) -> Result<Table, InputError> {
-        parse_text(source, text, Separator::Detect, width)
+        parse_text(
+            source,
+            text,
+            Separator::Detect,
+            width,
+            1,
+            &Progress::new(true),
+        )
     }
 
     #[test]
@@ -498,7 +504,16 @@ mod tests {
         assert_eq!(a, b);
         assert_eq!((a.rows, a.cols), (2, 3));
         assert_eq!(a.data, [1.0, 2.5, -3.0, 4.0, 5.0, 6.0]);
-        let tsv = parse_text("t", "1\t2.5\t -3\n4\t5\t6\n", Separator::Tab, None).unwrap();
+        let hidden = Progress::new(true);
+        let tsv = parse_text(
+            "t",
+            "1\t2.5\t -3\n4\t5\t6\n",
+            Separator::Tab,
+            None,
+            1,
+            &hidden,
+        );
+        let tsv = tsv.unwrap();
         assert_eq!(tsv, a);
     }
 

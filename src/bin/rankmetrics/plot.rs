@@ -86,11 +86,12 @@ fn panel(area: &DrawingArea<SVGBackend<'_>, Shift>, row: &Row) -> DrawResult {
         .iter()
         .map(|&c| row.value(c).filter(|v| v.is_finite()))
         .collect();
+    let interval = row
+        .interval()
+        .filter(|(lo, hi)| lo.is_finite() && hi.is_finite());
+    let expected = row.expected().filter(|e| e.is_finite());
     let mut bounds: Vec<f64> = values.iter().flatten().copied().collect();
-    if let Some((lo, hi)) = row.interval() {
-        bounds.extend([lo, hi]);
-    }
-    bounds.retain(|v| v.is_finite());
+    bounds.extend(interval.iter().flat_map(|&(lo, hi)| [lo, hi]));
     let lo = bounds.iter().copied().fold(f64::INFINITY, f64::min);
     let hi = bounds.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let (lo, hi) = if lo.is_finite() { (lo, hi) } else { (0.0, 1.0) };
@@ -123,13 +124,13 @@ fn panel(area: &DrawingArea<SVGBackend<'_>, Shift>, row: &Row) -> DrawResult {
         .light_line_style(WHITE)
         .label_style(("sans-serif", 12))
         .draw()?;
-    if let Some((lo, hi)) = row.interval() {
+    if let Some((lo, hi)) = interval {
         chart.draw_series(std::iter::once(Rectangle::new(
             [(lo, -0.5), (hi, n as f64 - 0.5)],
             BAND.mix(0.8).filled(),
         )))?;
     }
-    if let Some(e) = row.expected() {
+    if let Some(e) = expected {
         chart.draw_series(std::iter::once(PathElement::new(
             vec![(e, -0.5), (e, n as f64 - 0.5)],
             EXPECTED.stroke_width(2),
