@@ -4,8 +4,12 @@ use core::ops::Range;
 
 use crate::Error;
 
+#[cfg(feature = "faer")]
+mod faer_impl;
 #[cfg(feature = "nalgebra")]
 mod nalgebra_impl;
+#[cfg(feature = "ndarray")]
+mod ndarray_impl;
 
 /// A read-only n × L matrix (rows = samples, columns = labels) that metrics read row by row.
 ///
@@ -15,8 +19,9 @@ mod nalgebra_impl;
 /// contiguous. Implementations must never panic for `rows` within `0..nrows()`.
 ///
 /// Implemented for [`RowMajor`] views of a flat slice, `Vec<Vec<T>>` and `[Vec<T>]`, fixed-size
-/// arrays `[[T; L]; N]`, `Vec<[T; L]>` and `[[T; L]]`, references to any of these, and (feature
-/// `nalgebra`) every nalgebra matrix and view.
+/// arrays `[[T; L]; N]`, `Vec<[T; L]>` and `[[T; L]]`, references to any of these, and, behind
+/// features, every nalgebra matrix and view (`nalgebra`, on by default), every 2-D ndarray array
+/// and view (`ndarray`), and faer's `Mat`, `MatRef` and `MatMut` (`faer`).
 ///
 /// # Example
 /// ```
