@@ -245,7 +245,11 @@ fn read_file(
     } else {
         raw
     };
-    progress.bytes(format!("reading {source}"), bytes.len() as u64);
+    let name = path
+        .file_name()
+        .unwrap_or(path.as_os_str())
+        .to_string_lossy();
+    progress.bytes(format!("reading {name}"), bytes.len() as u64);
     let table = match format {
         Some(InputFormat::Npy) => {
             let a = npy::parse(&bytes).map_err(|m| InputError::new(&source, m))?;

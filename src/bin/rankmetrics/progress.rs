@@ -23,16 +23,16 @@ impl Progress {
     pub fn bytes(&self, message: String, total: u64) {
         if let Some(bar) = &self.bar {
             bar.disable_steady_tick();
+            bar.set_message(message);
             bar.set_style(
                 ProgressStyle::with_template(
-                    "{msg} [{bar:30}] {binary_bytes}/{binary_total_bytes} ({eta})",
+                    "{msg} [{bar:20}] {binary_bytes}/{binary_total_bytes} {eta}",
                 )
                 .unwrap_or_else(|_| ProgressStyle::default_bar())
                 .progress_chars("=> "),
             );
             bar.set_length(total);
             bar.set_position(0);
-            bar.set_message(message);
         }
     }
 
