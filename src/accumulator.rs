@@ -1,9 +1,15 @@
 //! Streaming evaluation: [`RowAccumulator`] takes rows in batches and merges with other
 //! accumulators, for the exact one-shot value.
 
-use crate::metric::{check_weights, for_each_row, IndicatorValues};
+use crate::matrix::RowReader;
+use crate::metric::{
+    check_scores, check_shapes, check_weights, for_each_row, read_labels, IndicatorValues,
+};
 use crate::sum::WeightedMean;
-use crate::{Error, Label, Matrix, RowMetric, RowOptions, Score, ZeroWeight};
+use crate::{
+    Error, Label, LabelDomain, Matrix, RankingMetric, RowMajor, RowMetric, RowOptions, Score,
+    ZeroWeight,
+};
 
 /// What two accumulators (or an accumulator and a batch) disagree on.
 ///
@@ -43,16 +49,49 @@ impl core::fmt::Display for Incompatibility {
     }
 }
 
+/// What every batch of one stream must agree on: the label count and whether rows are weighted.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+struct Shape {
+    /// The number of labels, once a batch has been seen.
+    labels: Option<usize>,
+    /// Whether the rows came with sample weights, once a batch has been seen.
+    weighted: Option<bool>,
+}
+
+impl Shape {
+    /// Records the shape and weighting of new rows, or says how they disagree.
+    fn agree(&mut self, labels: usize, weighted: bool) -> Result<(), Error> {
+        if let Some(expected) = self.labels.filter(|&l| l != labels) {
+            return Err(Error::Incompatible(Incompatibility::Labels {
+                expected,
+                found: labels,
+            }));
+        }
+        if self.weighted.is_some_and(|w| w != weighted) {
+            return Err(Error::Incompatible(Incompatibility::Weighting));
+        }
+        self.labels = Some(labels);
+        self.weighted = Some(weighted);
+        Ok(())
+    }
+
+    /// Agrees with another stream's shape, if it has seen rows.
+    fn agree_with(&mut self, other: &Shape) -> Result<(), Error> {
+        match (other.labels, other.weighted) {
+            (Some(labels), Some(weighted)) => self.agree(labels, weighted),
+            _ => Ok(()),
+        }
+    }
+}
+
 /// The state of a streaming row-wise evaluation: constant size, whatever the number of rows.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct RowState {
-    /// The number of labels, once a batch has been seen.
-    labels: Option<usize>,
+    shape: Shape,
     /// The global index of the next row (errors and `TiePolicy::Random` streams use it).
     next_row: usize,
-    /// Whether the rows came with sample weights, once a batch has been seen.
-    weighted: Option<bool>,
     /// Σ w·x and Σ w over the rows that count.
     mean: WeightedMean,
     /// scikit-learn's label-type check across batches.
@@ -62,9 +101,8 @@ pub(crate) struct RowState {
 impl RowState {
     pub(crate) fn new(options: RowOptions, first_row: usize) -> Self {
         RowState {
-            labels: None,
+            shape: Shape::default(),
             next_row: first_row,
-            weighted: None,
             mean: WeightedMean::new(options.summation),
             indicator: IndicatorValues::default(),
         }
@@ -92,7 +130,7 @@ impl RowState {
             return Ok(()); // an empty batch adds nothing (NoSamples is for `value`)
         }
         let mut next = *self;
-        next.agree(y_true.ncols(), sample_weight.is_some())?;
+        next.shape.agree(y_true.ncols(), sample_weight.is_some())?;
         let weights = sample_weight
             .map(|w| check_weights(w, y_true.nrows()))
             .transpose()?;
@@ -114,27 +152,9 @@ impl RowState {
         Ok(())
     }
 
-    /// Records the shape and weighting of new rows, or says how they disagree.
-    fn agree(&mut self, labels: usize, weighted: bool) -> Result<(), Error> {
-        if let Some(expected) = self.labels.filter(|&l| l != labels) {
-            return Err(Error::Incompatible(Incompatibility::Labels {
-                expected,
-                found: labels,
-            }));
-        }
-        if self.weighted.is_some_and(|w| w != weighted) {
-            return Err(Error::Incompatible(Incompatibility::Weighting));
-        }
-        self.labels = Some(labels);
-        self.weighted = Some(weighted);
-        Ok(())
-    }
-
     pub(crate) fn merge(&mut self, other: &RowState) -> Result<(), Error> {
         let mut next = *self;
-        if let (Some(labels), Some(weighted)) = (other.labels, other.weighted) {
-            next.agree(labels, weighted)?;
-        }
+        next.shape.agree_with(&other.shape)?;
         for v in other.indicator.iter().flatten() {
             let known = next.indicator.iter().flatten().any(|x| x == v);
             if !known {
@@ -159,7 +179,7 @@ impl RowState {
     }
 
     pub(crate) fn value(&self, options: RowOptions) -> Result<f64, Error> {
-        if self.labels.is_none() {
+        if self.shape.labels.is_none() {
             return Err(Error::NoSamples);
         }
         Ok(match self.mean.value() {
@@ -267,6 +287,142 @@ impl<M: RowMetric> RowAccumulator<M> {
     /// evaluation.
     pub fn value(&self) -> Result<f64, Error> {
         self.state.value(self.metric.options())
+    }
+
+    /// The metric being accumulated.
+    pub fn metric(&self) -> &M {
+        &self.metric
+    }
+}
+
+/// A label-wise, pooled or per-sample-averaged metric (ROC AUC, label average precision)
+/// evaluated in batches.
+///
+/// These metrics rank each label's scores across all samples, so an exact merge needs every
+/// row: the state keeps the validated rows (16 bytes per cell and 8 per row for weights), and
+/// [`value`](Self::value) evaluates them at once, bitwise as one-shot evaluation would. Merge
+/// shards in row order (instance-order tie policies such as MULAN's read it).
+///
+/// # Example
+/// ```
+/// use rankmetrics::{Average, RankingMetric, RocAuc, TiePolicy};
+/// let auc = RocAuc::new(Average::Macro, TiePolicy::Average);
+/// let (y, s) = ([[1, 0], [0, 1], [1, 1], [0, 0]], [[0.9, 0.2], [0.3, 0.8], [0.6, 0.4], [0.1, 0.5]]);
+/// let mut acc = auc.accumulator();
+/// acc.update(&y[..2], &s[..2], None).unwrap();
+/// let mut other = auc.accumulator();
+/// other.update(&y[2..], &s[2..], None).unwrap();
+/// acc.merge(&other).unwrap();
+/// assert_eq!(acc.value().unwrap(), auc.evaluate(&y, &s, None).unwrap());
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct LabelwiseAccumulator<M> {
+    metric: M,
+    domain: LabelDomain,
+    shape: Shape,
+    truth: Vec<f64>,
+    scores: Vec<f64>,
+    weights: Vec<f64>,
+}
+
+impl<M: RankingMetric<f64>> LabelwiseAccumulator<M> {
+    /// An empty accumulator for `metric`, whose labels must lie in `domain`.
+    pub(crate) fn new(metric: M, domain: LabelDomain) -> Self {
+        LabelwiseAccumulator {
+            metric,
+            domain,
+            shape: Shape::default(),
+            truth: Vec::new(),
+            scores: Vec::new(),
+            weights: Vec::new(),
+        }
+    }
+
+    /// Validates a batch of rows and keeps it (an empty batch is a no-op). On error nothing is
+    /// kept.
+    ///
+    /// # Errors
+    /// Non-finite scores, labels outside the metric's domain, weights of the wrong length or
+    /// value (rows numbered across batches), and [`Error::Incompatible`] when the label count
+    /// or weighting differs from earlier batches.
+    pub fn update<T, Y, S>(
+        &mut self,
+        y_true: &Y,
+        y_score: &S,
+        sample_weight: Option<&[T]>,
+    ) -> Result<(), Error>
+    where
+        T: Score,
+        Y: Matrix + ?Sized,
+        Y::Elem: Label,
+        S: Matrix<Elem = T> + ?Sized,
+    {
+        let (n, l) = match check_shapes(y_true, y_score, 1) {
+            Err(Error::NoSamples) if sample_weight.map_or(true, <[T]>::is_empty) => return Ok(()),
+            other => other?,
+        };
+        let mut shape = self.shape;
+        shape.agree(l, sample_weight.is_some())?;
+        let weights = sample_weight.map(|w| check_weights(w, n)).transpose()?;
+        let first = self.rows();
+        let (mut truth, mut scores) = (Vec::with_capacity(n * l), Vec::with_capacity(n * l));
+        let (mut labels, mut reader) = (RowReader::new(y_true), RowReader::new(y_score));
+        let mut gains = vec![0.0; l];
+        for i in 0..n {
+            let s = reader.row(i);
+            check_scores(s, first + i)?;
+            read_labels(labels.row(i), self.domain, first + i, &mut gains)?;
+            truth.extend_from_slice(&gains);
+            scores.extend(s.iter().map(|x| x.as_f64()));
+        }
+        self.shape = shape;
+        self.truth.extend(truth);
+        self.scores.extend(scores);
+        self.weights
+            .extend(weights.into_iter().flatten().map(|w| w.as_f64()));
+        Ok(())
+    }
+
+    /// Appends the rows of another accumulator (the next shard, in row order).
+    ///
+    /// # Errors
+    /// [`Error::Incompatible`] when the metrics, label counts or weightings differ.
+    pub fn merge(&mut self, other: &Self) -> Result<(), Error>
+    where
+        M: PartialEq,
+    {
+        if self.metric != other.metric {
+            return Err(Error::Incompatible(Incompatibility::Metric));
+        }
+        let mut shape = self.shape;
+        shape.agree_with(&other.shape)?;
+        self.shape = shape;
+        self.truth.extend_from_slice(&other.truth);
+        self.scores.extend_from_slice(&other.scores);
+        self.weights.extend_from_slice(&other.weights);
+        Ok(())
+    }
+
+    /// The metric over every row kept so far.
+    ///
+    /// # Errors
+    /// [`Error::NoSamples`] before any row; otherwise as the metric's one-shot evaluation.
+    pub fn value(&self) -> Result<f64, Error> {
+        let l = self.shape.labels.ok_or(Error::NoSamples)?;
+        let n = self.rows();
+        let y_true = RowMajor::new(&self.truth, n, l)?;
+        let y_score = RowMajor::new(&self.scores, n, l)?;
+        let weights = (self.shape.weighted == Some(true)).then_some(&self.weights[..]);
+        self.metric.evaluate(&y_true, &y_score, weights)
+    }
+
+    /// The number of rows kept.
+    pub fn rows(&self) -> usize {
+        match self.shape.labels {
+            Some(l) if l > 0 => self.truth.len() / l,
+            _ => 0,
+        }
     }
 
     /// The metric being accumulated.

@@ -21,6 +21,7 @@ use crate::{Error, Label, LabelDomain, Matrix, RankedRow, Ranker, Ranking, Score
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Average {
     /// All n·L cells pooled into one binary problem; a sample's weight applies to its cells.
     Micro,
@@ -49,6 +50,7 @@ pub enum Average {
 /// assert_eq!(auc.on_undefined(Undefined::Skip).evaluate(&y, &s, None).unwrap(), 1.0);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Undefined {
     /// NaN, which propagates to the mean (scikit-learn's ROC AUC, MULAN).
     Nan,
@@ -70,6 +72,7 @@ pub enum Undefined {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Mean {
     /// The (weighted) arithmetic mean, summed with compensation.
     Arithmetic,
@@ -89,6 +92,7 @@ pub enum Mean {
 /// assert_eq!(o.undefined, Undefined::Nan);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LabelwiseOptions {
     /// The ranking inside each vector (ties inside a column are between samples, in row order).
     pub ranking: Ranking,
@@ -448,6 +452,13 @@ macro_rules! labelwise_builders {
                 "::new(", $args, ").options().average, Average::Macro);\n```")]
             pub const fn options(&self) -> $crate::LabelwiseOptions {
                 self.options
+            }
+
+            #[doc = concat!("An empty accumulator: evaluate in batches and merge shards.\n\n```\nuse rankmetrics::{",
+                stringify!($metric), ", Average, TiePolicy};\nlet mut acc = ", stringify!($metric),
+                "::new(", $args, ").accumulator();\nacc.update(&[[1, 0], [0, 1]], &[[0.9, 0.1], [0.2, 0.8]], None).unwrap();\nassert_eq!(acc.rows(), 2);\n```")]
+            pub fn accumulator(&self) -> $crate::LabelwiseAccumulator<Self> {
+                $crate::LabelwiseAccumulator::new(*self, self.options.labels)
             }
         }
 

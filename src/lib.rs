@@ -48,7 +48,7 @@ mod ties;
 pub mod compat;
 
 pub use compat::{mldr, mulan, registry, sklearn, torchmetrics};
-pub use accumulator::{Incompatibility, RowAccumulator};
+pub use accumulator::{Incompatibility, LabelwiseAccumulator, RowAccumulator};
 pub use error::{Degeneracy, Error, LabelDomain};
 pub use kernel::{Block, RankedRow, Ranker, Ranking};
 pub use labelwise::{Average, LabelwiseOptions, Mean, Undefined};

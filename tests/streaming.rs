@@ -194,3 +194,136 @@ fn state_round_trips_through_json() {
         acc.value().unwrap().to_bits()
     );
 }
+
+#[test]
+fn labelwise_accumulators_equal_one_shot_bitwise() {
+    use rankmetrics::{Average, InterpolatedAveragePrecision, LabelAveragePrecision, RocAuc};
+    let mut rng = Rng(0x5EED_57AE_A411_0002);
+    for _ in 0..60 {
+        let d = Data::random(&mut rng);
+        let (y, s, w) = d.rows(0..d.n);
+        let splits = d.splits(&mut rng);
+        for average in [
+            Average::Macro,
+            Average::Micro,
+            Average::Weighted,
+            Average::Samples,
+        ] {
+            let auc = RocAuc::new(average, TiePolicy::Average);
+            let ap = LabelAveragePrecision::new(average, TiePolicy::Max);
+            let map = InterpolatedAveragePrecision::new(average, TiePolicy::First, 10);
+            let one_shot = [
+                auc.evaluate(&y, &s, w),
+                ap.evaluate(&y, &s, w),
+                map.evaluate(&y, &s, w),
+            ];
+            let (mut a, mut b, mut c) = (auc.accumulator(), ap.accumulator(), map.accumulator());
+            let mut shard = auc.accumulator();
+            for (k, r) in splits.iter().enumerate() {
+                let (y, s, w) = d.rows(r.clone());
+                a.update(&y, &s, w).unwrap();
+                b.update(&y, &s, w).unwrap();
+                c.update(&y, &s, w).unwrap();
+                if k > 0 {
+                    shard.update(&y, &s, w).unwrap();
+                }
+            }
+            let streamed = [a.value(), b.value(), c.value()];
+            for (one, streamed) in one_shot.iter().zip(&streamed) {
+                match (one, streamed) {
+                    (Ok(x), Ok(y)) => {
+                        assert!(x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()))
+                    }
+                    (Err(x), Err(y)) => assert_eq!(x, y),
+                    (x, y) => panic!("one-shot {x:?}, streamed {y:?}"),
+                }
+            }
+            // The first batch alone, merged with the rest: the same rows in the same order.
+            let mut first = auc.accumulator();
+            if let Some(r) = splits.first() {
+                let (y, s, w) = d.rows(r.clone());
+                first.update(&y, &s, w).unwrap();
+            }
+            first.merge(&shard).unwrap();
+            assert_eq!(
+                first.value().map(f64::to_bits).ok(),
+                a.value().map(f64::to_bits).ok()
+            );
+        }
+    }
+}
+
+#[test]
+fn every_preset_streams_to_its_one_shot_value() {
+    use rankmetrics::registry::{Convention, Preset};
+    let mut rng = Rng(0x5EED_57AE_A411_0003);
+    for convention in Convention::ALL {
+        for &name in convention.metric_names() {
+            let preset = Preset::lookup(convention, name, &[], None).unwrap();
+            for _ in 0..8 {
+                let d = Data::random(&mut rng);
+                let (y, s, w) = d.rows(0..d.n);
+                // torchmetrics and MULAN take no weights; their presets weigh as an extension.
+                let one_shot = preset.evaluate(&y, &s, w);
+                let mut acc = preset.accumulator();
+                let streamed = d.splits(&mut rng).into_iter().try_for_each(|r| {
+                    let (y, s, w) = d.rows(r);
+                    acc.update(&y, &s, w)
+                });
+                match (one_shot, streamed.and_then(|_| acc.value())) {
+                    (Ok(a), Ok(b)) => assert!(
+                        a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()),
+                        "{convention} {name}: {a} vs {b}"
+                    ),
+                    (Err(a), Err(b)) => assert_eq!(a, b, "{convention} {name}"),
+                    (a, b) => panic!("{convention} {name}: one-shot {a:?}, streamed {b:?}"),
+                }
+            }
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+#[test]
+fn preset_state_round_trips_through_json() {
+    use rankmetrics::registry::{Convention, Preset, PresetAccumulator};
+    for (convention, name) in [
+        (Convention::Mulan, "MacroAUC"),
+        (Convention::Mldr, "coverage"),
+    ] {
+        let mut acc = Preset::lookup(convention, name, &[], None)
+            .unwrap()
+            .accumulator();
+        acc.update(
+            &[[1, 0, 1], [0, 1, 0]],
+            &[[0.5, 0.5, 0.1], [0.2, 0.9, 0.4]],
+            None::<&[f64]>,
+        )
+        .unwrap();
+        let json = serde_json::to_string(&acc).unwrap();
+        let back: PresetAccumulator = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, acc);
+        assert_eq!(
+            back.value().unwrap().to_bits(),
+            acc.value().unwrap().to_bits()
+        );
+    }
+}
+
+#[test]
+fn torchmetrics_logits_are_detected_per_batch() {
+    use rankmetrics::registry::{Convention, Preset};
+    let preset = Preset::lookup(
+        Convention::Torchmetrics,
+        "multilabel_ranking_loss",
+        &[],
+        None,
+    )
+    .unwrap();
+    // 40 and 38 saturate to the same probability: the pair ties (Last: not an error).
+    let (y, s) = ([[0, 1, 0]], [[40.0, 38.0, -1.0]]);
+    let mut acc = preset.accumulator();
+    acc.update(&y, &s, None::<&[f64]>).unwrap();
+    assert_eq!(acc.value().unwrap(), 0.0);
+    assert_eq!(preset.evaluate(&y, &s, None::<&[f64]>).unwrap(), 0.0);
+}

@@ -14,8 +14,8 @@ use core::fmt;
 use crate::compat::torchmetrics::{evaluate_on_logits, Float32Scores, Logits};
 use crate::compat::{mldr, mulan, sklearn, torchmetrics};
 use crate::{
-    metrics, Average, Error, Label, Matrix, RankedRow, RankingMetric, RowMetric, RowOptions,
-    RowRule, Score, TieGrouping, TiePolicy,
+    metrics, Average, Error, Label, LabelwiseAccumulator, Matrix, RankedRow, RankingMetric,
+    RowAccumulator, RowMetric, RowOptions, RowRule, Score, TieGrouping, TiePolicy,
 };
 
 /// A family of presets: this crate's own metrics, or one toolkit's.
@@ -216,6 +216,7 @@ pub enum LookupError {
 
 /// One of the row-wise metric types, chosen at run time.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 enum AnyRow {
     Coverage(metrics::Coverage),
     AveragePrecision(metrics::AveragePrecision),
@@ -300,6 +301,7 @@ enum Plan {
 
 /// One of the label-wise metric types, chosen at run time.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 enum AnyLabelwise {
     RocAuc(metrics::RocAuc),
     AveragePrecision(metrics::LabelAveragePrecision),
@@ -315,9 +317,19 @@ impl AnyLabelwise {
         }
     }
 
-    fn evaluate<T, Y, S>(&self, y_true: &Y, y_score: &S, w: Option<&[T]>) -> Result<f64, Error>
+    /// The labels the metric accepts.
+    fn label_domain(&self) -> crate::LabelDomain {
+        match self {
+            AnyLabelwise::RocAuc(m) => m.options().labels,
+            AnyLabelwise::AveragePrecision(m) => m.options().labels,
+            AnyLabelwise::Interpolated(m) => m.options().labels,
+        }
+    }
+}
+
+impl<T: Score> RankingMetric<T> for AnyLabelwise {
+    fn evaluate<Y, S>(&self, y_true: &Y, y_score: &S, w: Option<&[T]>) -> Result<f64, Error>
     where
-        T: Score,
         Y: Matrix + ?Sized,
         Y::Elem: Label,
         S: Matrix<Elem = T> + ?Sized,
@@ -703,6 +715,41 @@ impl Preset {
         }
     }
 
+    /// An empty accumulator for this preset: evaluate in batches, merge shards, read the value.
+    ///
+    /// Row-wise presets keep sums and counts (constant size); label-wise ones keep the rows
+    /// (see [`LabelwiseAccumulator`](crate::LabelwiseAccumulator)). torchmetrics' logit
+    /// detection is made per batch, as its own `update()` does.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::registry::{Convention, Preset};
+    /// let p = Preset::lookup(Convention::Sklearn, "label_ranking_loss", &[], None).unwrap();
+    /// let mut acc = p.accumulator();
+    /// acc.update(&[[1, 0]], &[[0.5, 0.5]], None::<&[f64]>).unwrap();
+    /// acc.update(&[[0, 1]], &[[0.2, 0.8]], None::<&[f64]>).unwrap();
+    /// assert_eq!(acc.value().unwrap(), 0.5);
+    /// ```
+    pub fn accumulator(&self) -> PresetAccumulator {
+        PresetAccumulator(match &self.plan {
+            Plan::Row { metric, logits } => Streaming::Row {
+                acc: RowAccumulator::new(*metric),
+                view: if *logits {
+                    ScoreView::Logits
+                } else {
+                    ScoreView::AsIs
+                },
+            },
+            Plan::Float32Row { metric } => Streaming::Row {
+                acc: RowAccumulator::new(*metric),
+                view: ScoreView::Float32,
+            },
+            Plan::Labelwise(m) => {
+                Streaming::Labelwise(LabelwiseAccumulator::new(*m, m.label_domain()))
+            }
+        })
+    }
+
     /// The value of every row (`None` for rows the preset skips).
     ///
     /// # Errors
@@ -924,4 +971,96 @@ where
         .iter()
         .map(|p| p.evaluate(y_true, y_score, sample_weight))
         .collect()
+}
+
+/// A preset evaluated in batches; see [`Preset::accumulator`].
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct PresetAccumulator(Streaming);
+
+/// The state behind a [`PresetAccumulator`].
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+enum Streaming {
+    Row {
+        acc: RowAccumulator<AnyRow>,
+        view: ScoreView,
+    },
+    Labelwise(LabelwiseAccumulator<AnyLabelwise>),
+}
+
+/// How a row-wise preset sees the scores of each batch.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+enum ScoreView {
+    AsIs,
+    /// torchmetrics' sigmoid when a score of the batch lies outside [0, 1].
+    Logits,
+    /// Cast to `float32` (torchmetrics' retrieval metrics).
+    Float32,
+}
+
+impl PresetAccumulator {
+    /// Adds a batch of rows; on error nothing is added.
+    ///
+    /// # Errors
+    /// As [`Preset::evaluate`], plus [`Error::Incompatible`] when the batch's label count or
+    /// weighting differs from earlier batches.
+    pub fn update<T, Y, S>(
+        &mut self,
+        y_true: &Y,
+        y_score: &S,
+        sample_weight: Option<&[T]>,
+    ) -> Result<(), Error>
+    where
+        T: Score,
+        Y: Matrix + ?Sized,
+        Y::Elem: Label,
+        S: Matrix<Elem = T> + ?Sized,
+    {
+        match &mut self.0 {
+            Streaming::Row {
+                acc,
+                view: ScoreView::Logits,
+            } if y_score.nrows() > 0 => {
+                crate::metric::check_shapes(y_true, y_score, 1)?;
+                acc.update(y_true, &Logits::new(y_score)?, sample_weight)
+            }
+            // An empty batch is a no-op, with or without the logit view.
+            Streaming::Row {
+                acc,
+                view: ScoreView::AsIs | ScoreView::Logits,
+            } => acc.update(y_true, y_score, sample_weight),
+            Streaming::Row {
+                acc,
+                view: ScoreView::Float32,
+            } => acc.update(y_true, &Float32Scores::new(y_score), sample_weight),
+            Streaming::Labelwise(acc) => acc.update(y_true, y_score, sample_weight),
+        }
+    }
+
+    /// Adds the rows of another accumulator of the same preset (the next shard, in row order).
+    ///
+    /// # Errors
+    /// [`Error::Incompatible`] when the presets, label counts or weightings differ.
+    pub fn merge(&mut self, other: &Self) -> Result<(), Error> {
+        match (&mut self.0, &other.0) {
+            (Streaming::Row { acc, view }, Streaming::Row { acc: b, view: v }) if view == v => {
+                acc.merge(b)
+            }
+            (Streaming::Labelwise(acc), Streaming::Labelwise(b)) => acc.merge(b),
+            _ => Err(Error::Incompatible(crate::Incompatibility::Metric)),
+        }
+    }
+
+    /// The preset's value over every row added so far.
+    ///
+    /// # Errors
+    /// [`Error::NoSamples`] before any row; otherwise as [`Preset::evaluate`].
+    pub fn value(&self) -> Result<f64, Error> {
+        match &self.0 {
+            Streaming::Row { acc, .. } => acc.value(),
+            Streaming::Labelwise(acc) => acc.value(),
+        }
+    }
 }

@@ -26,6 +26,7 @@ use crate::{Average, RankedRow, Score, TiePolicy};
 ///
 /// [`Error::TooFewRecallLevels`]: crate::Error::TooFewRecallLevels
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct InterpolatedAveragePrecision {
     options: LabelwiseOptions,
     levels: usize,

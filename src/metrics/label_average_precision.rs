@@ -29,6 +29,7 @@ use crate::{Average, RankSharing, RankedRow, Score, TiePolicy};
 /// assert_eq!(first.evaluate(&y, &s, None).unwrap(), (1.0 + 2.0 / 3.0) / 2.0);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LabelAveragePrecision {
     options: LabelwiseOptions,
 }

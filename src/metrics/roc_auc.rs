@@ -14,6 +14,7 @@ use crate::{Average, RankedRow, Score, TiePolicy};
 /// assert_eq!(auc.with_direction(Direction::Auto).evaluate(&y, &s, None).unwrap(), 1.0);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Direction {
     /// Relevant labels should score higher (scikit-learn, MULAN).
     Fixed,
@@ -44,6 +45,7 @@ pub enum Direction {
 /// assert_eq!(auc.evaluate(&y, &s, None).unwrap(), 0.75);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RocAuc {
     options: LabelwiseOptions,
     direction: Direction,
