@@ -139,6 +139,8 @@ pub struct Ranker {
     groups: Vec<(usize, usize)>,
     blocks: Vec<Block>,
     order: Vec<u32>,
+    /// One group's members, reordered by an ordering policy.
+    members: Vec<u32>,
 }
 
 impl Ranker {
@@ -158,7 +160,25 @@ impl Ranker {
         ranking: Ranking,
         row: usize,
     ) -> RankedRow<'a> {
-        let n = scores.len().min(gains.len()).min(u32::MAX as usize);
+        self.sort(&scores[..scores.len().min(gains.len())], ranking.grouping);
+        self.assign(gains, ranking.ties, row)
+    }
+
+    /// Sorts one row and groups its ties, for [`assign`](Self::assign) to rank under any number
+    /// of tie policies: sort once, score many. [`rank`](Self::rank) is `sort` then `assign`.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{Ranker, TieGrouping, TiePolicy};
+    /// let mut ranker = Ranker::new();
+    /// let (scores, gains) = ([0.5, 0.9, 0.5], [1.0, 0.0, 0.0]);
+    /// ranker.sort(&scores, TieGrouping::Exact);
+    /// assert_eq!(ranker.assign(&gains, TiePolicy::First, 0).order(), &[1, 0, 2]);
+    /// assert_eq!(ranker.assign(&gains, TiePolicy::Last, 0).order(), &[1, 2, 0]);
+    /// assert_eq!(ranker.assign(&gains, TiePolicy::Max, 0).blocks().len(), 2);
+    /// ```
+    pub fn sort<T: Score>(&mut self, scores: &[T], grouping: TieGrouping) {
+        let n = scores.len().min(u32::MAX as usize);
         self.keys.clear();
         self.keys.extend(
             scores[..n]
@@ -169,57 +189,80 @@ impl Ranker {
         // Keys are unique (the column breaks ties), so the unstable sort is deterministic:
         // descending score, and inside a tie the lower column first.
         self.keys.sort_unstable();
-        self.group(scores, ranking.grouping);
+        self.group(scores, grouping);
+    }
 
-        self.blocks.clear();
-        self.order.clear();
-        let relevant = |j: u32| usize::from(gains[j as usize] != 0.0);
-        let sharing = ranking.ties.sharing();
-        let mut rng = match ranking.ties {
+    /// Ranks the row last given to [`sort`](Self::sort) under `ties`. `gains[j]` is label j's
+    /// value (relevant when non-zero; a missing gain counts as 0); `row` seeds
+    /// [`TiePolicy::Random`]. The sorted row is left as it was, for the next policy.
+    pub fn assign<'a>(
+        &'a mut self,
+        gains: &'a [f64],
+        ties: TiePolicy,
+        row: usize,
+    ) -> RankedRow<'a> {
+        let Ranker {
+            keys,
+            groups,
+            blocks,
+            order,
+            members,
+        } = self;
+        blocks.clear();
+        order.clear();
+        let gain = |j: u32| gains.get(j as usize).copied().unwrap_or(0.0);
+        let relevant = |j: u32| usize::from(gain(j) != 0.0);
+        let sharing = ties.sharing();
+        let mut rng = match ties {
             TiePolicy::Random(seed) => Some(SplitMix64::for_row(seed, row)),
             _ => None,
         };
-        for &(start, len) in &self.groups {
-            let members = &mut self.keys[start..start + len];
+        for &(start, len) in groups.iter() {
+            let group = &keys[start..start + len];
             if sharing.is_some() {
                 let (mut r, mut g) = (0, 0.0);
-                for &(_, j) in members.iter() {
+                for &(_, j) in group {
                     r += relevant(j);
-                    g += gains[j as usize];
+                    g += gain(j);
                 }
-                self.blocks.push(Block {
+                blocks.push(Block {
                     start,
                     len,
                     relevant: r,
                     gain: g,
                 });
-                self.order.extend(members.iter().map(|k| k.1));
+                order.extend(group.iter().map(|k| k.1));
                 continue;
             }
-            let gain = |k: &(u64, u32)| gains[k.1 as usize];
-            match (ranking.ties, rng.as_mut()) {
+            // The policy orders a copy, so the sorted row serves the next policy unchanged.
+            members.clear();
+            members.extend(group.iter().map(|k| k.1));
+            match (ties, rng.as_mut()) {
                 (TiePolicy::Last, _) => members.reverse(),
                 (_, Some(rng)) => rng.shuffle(members),
                 // Stable sorts: equal gains keep column order.
-                (TiePolicy::Optimistic, _) => members.sort_by(|a, b| gain(b).total_cmp(&gain(a))),
-                (TiePolicy::Pessimistic, _) => members.sort_by(|a, b| gain(a).total_cmp(&gain(b))),
+                (TiePolicy::Optimistic, _) => members.sort_by(|&a, &b| gain(b).total_cmp(&gain(a))),
+                (TiePolicy::Pessimistic, _) => {
+                    members.sort_by(|&a, &b| gain(a).total_cmp(&gain(b)))
+                }
                 _ => {}
             }
-            for (k, &(_, j)) in members.iter().enumerate() {
-                self.blocks.push(Block {
+            for (k, &j) in members.iter().enumerate() {
+                blocks.push(Block {
                     start: start + k,
                     len: 1,
                     relevant: relevant(j),
-                    gain: gains[j as usize],
+                    gain: gain(j),
                 });
-                self.order.push(j);
+                order.push(j);
             }
         }
+        let n = keys.len().min(gains.len());
         RankedRow {
-            blocks: &self.blocks,
-            order: &self.order,
+            blocks,
+            order,
             gains: &gains[..n],
-            n_relevant: self.blocks.iter().map(|b| b.relevant).sum(),
+            n_relevant: blocks.iter().map(|b| b.relevant).sum(),
             sharing,
         }
     }
