@@ -182,15 +182,20 @@ impl RowState {
         if self.shape.labels.is_none() {
             return Err(Error::NoSamples);
         }
-        Ok(match self.mean.value() {
-            Some(v) => v,
-            None if self.mean.count() == 0 => f64::NAN, // every row skipped: undefined
-            None => match options.zero_weight {
-                ZeroWeight::Nan => f64::NAN,
-                ZeroWeight::Error => return Err(Error::ZeroTotalWeight),
-            },
-        })
+        mean_value(&self.mean, options)
     }
+}
+
+/// The weighted mean of the rows that counted, by the metric's rules for the undefined cases.
+pub(crate) fn mean_value(mean: &WeightedMean, options: RowOptions) -> Result<f64, Error> {
+    Ok(match mean.value() {
+        Some(v) => v,
+        None if mean.count() == 0 => f64::NAN, // every row skipped: undefined
+        None => match options.zero_weight {
+            ZeroWeight::Nan => f64::NAN,
+            ZeroWeight::Error => return Err(Error::ZeroTotalWeight),
+        },
+    })
 }
 
 /// A row-wise metric evaluated in batches: [`update`](Self::update) with each batch of rows,

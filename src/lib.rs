@@ -37,6 +37,7 @@
 mod accumulator;
 mod error;
 mod kernel;
+mod many;
 mod labelwise;
 mod matrix;
 mod metric;

@@ -942,7 +942,10 @@ fn with_log_base(
 /// Evaluates several presets on the same data; the results are in the order of `presets`.
 ///
 /// This is the entry point for reports that show many metrics and conventions at once
-/// (`rankmetrics compare`): row-wise presets that share a ranking share the work of ranking.
+/// (`rankmetrics compare`): the row-wise presets go through one pass over the rows, each row
+/// read and validated once, sorted once per tie grouping and ranked once per tie policy, for
+/// every metric ("sort once, score many"); each value equals, bitwise, the preset's own
+/// [`Preset::evaluate`].
 ///
 /// # Example
 /// ```
@@ -967,9 +970,59 @@ where
     Y::Elem: Label,
     S: Matrix<Elem = T> + ?Sized,
 {
+    let mut results: Vec<Option<Result<f64, Error>>> = vec![None; presets.len()];
+    // Row-wise presets, grouped by how they see the scores: one pass over the rows a group.
+    for view in [ScoreView::AsIs, ScoreView::Logits, ScoreView::Float32] {
+        let (indices, metrics): (Vec<usize>, Vec<&dyn RowMetric>) = presets
+            .iter()
+            .enumerate()
+            .filter_map(|(k, p)| match (&p.plan, view) {
+                (
+                    Plan::Row {
+                        metric,
+                        logits: false,
+                    },
+                    ScoreView::AsIs,
+                )
+                | (
+                    Plan::Row {
+                        metric,
+                        logits: true,
+                    },
+                    ScoreView::Logits,
+                )
+                | (Plan::Float32Row { metric }, ScoreView::Float32) => {
+                    Some((k, metric as &dyn RowMetric))
+                }
+                _ => None,
+            })
+            .unzip();
+        if indices.is_empty() {
+            continue;
+        }
+        let values = match view {
+            ScoreView::AsIs => crate::many::evaluate_rows(&metrics, y_true, y_score, sample_weight),
+            ScoreView::Float32 => crate::many::evaluate_rows(
+                &metrics,
+                y_true,
+                &Float32Scores::new(y_score),
+                sample_weight,
+            ),
+            ScoreView::Logits => match crate::metric::check_shapes(y_true, y_score, 1)
+                .and_then(|_| Logits::new(y_score))
+            {
+                Ok(logits) => crate::many::evaluate_rows(&metrics, y_true, &logits, sample_weight),
+                Err(e) => vec![Err(e); metrics.len()],
+            },
+        };
+        for (k, v) in indices.into_iter().zip(values) {
+            results[k] = Some(v);
+        }
+    }
     presets
         .iter()
-        .map(|p| p.evaluate(y_true, y_score, sample_weight))
+        .zip(results)
+        .map(|(p, r)| r.unwrap_or_else(|| p.evaluate(y_true, y_score, sample_weight)))
         .collect()
 }
 

@@ -1,0 +1,176 @@
+//! Many row-wise metrics over the same data in one pass: each row is read and validated once,
+//! sorted once per tie grouping, ranked once per tie policy, and every metric's formula reads
+//! that ranking ("sort once, score many"). Each metric's values are summed in row order, so the
+//! results are bitwise those of evaluating the metrics one by one.
+
+use crate::accumulator::mean_value;
+use crate::matrix::RowReader;
+use crate::metric::{check_indicator, check_scores, check_shapes, check_weights, read_labels};
+use crate::sum::WeightedMean;
+use crate::{
+    Degeneracy, Error, Label, LabelDomain, Matrix, Ranker, RowMetric, RowOptions, RowRule, Score,
+    TieGrouping, TiePolicy,
+};
+
+/// One metric's progress through the pass.
+struct Lane<'m> {
+    metric: &'m dyn RowMetric,
+    options: RowOptions,
+    mean: WeightedMean,
+    /// The first error met, in row order: the lane stops there, as one-shot evaluation would.
+    failed: Option<Error>,
+}
+
+/// Evaluates every metric of `metrics` on the same data; the results are in their order and
+/// equal, bitwise, `metric.evaluate(y_true, y_score, sample_weight)` for each.
+pub(crate) fn evaluate_rows<T, Y, S>(
+    metrics: &[&dyn RowMetric],
+    y_true: &Y,
+    y_score: &S,
+    sample_weight: Option<&[T]>,
+) -> Vec<Result<f64, Error>>
+where
+    T: Score,
+    Y: Matrix + ?Sized,
+    Y::Elem: Label,
+    S: Matrix<Elem = T> + ?Sized,
+{
+    let mut lanes: Vec<Lane<'_>> = metrics
+        .iter()
+        .map(|&metric| {
+            let options = metric.options();
+            Lane {
+                metric,
+                options,
+                mean: WeightedMean::new(options.summation),
+                failed: None,
+            }
+        })
+        .collect();
+    // The checks one-shot evaluation makes before the first row, in its order.
+    let weights = match sample_weight
+        .map(|w| check_weights(w, y_true.nrows()))
+        .transpose()
+    {
+        Ok(w) => w,
+        Err(e) => return vec![Err(e); metrics.len()],
+    };
+    let mut shape = None;
+    for lane in &mut lanes {
+        match check_shapes(y_true, y_score, lane.options.min_labels) {
+            Ok(s) => shape = Some(s),
+            Err(e) => lane.failed = Some(e),
+        }
+    }
+    if lanes
+        .iter()
+        .any(|l| l.failed.is_none() && l.options.labels == LabelDomain::Indicator)
+    {
+        if let Err(e) = check_indicator(y_true, 0, &mut Default::default()) {
+            fail(
+                &mut lanes,
+                |l| l.options.labels == LabelDomain::Indicator,
+                e,
+            );
+        }
+    }
+    if let Some((n, l)) = shape {
+        pass(&mut lanes, y_true, y_score, weights, n, l);
+    }
+    lanes
+        .iter()
+        .map(|lane| match lane.failed {
+            Some(e) => Err(e),
+            None => mean_value(&lane.mean, lane.options),
+        })
+        .collect()
+}
+
+/// Records `error` for every lane still running that `which` selects.
+fn fail(lanes: &mut [Lane<'_>], which: impl Fn(&Lane<'_>) -> bool, error: Error) {
+    for lane in lanes.iter_mut().filter(|l| l.failed.is_none() && which(l)) {
+        lane.failed = Some(error);
+    }
+}
+
+/// The row loop.
+fn pass<T, Y, S>(
+    lanes: &mut [Lane<'_>],
+    y_true: &Y,
+    y_score: &S,
+    weights: Option<&[T]>,
+    n: usize,
+    l: usize,
+) where
+    T: Score,
+    Y: Matrix + ?Sized,
+    Y::Elem: Label,
+    S: Matrix<Elem = T> + ?Sized,
+{
+    // The distinct groupings, and the distinct policies under each, the lanes ask for.
+    let mut plans: Vec<(TieGrouping, Vec<TiePolicy>)> = Vec::new();
+    for lane in lanes.iter() {
+        let r = lane.options.ranking;
+        match plans.iter_mut().find(|(g, _)| *g == r.grouping) {
+            Some((_, ties)) if ties.contains(&r.ties) => {}
+            Some((_, ties)) => ties.push(r.ties),
+            None => plans.push((r.grouping, vec![r.ties])),
+        }
+    }
+    let mut domains: Vec<LabelDomain> = Vec::new();
+    for lane in lanes.iter() {
+        if !domains.contains(&lane.options.labels) {
+            domains.push(lane.options.labels);
+        }
+    }
+    let (mut truth, mut scores) = (RowReader::new(y_true), RowReader::new(y_score));
+    let mut gains = vec![0.0; l];
+    let mut ranker = Ranker::new();
+    for i in 0..n {
+        if lanes.iter().all(|l| l.failed.is_some()) {
+            return;
+        }
+        let s = scores.row(i);
+        if let Err(e) = check_scores(s, i) {
+            fail(lanes, |_| true, e);
+            return;
+        }
+        let labels = truth.row(i);
+        for &domain in &domains {
+            if let Err(e) = read_labels(labels, domain, i, &mut gains) {
+                fail(lanes, |l| l.options.labels == domain, e);
+            }
+        }
+        // The values themselves do not depend on the domain, only their check does.
+        if read_labels(labels, LabelDomain::NonZero, i, &mut gains).is_err() {
+            continue; // every lane has failed on this row already
+        }
+        let w = weights.map_or(1.0, |w| w[i].as_f64());
+        for (grouping, policies) in &plans {
+            ranker.sort(s, *grouping);
+            for &ties in policies {
+                let row = ranker.assign(&gains, ties, i);
+                let wanted = |lane: &Lane<'_>| {
+                    lane.failed.is_none()
+                        && lane.options.ranking.grouping == *grouping
+                        && lane.options.ranking.ties == ties
+                };
+                for lane in lanes.iter_mut().filter(|lane| wanted(lane)) {
+                    let rule = match row.n_relevant() {
+                        0 => (lane.options.no_relevant, Degeneracy::NoRelevant),
+                        r if r == l => (lane.options.all_relevant, Degeneracy::AllRelevant),
+                        _ => (RowRule::Formula, Degeneracy::NoRelevant),
+                    };
+                    match rule {
+                        (RowRule::Formula, _) => lane.mean.add(lane.metric.row_value(&row), w),
+                        (RowRule::Value(v), _) => lane.mean.add(v, w),
+                        (RowRule::Skip, _) => {}
+                        (RowRule::Reject, kind) => {
+                            lane.failed = Some(Error::DegenerateRow { row: i, kind })
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

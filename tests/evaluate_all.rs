@@ -1,0 +1,61 @@
+//! `registry::evaluate_all` (one pass over the rows for every row-wise preset) gives, bitwise,
+//! what each preset's own `evaluate` gives: values and errors alike.
+
+mod common;
+
+use common::Rng;
+use rankmetrics::registry::{evaluate_all, Convention, Preset};
+use rankmetrics::{RowMajor, TiePolicy};
+
+fn every_preset() -> Vec<Preset> {
+    let mut presets = Vec::new();
+    for convention in Convention::ALL {
+        for &name in convention.metric_names() {
+            presets.push(Preset::lookup(convention, name, &[], None).unwrap());
+            for ties in [TiePolicy::Expected, TiePolicy::Last, TiePolicy::Random(3)] {
+                presets.push(Preset::lookup(convention, name, &[], Some(ties)).unwrap());
+            }
+        }
+    }
+    presets
+}
+
+#[test]
+fn evaluate_all_equals_one_by_one() {
+    let presets = every_preset();
+    let mut rng = Rng(0xA11_5EED);
+    for case in 0..40 {
+        let (n, l) = (1 + rng.below(12), 1 + rng.below(6));
+        let levels = [0.0, 0.25, 0.5, 1.0, 3.0, -1.0];
+        let mut y: Vec<f64> = (0..n * l).map(|_| rng.below(2) as f64).collect();
+        let mut s: Vec<f64> = (0..n * l).map(|_| levels[rng.below(6)]).collect();
+        // Some cases with bad cells: a NaN score, a label 2, a zero weight.
+        match case % 5 {
+            1 => s[rng.below(n * l)] = f64::NAN,
+            2 => y[rng.below(n * l)] = 2.0,
+            _ => {}
+        }
+        let w: Option<Vec<f64>> =
+            (case % 3 == 0).then(|| (0..n).map(|_| rng.below(3) as f64).collect());
+        let (yt, ys) = (
+            RowMajor::new(&y, n, l).unwrap(),
+            RowMajor::new(&s, n, l).unwrap(),
+        );
+        let all = evaluate_all(&presets, &yt, &ys, w.as_deref());
+        for (preset, got) in presets.iter().zip(all) {
+            let one = preset.evaluate(&yt, &ys, w.as_deref());
+            let same = match (&one, &got) {
+                (Ok(a), Ok(b)) => a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()),
+                (Err(a), Err(b)) => format!("{a:?}") == format!("{b:?}"), // NaN payloads
+                _ => false,
+            };
+            assert!(
+                same,
+                "{} {} {:?}: one by one {one:?}, all at once {got:?} (y={y:?} s={s:?} w={w:?})",
+                preset.convention(),
+                preset.name(),
+                preset.params()
+            );
+        }
+    }
+}
