@@ -48,6 +48,8 @@ pub mod compat;
 
 pub use compat::{mldr, mulan, registry, sklearn, torchmetrics};
 pub use error::{Degeneracy, Error, LabelDomain};
+#[doc(hidden)]
+pub use kernel::{set_kernel_path, KernelPath};
 pub use kernel::{Block, RankedRow, Ranker, Ranking};
 pub use labelwise::{Average, LabelwiseOptions, Mean, Undefined};
 pub use matrix::{Matrix, RowMajor};

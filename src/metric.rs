@@ -159,6 +159,20 @@ pub trait RowMetric {
     /// The metric's value on one ranked row.
     fn row_value(&self, row: &RankedRow<'_>) -> f64;
 
+    /// Whether [`row_value`](Self::row_value) reads only [`RankedRow::relevant_blocks`], the
+    /// counts, the sharing and the gains (never [`RankedRow::blocks`] or
+    /// [`RankedRow::order`]). Then rows with few relevant labels are ranked by counting
+    /// instead of sorting ([`Ranker::rank_relevant`]). Default: `false`.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{AveragePrecision, RowMetric, TiePolicy};
+    /// assert!(AveragePrecision::new(TiePolicy::Max).reads_only_relevant_blocks());
+    /// ```
+    fn reads_only_relevant_blocks(&self) -> bool {
+        false
+    }
+
     /// The value of every row, in row order (`None` for skipped rows). Validation is the same
     /// as for [`RankingMetric::evaluate`].
     ///
@@ -259,6 +273,7 @@ where
         check_indicator(y_true)?;
     }
     let ranking = options.ranking;
+    let relevant_only = metric.reads_only_relevant_blocks();
     let (mut truth, mut scores) = (RowReader::new(y_true), RowReader::new(y_score));
     let mut gains = vec![0.0; l];
     let mut ranker = Ranker::new();
@@ -266,7 +281,11 @@ where
         let s = scores.row(i);
         check_scores(s, i)?;
         read_labels(truth.row(i), domain, i, &mut gains)?;
-        let row = ranker.rank(s, &gains, ranking, i);
+        let row = if relevant_only {
+            ranker.rank_relevant(s, &gains, ranking, i)
+        } else {
+            ranker.rank(s, &gains, ranking, i)
+        };
         let rule = match row.n_relevant() {
             0 => (options.no_relevant, Degeneracy::NoRelevant),
             r if r == l => (options.all_relevant, Degeneracy::AllRelevant),
