@@ -305,14 +305,19 @@ impl Ranker {
     /// Collects (key, column) of the relevant labels into `keys`, sorted; false as soon as
     /// there are more than `most`.
     fn gather_relevant<T: Score>(&mut self, scores: &[T], gains: &[f64], most: usize) -> bool {
-        self.keys.clear();
-        for (j, (s, &g)) in scores.iter().zip(gains).enumerate() {
-            if g != 0.0 {
-                if self.keys.len() == most {
-                    return false;
-                }
-                self.keys.push((!s.order_key(), j as u32));
-            }
+        // Branch-free: every label is written, only relevant ones advance the end.
+        self.keys.resize(gains.len() + 1, (0, 0));
+        let mut count = 0;
+        for (j, &g) in gains.iter().enumerate() {
+            self.keys[count] = (0, j as u32);
+            count += usize::from(g != 0.0);
+        }
+        if count > most {
+            return false;
+        }
+        self.keys.truncate(count);
+        for k in &mut self.keys {
+            k.0 = scores.get(k.1 as usize).map_or(0, |s| !s.order_key());
         }
         self.keys.sort_unstable();
         true
@@ -339,15 +344,23 @@ impl Ranker {
             let Some(&t) = scores.get(run[0].1 as usize) else {
                 continue;
             };
-            let (mut above, mut equal, mut from) = (0, 0, 0);
+            let (start, len) = count_above_and_equal(scores, t);
+            // The members' places in column order among the group, needed by ordering
+            // policies only, and only when irrelevant labels share the group.
             self.equal_before.clear();
-            for (m, &(_, column)) in run.iter().enumerate() {
-                let (a, e) = count_above_and_equal(&scores[from..column as usize], t);
-                (above, equal, from) = (above + a, equal + e, column as usize + 1);
-                self.equal_before.push(equal + m);
+            if sharing.is_none() && len > run_len {
+                let (mut equal, mut from) = (0, 0);
+                for (m, &(_, column)) in run.iter().enumerate() {
+                    let segment = scores.get(from..column as usize).unwrap_or(&[]);
+                    (equal, from) = (
+                        equal + count_above_and_equal(segment, t).1,
+                        column as usize + 1,
+                    );
+                    self.equal_before.push(equal + m);
+                }
+            } else {
+                self.equal_before.extend(0..run_len);
             }
-            let (a, e) = count_above_and_equal(&scores[from..], t);
-            let (start, len) = (above + a, equal + e + run_len);
             let gain = |k: &(u64, u32)| gains[k.1 as usize];
             if sharing.is_some() {
                 self.blocks.push(Block {

@@ -17,6 +17,8 @@
 //! * Presets, named as each toolkit names them: [`sklearn`], [`torchmetrics`], [`mldr`],
 //!   [`mulan`]; [`registry`] looks them up by name (what `rankmetrics eval` uses).
 //! * The ranking kernel every metric shares: [`Ranker`], [`RankedRow`], [`Block`].
+//! * Row-parallel evaluation, bitwise the same on any thread count (feature `rayon`):
+//!   `parallel`.
 //!
 //! # Example
 //! ```
@@ -45,6 +47,9 @@ mod sum;
 mod ties;
 
 pub mod compat;
+#[cfg(feature = "rayon")]
+#[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
+pub mod parallel;
 
 pub use compat::{mldr, mulan, registry, sklearn, torchmetrics};
 pub use error::{Degeneracy, Error, LabelDomain};

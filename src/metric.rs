@@ -1,5 +1,7 @@
 //! The core trait [`RankingMetric`] and the row-wise machinery behind it ([`RowMetric`]).
 
+use std::ops::Range;
+
 use crate::matrix::RowReader;
 use crate::sum::{Summation, WeightedMean};
 use crate::{
@@ -222,15 +224,21 @@ impl<T: Score, M: RowMetric> RankingMetric<T> for M {
                 mean.add(v, weights.map_or(1.0, |w| w[i].as_f64()));
             }
         })?;
-        Ok(match mean.value() {
-            Some(v) => v,
-            None if mean.count() == 0 => f64::NAN, // every row skipped: undefined
-            None => match self.options().zero_weight {
-                ZeroWeight::Nan => f64::NAN,
-                ZeroWeight::Error => return Err(Error::ZeroTotalWeight),
-            },
-        })
+        mean_value(&mean, self.options().zero_weight)
     }
+}
+
+/// The weighted mean of the row values, NaN when every row was skipped, and the zero-weight
+/// rule when the weights sum to zero.
+pub(crate) fn mean_value(mean: &WeightedMean, zero_weight: ZeroWeight) -> Result<f64, Error> {
+    Ok(match mean.value() {
+        Some(v) => v,
+        None if mean.count() == 0 => f64::NAN, // every row skipped: undefined
+        None => match zero_weight {
+            ZeroWeight::Nan => f64::NAN,
+            ZeroWeight::Error => return Err(Error::ZeroTotalWeight),
+        },
+    })
 }
 
 /// Checks a weight vector: one finite, non-negative entry per row.
@@ -257,7 +265,7 @@ fn for_each_row<M, T, Y, S>(
     metric: &M,
     y_true: &Y,
     y_score: &S,
-    mut sink: impl FnMut(usize, Option<f64>),
+    sink: impl FnMut(usize, Option<f64>),
 ) -> Result<(), Error>
 where
     M: RowMetric,
@@ -266,42 +274,85 @@ where
     Y::Elem: Label,
     S: Matrix<Elem = T> + ?Sized,
 {
+    let n = check_inputs(metric, y_true, y_score)?;
+    RowScratch::default().each_row(metric, y_true, y_score, 0..n, sink)
+}
+
+/// The checks made once per input before rows are read: shapes and, for indicator labels, the
+/// whole label matrix. Returns the number of rows.
+pub(crate) fn check_inputs<M, Y, S>(metric: &M, y_true: &Y, y_score: &S) -> Result<usize, Error>
+where
+    M: RowMetric,
+    Y: Matrix + ?Sized,
+    Y::Elem: Label,
+    S: Matrix + ?Sized,
+{
     let options = metric.options();
-    let (n, l) = check_shapes(y_true, y_score, options.min_labels)?;
-    let domain = options.labels;
-    if domain == LabelDomain::Indicator {
+    let (n, _) = check_shapes(y_true, y_score, options.min_labels)?;
+    if options.labels == LabelDomain::Indicator {
         check_indicator(y_true)?;
     }
-    let ranking = options.ranking;
-    let relevant_only = metric.reads_only_relevant_blocks();
-    let (mut truth, mut scores) = (RowReader::new(y_true), RowReader::new(y_score));
-    let mut gains = vec![0.0; l];
-    let mut ranker = Ranker::new();
-    for i in 0..n {
-        let s = scores.row(i);
-        check_scores(s, i)?;
-        read_labels(truth.row(i), domain, i, &mut gains)?;
-        let row = if relevant_only {
-            ranker.rank_relevant(s, &gains, ranking, i)
-        } else {
-            ranker.rank(s, &gains, ranking, i)
-        };
-        let rule = match row.n_relevant() {
-            0 => (options.no_relevant, Degeneracy::NoRelevant),
-            r if r == l => (options.all_relevant, Degeneracy::AllRelevant),
-            _ => (RowRule::Formula, Degeneracy::NoRelevant),
-        };
-        sink(
-            i,
-            match rule {
-                (RowRule::Formula, _) => Some(metric.row_value(&row)),
-                (RowRule::Value(v), _) => Some(v),
-                (RowRule::Skip, _) => None,
-                (RowRule::Reject, kind) => return Err(Error::DegenerateRow { row: i, kind }),
-            },
-        );
+    Ok(n)
+}
+
+/// What evaluating rows needs besides the inputs: the kernel and a row of gains. One per
+/// thread.
+#[derive(Debug, Default)]
+pub(crate) struct RowScratch {
+    ranker: Ranker,
+    gains: Vec<f64>,
+}
+
+impl RowScratch {
+    /// Validates, ranks and scores the rows `rows` (after [`check_inputs`]), handing each
+    /// value to `sink` in row order.
+    pub(crate) fn each_row<M, T, Y, S>(
+        &mut self,
+        metric: &M,
+        y_true: &Y,
+        y_score: &S,
+        rows: Range<usize>,
+        mut sink: impl FnMut(usize, Option<f64>),
+    ) -> Result<(), Error>
+    where
+        M: RowMetric,
+        T: Score,
+        Y: Matrix + ?Sized,
+        Y::Elem: Label,
+        S: Matrix<Elem = T> + ?Sized,
+    {
+        let options = metric.options();
+        let (l, domain, ranking) = (y_true.ncols(), options.labels, options.ranking);
+        let relevant_only = metric.reads_only_relevant_blocks();
+        let (mut truth, mut scores) = (RowReader::new(y_true), RowReader::new(y_score));
+        self.gains.resize(l, 0.0);
+        let (ranker, gains) = (&mut self.ranker, &mut self.gains);
+        for i in rows {
+            let s = scores.row(i);
+            check_scores(s, i)?;
+            read_labels(truth.row(i), domain, i, gains)?;
+            let row = if relevant_only {
+                ranker.rank_relevant(s, gains, ranking, i)
+            } else {
+                ranker.rank(s, gains, ranking, i)
+            };
+            let rule = match row.n_relevant() {
+                0 => (options.no_relevant, Degeneracy::NoRelevant),
+                r if r == l => (options.all_relevant, Degeneracy::AllRelevant),
+                _ => (RowRule::Formula, Degeneracy::NoRelevant),
+            };
+            sink(
+                i,
+                match rule {
+                    (RowRule::Formula, _) => Some(metric.row_value(&row)),
+                    (RowRule::Value(v), _) => Some(v),
+                    (RowRule::Skip, _) => None,
+                    (RowRule::Reject, kind) => return Err(Error::DegenerateRow { row: i, kind }),
+                },
+            );
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 /// Checks that both inputs are matrices of one shape, with rows, and at least `min_labels`
@@ -386,12 +437,22 @@ where
     let mut seen: [Option<f64>; 2] = [None, None];
     let mut reader = RowReader::new(y_true);
     for row in 0..y_true.nrows() {
-        for (column, &label) in reader.row(row).iter().enumerate() {
+        let cells = reader.row(row);
+        if let [Some(a), Some(b)] = seen {
+            // Both values known: a branch-free check of the whole row (it vectorises).
+            let fits = |ok: bool, &x: &Y::Elem| ok & ((x.value() == a) | (x.value() == b));
+            if cells.iter().fold(true, fits) {
+                continue;
+            }
+        }
+        for (column, &label) in cells.iter().enumerate() {
             let value = label.value();
+            if seen.iter().flatten().any(|&v| v == value) {
+                continue;
+            }
             let integral = value.is_finite() && value == value.trunc();
-            let known = seen.iter().flatten().any(|&v| v == value);
             let fits = integral
-                && (known || {
+                && ({
                     seen.iter_mut()
                         .find(|v| v.is_none())
                         .map(|slot| *slot = Some(value))

@@ -72,6 +72,20 @@ impl WeightedMean {
         self.count += 1;
     }
 
+    /// Adds the values summed by `other` (both sums and their compensations, in that order):
+    /// partial means merged in a fixed order give a fixed result.
+    #[cfg_attr(not(feature = "rayon"), allow(dead_code))]
+    pub(crate) fn merge(&mut self, other: &WeightedMean) {
+        for (sum, part) in [
+            (&mut self.weighted, &other.weighted),
+            (&mut self.weight, &other.weight),
+        ] {
+            sum.add(part.sum);
+            sum.add(part.compensation);
+        }
+        self.count += other.count;
+    }
+
     /// The number of values added.
     pub(crate) fn count(&self) -> u64 {
         self.count
