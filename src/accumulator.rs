@@ -3,12 +3,12 @@
 
 use crate::matrix::RowReader;
 use crate::metric::{
-    check_scores, check_shapes, check_weights, for_each_row, read_labels, IndicatorValues,
+    check_scores, check_shapes, check_weights, for_each_row, mean_value, read_labels,
+    IndicatorValues,
 };
 use crate::sum::WeightedMean;
 use crate::{
     Error, Label, LabelDomain, Matrix, RankingMetric, RowMajor, RowMetric, RowOptions, Score,
-    ZeroWeight,
 };
 
 /// What two accumulators (or an accumulator and a batch) disagree on.
@@ -182,20 +182,8 @@ impl RowState {
         if self.shape.labels.is_none() {
             return Err(Error::NoSamples);
         }
-        mean_value(&self.mean, options)
+        mean_value(&self.mean, options.zero_weight)
     }
-}
-
-/// The weighted mean of the rows that counted, by the metric's rules for the undefined cases.
-pub(crate) fn mean_value(mean: &WeightedMean, options: RowOptions) -> Result<f64, Error> {
-    Ok(match mean.value() {
-        Some(v) => v,
-        None if mean.count() == 0 => f64::NAN, // every row skipped: undefined
-        None => match options.zero_weight {
-            ZeroWeight::Nan => f64::NAN,
-            ZeroWeight::Error => return Err(Error::ZeroTotalWeight),
-        },
-    })
 }
 
 /// A row-wise metric evaluated in batches: [`update`](Self::update) with each batch of rows,

@@ -2,6 +2,9 @@
 //!
 //! Every metric reads a [`RankedRow`]; nothing else in the crate sorts scores or detects ties.
 
+use std::cmp::Ordering;
+use std::sync::atomic::{AtomicU8, Ordering as AtomicOrdering};
+
 use crate::{RankSharing, Score, TieGrouping, TiePolicy};
 
 /// What a metric asks of the kernel: the tie policy and which scores count as tied.
@@ -61,22 +64,50 @@ pub struct Block {
 }
 
 /// One row after ranking: its blocks in rank order (best first) and how ranks are shared.
+///
+/// A row from [`Ranker::rank`] is complete. A row from [`Ranker::rank_relevant`] may hold only
+/// the blocks that contain a relevant label, and no order: read it through
+/// [`relevant_blocks`](Self::relevant_blocks), which gives the same blocks either way.
 #[derive(Debug, Clone, Copy)]
 pub struct RankedRow<'a> {
     blocks: &'a [Block],
     order: &'a [u32],
     gains: &'a [f64],
+    n_labels: usize,
     n_relevant: usize,
     sharing: Option<RankSharing>,
 }
 
 impl<'a> RankedRow<'a> {
-    /// The blocks in rank order, best first. They partition the positions `0..n_labels`.
+    /// The blocks in rank order, best first. In a complete row they partition the positions
+    /// `0..n_labels`; in a row from [`Ranker::rank_relevant`] they may be only the blocks
+    /// holding a relevant label.
     pub fn blocks(&self) -> &'a [Block] {
         self.blocks
     }
 
-    /// The columns in rank order (best first); inside a shared block, in column order.
+    /// The blocks that hold at least one relevant label, in rank order: the same blocks
+    /// whichever path ranked the row. Labels above a block that are irrelevant number
+    /// `block.start` minus the relevant labels of the earlier blocks.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{Ranker, Ranking, TiePolicy};
+    /// let mut ranker = Ranker::new();
+    /// let (scores, gains) = ([0.9, 0.5, 0.5, 0.1], [0.0, 1.0, 0.0, 0.0]);
+    /// let full: Vec<_> = ranker.rank(&scores, &gains, Ranking::new(TiePolicy::Max), 0)
+    ///     .relevant_blocks().copied().collect();
+    /// let counted: Vec<_> = ranker.rank_relevant(&scores, &gains, Ranking::new(TiePolicy::Max), 0)
+    ///     .relevant_blocks().copied().collect();
+    /// assert_eq!(full, counted);
+    /// assert_eq!((full[0].start, full[0].len), (1, 2));
+    /// ```
+    pub fn relevant_blocks(&self) -> impl DoubleEndedIterator<Item = &'a Block> + Clone + 'a {
+        self.blocks.iter().filter(|b| b.relevant > 0)
+    }
+
+    /// The columns in rank order (best first); inside a shared block, in column order. Empty
+    /// for a row from [`Ranker::rank_relevant`] that was ranked by counting.
     pub fn order(&self) -> &'a [u32] {
         self.order
     }
@@ -89,7 +120,7 @@ impl<'a> RankedRow<'a> {
 
     /// The number of labels in the row.
     pub fn n_labels(&self) -> usize {
-        self.order.len()
+        self.n_labels
     }
 
     /// The number of relevant labels in the row.
@@ -135,6 +166,9 @@ impl<'a> RankedRow<'a> {
 pub struct Ranker {
     /// (descending-order key, column), sorted.
     keys: Vec<(u64, u32)>,
+    /// The counting path: for each relevant label of the current run, the labels of its
+    /// group in lower columns.
+    equal_before: Vec<usize>,
     /// (start, len) of each tie group in `keys`, best first.
     groups: Vec<(usize, usize)>,
     blocks: Vec<Block>,
@@ -207,6 +241,7 @@ impl Ranker {
             blocks,
             order,
             members,
+            ..
         } = self;
         blocks.clear();
         order.clear();
@@ -262,7 +297,161 @@ impl Ranker {
             blocks,
             order,
             gains: &gains[..n],
+            n_labels: n,
             n_relevant: blocks.iter().map(|b| b.relevant).sum(),
+            sharing,
+        }
+    }
+
+    /// Ranks one row for a formula that reads only [`RankedRow::relevant_blocks`] (and the
+    /// counts, sharing and gains): the blocks holding a relevant label are exactly those
+    /// [`rank`](Self::rank) gives, but a row with few relevant labels is ranked without
+    /// sorting it, by counting for each relevant score the labels scored above and equal to
+    /// it (O(r·L) instead of O(L log L)). Such a row has no [`order`](RankedRow::order) and
+    /// may lack the blocks without a relevant label. `Random` and tolerance grouping always
+    /// sort.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{Ranker, Ranking, TiePolicy};
+    /// let mut ranker = Ranker::new();
+    /// let row = ranker.rank_relevant(&[0.2f64, 0.7, 0.7, 0.9], &[0.0, 0.0, 1.0, 0.0],
+    ///     Ranking::new(TiePolicy::Last), 0);
+    /// let b: Vec<_> = row.relevant_blocks().collect();
+    /// assert_eq!((b.len(), b[0].start), (1, 1)); // Last: column 2 before column 1
+    /// ```
+    pub fn rank_relevant<'a, T: Score>(
+        &'a mut self,
+        scores: &[T],
+        gains: &'a [f64],
+        ranking: Ranking,
+        row: usize,
+    ) -> RankedRow<'a> {
+        let n = ranked_len(scores, gains);
+        let countable =
+            ranking.grouping == TieGrouping::Exact && !matches!(ranking.ties, TiePolicy::Random(_));
+        let path = match KERNEL_PATH.load(AtomicOrdering::Relaxed) {
+            FORCE_FULL => KernelPath::Full,
+            FORCE_COUNTING => KernelPath::Counting,
+            _ => KernelPath::Auto,
+        };
+        let most = match path {
+            KernelPath::Auto => counting_limit(n),
+            KernelPath::Counting => n,
+            KernelPath::Full => 0,
+        };
+        if countable && self.gather_relevant(&scores[..n], &gains[..n], most) {
+            self.rank_by_counting(&scores[..n], &gains[..n], ranking.ties)
+        } else {
+            self.rank(scores, gains, ranking, row)
+        }
+    }
+
+    /// Collects (key, column) of the relevant labels into `keys`, sorted; false as soon as
+    /// there are more than `most`.
+    fn gather_relevant<T: Score>(&mut self, scores: &[T], gains: &[f64], most: usize) -> bool {
+        // Branch-free: every label is written, only relevant ones advance the end.
+        self.keys.resize(gains.len() + 1, (0, 0));
+        let mut count = 0;
+        for (j, &g) in gains.iter().enumerate() {
+            self.keys[count] = (0, j as u32);
+            count += usize::from(g != 0.0);
+        }
+        if count > most {
+            return false;
+        }
+        self.keys.truncate(count);
+        for k in &mut self.keys {
+            k.0 = scores.get(k.1 as usize).map_or(0, |s| !s.order_key());
+        }
+        self.keys.sort_unstable();
+        true
+    }
+
+    /// The counting path of [`rank_relevant`](Self::rank_relevant): `keys` holds the relevant
+    /// labels, sorted. Each run of equal keys is one tie group's relevant members; one pass
+    /// over the row counts the group's labels above (`start`), in it (`len`), and in lower
+    /// columns than each member (its place under an ordering policy).
+    fn rank_by_counting<'a, T: Score>(
+        &'a mut self,
+        scores: &[T],
+        gains: &'a [f64],
+        ties: TiePolicy,
+    ) -> RankedRow<'a> {
+        self.blocks.clear();
+        self.order.clear();
+        let sharing = ties.sharing();
+        let mut first = 0;
+        while let Some(&(key, _)) = self.keys.get(first) {
+            let run_len = self.keys[first..].iter().take_while(|k| k.0 == key).count();
+            let run = &self.keys[first..first + run_len];
+            first += run_len;
+            let Some(&t) = scores.get(run[0].1 as usize) else {
+                continue;
+            };
+            let (start, len) = count_above_and_equal(scores, t);
+            // The members' places in column order among the group, needed by ordering
+            // policies only, and only when irrelevant labels share the group.
+            self.equal_before.clear();
+            if sharing.is_none() && len > run_len {
+                let (mut equal, mut from) = (0, 0);
+                for (m, &(_, column)) in run.iter().enumerate() {
+                    let segment = scores.get(from..column as usize).unwrap_or(&[]);
+                    (equal, from) = (
+                        equal + count_above_and_equal(segment, t).1,
+                        column as usize + 1,
+                    );
+                    self.equal_before.push(equal + m);
+                }
+            } else {
+                self.equal_before.extend(0..run_len);
+            }
+            let gain = |k: &(u64, u32)| gains[k.1 as usize];
+            if sharing.is_some() {
+                self.blocks.push(Block {
+                    start,
+                    len,
+                    relevant: run_len,
+                    // In column order, as the full path sums (its zeros change nothing).
+                    gain: run.iter().fold(0.0, |g, k| g + gain(k)),
+                });
+                continue;
+            }
+            let irrelevant = len - run_len;
+            let group = self.blocks.len();
+            for (m, k) in run.iter().enumerate() {
+                let g = gain(k);
+                // The place the full path's stable sort by gain gives: members of higher
+                // (lower) gain first, then equal gains in column order; irrelevant members
+                // have gain 0.
+                let placed_by_gain = |better: Ordering, zero_before: bool| {
+                    let before = run.iter().enumerate().filter(|&(i, o)| {
+                        let c = gain(o).total_cmp(&g);
+                        c == better || (c == Ordering::Equal && i < m)
+                    });
+                    before.count() + if zero_before { irrelevant } else { 0 }
+                };
+                let place = match ties {
+                    TiePolicy::Last => len - 1 - self.equal_before[m],
+                    TiePolicy::Optimistic => placed_by_gain(Ordering::Greater, g < 0.0),
+                    TiePolicy::Pessimistic => placed_by_gain(Ordering::Less, g > 0.0),
+                    _ => self.equal_before[m],
+                };
+                self.blocks.push(Block {
+                    start: start + place,
+                    len: 1,
+                    relevant: 1,
+                    gain: g,
+                });
+            }
+            self.blocks[group..].sort_unstable_by_key(|b| b.start);
+        }
+        RankedRow {
+            blocks: &self.blocks,
+            order: &self.order,
+            gains,
+            n_labels: scores.len(),
+            n_relevant: self.keys.len(),
             sharing,
         }
     }
@@ -300,6 +489,62 @@ impl Ranker {
             }
         }
     }
+}
+
+/// The labels a row ranks: as many as it has both scores and gains for, at most u32::MAX
+/// (columns are stored as u32).
+fn ranked_len<T>(scores: &[T], gains: &[f64]) -> usize {
+    scores.len().min(gains.len()).min(u32::MAX as usize)
+}
+
+/// How many labels score above `t`, and how many equal it (`==`, so `-0.0` ties with `0.0`;
+/// scores are finite). Branch-free, so it vectorises.
+fn count_above_and_equal<T: Score>(scores: &[T], t: T) -> (usize, usize) {
+    let (mut above, mut equal) = (0usize, 0usize);
+    for &s in scores {
+        above += usize::from(s > t);
+        equal += usize::from(s == t);
+    }
+    (above, equal)
+}
+
+/// The most relevant labels a row of `n` labels may have for [`Ranker::rank_relevant`] to
+/// count rather than sort: counting costs about r·n comparisons, the sort about n·log2(n)
+/// steps that each cost several comparisons (measured crossover: docs/performance.md).
+fn counting_limit(n: usize) -> usize {
+    let log2 = (usize::BITS - n.leading_zeros()) as usize;
+    COUNTING_PER_LOG2 * log2
+}
+
+/// See [`counting_limit`].
+const COUNTING_PER_LOG2: usize = 3;
+
+/// Which path [`Ranker::rank_relevant`] takes: a switch for tests that compare the two.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KernelPath {
+    /// By the row's relevant count (the default).
+    Auto,
+    /// Always sort.
+    Full,
+    /// Count whenever the policy and grouping allow it.
+    Counting,
+}
+
+const FORCE_FULL: u8 = 1;
+const FORCE_COUNTING: u8 = 2;
+static KERNEL_PATH: AtomicU8 = AtomicU8::new(0);
+
+/// Forces a path of [`Ranker::rank_relevant`] for the whole process (tests only: both paths
+/// must give bitwise the same values).
+#[doc(hidden)]
+pub fn set_kernel_path(path: KernelPath) {
+    let code = match path {
+        KernelPath::Auto => 0,
+        KernelPath::Full => FORCE_FULL,
+        KernelPath::Counting => FORCE_COUNTING,
+    };
+    KERNEL_PATH.store(code, AtomicOrdering::Relaxed);
 }
 
 /// SplitMix64 (Steele, Lea & Flood 2014): tiny, fast, and good enough to shuffle tie groups.

@@ -17,6 +17,8 @@
 //! * Presets, named as each toolkit names them: [`sklearn`], [`torchmetrics`], [`mldr`],
 //!   [`mulan`]; [`registry`] looks them up by name (what `rankmetrics eval` uses).
 //! * The ranking kernel every metric shares: [`Ranker`], [`RankedRow`], [`Block`].
+//! * Row-parallel evaluation, bitwise the same on any thread count (feature `rayon`):
+//!   `parallel`.
 //!
 //! # Example
 //! ```
@@ -47,10 +49,15 @@ mod sum;
 mod ties;
 
 pub mod compat;
+#[cfg(feature = "rayon")]
+#[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
+pub mod parallel;
 
 pub use compat::{mldr, mulan, registry, sklearn, torchmetrics};
 pub use accumulator::{Incompatibility, LabelwiseAccumulator, RowAccumulator};
 pub use error::{Degeneracy, Error, LabelDomain};
+#[doc(hidden)]
+pub use kernel::{set_kernel_path, KernelPath};
 pub use kernel::{Block, RankedRow, Ranker, Ranking};
 pub use labelwise::{Average, LabelwiseOptions, Mean, Undefined};
 pub use matrix::{Matrix, RowMajor};

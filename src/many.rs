@@ -3,9 +3,10 @@
 //! that ranking ("sort once, score many"). Each metric's values are summed in row order, so the
 //! results are bitwise those of evaluating the metrics one by one.
 
-use crate::accumulator::mean_value;
 use crate::matrix::RowReader;
-use crate::metric::{check_indicator, check_scores, check_shapes, check_weights, read_labels};
+use crate::metric::{
+    check_indicator, check_scores, check_shapes, check_weights, mean_value, read_labels,
+};
 use crate::sum::WeightedMean;
 use crate::{
     Degeneracy, Error, Label, LabelDomain, Matrix, Ranker, RowMetric, RowOptions, RowRule, Score,
@@ -81,7 +82,7 @@ where
         .iter()
         .map(|lane| match lane.failed {
             Some(e) => Err(e),
-            None => mean_value(&lane.mean, lane.options),
+            None => mean_value(&lane.mean, lane.options.zero_weight),
         })
         .collect()
 }

@@ -1,8 +1,11 @@
 //! The core trait [`RankingMetric`] and the row-wise machinery behind it ([`RowMetric`]).
 
+use std::ops::Range;
+
 use crate::accumulator::RowState;
+
 use crate::matrix::RowReader;
-use crate::sum::Summation;
+use crate::sum::{Summation, WeightedMean};
 use crate::{
     Degeneracy, Error, Label, LabelDomain, Matrix, RankedRow, Ranker, Ranking, Score, TiePolicy,
 };
@@ -181,6 +184,20 @@ pub trait RowMetric {
         crate::RowAccumulator::new(self.clone())
     }
 
+    /// Whether [`row_value`](Self::row_value) reads only [`RankedRow::relevant_blocks`], the
+    /// counts, the sharing and the gains (never [`RankedRow::blocks`] or
+    /// [`RankedRow::order`]). Then rows with few relevant labels are ranked by counting
+    /// instead of sorting ([`Ranker::rank_relevant`]). Default: `false`.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{AveragePrecision, RowMetric, TiePolicy};
+    /// assert!(AveragePrecision::new(TiePolicy::Max).reads_only_relevant_blocks());
+    /// ```
+    fn reads_only_relevant_blocks(&self) -> bool {
+        false
+    }
+
     /// The value of every row, in row order (`None` for skipped rows). Validation is the same
     /// as for [`RankingMetric::evaluate`].
     ///
@@ -231,6 +248,19 @@ impl<T: Score, M: RowMetric> RankingMetric<T> for M {
     }
 }
 
+/// The weighted mean of the row values, NaN when every row was skipped, and the zero-weight
+/// rule when the weights sum to zero.
+pub(crate) fn mean_value(mean: &WeightedMean, zero_weight: ZeroWeight) -> Result<f64, Error> {
+    Ok(match mean.value() {
+        Some(v) => v,
+        None if mean.count() == 0 => f64::NAN, // every row skipped: undefined
+        None => match zero_weight {
+            ZeroWeight::Nan => f64::NAN,
+            ZeroWeight::Error => return Err(Error::ZeroTotalWeight),
+        },
+    })
+}
+
 /// Checks a weight vector: one finite, non-negative entry per row.
 pub(crate) fn check_weights<T: Score>(w: &[T], nrows: usize) -> Result<&[T], Error> {
     if w.len() != nrows {
@@ -260,7 +290,7 @@ pub(crate) fn for_each_row<M, T, Y, S>(
     y_score: &S,
     first_row: usize,
     indicator: &mut IndicatorValues,
-    mut sink: impl FnMut(usize, Option<f64>),
+    sink: impl FnMut(usize, Option<f64>),
 ) -> Result<(), Error>
 where
     M: RowMetric,
@@ -269,38 +299,96 @@ where
     Y::Elem: Label,
     S: Matrix<Elem = T> + ?Sized,
 {
+    let n = check_inputs(metric, y_true, y_score, first_row, indicator)?;
+    RowScratch::default().each_row(metric, y_true, y_score, 0..n, first_row, sink)
+}
+
+/// The checks made once per input before rows are read: shapes and, for indicator labels, the
+/// whole label matrix (with the values `seen` in earlier batches). Returns the number of rows.
+pub(crate) fn check_inputs<M, Y, S>(
+    metric: &M,
+    y_true: &Y,
+    y_score: &S,
+    first_row: usize,
+    seen: &mut IndicatorValues,
+) -> Result<usize, Error>
+where
+    M: RowMetric,
+    Y: Matrix + ?Sized,
+    Y::Elem: Label,
+    S: Matrix + ?Sized,
+{
     let options = metric.options();
-    let (n, l) = check_shapes(y_true, y_score, options.min_labels)?;
-    let domain = options.labels;
-    if domain == LabelDomain::Indicator {
-        check_indicator(y_true, first_row, indicator)?;
+    let (n, _) = check_shapes(y_true, y_score, options.min_labels)?;
+    if options.labels == LabelDomain::Indicator {
+        check_indicator(y_true, first_row, seen)?;
     }
-    let ranking = options.ranking;
-    let (mut truth, mut scores) = (RowReader::new(y_true), RowReader::new(y_score));
-    let mut gains = vec![0.0; l];
-    let mut ranker = Ranker::new();
-    for i in 0..n {
-        let global = first_row + i;
-        let s = scores.row(i);
-        check_scores(s, global)?;
-        read_labels(truth.row(i), domain, global, &mut gains)?;
-        let row = ranker.rank(s, &gains, ranking, global);
-        let rule = match row.n_relevant() {
-            0 => (options.no_relevant, Degeneracy::NoRelevant),
-            r if r == l => (options.all_relevant, Degeneracy::AllRelevant),
-            _ => (RowRule::Formula, Degeneracy::NoRelevant),
-        };
-        sink(
-            i,
-            match rule {
-                (RowRule::Formula, _) => Some(metric.row_value(&row)),
-                (RowRule::Value(v), _) => Some(v),
-                (RowRule::Skip, _) => None,
-                (RowRule::Reject, kind) => return Err(Error::DegenerateRow { row: global, kind }),
-            },
-        );
+    Ok(n)
+}
+
+/// What evaluating rows needs besides the inputs: the kernel and a row of gains. One per
+/// thread.
+#[derive(Debug, Default)]
+pub(crate) struct RowScratch {
+    ranker: Ranker,
+    gains: Vec<f64>,
+}
+
+impl RowScratch {
+    /// Validates, ranks and scores the rows `rows` (after [`check_inputs`]), handing each
+    /// value to `sink` in row order; errors and `Random` streams number rows from `first_row`.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn each_row<M, T, Y, S>(
+        &mut self,
+        metric: &M,
+        y_true: &Y,
+        y_score: &S,
+        rows: Range<usize>,
+        first_row: usize,
+        mut sink: impl FnMut(usize, Option<f64>),
+    ) -> Result<(), Error>
+    where
+        M: RowMetric,
+        T: Score,
+        Y: Matrix + ?Sized,
+        Y::Elem: Label,
+        S: Matrix<Elem = T> + ?Sized,
+    {
+        let options = metric.options();
+        let (l, domain, ranking) = (y_true.ncols(), options.labels, options.ranking);
+        let relevant_only = metric.reads_only_relevant_blocks();
+        let (mut truth, mut scores) = (RowReader::new(y_true), RowReader::new(y_score));
+        self.gains.resize(l, 0.0);
+        let (ranker, gains) = (&mut self.ranker, &mut self.gains);
+        for i in rows {
+            let global = first_row + i;
+            let s = scores.row(i);
+            check_scores(s, global)?;
+            read_labels(truth.row(i), domain, global, gains)?;
+            let row = if relevant_only {
+                ranker.rank_relevant(s, gains, ranking, global)
+            } else {
+                ranker.rank(s, gains, ranking, global)
+            };
+            let rule = match row.n_relevant() {
+                0 => (options.no_relevant, Degeneracy::NoRelevant),
+                r if r == l => (options.all_relevant, Degeneracy::AllRelevant),
+                _ => (RowRule::Formula, Degeneracy::NoRelevant),
+            };
+            sink(
+                i,
+                match rule {
+                    (RowRule::Formula, _) => Some(metric.row_value(&row)),
+                    (RowRule::Value(v), _) => Some(v),
+                    (RowRule::Skip, _) => None,
+                    (RowRule::Reject, kind) => {
+                        return Err(Error::DegenerateRow { row: global, kind })
+                    }
+                },
+            );
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 /// Checks that both inputs are matrices of one shape, with rows, and at least `min_labels`
@@ -391,12 +479,22 @@ where
 {
     let mut reader = RowReader::new(y_true);
     for row in 0..y_true.nrows() {
-        for (column, &label) in reader.row(row).iter().enumerate() {
+        let cells = reader.row(row);
+        if let [Some(a), Some(b)] = *seen {
+            // Both values known: a branch-free check of the whole row (it vectorises).
+            let fits = |ok: bool, &x: &Y::Elem| ok & ((x.value() == a) | (x.value() == b));
+            if cells.iter().fold(true, fits) {
+                continue;
+            }
+        }
+        for (column, &label) in cells.iter().enumerate() {
             let value = label.value();
+            if seen.iter().flatten().any(|&v| v == value) {
+                continue;
+            }
             let integral = value.is_finite() && value == value.trunc();
-            let known = seen.iter().flatten().any(|&v| v == value);
             let fits = integral
-                && (known || {
+                && ({
                     seen.iter_mut()
                         .find(|v| v.is_none())
                         .map(|slot| *slot = Some(value))

@@ -49,14 +49,6 @@ impl Sum {
     pub(crate) fn value(&self) -> f64 {
         self.sum + self.compensation
     }
-
-    /// Adds another sum's total (and, compensated, its compensation).
-    pub(crate) fn merge(&mut self, other: &Sum) {
-        self.add(other.sum);
-        if self.mode == Summation::Compensated {
-            self.add(other.compensation);
-        }
-    }
 }
 
 /// Σ w·x / Σ w over the values added, with both sums compensated.
@@ -83,10 +75,16 @@ impl WeightedMean {
         self.count += 1;
     }
 
-    /// Adds the values of another mean.
+    /// Adds the values summed by `other` (both sums and their compensations, in that order):
+    /// partial means merged in a fixed order give a fixed result.
     pub(crate) fn merge(&mut self, other: &WeightedMean) {
-        self.weighted.merge(&other.weighted);
-        self.weight.merge(&other.weight);
+        for (sum, part) in [
+            (&mut self.weighted, &other.weighted),
+            (&mut self.weight, &other.weight),
+        ] {
+            sum.add(part.sum);
+            sum.add(part.compensation);
+        }
         self.count += other.count;
     }
 

@@ -277,6 +277,9 @@ impl RowMetric for AnyRow {
     fn row_value(&self, row: &RankedRow<'_>) -> f64 {
         each_row!(self, m => m.row_value(row))
     }
+    fn reads_only_relevant_blocks(&self) -> bool {
+        each_row!(self, m => m.reads_only_relevant_blocks())
+    }
 }
 
 /// A metric found by name, with its parameters resolved.

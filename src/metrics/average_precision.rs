@@ -47,6 +47,10 @@ impl RowMetric for AveragePrecision {
         self.options
     }
 
+    fn reads_only_relevant_blocks(&self) -> bool {
+        true
+    }
+
     fn row_value(&self, row: &RankedRow<'_>) -> f64 {
         ranked_average_precision(row)
     }
@@ -58,7 +62,7 @@ pub(crate) fn ranked_average_precision(row: &RankedRow<'_>) -> f64 {
         return expected_average_precision(row);
     }
     let (mut relevant_so_far, mut sum) = (0, 0.0);
-    for b in row.blocks().iter().filter(|b| b.relevant > 0) {
+    for b in row.relevant_blocks() {
         relevant_so_far += b.relevant;
         let precision = relevant_so_far as f64 / row.rank(b);
         // One term per relevant label, added one by one as every toolkit does, so that
@@ -78,21 +82,19 @@ pub(crate) fn ranked_average_precision(row: &RankedRow<'_>) -> f64 {
 /// `E[precision] = (1/m) Σ_y (above + 1 + y(r−1)/(m−1)) / (o + 1 + y)`. O(m) per group.
 fn expected_average_precision(row: &RankedRow<'_>) -> f64 {
     let (mut above, mut sum) = (0usize, 0.0);
-    for b in row.blocks() {
-        if b.relevant > 0 {
-            let (r, m) = (b.relevant as f64, b.len as f64);
-            let share = if b.len > 1 {
-                (r - 1.0) / (m - 1.0)
-            } else {
-                0.0
-            };
-            let mut mean_precision = 0.0;
-            for y in 0..b.len {
-                let y = y as f64;
-                mean_precision += (above as f64 + 1.0 + y * share) / (b.start as f64 + 1.0 + y);
-            }
-            sum += r * mean_precision / m;
+    for b in row.relevant_blocks() {
+        let (r, m) = (b.relevant as f64, b.len as f64);
+        let share = if b.len > 1 {
+            (r - 1.0) / (m - 1.0)
+        } else {
+            0.0
+        };
+        let mut mean_precision = 0.0;
+        for y in 0..b.len {
+            let y = y as f64;
+            mean_precision += (above as f64 + 1.0 + y * share) / (b.start as f64 + 1.0 + y);
         }
+        sum += r * mean_precision / m;
         above += b.relevant;
     }
     sum / row.n_relevant() as f64

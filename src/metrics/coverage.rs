@@ -62,12 +62,14 @@ impl RowMetric for Coverage {
         self.options
     }
 
+    fn reads_only_relevant_blocks(&self) -> bool {
+        true
+    }
+
     fn row_value(&self, row: &RankedRow<'_>) -> f64 {
         let offset = if self.one_based { 0.0 } else { 1.0 };
-        row.blocks()
-            .iter()
-            .rev()
-            .find(|b| b.relevant > 0)
+        row.relevant_blocks()
+            .next_back()
             .map_or(0.0, |b| match row.sharing() {
                 // The last of r relevant labels placed uniformly among m positions is at
                 // r(m+1)/(r+1) on average.

@@ -130,6 +130,10 @@ impl RowMetric for Dcg {
         self.options
     }
 
+    fn reads_only_relevant_blocks(&self) -> bool {
+        true
+    }
+
     fn row_value(&self, row: &RankedRow<'_>) -> f64 {
         discounted_gain(row, self.k, self.log_base)
     }
@@ -156,7 +160,8 @@ pub(crate) fn discounted_gain(row: &RankedRow<'_>, k: Option<usize>, log_base: f
         }
     };
     let mut dcg = 0.0;
-    for b in row.blocks() {
+    // Blocks without a relevant label have gain 0: they add nothing.
+    for b in row.relevant_blocks() {
         let (first, last, len) = (b.start + 1, b.start + b.len, b.len as f64);
         if first > k {
             break; // every later position is discounted to 0

@@ -37,6 +37,10 @@ impl RowMetric for ErrorSetSize {
         self.options
     }
 
+    fn reads_only_relevant_blocks(&self) -> bool {
+        true
+    }
+
     fn row_value(&self, row: &RankedRow<'_>) -> f64 {
         mis_ordered_pairs(row)
     }

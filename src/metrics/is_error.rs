@@ -39,6 +39,10 @@ impl RowMetric for IsError {
         self.options
     }
 
+    fn reads_only_relevant_blocks(&self) -> bool {
+        true
+    }
+
     fn row_value(&self, row: &RankedRow<'_>) -> f64 {
         if row.sharing() == Some(RankSharing::Expected) {
             return expected_is_error(row);
@@ -55,16 +59,16 @@ impl RowMetric for IsError {
 /// 1 when an irrelevant label ranks strictly above a relevant one; otherwise 1 minus the chance
 /// that every mixed group puts its relevant labels first, Π 1/C(m, r).
 fn expected_is_error(row: &RankedRow<'_>) -> f64 {
-    let (mut irrelevant_above, mut all_in_order) = (0, 1.0);
-    for b in row.blocks() {
-        if b.relevant > 0 && irrelevant_above > 0 {
-            return 1.0;
+    let (mut relevant_above, mut all_in_order) = (0, 1.0);
+    for b in row.relevant_blocks() {
+        if b.start > relevant_above {
+            return 1.0; // an irrelevant label above this relevant one
         }
         // 1/C(m, r) as a product of ratios, which never overflows.
         for i in 0..b.relevant.min(b.len - b.relevant) {
             all_in_order *= (i + 1) as f64 / (b.len - i) as f64;
         }
-        irrelevant_above += b.len - b.relevant;
+        relevant_above += b.relevant;
     }
     1.0 - all_in_order
 }

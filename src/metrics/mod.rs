@@ -109,11 +109,12 @@ pub(crate) use row_option_builders;
 /// policy (1 for Max, 0 for Min, ½ for Average). Counted in halves as integers, so exact.
 pub(crate) fn mis_ordered_pairs(row: &crate::RankedRow<'_>) -> f64 {
     let tie_halves = (2.0 * row.tied_pair_error()) as u64;
-    let (mut irrelevant_above, mut halves) = (0u64, 0u64);
-    for b in row.blocks() {
+    let (mut relevant_above, mut halves) = (0u64, 0u64);
+    for b in row.relevant_blocks() {
         let (r, m) = (b.relevant as u64, b.len as u64);
+        let irrelevant_above = b.start as u64 - relevant_above;
         halves += 2 * r * irrelevant_above + tie_halves * r * (m - r);
-        irrelevant_above += m - r;
+        relevant_above += r;
     }
     halves as f64 / 2.0
 }

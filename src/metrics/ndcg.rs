@@ -92,6 +92,10 @@ impl RowMetric for Ndcg {
         self.options
     }
 
+    fn reads_only_relevant_blocks(&self) -> bool {
+        true
+    }
+
     fn row_value(&self, row: &RankedRow<'_>) -> f64 {
         let ideal = ideal_dcg(row.gains(), self.k);
         if ideal == 0.0 {
@@ -110,7 +114,7 @@ thread_local! {
 /// The DCG of the gains ranked by themselves (the kernel's sort, gains as scores).
 fn ideal_dcg(gains: &[f64], k: Option<usize>) -> f64 {
     let ideal = |ranker: &mut Ranker| {
-        let row = ranker.rank(gains, gains, Ranking::new(TiePolicy::First), 0);
+        let row = ranker.rank_relevant(gains, gains, Ranking::new(TiePolicy::First), 0);
         discounted_gain(&row, k, 2.0)
     };
     IDEAL.with(|scratch| match scratch.try_borrow_mut() {

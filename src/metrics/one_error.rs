@@ -43,11 +43,19 @@ impl RowMetric for OneError {
         self.options
     }
 
+    fn reads_only_relevant_blocks(&self) -> bool {
+        true
+    }
+
     fn row_value(&self, row: &RankedRow<'_>) -> f64 {
-        let Some(top) = row.blocks().first() else {
+        if row.n_labels() == 0 {
             return 0.0;
+        }
+        // A top group without a relevant label scores 1 under every policy.
+        let (relevant, len) = match row.relevant_blocks().next() {
+            Some(top) if top.start == 0 => (top.relevant, top.len),
+            _ => (0, 1),
         };
-        let (relevant, len) = (top.relevant, top.len);
         match row.sharing() {
             // The top label is a uniform draw from the top group: the expectation too.
             Some(RankSharing::Average | RankSharing::Expected) => {

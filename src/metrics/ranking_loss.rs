@@ -46,6 +46,10 @@ impl RowMetric for RankingLoss {
         self.options
     }
 
+    fn reads_only_relevant_blocks(&self) -> bool {
+        true
+    }
+
     fn row_value(&self, row: &RankedRow<'_>) -> f64 {
         let relevant = row.n_relevant() as f64;
         let irrelevant = (row.n_labels() - row.n_relevant()) as f64;

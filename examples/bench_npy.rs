@@ -1,0 +1,245 @@
+//! Times rankmetrics on the .npy inputs of ../shared/bench/gen_data.py, metric by metric, as
+//! sklearn_bench.py times scikit-learn: the median of `--repeats` calls after one warm-up.
+//! benches/compare_sklearn.sh runs both and prints the ratios.
+//!
+//! ```text
+//! cargo run --release --example bench_npy -- DIR SHAPE[,SHAPE] [--metrics a,b] [--repeats 3] [--threads N]
+//! ```
+//!
+//! Prints one line per (shape, metric): `SHAPE METRIC MEDIAN_SECONDS VALUE`. `read` is one pass
+//! summing every score: the floor every metric reads through.
+
+use std::error::Error;
+use std::fs;
+use std::hint::black_box;
+use std::path::Path;
+use std::time::Instant;
+
+use rankmetrics::{
+    sklearn, Average, Label, LabelAveragePrecision, Matrix, RankingMetric, RocAuc, RowMajor,
+    RowMetric, Score, TiePolicy,
+};
+
+/// A 2-d C-order array read from a .npy file.
+struct Array<T> {
+    rows: usize,
+    cols: usize,
+    data: Vec<T>,
+}
+
+/// Element types this reader takes, with their .npy `descr`.
+trait NpyElem: Sized + Copy {
+    const DESCR: &'static [&'static str];
+    const SIZE: usize;
+    fn from_le(bytes: &[u8]) -> Self;
+}
+
+impl NpyElem for u8 {
+    const DESCR: &'static [&'static str] = &["|u1", "<u1"];
+    const SIZE: usize = 1;
+    fn from_le(b: &[u8]) -> Self {
+        b[0]
+    }
+}
+
+impl NpyElem for f64 {
+    const DESCR: &'static [&'static str] = &["<f8"];
+    const SIZE: usize = 8;
+    fn from_le(b: &[u8]) -> Self {
+        f64::from_le_bytes(b.try_into().expect("8 bytes"))
+    }
+}
+
+impl NpyElem for f32 {
+    const DESCR: &'static [&'static str] = &["<f4"];
+    const SIZE: usize = 4;
+    fn from_le(b: &[u8]) -> Self {
+        f32::from_le_bytes(b.try_into().expect("4 bytes"))
+    }
+}
+
+/// Reads a .npy file (format versions 1–3, C order, 2-d, little-endian).
+fn read_npy<T: NpyElem>(path: &Path) -> Result<Array<T>, Box<dyn Error>> {
+    let bytes = fs::read(path)?;
+    if bytes.get(..6) != Some(b"\x93NUMPY".as_slice()) {
+        return Err(format!("{}: not a .npy file", path.display()).into());
+    }
+    let (header_len, body) = match bytes.get(6) {
+        Some(1) => (usize::from(u16::from_le_bytes([bytes[8], bytes[9]])), 10),
+        Some(2 | 3) => (u32::from_le_bytes(bytes[8..12].try_into()?) as usize, 12),
+        _ => return Err(format!("{}: unknown .npy version", path.display()).into()),
+    };
+    let header = std::str::from_utf8(&bytes[body..body + header_len])?;
+    let field = |name: &str| -> Option<&str> {
+        let at = header.find(&format!("'{name}':"))? + name.len() + 3;
+        Some(header[at..].trim_start())
+    };
+    let descr = field("descr")
+        .and_then(|d| d.split('\'').nth(1))
+        .unwrap_or("");
+    if !T::DESCR.contains(&descr) {
+        return Err(format!("{}: dtype {descr}, expected {:?}", path.display(), T::DESCR).into());
+    }
+    if field("fortran_order").is_some_and(|f| f.starts_with("True")) {
+        return Err(format!("{}: Fortran order", path.display()).into());
+    }
+    let shape = field("shape").ok_or("no shape")?;
+    let dims: Vec<usize> = shape[1..shape.find(')').ok_or("bad shape")?]
+        .split(',')
+        .filter(|d| !d.trim().is_empty())
+        .map(|d| d.trim().parse())
+        .collect::<Result<_, _>>()?;
+    let [rows, cols] = dims[..] else {
+        return Err(format!("{}: not 2-d", path.display()).into());
+    };
+    let data: Vec<T> = bytes[body + header_len..]
+        .chunks_exact(T::SIZE)
+        .map(T::from_le)
+        .collect();
+    if data.len() != rows * cols {
+        return Err(format!("{}: truncated", path.display()).into());
+    }
+    Ok(Array { rows, cols, data })
+}
+
+/// A row-wise metric's value: with `--threads`, through `rankmetrics::parallel` on a pool
+/// of that many threads.
+fn row_metric<M, T, Y, S>(parallel: bool, m: &M, y: &Y, s: &S) -> f64
+where
+    M: RowMetric + Sync,
+    T: Score,
+    Y: Matrix + Sync + ?Sized,
+    Y::Elem: Label,
+    S: Matrix<Elem = T> + Sync + ?Sized,
+{
+    #[cfg(feature = "rayon")]
+    if parallel {
+        return rankmetrics::parallel::evaluate(m, y, s, None).expect("valid input");
+    }
+    let _ = parallel;
+    m.evaluate(y, s, None).expect("valid input")
+}
+
+/// The median of `repeats` timed calls after one warm-up, and the value.
+fn time(repeats: usize, mut f: impl FnMut() -> f64) -> (f64, f64) {
+    let value = black_box(f());
+    let mut times: Vec<f64> = (0..repeats)
+        .map(|_| {
+            let t = Instant::now();
+            black_box(f());
+            t.elapsed().as_secs_f64()
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    (times[times.len() / 2], value)
+}
+
+fn main() -> Result<(), Box<dyn Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let option = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1).cloned())
+    };
+    let dir = Path::new(
+        args.first()
+            .ok_or("usage: bench_npy DIR SHAPES [options]")?,
+    );
+    let shapes = args.get(1).ok_or("usage: bench_npy DIR SHAPES [options]")?;
+    let repeats: usize = option("--repeats").map_or(Ok(3), |r| r.parse())?;
+    let all = "read,coverage_error,lrap,label_ranking_loss,ndcg,ndcg@10,ndcg_ignore_ties,\
+               roc_auc_macro,roc_auc_micro,ap_macro,lrap_f32,coverage_error_f32";
+    let metrics = option("--metrics").unwrap_or_else(|| all.to_string());
+    let threads = option("--threads");
+    let par = threads.is_some();
+    let lrap = sklearn::LABEL_RANKING_AVERAGE_PRECISION_SCORE;
+    let run = || -> Result<(), Box<dyn Error>> {
+        for shape in shapes.split(',') {
+            let file = |key: &str| dir.join(format!("{shape}_{key}.npy"));
+            let y = read_npy::<u8>(&file("y_true"))?;
+            let s = read_npy::<f64>(&file("y_score"))?;
+            let s32 = metrics
+                .contains("_f32")
+                .then(|| read_npy::<f32>(&file("y_score_f32")))
+                .transpose()?;
+            let y = RowMajor::new(&y.data, y.rows, y.cols)?;
+            let (n, l) = (s.rows, s.cols);
+            let s = RowMajor::new(&s.data, n, l)?;
+            let s32 = match &s32 {
+                Some(a) => Some(RowMajor::new(&a.data, a.rows, a.cols)?),
+                None => None,
+            };
+            for metric in metrics.split(',') {
+                let (median, value) = match metric {
+                    "read" => time(repeats, || s.as_slice().iter().sum()),
+                    "coverage_error" => time(repeats, || {
+                        row_metric(par, &sklearn::COVERAGE_ERROR, &y, &s)
+                    }),
+                    "coverage_error_f32" => time(repeats, || {
+                        let s32 = s32.as_ref().expect("read above");
+                        row_metric(par, &sklearn::COVERAGE_ERROR, &y, s32)
+                    }),
+                    "lrap" => time(repeats, || row_metric(par, &lrap, &y, &s)),
+                    "lrap_f32" => time(repeats, || {
+                        row_metric(par, &lrap, &y, s32.as_ref().expect("read above"))
+                    }),
+                    "label_ranking_loss" => time(repeats, || {
+                        row_metric(par, &sklearn::LABEL_RANKING_LOSS, &y, &s)
+                    }),
+                    "ndcg" => time(repeats, || row_metric(par, &sklearn::NDCG_SCORE, &y, &s)),
+                    "ndcg@10" => time(repeats, || {
+                        let m = sklearn::NDCG_SCORE.with_k(Some(10)).expect("k > 0");
+                        row_metric(par, &m, &y, &s)
+                    }),
+                    "ndcg_ignore_ties" => time(repeats, || {
+                        let m = sklearn::NDCG_SCORE.with_ties(TiePolicy::Last);
+                        row_metric(par, &m, &y, &s)
+                    }),
+                    "roc_auc_macro" => time(repeats, || {
+                        sklearn::ROC_AUC_SCORE
+                            .evaluate(&y, &s, None)
+                            .expect("valid input")
+                    }),
+                    "roc_auc_micro" => time(repeats, || {
+                        let m: RocAuc = sklearn::ROC_AUC_SCORE.averaged(Average::Micro);
+                        m.evaluate(&y, &s, None).expect("valid input")
+                    }),
+                    "ap_macro" => time(repeats, || {
+                        let m: LabelAveragePrecision = sklearn::AVERAGE_PRECISION_SCORE;
+                        m.evaluate(&y, &s, None).expect("valid input")
+                    }),
+                    other => return Err(format!("unknown metric {other}").into()),
+                };
+                println!("{shape} {metric} {median:.6} {value}");
+            }
+        }
+        Ok(())
+    };
+    match threads {
+        None => run(),
+        Some(t) => with_threads(t.parse()?, run),
+    }
+}
+
+#[cfg(feature = "rayon")]
+fn with_threads(
+    threads: usize,
+    run: impl FnOnce() -> Result<(), Box<dyn Error>> + Send,
+) -> Result<(), Box<dyn Error>> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
+    pool.install(|| run().map_err(|e| e.to_string()))?;
+    Ok(())
+}
+
+#[cfg(not(feature = "rayon"))]
+fn with_threads(
+    threads: usize,
+    run: impl FnOnce() -> Result<(), Box<dyn Error>> + Send,
+) -> Result<(), Box<dyn Error>> {
+    if threads != 1 {
+        return Err("--threads needs the rayon feature".into());
+    }
+    run()
+}
