@@ -214,77 +214,217 @@ where
     Y::Elem: Label,
     S: Matrix<Elem = T> + ?Sized,
 {
-    let o = metric.options();
-    // Under `samples` the weights weigh the mean, not the items of a vector.
-    metric.check(sample_weight.is_some() && o.average != Average::Samples)?;
-    // The mean of a geometric mean over orders needs E[x^(1/L)] per label: no closed form.
-    if o.mean == Mean::Geometric && o.ranking.ties == TiePolicy::Expected {
-        return Err(Error::UnsupportedPolicy {
-            policy: TiePolicy::Expected,
-        });
-    }
-    let (n, l) = check_shapes(y_true, y_score, 1)?;
-    let weights: Option<Vec<f64>> = sample_weight
-        .map(|w| check_weights(w, n).map(|w| w.iter().map(|x| x.as_f64()).collect()))
-        .transpose()?;
-    let (scores, labels) = read_cells(y_true, y_score, o.labels)?;
-    let average = match o.average {
-        _ if l == 1 && o.one_column_binary => Average::Macro,
-        a => a,
+    let [value] = evaluate_many(
+        core::slice::from_ref(metric),
+        y_true,
+        y_score,
+        sample_weight,
+    )[..] else {
+        unreachable!("one metric in, one value out")
     };
+    value
+}
+
+/// One metric's progress through [`evaluate_many`].
+struct Lane<'m, M> {
+    metric: &'m M,
+    options: LabelwiseOptions,
+    average: Average,
+    means: Means,
+    failed: Option<Error>,
+}
+
+/// Evaluates several label-wise metrics on the same data: the cells are read and validated
+/// once, each vector (column, row or the pooled cells) is sorted once per tie grouping and
+/// ranked once per policy, and each metric reads that ranking. Each metric's values are
+/// combined in the same order as alone, so every result equals, bitwise, its own evaluation.
+pub(crate) fn evaluate_many<M, T, Y, S>(
+    metrics: &[M],
+    y_true: &Y,
+    y_score: &S,
+    sample_weight: Option<&[T]>,
+) -> Vec<Result<f64, Error>>
+where
+    M: VectorMetric,
+    T: Score,
+    Y: Matrix + ?Sized,
+    Y::Elem: Label,
+    S: Matrix<Elem = T> + ?Sized,
+{
+    let l_in = y_true.ncols();
+    let mut lanes: Vec<Lane<'_, M>> = metrics
+        .iter()
+        .map(|metric| {
+            let o = metric.options();
+            // Under `samples` the weights weigh the mean, not the items of a vector.
+            let mut failed = metric
+                .check(sample_weight.is_some() && o.average != Average::Samples)
+                .err();
+            // The mean of a geometric mean over orders needs E[x^(1/L)] per label: no closed
+            // form.
+            if failed.is_none()
+                && o.mean == Mean::Geometric
+                && o.ranking.ties == TiePolicy::Expected
+            {
+                failed = Some(Error::UnsupportedPolicy {
+                    policy: TiePolicy::Expected,
+                });
+            }
+            Lane {
+                metric,
+                options: o,
+                average: match o.average {
+                    _ if l_in == 1 && o.one_column_binary => Average::Macro,
+                    a => a,
+                },
+                means: Means::new(o),
+                failed,
+            }
+        })
+        .collect();
+    let checked = check_shapes(y_true, y_score, 1).and_then(|(n, l)| {
+        let weights: Option<Vec<f64>> = sample_weight
+            .map(|w| check_weights(w, n).map(|w| w.iter().map(|x| x.as_f64()).collect()))
+            .transpose()?;
+        Ok((n, l, weights))
+    });
+    let (n, l, weights) = match checked {
+        Ok(c) => c,
+        Err(e) => {
+            return lanes
+                .iter()
+                .map(|lane| Err(lane.failed.unwrap_or(e)))
+                .collect()
+        }
+    };
+    // The cells, read once; each label domain validates them once.
+    let mut cells: Option<(Vec<T>, Vec<f64>)> = None;
+    let mut domains: Vec<LabelDomain> = Vec::new();
+    for lane in lanes.iter().filter(|lane| lane.failed.is_none()) {
+        if !domains.contains(&lane.options.labels) {
+            domains.push(lane.options.labels);
+        }
+    }
+    for domain in domains {
+        match read_cells(y_true, y_score, domain) {
+            Ok(c) => {
+                cells.get_or_insert(c);
+            }
+            Err(e) => fail(&mut lanes, |lane| lane.options.labels == domain, e),
+        }
+    }
+    if let Some((scores, labels)) = cells {
+        vectors(&mut lanes, &scores, &labels, weights.as_deref(), n, l);
+    }
+    lanes
+        .iter()
+        .map(|lane| match lane.failed {
+            Some(e) => Err(e),
+            None => lane.means.value(lane.average),
+        })
+        .collect()
+}
+
+/// Records `error` for every running lane that `which` selects.
+fn fail<M>(lanes: &mut [Lane<'_, M>], which: impl Fn(&Lane<'_, M>) -> bool, error: Error) {
+    for lane in lanes.iter_mut().filter(|l| l.failed.is_none() && which(l)) {
+        lane.failed = Some(error);
+    }
+}
+
+/// Runs every lane over the vectors its averaging asks for: each vector sorted once per
+/// grouping, ranked once per policy.
+fn vectors<M: VectorMetric, T: Score>(
+    lanes: &mut [Lane<'_, M>],
+    scores: &[T],
+    labels: &[f64],
+    weights: Option<&[f64]>,
+    n: usize,
+    l: usize,
+) {
     let mut ranker = Ranker::new();
-    let mut means = Means::new(o);
-    let value = |v: &Vector<'_, T>, seed: usize, ranker: &mut Ranker| {
-        let row = ranker.rank(v.scores, v.labels, o.ranking, seed);
-        metric.vector_value(v, &row)
+    let mut score_one = |lanes: &mut [Lane<'_, M>],
+                         average: Average,
+                         v: &Vector<'_, T>,
+                         seed: usize,
+                         weight: f64| {
+        let mut plans: Vec<Ranking> = Vec::new();
+        for lane in lanes
+            .iter()
+            .filter(|lane| lane.failed.is_none() && lane.average == average)
+        {
+            if !plans.contains(&lane.options.ranking) {
+                plans.push(lane.options.ranking);
+            }
+        }
+        let mut sorted = None;
+        for ranking in plans {
+            if sorted != Some(ranking.grouping) {
+                ranker.sort(v.scores, ranking.grouping);
+                sorted = Some(ranking.grouping);
+            }
+            let row = ranker.assign(v.labels, ranking.ties, seed);
+            for lane in lanes.iter_mut() {
+                if lane.failed.is_some()
+                    || lane.average != average
+                    || lane.options.ranking != ranking
+                {
+                    continue;
+                }
+                let value = lane.metric.vector_value(v, &row);
+                if let Err(e) = lane.means.add(value, weight) {
+                    lane.failed = Some(e);
+                }
+            }
+        }
     };
-    match average {
-        Average::Micro => {
-            let weights = weights
-                .as_deref()
-                .map_or(Weights::Unit, |w| Weights::PerRow(w, l));
+    let wants = |lanes: &[Lane<'_, M>], a: Average| {
+        lanes
+            .iter()
+            .any(|lane| lane.failed.is_none() && lane.average == a)
+    };
+    if wants(lanes, Average::Micro) {
+        let v = Vector {
+            scores,
+            labels,
+            weights: weights.map_or(Weights::Unit, |w| Weights::PerRow(w, l)),
+        };
+        score_one(lanes, Average::Micro, &v, 0, 1.0);
+    }
+    for average in [Average::Macro, Average::Weighted] {
+        if !wants(lanes, average) {
+            continue;
+        }
+        let weights_of_rows = weights.map_or(Weights::Unit, Weights::Each);
+        let (mut col_scores, mut col_labels) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        for j in 0..l {
+            col_scores.clear();
+            col_labels.clear();
+            col_scores.extend(scores.iter().skip(j).step_by(l).copied());
+            col_labels.extend(labels.iter().skip(j).step_by(l).copied());
             let v = Vector {
-                scores: &scores,
-                labels: &labels,
-                weights,
+                scores: &col_scores,
+                labels: &col_labels,
+                weights: weights_of_rows,
             };
-            means.add(value(&v, 0, &mut ranker), 1.0)?;
-        }
-        Average::Macro | Average::Weighted => {
-            let weights_of_rows = weights.as_deref().map_or(Weights::Unit, Weights::Each);
-            let (mut col_scores, mut col_labels) = (Vec::with_capacity(n), Vec::with_capacity(n));
-            for j in 0..l {
-                col_scores.clear();
-                col_labels.clear();
-                col_scores.extend(scores.iter().skip(j).step_by(l).copied());
-                col_labels.extend(labels.iter().skip(j).step_by(l).copied());
-                let v = Vector {
-                    scores: &col_scores,
-                    labels: &col_labels,
-                    weights: weights_of_rows,
-                };
-                let weight = match average {
-                    Average::Weighted => {
-                        (0..n).map(|i| weights_of_rows.of(i) * col_labels[i]).sum()
-                    }
-                    _ => 1.0,
-                };
-                means.add(value(&v, j, &mut ranker), weight)?;
-            }
-        }
-        Average::Samples => {
-            for (i, (s, y)) in scores.chunks(l).zip(labels.chunks(l)).enumerate() {
-                let v = Vector {
-                    scores: s,
-                    labels: y,
-                    weights: Weights::Unit,
-                };
-                let weight = weights.as_deref().map_or(1.0, |w| w[i]);
-                means.add(value(&v, i, &mut ranker), weight)?;
-            }
+            let weight = match average {
+                Average::Weighted => (0..n).map(|i| weights_of_rows.of(i) * col_labels[i]).sum(),
+                _ => 1.0,
+            };
+            score_one(lanes, average, &v, j, weight);
         }
     }
-    means.value(average)
+    if wants(lanes, Average::Samples) {
+        for (i, (s, y)) in scores.chunks(l).zip(labels.chunks(l)).enumerate() {
+            let v = Vector {
+                scores: s,
+                labels: y,
+                weights: Weights::Unit,
+            };
+            let weight = weights.map_or(1.0, |w| w[i]);
+            score_one(lanes, Average::Samples, &v, i, weight);
+        }
+    }
 }
 
 /// Reads both matrices into row-major buffers, validating each row as the row metrics do.

@@ -330,6 +330,36 @@ impl AnyLabelwise {
     }
 }
 
+impl crate::labelwise::VectorMetric for AnyLabelwise {
+    fn options(&self) -> crate::LabelwiseOptions {
+        match self {
+            AnyLabelwise::RocAuc(m) => m.options(),
+            AnyLabelwise::AveragePrecision(m) => m.options(),
+            AnyLabelwise::Interpolated(m) => m.options(),
+        }
+    }
+
+    fn check(&self, weighted: bool) -> Result<(), Error> {
+        match self {
+            AnyLabelwise::RocAuc(m) => m.check(weighted),
+            AnyLabelwise::AveragePrecision(m) => m.check(weighted),
+            AnyLabelwise::Interpolated(m) => m.check(weighted),
+        }
+    }
+
+    fn vector_value<T: Score>(
+        &self,
+        v: &crate::labelwise::Vector<'_, T>,
+        row: &RankedRow<'_>,
+    ) -> Option<f64> {
+        match self {
+            AnyLabelwise::RocAuc(m) => m.vector_value(v, row),
+            AnyLabelwise::AveragePrecision(m) => m.vector_value(v, row),
+            AnyLabelwise::Interpolated(m) => m.vector_value(v, row),
+        }
+    }
+}
+
 impl<T: Score> RankingMetric<T> for AnyLabelwise {
     fn evaluate<Y, S>(&self, y_true: &Y, y_score: &S, w: Option<&[T]>) -> Result<f64, Error>
     where
@@ -1018,6 +1048,21 @@ where
                 Err(e) => vec![Err(e); metrics.len()],
             },
         };
+        for (k, v) in indices.into_iter().zip(values) {
+            results[k] = Some(v);
+        }
+    }
+    // Label-wise presets: the cells read once, each vector sorted once for all of them.
+    let (indices, metrics): (Vec<usize>, Vec<AnyLabelwise>) = presets
+        .iter()
+        .enumerate()
+        .filter_map(|(k, p)| match p.plan {
+            Plan::Labelwise(m) => Some((k, m)),
+            _ => None,
+        })
+        .unzip();
+    if !indices.is_empty() {
+        let values = crate::labelwise::evaluate_many(&metrics, y_true, y_score, sample_weight);
         for (k, v) in indices.into_iter().zip(values) {
             results[k] = Some(v);
         }
