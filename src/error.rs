@@ -193,4 +193,21 @@ pub enum Error {
     /// Batches or shards of one streaming evaluation disagree.
     #[error("cannot combine: {0}")]
     Incompatible(crate::Incompatibility),
+    /// Interpolated average precision was asked for more recall levels than it accepts.
+    #[error("interpolated average precision takes at most {max} recall levels, found {found}")]
+    TooManyRecallLevels {
+        /// The number of levels asked for.
+        found: usize,
+        /// The most accepted.
+        max: usize,
+    },
+    /// A ranked vector (a row, a column, or the pooled cells) has more items than the kernel
+    /// numbers (`u32::MAX`).
+    #[error("a ranked vector of {found} items is more than the {max} the kernel ranks")]
+    TooManyItems {
+        /// The number of items.
+        found: usize,
+        /// The most accepted.
+        max: usize,
+    },
 }

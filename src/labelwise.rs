@@ -186,6 +186,29 @@ impl<T> Vector<'_, T> {
         let (p, n) = self.class_weights(row, b);
         above + (p + n) * (row.rank(b) - b.start as f64) / b.len as f64
     }
+
+    /// `relevant` (the relevant weight at or above `b`) over the rank weight of `b`. When tiny
+    /// (subnormal) weights make the plain ratio overflow, the same ratio is taken with both
+    /// sides scaled by the larger of the weight above and the block's weight.
+    pub(crate) fn precision(
+        &self,
+        row: &RankedRow<'_>,
+        b: &crate::Block,
+        above: f64,
+        relevant: f64,
+    ) -> f64 {
+        let plain = relevant / self.rank_weight(row, b, above);
+        if plain.is_finite() || self.weights.is_unit() {
+            return plain;
+        }
+        let (p, n) = self.class_weights(row, b);
+        let scale = above.max(p + n);
+        if !(scale > 0.0) {
+            return plain;
+        }
+        let share = (row.rank(b) - b.start as f64) / b.len as f64;
+        (relevant / scale) / (above / scale + (p + n) / scale * share)
+    }
 }
 
 /// A binary metric that label-wise averaging runs on each vector.
@@ -224,6 +247,9 @@ where
     };
     value
 }
+
+/// The most items one ranked vector may hold (the kernel numbers them with `u32`).
+const MAX_ITEMS: usize = u32::MAX as usize;
 
 /// One metric's progress through [`evaluate_many`].
 struct Lane<'m, M> {
@@ -297,6 +323,19 @@ where
                 .collect()
         }
     };
+    // scikit-learn's matrix-wide label-type check, as the row-wise metrics make it.
+    if lanes
+        .iter()
+        .any(|lane| lane.failed.is_none() && lane.options.labels == LabelDomain::Indicator)
+    {
+        if let Err(e) = crate::metric::check_indicator(y_true, 0, &mut Default::default()) {
+            fail(
+                &mut lanes,
+                |lane| lane.options.labels == LabelDomain::Indicator,
+                e,
+            );
+        }
+    }
     // The cells, read once; each label domain validates them once.
     let mut cells: Option<(Vec<T>, Vec<f64>)> = None;
     let mut domains: Vec<LabelDomain> = Vec::new();
@@ -383,6 +422,13 @@ fn vectors<M: VectorMetric, T: Score>(
             .iter()
             .any(|lane| lane.failed.is_none() && lane.average == a)
     };
+    if wants(lanes, Average::Micro) && scores.len() > MAX_ITEMS {
+        let error = Error::TooManyItems {
+            found: scores.len(),
+            max: MAX_ITEMS,
+        };
+        fail(lanes, |lane| lane.average == Average::Micro, error);
+    }
     if wants(lanes, Average::Micro) {
         let v = Vector {
             scores,

@@ -415,6 +415,10 @@ where
     match shape {
         (0, _) => Err(Error::NoSamples),
         (_, 0) => Err(Error::NoLabels),
+        (_, l) if l > u32::MAX as usize => Err(Error::TooManyItems {
+            found: l,
+            max: u32::MAX as usize,
+        }),
         (_, l) if l < min_labels => Err(Error::TooFewLabels {
             required: min_labels,
             found: l,

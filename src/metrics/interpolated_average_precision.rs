@@ -4,6 +4,9 @@ use crate::labelwise::{labelwise_builders, LabelwiseOptions, Vector, VectorMetri
 use crate::metrics::label_average_precision::precision_recall_steps;
 use crate::{Average, RankedRow, Score, TiePolicy};
 
+/// The most recall levels accepted: far beyond any use, and it keeps a vector's work bounded.
+const MAX_LEVELS: usize = 1 << 20;
+
 /// Average interpolated precision over `levels` recall levels 0, 1/(levels−1), …, 1: at each
 /// level, the highest precision at or below the first position whose recall reaches the level
 /// (MULAN's `MeanAverageInterpolatedPrecision`, 10 levels in its `Evaluator`).
@@ -66,6 +69,12 @@ impl VectorMetric for InterpolatedAveragePrecision {
         if self.levels < 2 {
             return Err(crate::Error::TooFewRecallLevels { found: self.levels });
         }
+        if self.levels > MAX_LEVELS {
+            return Err(crate::Error::TooManyRecallLevels {
+                found: self.levels,
+                max: MAX_LEVELS,
+            });
+        }
         // The running maximum of interpolation has no closed-form mean over orderings.
         if self.options.ranking.ties == TiePolicy::Expected {
             return Err(crate::Error::UnsupportedPolicy {
@@ -87,11 +96,14 @@ impl VectorMetric for InterpolatedAveragePrecision {
             best = best.max(s.precision);
             s.precision = best;
         }
-        let mut sum = 0.0;
+        // Recall grows along the steps and the levels grow: one walk serves every level.
+        let (mut sum, mut at) = (0.0, 0);
         for k in 0..self.levels {
             let level = k as f64 / (self.levels - 1) as f64;
-            let at = steps.iter().find(|s| s.relevant / total >= level);
-            sum += at.map_or(f64::NAN, |s| s.precision);
+            while steps.get(at).is_some_and(|s| s.relevant / total < level) {
+                at += 1;
+            }
+            sum += steps.get(at).map_or(f64::NAN, |s| s.precision);
         }
         Some(sum / self.levels as f64)
     }

@@ -102,12 +102,12 @@ pub(crate) fn precision_recall_steps<T>(v: &Vector<'_, T>, row: &RankedRow<'_>) 
         .iter()
         .map(|b| {
             let (p, n) = v.class_weights(row, b);
-            let rank = v.rank_weight(row, b, above);
+            let precision = v.precision(row, b, above, relevant + p);
             relevant += p;
             above += p + n;
             PrStep {
                 relevant,
-                precision: relevant / rank,
+                precision,
                 is_step: p > 0.0,
             }
         })

@@ -1,0 +1,94 @@
+//! Regression tests for what fuzzing and the reliability suite found (docs/reliability.md).
+
+use std::ops::Range;
+
+use rankmetrics::{
+    Average, Error, InterpolatedAveragePrecision, LabelAveragePrecision, LabelDomain, Matrix,
+    RankingLoss, RankingMetric, RocAuc, TiePolicy,
+};
+
+/// Subnormal sample weights made a tie group's weighted rank underflow to 0, and label-wise
+/// precision infinite.
+#[test]
+fn subnormal_weights_give_a_finite_precision() {
+    let y_true = [[0.5, 0.5, 0.5], [0.5, 0.5, -0.0], [-0.0, 0.5, 0.5]];
+    let y_score = [[0.5, 0.5, 0.5], [-0.0, 0.5, 0.0], [0.0, 1e-300, -f64::MAX]];
+    let weights = [5e-324, 0.0, 1.0];
+    for average in [Average::Macro, Average::Weighted, Average::Micro] {
+        let ap = LabelAveragePrecision::new(average, TiePolicy::Min)
+            .with_label_domain(LabelDomain::NonZero);
+        let v = ap.evaluate(&y_true, &y_score, Some(&weights)).unwrap();
+        assert!(v.is_finite(), "{average:?}: {v}");
+    }
+    // A lone tiny weight: precision is a ratio of weights, the scale does not matter.
+    let (y, s) = ([[1.0], [0.0]], [[0.5], [0.5]]);
+    let ap = LabelAveragePrecision::new(Average::Macro, TiePolicy::Min)
+        .with_label_domain(LabelDomain::NonZero);
+    let tiny = ap.evaluate(&y, &s, Some(&[5e-324, 5e-324])).unwrap();
+    let unit = ap.evaluate(&y, &s, Some(&[1.0, 1.0])).unwrap();
+    assert_eq!(tiny, unit);
+}
+
+/// Label-wise metrics skipped scikit-learn's matrix-wide label-type check.
+#[test]
+fn labelwise_metrics_check_indicator_labels() {
+    let y = [[0.0, 1.0], [2.0, 1.0], [5.0, 0.0]]; // three distinct values
+    let s = [[0.1, 0.9], [0.8, 0.2], [0.5, 0.5]];
+    let auc =
+        RocAuc::new(Average::Macro, TiePolicy::Average).with_label_domain(LabelDomain::Indicator);
+    let err = auc.evaluate(&y, &s, None).unwrap_err();
+    assert!(matches!(
+        err,
+        Error::InvalidLabel {
+            row: 1,
+            column: 0,
+            expected: LabelDomain::Indicator,
+            ..
+        }
+    ));
+}
+
+/// A huge number of recall levels was a hang (levels × steps work).
+#[test]
+fn recall_levels_are_bounded() {
+    let m = InterpolatedAveragePrecision::new(Average::Macro, TiePolicy::First, usize::MAX);
+    let err = m
+        .evaluate(&[[1, 0], [0, 1]], &[[0.9, 0.1], [0.2, 0.8]], None)
+        .unwrap_err();
+    assert!(matches!(
+        err,
+        Error::TooManyRecallLevels {
+            found: usize::MAX,
+            ..
+        }
+    ));
+    let many = InterpolatedAveragePrecision::new(Average::Macro, TiePolicy::First, 1 << 20);
+    assert_eq!(
+        many.evaluate(&[[1, 0], [0, 1]], &[[0.9, 0.1], [0.2, 0.8]], None)
+            .unwrap(),
+        1.0
+    );
+}
+
+/// Rows longer than the kernel numbers (u32) were silently cut; now they are an error. The
+/// matrix here only claims its width: the check comes before any cell is read.
+#[test]
+fn rows_longer_than_the_kernel_numbers_are_an_error() {
+    struct Wide;
+    impl Matrix for Wide {
+        type Elem = f64;
+        fn nrows(&self) -> usize {
+            1
+        }
+        fn ncols(&self) -> usize {
+            u32::MAX as usize + 1
+        }
+        fn extend_rows(&self, _: Range<usize>, _: &mut Vec<f64>) {
+            unreachable!("the shape check comes first")
+        }
+    }
+    let err = RankingLoss::new(TiePolicy::Max)
+        .evaluate(&Wide, &Wide, None)
+        .unwrap_err();
+    assert!(matches!(err, Error::TooManyItems { .. }));
+}
