@@ -1370,3 +1370,104 @@ fn no_progress_bar_when_stderr_is_not_a_terminal() {
         "{r:?}"
     );
 }
+
+/// `rows` lines of `cols` numbers from `value(i, j)`, comma-separated.
+fn csv_text(rows: usize, cols: usize, value: impl Fn(usize, usize) -> f64) -> String {
+    (0..rows)
+        .map(|i| {
+            let line: Vec<String> = (0..cols).map(|j| format!("{:?}", value(i, j))).collect();
+            line.join(",") + "\n"
+        })
+        .collect()
+}
+
+/// A deterministic 0..n value for cell (i, j).
+fn hash(i: usize, j: usize, n: usize) -> usize {
+    (i.wrapping_mul(2_654_435_761) ^ j.wrapping_mul(40_503)).wrapping_mul(97) % n
+}
+
+#[test]
+fn streamed_values_equal_the_whole_file_values_across_chunks() {
+    let s = Scratch::new("chunks");
+    let rows = 10_000; // a few chunks of 4,096 rows and a partial one
+    let labels = csv_text(rows, 6, |i, j| f64::from(u8::from(hash(i, j, 4) == 0)));
+    let probabilities = csv_text(rows, 6, |i, j| hash(i, j + 7, 11) as f64 / 10.0);
+    // Logits in one row only, after two chunks of probabilities: torchmetrics' sigmoid then
+    // applies to every row, as the whole file decides.
+    let logits = csv_text(rows, 6, |i, j| {
+        let p = hash(i, j + 7, 11) as f64 / 10.0;
+        if i == 9_000 {
+            p * 5.0 - 2.0
+        } else {
+            p
+        }
+    });
+    let weights = csv_text(rows, 1, |i, _| (hash(i, 3, 5) + 1) as f64);
+    let t = s.file("t.csv.gz", gzip(&labels));
+    let files = [
+        s.file("p.csv", &probabilities),
+        s.file("l.csv", &logits),
+        s.file("l.csv.gz", gzip(&logits)),
+    ];
+    let w = s.file("w.txt", &weights);
+    let w_arg = w.to_str().unwrap();
+    let per_sample = s.dir.join("per_sample.csv");
+    let whole = ["--per-sample", per_sample.to_str().unwrap()];
+    for sc in &files {
+        for convention in ["rankmetrics", "sklearn", "torchmetrics", "mldr", "mulan"] {
+            for extra in [&[][..], &["--sample-weight", w_arg][..]] {
+                let mut args = vec!["--convention", convention];
+                args.extend(extra);
+                let streamed = eval_files(&t, sc, &args);
+                args.extend(whole);
+                let one_shot = eval_files(&t, sc, &args);
+                assert_eq!(streamed.status, one_shot.status, "{sc:?} {args:?}");
+                assert_eq!(streamed.stdout, one_shot.stdout, "{sc:?} {args:?}");
+            }
+        }
+    }
+    // Scores one ulp apart tie after torchmetrics' sigmoid, which applies to every row when
+    // one row (9000, in the third chunk) holds a logit: each row's tied pair then is no error
+    // (the relevant label has the higher column), and only row 9000 has a loss (0.5).
+    let t = s.file("ulp_t.csv", "0,1,0\n".repeat(rows));
+    let mut ulp: Vec<&str> = vec!["0.30000000000000004,0.3,0.1"; rows];
+    ulp[9_000] = "2,0.3,0.1";
+    let sc = s.file("ulp_s.csv", ulp.join("\n"));
+    let r = eval_files(&t, &sc, &["--convention", "torchmetrics"]);
+    let loss = r
+        .outcomes()
+        .into_iter()
+        .find(|(m, _)| m == "multilabel_ranking_loss");
+    assert_eq!(loss.unwrap().1, Ok(Value::from(0.5 / rows as f64)), "{r:?}");
+    // Errors past the first chunk are the one-shot evaluation's: weights are checked first.
+    let mut bad_rows = probabilities.lines().map(String::from).collect::<Vec<_>>();
+    bad_rows[8_000] = "nan,0,0,0,0,0".into();
+    let bad = s.file("bad.csv", bad_rows.join("\n"));
+    let t = s.file("t.csv", &labels);
+    let r = eval_files(&t, &bad, &["--metric", "coverage"]);
+    assert_all_errors(&r, "row 8000");
+    let short_w = s.file("short_w.txt", csv_text(rows - 1, 1, |_, _| 1.0));
+    let r = eval_files(&t, &bad, &["--sample-weight", short_w.to_str().unwrap()]);
+    assert_all_errors(&r, "9999");
+}
+
+#[test]
+fn files_of_different_lengths_are_caught_while_streaming() {
+    let s = Scratch::new("lengths");
+    let long = s.file("long.csv", csv_text(9_000, 3, |i, j| hash(i, j, 10) as f64));
+    let short = s.file("short.csv", csv_text(5_000, 3, |i, j| hash(i, j, 2) as f64));
+    eval_files(&short, &long, &[]).assert_file_error(
+        &short,
+        &format!(": 5000 samples, but {} has 9000", long.display()),
+    );
+    eval_files(&long, &short, &[]).assert_file_error(
+        &long,
+        &format!(": 9000 samples, but {} has 5000", short.display()),
+    );
+    // A parse error in the rest of the longer file is reported first, as when read whole.
+    let mut text = csv_text(9_000, 3, |i, j| hash(i, j, 10) as f64);
+    text.push_str("1,x,3\n");
+    let broken = s.file("broken.csv", text);
+    eval_files(&short, &broken, &[])
+        .assert_file_error(&broken, ":9001:2: expected a number, found \"x\"");
+}

@@ -49,6 +49,11 @@ formats: .tsv, .npy (NumPy arrays) and .labels (sparse label lists), each also g
 --format-in. Without --y-true and --y-score, a built-in example (8 samples x 5 labels, k-NN \
 scores with ties) is evaluated.
 
+The files are read and evaluated a chunk of rows at a time: memory does not grow with the number \
+of samples for row-wise metrics. Label-wise metrics (AUC, label average precision) keep every \
+row, as their exact value needs them, and so does --per-sample; Fortran-order .npy files are \
+read whole (their rows are not contiguous).
+
 Exit status: 0 when every metric has a value; 1 when some metric reported an error (every \
 result is still printed); 2 for unusable arguments, unreadable or unparsable files, files with \
 different numbers of samples, and output files that cannot be written.";

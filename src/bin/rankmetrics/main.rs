@@ -9,6 +9,7 @@ mod npy;
 mod output;
 mod plot;
 mod progress;
+mod stream;
 
 use std::io::Write as _;
 use std::process::ExitCode;
@@ -81,34 +82,28 @@ fn print(text: &str) {
 fn eval(args: &EvalArgs) -> Result<ExitCode, String> {
     let presets = args::presets(args)?;
     let progress = Progress::new(args.data.quiet);
-    let inputs = read_inputs(&args.data, &progress)?;
-    let (t, s) = (&inputs.y_true, &inputs.y_score);
-    let y_true = RowMajor::new(&t.data, t.rows, t.cols).map_err(|e| e.to_string())?;
-    let y_score = RowMajor::new(&s.data, s.rows, s.cols).map_err(|e| e.to_string())?;
-    progress.spinner(format!("computing {} metrics", presets.len()));
+    let results = match &args.per_sample {
+        // A column per preset and a line per sample: every row at once.
+        Some(path) => eval_with_per_sample(&presets, args, path, &progress)?,
+        None => {
+            let results = stream::evaluate(&presets, &args.data, &progress).inspect_err(|_| {
+                progress.finish();
+            })?;
+            if args.data.builtin() && !args.data.quiet {
+                eprintln!("rankmetrics: {}", input::EXAMPLE_NOTE);
+            }
+            results
+        }
+    };
     let outcomes: Vec<Outcome<'_>> = presets
         .iter()
-        .map(|preset| Outcome {
+        .zip(results)
+        .map(|(preset, result)| Outcome {
             preset,
-            weighted: inputs.weights.is_some(),
-            result: preset.evaluate(&y_true, &y_score, inputs.weights.as_deref()),
+            weighted: args.data.sample_weight.is_some(),
+            result,
         })
         .collect();
-    // Files first: if one cannot be written, nothing is printed (status 2).
-    if let Some(path) = &args.per_sample {
-        let (csv, skipped) = per_sample_csv(&presets, &y_true, &y_score, &inputs.weights);
-        progress.finish();
-        output::write_atomically(path, csv.as_bytes())?;
-        if !args.data.quiet {
-            for (preset, e) in skipped {
-                eprintln!(
-                    "rankmetrics: {}: no column for {}: {e}",
-                    path.display(),
-                    preset.name()
-                );
-            }
-        }
-    }
     progress.finish();
     print(&match args.format {
         Format::Json => output::json(&outcomes),
@@ -118,6 +113,38 @@ fn eval(args: &EvalArgs) -> Result<ExitCode, String> {
     });
     let all_values = outcomes.iter().all(|o| o.result.is_ok());
     Ok(ExitCode::from(if all_values { 0 } else { 1 }))
+}
+
+/// Evaluates every preset on the data read whole and writes the per-sample file; if it cannot
+/// be written, nothing is printed (status 2).
+fn eval_with_per_sample(
+    presets: &[Preset],
+    args: &EvalArgs,
+    path: &std::path::Path,
+    progress: &Progress,
+) -> Result<Vec<Result<f64, Error>>, String> {
+    let inputs = read_inputs(&args.data, progress)?;
+    let (t, s) = (&inputs.y_true, &inputs.y_score);
+    let y_true = RowMajor::new(&t.data, t.rows, t.cols).map_err(|e| e.to_string())?;
+    let y_score = RowMajor::new(&s.data, s.rows, s.cols).map_err(|e| e.to_string())?;
+    progress.spinner(format!("computing {} metrics", presets.len()));
+    let results = presets
+        .iter()
+        .map(|preset| preset.evaluate(&y_true, &y_score, inputs.weights.as_deref()))
+        .collect();
+    let (csv, skipped) = per_sample_csv(presets, &y_true, &y_score, &inputs.weights);
+    progress.finish();
+    output::write_atomically(path, csv.as_bytes())?;
+    if !args.data.quiet {
+        for (preset, e) in skipped {
+            eprintln!(
+                "rankmetrics: {}: no column for {}: {e}",
+                path.display(),
+                preset.name()
+            );
+        }
+    }
+    Ok(results)
 }
 
 /// One CSV line per sample: its index, its weight if weights were given, and each row-wise

@@ -1,9 +1,12 @@
 //! NumPy `.npy` files: the header (a Python dict literal) and the data of a 1- or 2-D array of
 //! f32, f64, bool, u8, i32 or i64, little- or big-endian, C or Fortran order.
 
-/// An array read from an `.npy` file: values row-major, and its shape as `(rows, cols)`
+use std::io::Read;
+
+/// An array read whole from an `.npy` file (by tests and the fuzz harness): values row-major, and its shape as `(rows, cols)`
 /// (a 1-D array of n values is n rows of one column).
 #[derive(Debug, Clone, PartialEq)]
+#[allow(dead_code)] // the command streams; fuzz/harness/readers.rs parses whole files
 pub struct NpyArray {
     pub data: Vec<f64>,
     pub rows: usize,
@@ -33,29 +36,74 @@ impl Dtype {
     }
 }
 
-/// Parses a whole `.npy` file. Errors say what was expected and what was found.
-pub fn parse(bytes: &[u8]) -> Result<NpyArray, String> {
-    let rest = bytes
-        .strip_prefix(MAGIC)
-        .ok_or("expected an .npy file (starting with \\x93NUMPY), found other bytes")?;
-    let (major, rest) = match rest {
-        [major, _minor, rest @ ..] => (*major, rest),
-        _ => return Err("truncated .npy header".into()),
+/// What an `.npy` header says about the data that follows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Header {
+    /// The dtype as written, e.g. `'<f8'`.
+    descr: String,
+    dtype: Dtype,
+    big_endian: bool,
+    /// Column-major data: its rows are not contiguous, so it is read whole.
+    pub fortran: bool,
+    shape: Vec<usize>,
+    /// Rows (a 1-D array of n values is n rows of one column).
+    pub rows: usize,
+    /// Values per row.
+    pub cols: usize,
+    /// Bytes of data the shape and dtype call for.
+    pub data_len: usize,
+}
+
+/// Reads up to `n` bytes; fewer only at the end of the input.
+fn read_up_to(r: &mut impl Read, n: usize, buf: &mut Vec<u8>) -> std::io::Result<usize> {
+    r.take(n as u64).read_to_end(buf)
+}
+
+/// Reads the header from `r`, leaving it at the first data byte. The outer error is the
+/// reader's; the inner one says what is wrong with the header.
+pub fn read_header(r: &mut impl Read) -> std::io::Result<Result<Header, String>> {
+    let mut buf = Vec::new();
+    if read_up_to(r, MAGIC.len() + 2, &mut buf)? < MAGIC.len() || !buf.starts_with(MAGIC) {
+        return Ok(Err(
+            "expected an .npy file (starting with \\x93NUMPY), found other bytes".into(),
+        ));
+    }
+    let major = match buf.get(MAGIC.len()..) {
+        Some([major, _minor]) => *major,
+        _ => return Ok(Err("truncated .npy header".into())),
     };
-    let (header_len, rest) = match (major, rest) {
-        (1, [a, b, rest @ ..]) => (usize::from(u16::from_le_bytes([*a, *b])), rest),
-        (2 | 3, [a, b, c, d, rest @ ..]) => {
-            let len = u32::from_le_bytes([*a, *b, *c, *d]);
-            (usize::try_from(len).map_err(|_| "header too long")?, rest)
+    let len_bytes = match major {
+        1 => 2,
+        2 | 3 => 4,
+        v => {
+            return Ok(Err(format!(
+                "expected .npy format version 1, 2 or 3, found {v}"
+            )))
         }
-        (1..=3, _) => return Err("truncated .npy header".into()),
-        (v, _) => return Err(format!("expected .npy format version 1, 2 or 3, found {v}")),
     };
-    let header = rest
-        .get(..header_len)
-        .ok_or("truncated .npy header: the file ends inside it")?;
-    let header = std::str::from_utf8(header).map_err(|_| "the .npy header is not text")?;
-    let data = &rest[header_len..];
+    buf.clear();
+    if read_up_to(r, len_bytes, &mut buf)? < len_bytes {
+        return Ok(Err("truncated .npy header".into()));
+    }
+    let header_len = match buf[..] {
+        [a, b] => usize::from(u16::from_le_bytes([a, b])),
+        [a, b, c, d] => match usize::try_from(u32::from_le_bytes([a, b, c, d])) {
+            Ok(len) => len,
+            Err(_) => return Ok(Err("header too long".into())),
+        },
+        _ => return Ok(Err("truncated .npy header".into())),
+    };
+    buf.clear();
+    if read_up_to(r, header_len, &mut buf)? < header_len {
+        return Ok(Err("truncated .npy header: the file ends inside it".into()));
+    }
+    Ok(std::str::from_utf8(&buf)
+        .map_err(|_| "the .npy header is not text".to_string())
+        .and_then(parse_header))
+}
+
+/// The header dict's descr, fortran_order and shape.
+fn parse_header(header: &str) -> Result<Header, String> {
     let descr = dict_value(header, "descr")?;
     let fortran = match dict_value(header, "fortran_order")? {
         "True" => true,
@@ -77,31 +125,74 @@ pub fn parse(bytes: &[u8]) -> Result<NpyArray, String> {
             ))
         }
     };
-    let count = rows
+    let data_len = rows
         .checked_mul(cols)
+        .and_then(|count| count.checked_mul(dtype.size()))
         .ok_or("the array's shape is too large")?;
-    let expected = count
-        .checked_mul(dtype.size())
-        .ok_or("the array's shape is too large")?;
-    if data.len() != expected {
-        return Err(format!(
-            "expected {expected} bytes of data for shape {shape:?} of {descr}, found {}",
-            data.len()
-        ));
+    Ok(Header {
+        descr: descr.to_string(),
+        dtype,
+        big_endian,
+        fortran,
+        shape,
+        rows,
+        cols,
+        data_len,
+    })
+}
+
+impl Header {
+    /// Bytes per row.
+    pub fn row_len(&self) -> usize {
+        self.cols * self.dtype.size()
     }
-    let values = data
-        .chunks_exact(dtype.size())
-        .map(|b| decode(dtype, big_endian, b));
-    let data: Vec<f64> = if fortran {
-        // Column-major: element (i, j) is at j * rows + i.
-        let column_major: Vec<f64> = values.collect();
-        (0..count)
-            .map(|k| column_major[(k % cols) * rows + k / cols])
-            .collect()
-    } else {
-        values.collect()
-    };
-    Ok(NpyArray { data, rows, cols })
+
+    /// Appends the values of whole rows of data bytes to `out`, in file order.
+    pub fn decode_into(&self, bytes: &[u8], out: &mut Vec<f64>) {
+        let size = self.dtype.size();
+        out.extend(
+            bytes
+                .chunks_exact(size)
+                .map(|b| decode(self.dtype, self.big_endian, b)),
+        );
+    }
+
+    /// The error for a file holding `found` bytes of data instead of `data_len`.
+    pub fn wrong_data_len(&self, found: usize) -> String {
+        format!(
+            "expected {} bytes of data for shape {:?} of {}, found {found}",
+            self.data_len, self.shape, self.descr
+        )
+    }
+}
+
+/// Parses a whole `.npy` file. Errors say what was expected and what was found.
+#[allow(dead_code)] // the command streams; fuzz/harness/readers.rs parses whole files
+pub fn parse(bytes: &[u8]) -> Result<NpyArray, String> {
+    let mut data = bytes;
+    let header = read_header(&mut data).map_err(|e| e.to_string())??;
+    if data.len() != header.data_len {
+        return Err(header.wrong_data_len(data.len()));
+    }
+    Ok(NpyArray {
+        data: values(&header, data),
+        rows: header.rows,
+        cols: header.cols,
+    })
+}
+
+/// The values of all the data, row-major whatever the file's order.
+pub fn values(header: &Header, data: &[u8]) -> Vec<f64> {
+    let mut values = Vec::with_capacity(header.rows * header.cols);
+    header.decode_into(data, &mut values);
+    if !header.fortran {
+        return values;
+    }
+    // Column-major: element (i, j) is at j * rows + i.
+    let (rows, cols) = (header.rows, header.cols);
+    (0..rows * cols)
+        .map(|k| values[(k % cols) * rows + k / cols])
+        .collect()
 }
 
 /// The text of `key`'s value in the header dict: a quoted string, a tuple or a bare word.

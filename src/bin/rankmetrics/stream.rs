@@ -1,0 +1,183 @@
+//! `eval` in bounded memory: the files are read a chunk of rows at a time, and each chunk goes
+//! to every preset's accumulator. Row-wise presets keep sums and counts, so memory does not
+//! grow with the number of samples; label-wise ones (AUC, label average precision) keep the
+//! rows, as an exact value needs them.
+
+use std::path::Path;
+
+use rankmetrics::registry::{Convention, Preset};
+use rankmetrics::torchmetrics::Logits;
+use rankmetrics::{Error, RowMajor};
+
+use crate::args::DataArgs;
+use crate::input::{self, InputError, Inputs, Role, RowStream, CHUNK_ROWS};
+use crate::progress::Progress;
+
+/// Each preset's value over the data `data` names (or the built-in example).
+///
+/// The accumulators give bitwise the one-shot values, as the chunks arrive in row order. A
+/// preset that reports an error is evaluated again on the whole data, read whole, so that its
+/// error is exactly the one-shot evaluation's (which checks, for one, every weight before any
+/// row); so is every preset when the weight file's length differs from the data's.
+///
+/// # Errors
+/// A file that cannot be read or parsed, or label and score files of different lengths.
+pub fn evaluate(
+    presets: &[Preset],
+    data: &DataArgs,
+    progress: &Progress,
+) -> Result<Vec<Result<f64, Error>>, String> {
+    let streamed = stream(presets, data, progress).map_err(|e| e.to_string())?;
+    if streamed.iter().all(Option::is_some) {
+        return Ok(streamed.into_iter().flatten().map(Ok).collect());
+    }
+    let inputs = Inputs::read(
+        data.y_true.as_deref(),
+        data.y_score.as_deref(),
+        data.sample_weight.as_deref(),
+        data.read_options(),
+        progress,
+    )
+    .map_err(|e| e.to_string())?;
+    let (t, s) = (&inputs.y_true, &inputs.y_score);
+    let y_true = RowMajor::new(&t.data, t.rows, t.cols).map_err(|e| e.to_string())?;
+    let y_score = RowMajor::new(&s.data, s.rows, s.cols).map_err(|e| e.to_string())?;
+    progress.spinner(format!("computing {} metrics", presets.len()));
+    Ok(presets
+        .iter()
+        .zip(streamed)
+        .map(|(preset, value)| match value {
+            Some(v) => Ok(v),
+            None => preset.evaluate(&y_true, &y_score, inputs.weights.as_deref()),
+        })
+        .collect())
+}
+
+/// The streamed value of each preset; `None` where it must be evaluated on the whole data.
+fn stream(
+    presets: &[Preset],
+    data: &DataArgs,
+    progress: &Progress,
+) -> Result<Vec<Option<f64>>, InputError> {
+    let options = data.read_options();
+    let (t, s) = (data.y_true.as_deref(), data.y_score.as_deref());
+    let logit_chunk = if presets
+        .iter()
+        .any(|p| p.convention() == Convention::Torchmetrics)
+    {
+        let scores = RowStream::scores(t, s, options, progress)?;
+        scores.start_stage(progress);
+        last_logit_chunk(scores)?
+    } else {
+        None
+    };
+    let mut scores = RowStream::scores(t, s, options, progress)?;
+    let mut score_rows = Vec::new();
+    // The first chunk fixes the number of labels a `.labels` file has.
+    let (mut rows, mut ended) = read_chunk(&mut scores, &mut score_rows, logit_chunk)?;
+    let mut labels = scores.labels_for(t, options, progress)?;
+    let mut weights = data
+        .sample_weight
+        .as_deref()
+        .map(|w: &Path| RowStream::open(w, Role::Weights, options, None, progress))
+        .transpose()?;
+    let total = scores.size() + labels.size() + weights.as_ref().map_or(0, RowStream::size);
+    progress.bytes(format!("evaluating {} metrics", presets.len()), total);
+    let mut accumulators: Vec<_> = presets.iter().map(|p| Some(p.accumulator())).collect();
+    let (mut label_rows, mut weight_rows) = (Vec::new(), Vec::new());
+    loop {
+        label_rows.clear();
+        if labels.read_rows(rows, &mut label_rows)? < rows {
+            scores.count_rest()?;
+            return Err(input::row_count_mismatch(&labels, &scores));
+        }
+        if let Some(w) = &mut weights {
+            weight_rows.clear();
+            if w.read_rows(rows, &mut weight_rows)? < rows {
+                return Ok(vec![None; presets.len()]); // as one shot: a weight-length error
+            }
+        }
+        let weights = weights.as_ref().map(|_| &weight_rows[..]);
+        let y_true = RowMajor::new(&label_rows, rows, labels.cols());
+        let y_score = RowMajor::new(&score_rows, rows, scores.cols());
+        for slot in &mut accumulators {
+            let fed = match (slot.as_mut(), &y_true, &y_score) {
+                (Some(acc), Ok(t), Ok(s)) => acc.update(t, s, weights).is_ok(),
+                _ => false,
+            };
+            if !fed {
+                *slot = None;
+            }
+        }
+        if ended {
+            break;
+        }
+        (rows, ended) = read_chunk(&mut scores, &mut score_rows, logit_chunk)?;
+    }
+    if labels.read_rows(1, &mut label_rows)? > 0 {
+        labels.count_rest()?;
+        return Err(input::row_count_mismatch(&labels, &scores));
+    }
+    if let Some(w) = &mut weights {
+        if w.read_rows(1, &mut weight_rows)? > 0 {
+            return Ok(vec![None; presets.len()]);
+        }
+    }
+    Ok(accumulators
+        .iter()
+        .map(|acc| acc.as_ref().and_then(|a| a.value().ok()))
+        .collect())
+}
+
+/// Whether torchmetrics would apply its sigmoid to these rows (some score outside [0, 1]);
+/// also for rows it rejects, which the accumulators report anyway.
+fn logits(rows: &[f64], n: usize, cols: usize) -> bool {
+    RowMajor::new(rows, n, cols)
+        .and_then(|s| Logits::new(&s).map(|l| l.applies_sigmoid()))
+        .unwrap_or(true)
+}
+
+/// The first row of the last chunk of `CHUNK_ROWS` rows that holds a logit, if any does.
+fn last_logit_chunk(mut scores: RowStream<'_>) -> Result<Option<usize>, InputError> {
+    let (mut rows, mut last) = (Vec::new(), None);
+    loop {
+        rows.clear();
+        let first = scores.rows();
+        let n = scores.read_rows(CHUNK_ROWS, &mut rows)?;
+        if n > 0 && logits(&rows, n, scores.cols()) {
+            last = Some(first);
+        }
+        if n < CHUNK_ROWS {
+            return Ok(last);
+        }
+    }
+}
+
+/// Reads the next chunk of scores into `chunk`; returns its rows and whether the file ended.
+///
+/// torchmetrics applies its sigmoid when any score of the whole input lies outside [0, 1],
+/// but an accumulator decides per batch. So when the file holds such a score (`logit_chunk`
+/// is the last chunk that does), a chunk ends only where it holds one and the rows after it
+/// do too: every batch then decides as the whole file would.
+fn read_chunk(
+    scores: &mut RowStream<'_>,
+    chunk: &mut Vec<f64>,
+    logit_chunk: Option<usize>,
+) -> Result<(usize, bool), InputError> {
+    chunk.clear();
+    let first = scores.rows();
+    let mut has_logit = false;
+    loop {
+        let start = chunk.len();
+        let n = scores.read_rows(CHUNK_ROWS, chunk)?;
+        let ended = n < CHUNK_ROWS;
+        has_logit = has_logit || (n > 0 && logits(&chunk[start..], n, scores.cols()));
+        let cut = match logit_chunk {
+            None => true,
+            Some(last) => has_logit && scores.rows() <= last,
+        };
+        if ended || cut {
+            return Ok((scores.rows() - first, ended));
+        }
+    }
+}
