@@ -132,7 +132,7 @@ impl RowState {
         let mut next = *self;
         next.shape.agree(y_true.ncols(), sample_weight.is_some())?;
         let weights = sample_weight
-            .map(|w| check_weights(w, y_true.nrows()))
+            .map(|w| check_weights(w, y_true.nrows()).map_err(|e| numbered_from(e, self.next_row)))
             .transpose()?;
         let mean = &mut next.mean;
         for_each_row(
@@ -357,8 +357,10 @@ impl<M: RankingMetric<f64>> LabelwiseAccumulator<M> {
         };
         let mut shape = self.shape;
         shape.agree(l, sample_weight.is_some())?;
-        let weights = sample_weight.map(|w| check_weights(w, n)).transpose()?;
         let first = self.rows();
+        let weights = sample_weight
+            .map(|w| check_weights(w, n).map_err(|e| numbered_from(e, first)))
+            .transpose()?;
         let (mut truth, mut scores) = (Vec::with_capacity(n * l), Vec::with_capacity(n * l));
         let (mut labels, mut reader) = (RowReader::new(y_true), RowReader::new(y_score));
         let mut gains = vec![0.0; l];
@@ -421,5 +423,16 @@ impl<M: RankingMetric<f64>> LabelwiseAccumulator<M> {
     /// The metric being accumulated.
     pub fn metric(&self) -> &M {
         &self.metric
+    }
+}
+
+/// A batch's weight error with its row numbered across the whole stream.
+fn numbered_from(error: Error, first_row: usize) -> Error {
+    match error {
+        Error::InvalidWeight { row, value } => Error::InvalidWeight {
+            row: first_row + row,
+            value,
+        },
+        other => other,
     }
 }

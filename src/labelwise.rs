@@ -203,7 +203,8 @@ impl<T> Vector<'_, T> {
         }
         let (p, n) = self.class_weights(row, b);
         let scale = above.max(p + n);
-        if !(scale > 0.0) {
+        // Weights are finite and non-negative, so `scale` is 0 or positive.
+        if scale == 0.0 {
             return plain;
         }
         let share = (row.rank(b) - b.start as f64) / b.len as f64;

@@ -327,3 +327,25 @@ fn torchmetrics_logits_are_detected_per_batch() {
     assert_eq!(acc.value().unwrap(), 0.0);
     assert_eq!(preset.evaluate(&y, &s, None::<&[f64]>).unwrap(), 0.0);
 }
+
+#[test]
+fn weight_errors_name_the_global_row() {
+    use rankmetrics::{Average, RocAuc};
+    let mut acc = Coverage::new(TiePolicy::Max).accumulator();
+    acc.update(
+        &[[1, 0], [0, 1]],
+        &[[0.2, 0.9], [0.1, 0.3]],
+        Some(&[1.0, 1.0]),
+    )
+    .unwrap();
+    let err = acc
+        .update(&[[1, 0]], &[[0.2, 0.5]], Some(&[-1.0]))
+        .unwrap_err();
+    assert!(matches!(err, Error::InvalidWeight { row: 2, .. }));
+    let mut auc = RocAuc::new(Average::Macro, TiePolicy::Average).accumulator();
+    auc.update(&[[1, 0]], &[[0.2, 0.9]], Some(&[1.0])).unwrap();
+    let err = auc
+        .update(&[[1, 0]], &[[0.2, 0.5]], Some(&[f64::NAN]))
+        .unwrap_err();
+    assert!(matches!(err, Error::InvalidWeight { row: 1, .. }));
+}
