@@ -383,16 +383,16 @@ fn vectors<M: VectorMetric, T: Score>(
     l: usize,
 ) {
     let mut ranker = Ranker::new();
+    // Ranks `v` once per grouping and once per policy for every lane whose averaging is in
+    // `averages`; each lane adds its value with the weight its averaging gives the vector.
     let mut score_one = |lanes: &mut [Lane<'_, M>],
-                         average: Average,
+                         averages: &[Average],
                          v: &Vector<'_, T>,
                          seed: usize,
-                         weight: f64| {
+                         weight_of: &dyn Fn(Average) -> f64| {
+        let serves = |lane: &Lane<'_, M>| lane.failed.is_none() && averages.contains(&lane.average);
         let mut plans: Vec<Ranking> = Vec::new();
-        for lane in lanes
-            .iter()
-            .filter(|lane| lane.failed.is_none() && lane.average == average)
-        {
+        for lane in lanes.iter().filter(|lane| serves(lane)) {
             if !plans.contains(&lane.options.ranking) {
                 plans.push(lane.options.ranking);
             }
@@ -405,14 +405,11 @@ fn vectors<M: VectorMetric, T: Score>(
             }
             let row = ranker.assign(v.labels, ranking.ties, seed);
             for lane in lanes.iter_mut() {
-                if lane.failed.is_some()
-                    || lane.average != average
-                    || lane.options.ranking != ranking
-                {
+                if !serves(lane) || lane.options.ranking != ranking {
                     continue;
                 }
                 let value = lane.metric.vector_value(v, &row);
-                if let Err(e) = lane.means.add(value, weight) {
+                if let Err(e) = lane.means.add(value, weight_of(lane.average)) {
                     lane.failed = Some(e);
                 }
             }
@@ -436,12 +433,10 @@ fn vectors<M: VectorMetric, T: Score>(
             labels,
             weights: weights.map_or(Weights::Unit, |w| Weights::PerRow(w, l)),
         };
-        score_one(lanes, Average::Micro, &v, 0, 1.0);
+        score_one(lanes, &[Average::Micro], &v, 0, &|_| 1.0);
     }
-    for average in [Average::Macro, Average::Weighted] {
-        if !wants(lanes, average) {
-            continue;
-        }
+    // Macro and weighted averages read the same columns: one extraction and sort serve both.
+    if wants(lanes, Average::Macro) || wants(lanes, Average::Weighted) {
         let weights_of_rows = weights.map_or(Weights::Unit, Weights::Each);
         let (mut col_scores, mut col_labels) = (Vec::with_capacity(n), Vec::with_capacity(n));
         for j in 0..l {
@@ -454,11 +449,18 @@ fn vectors<M: VectorMetric, T: Score>(
                 labels: &col_labels,
                 weights: weights_of_rows,
             };
-            let weight = match average {
-                Average::Weighted => (0..n).map(|i| weights_of_rows.of(i) * col_labels[i]).sum(),
+            let positive_weight: f64 = (0..n).map(|i| weights_of_rows.of(i) * col_labels[i]).sum();
+            let weight_of = |a: Average| match a {
+                Average::Weighted => positive_weight,
                 _ => 1.0,
             };
-            score_one(lanes, average, &v, j, weight);
+            score_one(
+                lanes,
+                &[Average::Macro, Average::Weighted],
+                &v,
+                j,
+                &weight_of,
+            );
         }
     }
     if wants(lanes, Average::Samples) {
@@ -469,7 +471,7 @@ fn vectors<M: VectorMetric, T: Score>(
                 weights: Weights::Unit,
             };
             let weight = weights.map_or(1.0, |w| w[i]);
-            score_one(lanes, Average::Samples, &v, i, weight);
+            score_one(lanes, &[Average::Samples], &v, i, &|_| weight);
         }
     }
 }
