@@ -12,6 +12,9 @@
 //! * Example-based metrics: [`Coverage`], [`AveragePrecision`] (LRAP), [`RankingLoss`],
 //!   [`OneError`], [`IsError`], [`ErrorSetSize`].
 //! * Graded metrics: [`Dcg`], [`Ndcg`] (docs/graded.md).
+//! * Top-k metrics of extreme multilabel classification (docs/xmc.md): [`PrecisionAtK`],
+//!   [`RecallAtK`], [`NdcgAtK`], and propensity-scored [`PsPrecisionAtK`], [`PsNdcgAtK`]
+//!   ([`PropensityModel`]).
 //! * Label-wise, pooled and per-sample metrics ([`Average`]): [`RocAuc`],
 //!   [`LabelAveragePrecision`], [`InterpolatedAveragePrecision`].
 //! * Presets, named as each toolkit names them: [`sklearn`], [`torchmetrics`], [`mldr`],
@@ -41,14 +44,15 @@ mod labelwise;
 mod matrix;
 mod metric;
 mod metrics;
+mod propensity;
 mod score;
 mod sum;
 mod ties;
 
 pub mod compat;
 
-pub use compat::{mldr, mulan, registry, sklearn, torchmetrics};
 pub use accumulator::{Incompatibility, RowAccumulator};
+pub use compat::{mldr, mulan, registry, sklearn, torchmetrics};
 pub use error::{Degeneracy, Error, LabelDomain};
 pub use kernel::{Block, RankedRow, Ranker, Ranking};
 pub use labelwise::{Average, LabelwiseOptions, Mean, Undefined};
@@ -56,8 +60,10 @@ pub use matrix::{Matrix, RowMajor};
 pub use metric::{RankingMetric, RowMetric, RowOptions, RowRule, ZeroWeight};
 pub use metrics::{
     AveragePrecision, Coverage, Dcg, Direction, ErrorSetSize, InterpolatedAveragePrecision,
-    IsError, LabelAveragePrecision, Ndcg, OneError, RankingLoss, RocAuc,
+    IsError, LabelAveragePrecision, Ndcg, NdcgAtK, OneError, PrecisionAtK, PsNdcgAtK,
+    PsPrecisionAtK, RankingLoss, RecallAtK, RocAuc,
 };
+pub use propensity::PropensityModel;
 pub use score::{Label, Score};
 pub use sum::Summation;
 pub use ties::{RankSharing, TieGrouping, TiePolicy};

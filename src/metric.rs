@@ -163,6 +163,35 @@ pub trait RowMetric {
     /// The metric's value on one ranked row.
     fn row_value(&self, row: &RankedRow<'_>) -> f64;
 
+    /// The number of top positions the formula reads, if it reads no further. Rows are then
+    /// ranked by [`Ranker::rank_top`] (one pass plus a sort of the top, instead of a sort of
+    /// the whole row), and `row_value` may read only what [`RankedRow::covers_top`] covers.
+    /// `None` (the default): the whole row is ranked.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{Coverage, PrecisionAtK, RowMetric, TiePolicy};
+    /// assert_eq!(Coverage::new(TiePolicy::Max).top_k(), None);
+    /// assert_eq!(PrecisionAtK::new(TiePolicy::Average, 5).unwrap().top_k(), Some(5));
+    /// ```
+    fn top_k(&self) -> Option<usize> {
+        None
+    }
+
+    /// Per-label factors (one per column) that multiply the labels' gains before the row is
+    /// ranked, or `None` (the default). Propensity-scored metrics weight each label by its
+    /// inverse propensity this way, so that the blocks' gains and the optimistic and
+    /// pessimistic orders take the weights into account.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{Coverage, RowMetric, TiePolicy};
+    /// assert!(Coverage::new(TiePolicy::Max).gain_weights().is_none());
+    /// ```
+    fn gain_weights(&self) -> Option<&[f64]> {
+        None
+    }
+
     /// An empty [`RowAccumulator`](crate::RowAccumulator) for this metric: evaluate in
     /// batches and merge shards.
     ///
@@ -277,6 +306,13 @@ where
     }
     let ranking = options.ranking;
     let (mut truth, mut scores) = (RowReader::new(y_true), RowReader::new(y_score));
+    let (top, weights) = (metric.top_k(), metric.gain_weights());
+    if let Some(w) = weights.filter(|w| w.len() != l) {
+        return Err(Error::LabelWeightLength {
+            expected: l,
+            found: w.len(),
+        });
+    }
     let mut gains = vec![0.0; l];
     let mut ranker = Ranker::new();
     for i in 0..n {
@@ -284,7 +320,13 @@ where
         let s = scores.row(i);
         check_scores(s, global)?;
         read_labels(truth.row(i), domain, global, &mut gains)?;
-        let row = ranker.rank(s, &gains, ranking, global);
+        if let Some(w) = weights {
+            gains.iter_mut().zip(w).for_each(|(g, w)| *g *= w);
+        }
+        let row = match top {
+            Some(k) => ranker.rank_top(s, &gains, ranking, global, k),
+            None => ranker.rank(s, &gains, ranking, global),
+        };
         let rule = match row.n_relevant() {
             0 => (options.no_relevant, Degeneracy::NoRelevant),
             r if r == l => (options.all_relevant, Degeneracy::AllRelevant),

@@ -393,8 +393,8 @@ fn unusable_arguments_exit_2() {
     let s = Scratch::new("args");
     let cases: [(&[&str], &str); 9] = [
         (
-            &["--metric", "precision_at_k"],
-            "rankmetrics has no metric \"precision_at_k\"",
+            &["--metric", "hamming_loss"],
+            "rankmetrics has no metric \"hamming_loss\"",
         ),
         (
             &["--convention", "sklearn", "--metric", "coverage"],
