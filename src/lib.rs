@@ -46,6 +46,7 @@ mod metric;
 mod metrics;
 mod propensity;
 mod score;
+mod sparse;
 mod sum;
 mod ties;
 
@@ -65,6 +66,7 @@ pub use metrics::{
 };
 pub use propensity::PropensityModel;
 pub use score::{Label, Score};
+pub use sparse::{SparseLabels, SparseLabelsView};
 pub use sum::Summation;
 pub use ties::{RankSharing, TieGrouping, TiePolicy};
 
