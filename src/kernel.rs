@@ -264,31 +264,40 @@ impl Ranker {
     /// pass that keeps only candidates not yet known to rank below the k-th.
     fn select_top<T: Score>(&mut self, scores: &[T], k: usize) {
         self.keys.clear();
-        let mut bound = u64::MAX; // no key above it can be in the top k
+        // No score below `bound` can be in the top k (a float comparison: -0.0 == 0.0, as the
+        // keys say).
+        let mut bound = T::neg_infinity();
         let mut capacity = (4 * k).max(256);
-        for (j, s) in scores.iter().enumerate() {
-            let key = !s.order_key();
-            if key <= bound {
-                self.keys.push((key, j as u32));
-                if self.keys.len() >= capacity {
-                    bound = self.keep_top(k);
-                    // Ties can keep many: grow, so that the work stays linear.
-                    capacity = capacity.max(2 * self.keys.len());
+        // Whole chunks are skipped with one branch-free test: most scores fall below the bound.
+        const CHUNK: usize = 32;
+        for (c, chunk) in scores.chunks(CHUNK).enumerate() {
+            if !chunk.iter().fold(false, |any, &s| any | (s >= bound)) {
+                continue;
+            }
+            for (j, &s) in chunk.iter().enumerate() {
+                if s >= bound {
+                    self.keys.push((!s.order_key(), (c * CHUNK + j) as u32));
+                    if self.keys.len() >= capacity {
+                        let kth = self.keep_top(k);
+                        bound = scores.get(kth as usize).copied().unwrap_or(bound);
+                        // Ties can keep many: grow, so that the work stays linear.
+                        capacity = capacity.max(2 * self.keys.len());
+                    }
                 }
             }
         }
         self.keep_top(k);
     }
 
-    /// Keeps the `k` best keys and those tied with the k-th; returns the k-th's score key
-    /// (`u64::MAX` when there are at most `k`).
-    fn keep_top(&mut self, k: usize) -> u64 {
+    /// Keeps the `k` best keys and those tied with the k-th; returns the k-th's column
+    /// (`u32::MAX` when there are at most `k`).
+    fn keep_top(&mut self, k: usize) -> u32 {
         if self.keys.len() <= k {
-            return u64::MAX;
+            return u32::MAX;
         }
-        let bound = self.keys.select_nth_unstable(k - 1).1 .0;
-        self.keys.retain(|key| key.0 <= bound);
-        bound
+        let kth = *self.keys.select_nth_unstable(k - 1).1;
+        self.keys.retain(|key| key.0 <= kth.0);
+        kth.1
     }
 
     /// Turns the tie groups of the sorted `keys` into blocks and the order, as the policy
