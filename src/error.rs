@@ -190,6 +190,64 @@ pub enum Error {
         /// The policy asked for.
         policy: crate::TiePolicy,
     },
+    /// A vector of per-label factors (inverse propensities) does not have one entry per label.
+    #[error("{found} label weights for {expected} labels")]
+    LabelWeightLength {
+        /// The number of labels.
+        expected: usize,
+        /// The number of weights.
+        found: usize,
+    },
+    /// A per-label factor (an inverse propensity) is not a finite positive number, or a label
+    /// frequency it is computed from is negative or not finite.
+    #[error("label {column}: {value} is not a valid label frequency or inverse propensity")]
+    InvalidLabelWeight {
+        /// The label (column).
+        column: usize,
+        /// The value found.
+        value: f64,
+    },
+    /// A propensity model parameter (A, B, or the training size N) is out of its domain.
+    #[error("propensity parameter {parameter} is {value}; A and B must be finite, N at least 1")]
+    InvalidPropensityParameter {
+        /// `"A"`, `"B"` or `"N"`.
+        parameter: char,
+        /// The value given.
+        value: f64,
+    },
+    /// A sparse matrix's `indptr` does not start at 0, decreases, or does not end at the
+    /// number of stored entries; `position` is its first entry that breaks the rule.
+    #[error("indptr[{position}] breaks the rule: start at 0, never decrease, end at the number of entries")]
+    InvalidIndptr {
+        /// The offending position in `indptr` (0 for an empty `indptr`).
+        position: usize,
+    },
+    /// A sparse row stores a column outside `0..n_labels`.
+    #[error("row {row} stores column {column}, but there are {n_labels} labels")]
+    SparseColumnOutOfRange {
+        /// The row.
+        row: usize,
+        /// The column stored.
+        column: usize,
+        /// The number of labels.
+        n_labels: usize,
+    },
+    /// A sparse row's columns are not strictly increasing (unsorted, or a duplicate).
+    #[error("row {row}: column {column} does not come after the column stored before it")]
+    UnsortedSparseRow {
+        /// The row.
+        row: usize,
+        /// The column that is not greater than its predecessor.
+        column: usize,
+    },
+    /// A sparse matrix's gains are not one per stored entry.
+    #[error("{found} gains for {expected} stored entries")]
+    SparseGainsLength {
+        /// The number of stored entries (`indices.len()`).
+        expected: usize,
+        /// The number of gains.
+        found: usize,
+    },
     /// Batches or shards of one streaming evaluation disagree.
     #[error("cannot combine: {0}")]
     Incompatible(crate::Incompatibility),

@@ -76,12 +76,16 @@ pub struct RankedRow<'a> {
     n_labels: usize,
     n_relevant: usize,
     sharing: Option<RankSharing>,
+    /// The positions `0..covered` the blocks partition: all labels after [`Ranker::rank`],
+    /// the top of the ranking after [`Ranker::rank_top`].
+    covered: usize,
 }
 
 impl<'a> RankedRow<'a> {
     /// The blocks in rank order, best first. In a complete row they partition the positions
     /// `0..n_labels`; in a row from [`Ranker::rank_relevant`] they may be only the blocks
-    /// holding a relevant label.
+    /// holding a relevant label; after [`Ranker::rank_top`] they cover the top positions
+    /// `0..covered()` (see [`covers_top`](Self::covers_top)).
     pub fn blocks(&self) -> &'a [Block] {
         self.blocks
     }
@@ -110,6 +114,29 @@ impl<'a> RankedRow<'a> {
     /// for a row from [`Ranker::rank_relevant`] that was ranked by counting.
     pub fn order(&self) -> &'a [u32] {
         self.order
+    }
+
+    /// How many positions, from the top, the blocks cover: `n_labels()` for a full ranking.
+    pub fn covered(&self) -> usize {
+        self.covered
+    }
+
+    /// Whether the blocks cover the top `k` positions whole (every tie group reaching into
+    /// them included). A metric that reads only the top `k` checks this, so that it never
+    /// reads a row truncated above its `k`.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{Ranker, Ranking, TiePolicy};
+    /// let mut ranker = Ranker::new();
+    /// let (scores, gains) = ([0.1, 0.9, 0.5, 0.5, 0.2], [0.0; 5]);
+    /// let row = ranker.rank_top(&scores, &gains, Ranking::new(TiePolicy::Max), 0, 2);
+    /// // The tie {0.5, 0.5} straddles position 2: it is covered whole.
+    /// assert_eq!(row.covered(), 3);
+    /// assert!(row.covers_top(3) && !row.covers_top(4));
+    /// ```
+    pub fn covers_top(&self, k: usize) -> bool {
+        self.covered >= k.min(self.n_labels)
     }
 
     /// The gain (label value) of each label, by column: what graded metrics need beyond the
@@ -300,6 +327,7 @@ impl Ranker {
             n_labels: n,
             n_relevant: blocks.iter().map(|b| b.relevant).sum(),
             sharing,
+            covered: keys.len(),
         }
     }
 
@@ -453,7 +481,92 @@ impl Ranker {
             n_labels: scores.len(),
             n_relevant: self.keys.len(),
             sharing,
+            covered: scores.len(),
         }
+    }
+
+    /// Ranks the top of one row: the `k` best labels and every label tied with the k-th, so
+    /// that the tie group straddling position `k` is whole and its blocks are exact. The blocks
+    /// are the first blocks [`rank`](Self::rank) gives (the same order, the same
+    /// [`TiePolicy::Random`] draws); [`RankedRow::covered`] says how many positions they cover.
+    /// `n_labels`, `n_relevant` and `gains` describe the whole row.
+    ///
+    /// Costs one pass over the scores plus a sort of the top, O(L + k log k), where
+    /// [`rank`](Self::rank) sorts all L. Ranks the whole row when `k >= L`, and under
+    /// [`TieGrouping::Within`], whose groups are formed from the bottom of the ranking up.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{Ranker, Ranking, TiePolicy};
+    /// let mut ranker = Ranker::new();
+    /// let scores = [0.3, 0.8, 0.1, 0.9, 0.8];
+    /// let gains = [1.0, 0.0, 0.0, 1.0, 1.0];
+    /// let top = ranker.rank_top(&scores, &gains, Ranking::new(TiePolicy::First), 0, 2);
+    /// assert_eq!(top.order(), &[3, 1, 4]); // 0.8 ties at position 2: both kept
+    /// assert_eq!((top.n_labels(), top.n_relevant()), (5, 3));
+    /// ```
+    pub fn rank_top<'a, T: Score>(
+        &'a mut self,
+        scores: &[T],
+        gains: &'a [f64],
+        ranking: Ranking,
+        row: usize,
+        k: usize,
+    ) -> RankedRow<'a> {
+        let n = scores.len().min(gains.len()).min(u32::MAX as usize);
+        if k >= n || ranking.grouping != TieGrouping::Exact {
+            return self.rank(scores, gains, ranking, row);
+        }
+        self.select_top(&scores[..n], k.max(1));
+        self.keys.sort_unstable();
+        self.group(scores, TieGrouping::Exact);
+        let n_relevant = gains[..n].iter().filter(|&&g| g != 0.0).count();
+        let mut top = self.assign(gains, ranking.ties, row);
+        // The blocks cover the top; the counts and gains describe the whole row.
+        top.gains = &gains[..n];
+        top.n_labels = n;
+        top.n_relevant = n_relevant;
+        top
+    }
+
+    /// Leaves in `keys` (unsorted) the `k` best keys and every key tied with the k-th, in one
+    /// pass that keeps only candidates not yet known to rank below the k-th.
+    fn select_top<T: Score>(&mut self, scores: &[T], k: usize) {
+        self.keys.clear();
+        // No score below `bound` can be in the top k (a float comparison: -0.0 == 0.0, as the
+        // keys say).
+        let mut bound = T::neg_infinity();
+        let mut capacity = (4 * k).max(256);
+        // Whole chunks are skipped with one branch-free test: most scores fall below the bound.
+        const CHUNK: usize = 32;
+        for (c, chunk) in scores.chunks(CHUNK).enumerate() {
+            if !chunk.iter().fold(false, |any, &s| any | (s >= bound)) {
+                continue;
+            }
+            for (j, &s) in chunk.iter().enumerate() {
+                if s >= bound {
+                    self.keys.push((!s.order_key(), (c * CHUNK + j) as u32));
+                    if self.keys.len() >= capacity {
+                        let kth = self.keep_top(k);
+                        bound = scores.get(kth as usize).copied().unwrap_or(bound);
+                        // Ties can keep many: grow, so that the work stays linear.
+                        capacity = capacity.max(2 * self.keys.len());
+                    }
+                }
+            }
+        }
+        self.keep_top(k);
+    }
+
+    /// Keeps the `k` best keys and those tied with the k-th; returns the k-th's column
+    /// (`u32::MAX` when there are at most `k`).
+    fn keep_top(&mut self, k: usize) -> u32 {
+        if self.keys.len() <= k {
+            return u32::MAX;
+        }
+        let kth = *self.keys.select_nth_unstable(k - 1).1;
+        self.keys.retain(|key| key.0 <= kth.0);
+        kth.1
     }
 
     /// Splits the sorted keys into tie groups, best first; members of a group end up in

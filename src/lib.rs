@@ -12,6 +12,9 @@
 //! * Example-based metrics: [`Coverage`], [`AveragePrecision`] (LRAP), [`RankingLoss`],
 //!   [`OneError`], [`IsError`], [`ErrorSetSize`].
 //! * Graded metrics: [`Dcg`], [`Ndcg`] (docs/graded.md).
+//! * Top-k metrics of extreme multilabel classification (docs/xmc.md): [`PrecisionAtK`],
+//!   [`RecallAtK`], [`NdcgAtK`], and propensity-scored [`PsPrecisionAtK`], [`PsNdcgAtK`]
+//!   ([`PropensityModel`]).
 //! * Label-wise, pooled and per-sample metrics ([`Average`]): [`RocAuc`],
 //!   [`LabelAveragePrecision`], [`InterpolatedAveragePrecision`].
 //! * Presets, named as each toolkit names them: [`sklearn`], [`torchmetrics`], [`mldr`],
@@ -39,12 +42,14 @@
 mod accumulator;
 mod error;
 mod kernel;
-mod many;
 mod labelwise;
+mod many;
 mod matrix;
 mod metric;
 mod metrics;
+mod propensity;
 mod score;
+mod sparse;
 mod sum;
 mod ties;
 
@@ -53,8 +58,8 @@ pub mod compat;
 #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
 pub mod parallel;
 
-pub use compat::{mldr, mulan, registry, sklearn, torchmetrics};
 pub use accumulator::{Incompatibility, LabelwiseAccumulator, RowAccumulator};
+pub use compat::{mldr, mulan, registry, sklearn, torchmetrics};
 pub use error::{Degeneracy, Error, LabelDomain};
 #[doc(hidden)]
 pub use kernel::{set_kernel_path, KernelPath};
@@ -64,9 +69,12 @@ pub use matrix::{Matrix, RowMajor};
 pub use metric::{RankingMetric, RowMetric, RowOptions, RowRule, ZeroWeight};
 pub use metrics::{
     AveragePrecision, Coverage, Dcg, Direction, ErrorSetSize, InterpolatedAveragePrecision,
-    IsError, LabelAveragePrecision, Ndcg, OneError, RankingLoss, RocAuc,
+    IsError, LabelAveragePrecision, Ndcg, NdcgAtK, OneError, PrecisionAtK, PsNdcgAtK,
+    PsPrecisionAtK, RankingLoss, RecallAtK, RocAuc,
 };
+pub use propensity::PropensityModel;
 pub use score::{Label, Score};
+pub use sparse::{SparseLabels, SparseLabelsView};
 pub use sum::Summation;
 pub use ties::{RankSharing, TieGrouping, TiePolicy};
 

@@ -166,6 +166,35 @@ pub trait RowMetric {
     /// The metric's value on one ranked row.
     fn row_value(&self, row: &RankedRow<'_>) -> f64;
 
+    /// The number of top positions the formula reads, if it reads no further. Rows are then
+    /// ranked by [`Ranker::rank_top`] (one pass plus a sort of the top, instead of a sort of
+    /// the whole row), and `row_value` may read only what [`RankedRow::covers_top`] covers.
+    /// `None` (the default): the whole row is ranked.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{Coverage, PrecisionAtK, RowMetric, TiePolicy};
+    /// assert_eq!(Coverage::new(TiePolicy::Max).top_k(), None);
+    /// assert_eq!(PrecisionAtK::new(TiePolicy::Average, 5).unwrap().top_k(), Some(5));
+    /// ```
+    fn top_k(&self) -> Option<usize> {
+        None
+    }
+
+    /// Per-label factors (one per column) that multiply the labels' gains before the row is
+    /// ranked, or `None` (the default). Propensity-scored metrics weight each label by its
+    /// inverse propensity this way, so that the blocks' gains and the optimistic and
+    /// pessimistic orders take the weights into account.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{Coverage, RowMetric, TiePolicy};
+    /// assert!(Coverage::new(TiePolicy::Max).gain_weights().is_none());
+    /// ```
+    fn gain_weights(&self) -> Option<&[f64]> {
+        None
+    }
+
     /// An empty [`RowAccumulator`](crate::RowAccumulator) for this metric: evaluate in
     /// batches and merge shards.
     ///
@@ -323,6 +352,12 @@ where
     if options.labels == LabelDomain::Indicator {
         check_indicator(y_true, first_row, seen)?;
     }
+    if let Some(w) = metric.gain_weights().filter(|w| w.len() != y_true.ncols()) {
+        return Err(Error::LabelWeightLength {
+            expected: y_true.ncols(),
+            found: w.len(),
+        });
+    }
     Ok(n)
 }
 
@@ -357,6 +392,7 @@ impl RowScratch {
         let options = metric.options();
         let (l, domain, ranking) = (y_true.ncols(), options.labels, options.ranking);
         let relevant_only = metric.reads_only_relevant_blocks();
+        let (top, label_weights) = (metric.top_k(), metric.gain_weights());
         let (mut truth, mut scores) = (RowReader::new(y_true), RowReader::new(y_score));
         self.gains.resize(l, 0.0);
         let (ranker, gains) = (&mut self.ranker, &mut self.gains);
@@ -365,10 +401,13 @@ impl RowScratch {
             let s = scores.row(i);
             check_scores(s, global)?;
             read_labels(truth.row(i), domain, global, gains)?;
-            let row = if relevant_only {
-                ranker.rank_relevant(s, gains, ranking, global)
-            } else {
-                ranker.rank(s, gains, ranking, global)
+            if let Some(w) = label_weights {
+                gains.iter_mut().zip(w).for_each(|(g, w)| *g *= w);
+            }
+            let row = match top {
+                Some(k) => ranker.rank_top(s, gains, ranking, global, k),
+                None if relevant_only => ranker.rank_relevant(s, gains, ranking, global),
+                None => ranker.rank(s, gains, ranking, global),
             };
             let rule = match row.n_relevant() {
                 0 => (options.no_relevant, Degeneracy::NoRelevant),
@@ -429,6 +468,10 @@ where
 
 /// Rejects NaN and ±inf scores.
 pub(crate) fn check_scores<T: Score>(scores: &[T], row: usize) -> Result<(), Error> {
+    // A branch-free pass first (it vectorises); the position only for a bad row.
+    if scores.iter().fold(true, |ok, s| ok & s.is_finite()) {
+        return Ok(());
+    }
     match scores.iter().position(|s| !s.is_finite()) {
         None => Ok(()),
         Some(column) => Err(Error::NonFiniteScore {

@@ -393,8 +393,8 @@ fn unusable_arguments_exit_2() {
     let s = Scratch::new("args");
     let cases: [(&[&str], &str); 9] = [
         (
-            &["--metric", "precision_at_k"],
-            "rankmetrics has no metric \"precision_at_k\"",
+            &["--metric", "hamming_loss"],
+            "rankmetrics has no metric \"hamming_loss\"",
         ),
         (
             &["--convention", "sklearn", "--metric", "coverage"],
@@ -1323,7 +1323,7 @@ fn compare_reads_files_and_reports_errors_like_eval() {
     assert_eq!(r.status, 0, "{r:?}");
     assert!(!r.stderr.contains("built-in"), "{r:?}");
     // A header and one line per metric row (names with commas are quoted).
-    assert_eq!(r.stdout.lines().count(), 18, "{r:?}");
+    assert_eq!(r.stdout.lines().count(), 21, "{r:?}");
     assert!(r.stdout.contains("\n\"AUC, micro (pooled)\","), "{r:?}");
     // One label: scikit-learn's and torchmetrics' coverage need two, so those cells are
     // errors (empty in CSV), and the status says so.

@@ -95,6 +95,9 @@ impl Convention {
                 "error_set_size",
                 "dcg",
                 "ndcg",
+                "precision_at_k",
+                "recall_at_k",
+                "ndcg_at_k",
             ],
             Convention::Sklearn => &[
                 "coverage_error",
@@ -226,6 +229,9 @@ enum AnyRow {
     ErrorSetSize(metrics::ErrorSetSize),
     Dcg(metrics::Dcg),
     Ndcg(metrics::Ndcg),
+    PrecisionAtK(metrics::PrecisionAtK),
+    RecallAtK(metrics::RecallAtK),
+    NdcgAtK(metrics::NdcgAtK),
 }
 
 /// Applies `$body` to the metric inside any `AnyRow` variant.
@@ -240,6 +246,9 @@ macro_rules! each_row {
             AnyRow::ErrorSetSize($m) => $body,
             AnyRow::Dcg($m) => $body,
             AnyRow::Ndcg($m) => $body,
+            AnyRow::PrecisionAtK($m) => $body,
+            AnyRow::RecallAtK($m) => $body,
+            AnyRow::NdcgAtK($m) => $body,
         }
     };
 }
@@ -267,7 +276,10 @@ any_row_from!(
     IsError,
     ErrorSetSize,
     Dcg,
-    Ndcg
+    Ndcg,
+    PrecisionAtK,
+    RecallAtK,
+    NdcgAtK
 );
 
 impl RowMetric for AnyRow {
@@ -279,6 +291,10 @@ impl RowMetric for AnyRow {
     }
     fn reads_only_relevant_blocks(&self) -> bool {
         each_row!(self, m => m.reads_only_relevant_blocks())
+    }
+
+    fn top_k(&self) -> Option<usize> {
+        each_row!(self, m => m.top_k())
     }
 }
 
@@ -539,6 +555,9 @@ impl Preset {
                     "one_error" => metrics::OneError::new(policy).into(),
                     "is_error" => metrics::IsError::new(policy).into(),
                     "dcg" | "ndcg" => rankmetrics_graded(name, policy, &get, &mut echo)?,
+                    "precision_at_k" | "recall_at_k" | "ndcg_at_k" => {
+                        rankmetrics_top_k(name, policy, &get, &mut echo)?
+                    }
                     _ => metrics::ErrorSetSize::new(policy).into(),
                 };
                 let mut options = base.options();
@@ -668,7 +687,9 @@ impl Preset {
             (Convention::Rankmetrics, "dcg") => {
                 &["k", "log_base", "grouping", "no_relevant", "all_relevant"]
             }
-            (Convention::Rankmetrics, "ndcg") => &["k", "grouping", "no_relevant", "all_relevant"],
+            (Convention::Rankmetrics, "ndcg" | "precision_at_k" | "recall_at_k" | "ndcg_at_k") => {
+                &["k", "grouping", "no_relevant", "all_relevant"]
+            }
             (Convention::Rankmetrics, _) => &["grouping", "no_relevant", "all_relevant"],
             (Convention::Sklearn, "dcg_score") => &["k", "log_base", "ignore_ties"],
             (Convention::Sklearn, "ndcg_score") => &["k", "ignore_ties"],
@@ -919,6 +940,34 @@ fn rankmetrics_graded<'p>(
     } else {
         let ndcg = metrics::Ndcg::new(policy).with_k(k);
         ndcg.map_err(zero_k("k"))?.into()
+    })
+}
+
+/// The extreme-classification top-k metrics; `k` defaults to 5 (pyxclib's default) and is
+/// always echoed.
+fn rankmetrics_top_k<'p>(
+    name: &str,
+    policy: TiePolicy,
+    get: &impl Fn(&str) -> Option<&'p str>,
+    echo: &mut Vec<(&'static str, ParamValue)>,
+) -> Result<AnyRow, LookupError> {
+    let k = match parse_k("k", get("k"), echo)? {
+        Some(k) => k,
+        None => {
+            echo.push(("k", ParamValue::Number(5.0)));
+            5
+        }
+    };
+    Ok(match name {
+        "precision_at_k" => metrics::PrecisionAtK::new(policy, k)
+            .map_err(zero_k("k"))?
+            .into(),
+        "recall_at_k" => metrics::RecallAtK::new(policy, k)
+            .map_err(zero_k("k"))?
+            .into(),
+        _ => metrics::NdcgAtK::new(policy, k)
+            .map_err(zero_k("k"))?
+            .into(),
     })
 }
 

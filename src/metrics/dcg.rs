@@ -1,7 +1,7 @@
 //! Discounted cumulative gain.
 
 use crate::metrics::row_option_builders;
-use crate::{Error, RankSharing, RankedRow, RowMetric, RowOptions, RowRule, TiePolicy};
+use crate::{Block, Error, RankSharing, RankedRow, RowMetric, RowOptions, RowRule, TiePolicy};
 
 /// Discounted cumulative gain (DCG): the gains (label values, not 2^y − 1) of a row, each
 /// discounted by the position the ranking puts it at.
@@ -150,15 +150,21 @@ pub(crate) const fn check_k(k: Option<usize>) -> Result<Option<usize>, Error> {
 /// The DCG of a ranked row: each block's gain spread evenly over its members, each member
 /// discounted as the tie policy places it (see [`Dcg`]).
 pub(crate) fn discounted_gain(row: &RankedRow<'_>, k: Option<usize>, log_base: f64) -> f64 {
+    discounted(row, k, log_base, |b| b.gain)
+}
+
+/// The DCG of a per-block weight: the gain for [`Dcg`], the number of relevant labels for
+/// nDCG@k on binary relevance. Each block's weight is spread evenly over its members, each
+/// member discounted as the tie policy places it; blocks from position `k + 1` on are not read.
+pub(crate) fn discounted(
+    row: &RankedRow<'_>,
+    k: Option<usize>,
+    log_base: f64,
+    weight: impl Fn(&Block) -> f64,
+) -> f64 {
     let k = k.unwrap_or(usize::MAX);
     let ln_base = log_base.ln();
-    let discount = |r: usize| {
-        if r > k {
-            0.0
-        } else {
-            1.0 / ((r as f64 + 1.0).ln() / ln_base)
-        }
-    };
+    let discount = |r: usize| if r > k { 0.0 } else { discount(r, ln_base) };
     let mut dcg = 0.0;
     // Blocks without a relevant label have gain 0: they add nothing.
     for b in row.relevant_blocks() {
@@ -175,9 +181,15 @@ pub(crate) fn discounted_gain(row: &RankedRow<'_>, k: Option<usize>, log_base: f
             Some(RankSharing::Min) | None => len * discount(first),
         };
         // scikit-learn's form: mean gain of the group times its discount sum.
-        dcg += b.gain / len * discounts;
+        dcg += weight(b) / len * discounts;
     }
     dcg
+}
+
+/// The discount of 1-based position `r`, `1 / log_base(r + 1)`, in scikit-learn's form
+/// (`ln_base` is the natural logarithm of the base).
+pub(crate) fn discount(r: usize, ln_base: f64) -> f64 {
+    1.0 / ((r as f64 + 1.0).ln() / ln_base)
 }
 
 #[cfg(test)]

@@ -7,9 +7,14 @@ mod error_set_size;
 mod interpolated_average_precision;
 mod is_error;
 pub(crate) mod label_average_precision;
-mod ndcg;
+pub(crate) mod ndcg;
+mod ndcg_at_k;
 mod one_error;
+mod precision_at_k;
+mod ps_ndcg_at_k;
+mod ps_precision_at_k;
 mod ranking_loss;
+mod recall_at_k;
 mod roc_auc;
 
 pub use average_precision::AveragePrecision;
@@ -20,18 +25,28 @@ pub use interpolated_average_precision::InterpolatedAveragePrecision;
 pub use is_error::IsError;
 pub use label_average_precision::LabelAveragePrecision;
 pub use ndcg::Ndcg;
+pub use ndcg_at_k::NdcgAtK;
 pub use one_error::OneError;
+pub use precision_at_k::PrecisionAtK;
+pub use ps_ndcg_at_k::PsNdcgAtK;
+pub use ps_precision_at_k::PsPrecisionAtK;
 pub use ranking_loss::RankingLoss;
+pub use recall_at_k::RecallAtK;
 pub use roc_auc::{Direction, RocAuc};
 
 /// The option builders every row-wise metric shares, written once. Each metric type has a
 /// field `options: RowOptions`.
 macro_rules! row_option_builders {
     ($metric:ident) => {
+        row_option_builders!($metric, "", "");
+    };
+    // `$args`: the constructor's arguments after the tie policy, `$then`: what follows the call
+    // (for the doc examples of metrics whose constructor takes more, or can fail).
+    ($metric:ident, $args:literal, $then:literal) => {
         impl $metric {
             #[doc = concat!("The same metric with another tie policy.\n\n```\nuse rankmetrics::{",
                 stringify!($metric), ", TiePolicy};\nlet m = ", stringify!($metric),
-                "::new(TiePolicy::Max).with_ties(TiePolicy::First);\nassert_eq!(m.options().ranking.ties, TiePolicy::First);\n```")]
+                "::new(TiePolicy::Max", $args, ")", $then, ".with_ties(TiePolicy::First);\nassert_eq!(m.options().ranking.ties, TiePolicy::First);\n```")]
             pub const fn with_ties(mut self, ties: $crate::TiePolicy) -> Self {
                 self.options.ranking.ties = ties;
                 self
@@ -39,7 +54,7 @@ macro_rules! row_option_builders {
 
             #[doc = concat!("The same metric with another tie grouping (MULAN's Weka tolerance, for example).\n\n```\nuse rankmetrics::{",
                 stringify!($metric), ", TieGrouping, TiePolicy};\nlet m = ", stringify!($metric),
-                "::new(TiePolicy::Last).with_grouping(TieGrouping::WEKA);\nassert_eq!(m.options().ranking.grouping, TieGrouping::WEKA);\n```")]
+                "::new(TiePolicy::Last", $args, ")", $then, ".with_grouping(TieGrouping::WEKA);\nassert_eq!(m.options().ranking.grouping, TieGrouping::WEKA);\n```")]
             pub const fn with_grouping(mut self, grouping: $crate::TieGrouping) -> Self {
                 self.options.ranking.grouping = grouping;
                 self
@@ -47,7 +62,7 @@ macro_rules! row_option_builders {
 
             #[doc = concat!("The same metric with another rule for rows without a relevant label.\n\n```\nuse rankmetrics::{",
                 stringify!($metric), ", RowRule, TiePolicy};\nlet m = ", stringify!($metric),
-                "::new(TiePolicy::Max).on_no_relevant(RowRule::Skip);\nassert_eq!(m.options().no_relevant, RowRule::Skip);\n```")]
+                "::new(TiePolicy::Max", $args, ")", $then, ".on_no_relevant(RowRule::Skip);\nassert_eq!(m.options().no_relevant, RowRule::Skip);\n```")]
             pub const fn on_no_relevant(mut self, rule: $crate::RowRule) -> Self {
                 self.options.no_relevant = rule;
                 self
@@ -55,7 +70,7 @@ macro_rules! row_option_builders {
 
             #[doc = concat!("The same metric with another rule for rows whose labels are all relevant.\n\n```\nuse rankmetrics::{",
                 stringify!($metric), ", RowRule, TiePolicy};\nlet m = ", stringify!($metric),
-                "::new(TiePolicy::Max).on_all_relevant(RowRule::Reject);\nassert_eq!(m.options().all_relevant, RowRule::Reject);\n```")]
+                "::new(TiePolicy::Max", $args, ")", $then, ".on_all_relevant(RowRule::Reject);\nassert_eq!(m.options().all_relevant, RowRule::Reject);\n```")]
             pub const fn on_all_relevant(mut self, rule: $crate::RowRule) -> Self {
                 self.options.all_relevant = rule;
                 self
@@ -63,7 +78,7 @@ macro_rules! row_option_builders {
 
             #[doc = concat!("The same metric accepting only labels of `domain`.\n\n```\nuse rankmetrics::{",
                 stringify!($metric), ", LabelDomain, TiePolicy};\nlet m = ", stringify!($metric),
-                "::new(TiePolicy::Max).with_label_domain(LabelDomain::Binary);\nassert_eq!(m.options().labels, LabelDomain::Binary);\n```")]
+                "::new(TiePolicy::Max", $args, ")", $then, ".with_label_domain(LabelDomain::Binary);\nassert_eq!(m.options().labels, LabelDomain::Binary);\n```")]
             pub const fn with_label_domain(mut self, domain: $crate::LabelDomain) -> Self {
                 self.options.labels = domain;
                 self
@@ -71,7 +86,7 @@ macro_rules! row_option_builders {
 
             #[doc = concat!("The same metric rejecting inputs with fewer than `min` labels.\n\n```\nuse rankmetrics::{",
                 stringify!($metric), ", TiePolicy};\nlet m = ", stringify!($metric),
-                "::new(TiePolicy::Max).with_min_labels(2);\nassert_eq!(m.options().min_labels, 2);\n```")]
+                "::new(TiePolicy::Max", $args, ")", $then, ".with_min_labels(2);\nassert_eq!(m.options().min_labels, 2);\n```")]
             pub const fn with_min_labels(mut self, min: usize) -> Self {
                 self.options.min_labels = min;
                 self
@@ -79,7 +94,7 @@ macro_rules! row_option_builders {
 
             #[doc = concat!("The same metric with another zero-total-weight rule.\n\n```\nuse rankmetrics::{",
                 stringify!($metric), ", TiePolicy, ZeroWeight};\nlet m = ", stringify!($metric),
-                "::new(TiePolicy::Max).on_zero_weight(ZeroWeight::Nan);\nassert_eq!(m.options().zero_weight, ZeroWeight::Nan);\n```")]
+                "::new(TiePolicy::Max", $args, ")", $then, ".on_zero_weight(ZeroWeight::Nan);\nassert_eq!(m.options().zero_weight, ZeroWeight::Nan);\n```")]
             pub const fn on_zero_weight(mut self, rule: $crate::ZeroWeight) -> Self {
                 self.options.zero_weight = rule;
                 self
@@ -87,7 +102,7 @@ macro_rules! row_option_builders {
 
             #[doc = concat!("The same metric with another summation of row values.\n\n```\nuse rankmetrics::{",
                 stringify!($metric), ", Summation, TiePolicy};\nlet m = ", stringify!($metric),
-                "::new(TiePolicy::Max).with_summation(Summation::Sequential);\nassert_eq!(m.options().summation, Summation::Sequential);\n```")]
+                "::new(TiePolicy::Max", $args, ")", $then, ".with_summation(Summation::Sequential);\nassert_eq!(m.options().summation, Summation::Sequential);\n```")]
             pub const fn with_summation(mut self, summation: $crate::Summation) -> Self {
                 self.options.summation = summation;
                 self
@@ -95,7 +110,7 @@ macro_rules! row_option_builders {
 
             #[doc = concat!("The metric's options.\n\n```\nuse rankmetrics::{",
                 stringify!($metric), ", TiePolicy};\nassert_eq!(", stringify!($metric),
-                "::new(TiePolicy::Min).options().ranking.ties, TiePolicy::Min);\n```")]
+                "::new(TiePolicy::Min", $args, ")", $then, ".options().ranking.ties, TiePolicy::Min);\n```")]
             pub const fn options(&self) -> $crate::RowOptions {
                 self.options
             }
@@ -117,4 +132,50 @@ pub(crate) fn mis_ordered_pairs(row: &crate::RankedRow<'_>) -> f64 {
         relevant_above += r;
     }
     halves as f64 / 2.0
+}
+
+/// The sum of `weight` over the labels in the top `k` positions of a row, as the tie policy
+/// places a block that reaches into them: `Average` and `Expected` count the share of the
+/// block inside `k` (the exact expectation: each member is inside with probability
+/// (k − start)/len); `Max` counts a block whose shared rank `start + len` is at most `k`,
+/// wholly, and `Min` one whose shared rank `start + 1` is; single labels count when inside.
+/// NaN when the row does not cover its top `k` (a truncated row is never read as complete).
+pub(crate) fn top_k_sum(
+    row: &crate::RankedRow<'_>,
+    k: usize,
+    weight: impl Fn(&crate::Block) -> f64,
+) -> f64 {
+    use crate::RankSharing;
+    if !row.covers_top(k) {
+        return f64::NAN;
+    }
+    let mut sum = 0.0;
+    for b in row.blocks().iter().take_while(|b| b.start < k) {
+        sum += match row.sharing() {
+            Some(RankSharing::Average | RankSharing::Expected) => {
+                let inside = (k - b.start).min(b.len);
+                weight(b) * inside as f64 / b.len as f64
+            }
+            Some(RankSharing::Max) if b.start + b.len > k => 0.0,
+            _ => weight(b),
+        };
+    }
+    sum
+}
+
+/// The DCG@k of a perfect ranking of binary relevance: Σ_{r=1}^{min(k, n_relevant)} 1/log2(r + 1),
+/// the normaliser of the extreme-classification nDCG@k (same discounts as [`Dcg`]).
+pub(crate) fn ideal_binary_dcg(n_relevant: usize, k: usize) -> f64 {
+    let ln_2 = 2f64.ln();
+    (1..=n_relevant.min(k))
+        .map(|r| dcg::discount(r, ln_2))
+        .sum()
+}
+
+/// Checks the `k` of a top-k metric: at least 1.
+pub(crate) const fn check_top_k(k: usize) -> Result<usize, crate::Error> {
+    match k {
+        0 => Err(crate::Error::InvalidK { value: 0 }),
+        k => Ok(k),
+    }
 }

@@ -107,15 +107,31 @@ impl RowMetric for Ndcg {
 }
 
 thread_local! {
-    /// The kernel scratch that orders gains for the IDCG, so rows do not allocate.
+    /// The kernel scratch that orders gains for ideal rankings, so rows do not allocate.
     static IDEAL: RefCell<Ranker> = RefCell::new(Ranker::new());
 }
 
 /// The DCG of the gains ranked by themselves (the kernel's sort, gains as scores).
 fn ideal_dcg(gains: &[f64], k: Option<usize>) -> f64 {
+    with_ideal_ranking(gains, k, |row| discounted_gain(row, k, 2.0))
+}
+
+/// `f` of the gains ranked by themselves, best first (ties in column order): the ideal
+/// ranking. With `top = Some(k)`, only its top `k` positions are ranked
+/// ([`Ranker::rank_top`]).
+pub(crate) fn with_ideal_ranking(
+    gains: &[f64],
+    top: Option<usize>,
+    f: impl FnOnce(&RankedRow<'_>) -> f64,
+) -> f64 {
     let ideal = |ranker: &mut Ranker| {
-        let row = ranker.rank_relevant(gains, gains, Ranking::new(TiePolicy::First), 0);
-        discounted_gain(&row, k, 2.0)
+        let first = Ranking::new(TiePolicy::First);
+        let row = match top {
+            Some(k) => ranker.rank_top(gains, gains, first, 0, k),
+            // The ideal DCG reads only the relevant blocks: the counting path serves.
+            None => ranker.rank_relevant(gains, gains, first, 0),
+        };
+        f(&row)
     };
     IDEAL.with(|scratch| match scratch.try_borrow_mut() {
         Ok(mut ranker) => ideal(&mut ranker),

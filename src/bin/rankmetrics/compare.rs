@@ -113,6 +113,21 @@ pub const CONCEPTS: &[Concept] = &[
         ],
     },
     Concept {
+        name: "precision@5 (XMC)",
+        reference: (Convention::Rankmetrics, ("precision_at_k", NONE)),
+        toolkits: [None, None, None, None],
+    },
+    Concept {
+        name: "recall@5 (XMC)",
+        reference: (Convention::Rankmetrics, ("recall_at_k", NONE)),
+        toolkits: [None, None, None, None],
+    },
+    Concept {
+        name: "nDCG@5 (XMC, binary relevance)",
+        reference: (Convention::Rankmetrics, ("ndcg_at_k", NONE)),
+        toolkits: [None, None, None, None],
+    },
+    Concept {
         name: "AUC, macro (per label)",
         reference: (Convention::Sklearn, ("roc_auc_score", NONE)),
         toolkits: [

@@ -1,0 +1,170 @@
+//! Propensity-scored nDCG at k.
+
+use crate::metrics::dcg::discounted;
+use crate::metrics::ndcg::with_ideal_ranking;
+use crate::metrics::{ideal_binary_dcg, row_option_builders};
+use crate::propensity::{propensity_options, ratio_of_means};
+use crate::{Error, Label, Matrix, RankedRow, RowMetric, RowOptions, Score, TiePolicy};
+
+/// Propensity-scored nDCG@k (Jain, Prabhu & Varma 2016): the XMC [`NdcgAtK`](crate::NdcgAtK)
+/// in which each hit counts its label's inverse propensity `1/p_l` (see
+/// [`PropensityModel`](crate::PropensityModel)).
+///
+/// ```text
+/// PSDCG@k  = Σ_{r=1}^{k} y_(r) / (p_(r) · log2(r + 1))
+/// PSnDCG@k = PSDCG@k / Σ_{r=1}^{min(k, |y|)} 1 / log2(r + 1)      (the paper's definition)
+/// ```
+///
+/// Labels are 0 or 1 by default. Ties are placed as in [`NdcgAtK`](crate::NdcgAtK), each
+/// label weighted by `1/p_l`; `Optimistic` and `Pessimistic` order a tie group by `y_l/p_l`.
+///
+/// **Normalisation.** As for [`PsPrecisionAtK`](crate::PsPrecisionAtK): pyxclib's `psndcg`
+/// and the papers that use it report `mean_i PSnDCG@k(i) / mean_i best_i`, the best being the
+/// row's relevant labels ranked by decreasing `1/p_l` ([`normalised`](Self::normalised);
+/// [`best_achievable`](Self::best_achievable) for the per-row denominators). A row without a
+/// relevant label scores 0 and counts in both means.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{PsNdcgAtK, RankingMetric, TiePolicy};
+/// let psndcg = PsNdcgAtK::new(TiePolicy::Max, 2, vec![1.0, 3.0, 1.0]).unwrap();
+/// // One relevant label (weight 3) at position 2: 3 / log2(3), over the ideal DCG of 1 label.
+/// let v = psndcg.evaluate(&[[0, 1, 0]], &[[0.9, 0.5, 0.1]], None).unwrap();
+/// assert!((v - 3.0 / 3f64.log2()).abs() < 1e-15);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct PsNdcgAtK {
+    options: RowOptions,
+    k: usize,
+    inverse_propensities: Vec<f64>,
+    best: bool,
+}
+
+impl PsNdcgAtK {
+    /// PSnDCG@k with the given tie policy and one inverse propensity per label; labels must
+    /// be 0 or 1.
+    ///
+    /// # Errors
+    /// [`Error::InvalidK`] for `k = 0`; [`Error::InvalidLabelWeight`] for the first inverse
+    /// propensity that is not a finite positive number.
+    pub fn new(ties: TiePolicy, k: usize, inverse_propensities: Vec<f64>) -> Result<Self, Error> {
+        let (options, k) = propensity_options(ties, k, &inverse_propensities)?;
+        Ok(PsNdcgAtK {
+            options,
+            k,
+            inverse_propensities,
+            best: false,
+        })
+    }
+
+    /// With `true`, each row's value is the best PSnDCG@k any ranking of it achieves.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{PsNdcgAtK, RankingMetric, TiePolicy};
+    /// let best = PsNdcgAtK::new(TiePolicy::Max, 1, vec![1.0, 4.0]).unwrap().best_achievable(true);
+    /// assert_eq!(best.evaluate(&[[1, 1]], &[[0.9, 0.1]], None).unwrap(), 4.0);
+    /// ```
+    pub fn best_achievable(mut self, best: bool) -> Self {
+        self.best = best;
+        self
+    }
+
+    /// PSnDCG@k normalised as papers report it: the mean over the rows divided by the mean
+    /// best achievable value (pyxclib's `psndcg`).
+    ///
+    /// # Errors
+    /// As [`RankingMetric::evaluate`].
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{PsNdcgAtK, TiePolicy};
+    /// let m = PsNdcgAtK::new(TiePolicy::Max, 1, vec![1.0, 3.0]).unwrap();
+    /// assert_eq!(m.normalised(&[[1, 1]], &[[0.2, 0.9]], None).unwrap(), 1.0);
+    /// ```
+    pub fn normalised<T, Y, S>(
+        &self,
+        y_true: &Y,
+        y_score: &S,
+        w: Option<&[T]>,
+    ) -> Result<f64, Error>
+    where
+        T: Score,
+        Y: Matrix + ?Sized,
+        Y::Elem: Label,
+        S: Matrix<Elem = T> + ?Sized,
+    {
+        ratio_of_means(
+            self,
+            &self.clone().best_achievable(true),
+            y_true,
+            y_score,
+            w,
+        )
+    }
+
+    /// The number of top positions counted.
+    ///
+    /// # Example
+    /// ```
+    /// let m = rankmetrics::PsNdcgAtK::new(rankmetrics::TiePolicy::Max, 3, vec![1.0]).unwrap();
+    /// assert_eq!(m.k(), 3);
+    /// ```
+    pub const fn k(&self) -> usize {
+        self.k
+    }
+}
+
+row_option_builders!(PsNdcgAtK, ", 5, vec![1.0]", ".unwrap()");
+
+impl RowMetric for PsNdcgAtK {
+    fn options(&self) -> RowOptions {
+        self.options
+    }
+
+    fn top_k(&self) -> Option<usize> {
+        Some(self.k)
+    }
+
+    fn gain_weights(&self) -> Option<&[f64]> {
+        Some(&self.inverse_propensities)
+    }
+
+    fn row_value(&self, row: &RankedRow<'_>) -> f64 {
+        let k = self.k;
+        let dcg = |row: &RankedRow<'_>| {
+            if row.covers_top(k) {
+                discounted(row, Some(k), 2.0, |b| b.gain)
+            } else {
+                f64::NAN
+            }
+        };
+        let value = if self.best {
+            with_ideal_ranking(row.gains(), Some(k), dcg)
+        } else {
+            dcg(row)
+        };
+        value / ideal_binary_dcg(row.n_relevant(), k)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RankingMetric;
+
+    #[test]
+    fn with_unit_weights_it_is_ndcg_at_k() {
+        let y = [[1, 0, 1, 1, 0], [0, 1, 0, 0, 0]];
+        let s = [[0.5, 0.5, 0.1, 0.9, 0.5], [0.3, 0.3, 0.3, 0.9, 0.3]];
+        for t in [TiePolicy::Average, TiePolicy::Min, TiePolicy::Last] {
+            let ps = PsNdcgAtK::new(t, 3, vec![1.0; 5]).unwrap();
+            let plain = crate::NdcgAtK::new(t, 3).unwrap();
+            assert_eq!(
+                ps.evaluate(&y, &s, None).unwrap(),
+                plain.evaluate(&y, &s, None).unwrap()
+            );
+        }
+    }
+}

@@ -1,0 +1,180 @@
+//! Propensity-scored precision at k.
+
+use crate::metrics::ndcg::with_ideal_ranking;
+use crate::metrics::{row_option_builders, top_k_sum};
+use crate::propensity::{propensity_options, ratio_of_means};
+use crate::{Error, Label, Matrix, RankedRow, RowMetric, RowOptions, Score, TiePolicy};
+
+/// Propensity-scored precision@k (Jain, Prabhu & Varma 2016): precision@k in which each hit
+/// counts its label's inverse propensity `1/p_l` (see [`PropensityModel`](crate::PropensityModel)),
+/// so that finding rare labels counts more.
+///
+/// ```text
+/// PSP@k = (1/k) Σ_{l ∈ top k} y_l / p_l                       (the paper's definition)
+/// ```
+///
+/// Labels are 0 or 1 by default. Ties at the `k` boundary count as in
+/// [`PrecisionAtK`](crate::PrecisionAtK), with each label weighted by `1/p_l`: `Average` and
+/// `Expected` count a straddling group's weighted hits times (k − o)/m; `Optimistic` and
+/// `Pessimistic` order a group by `y_l/p_l`, so that they are the best and worst orderings.
+///
+/// **Normalisation.** Papers and pyxclib (`psprecision`) report PSP@k divided by the best
+/// PSP@k any ranking achieves, as a ratio of means over the rows:
+/// `mean_i PSP@k(i) / mean_i best_i`, where `best_i` puts the row's relevant labels with the
+/// largest `1/p_l` first. [`normalised`](Self::normalised) computes that ratio;
+/// [`best_achievable`](Self::best_achievable) gives the denominator's per-row values. A row
+/// without a relevant label scores 0 and counts in both means, as in pyxclib.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{PsPrecisionAtK, RankingMetric, TiePolicy};
+/// let inverse_propensities = vec![1.0, 4.0, 2.0];
+/// let psp = PsPrecisionAtK::new(TiePolicy::Max, 1, inverse_propensities).unwrap();
+/// let (y, s) = ([[1, 1, 0]], [[0.9, 0.1, 0.5]]);
+/// assert_eq!(psp.evaluate(&y, &s, None).unwrap(), 1.0); // label 0 at the top
+/// assert_eq!(psp.normalised(&y, &s, None).unwrap(), 0.25); // label 1 would give 4
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct PsPrecisionAtK {
+    options: RowOptions,
+    k: usize,
+    inverse_propensities: Vec<f64>,
+    best: bool,
+}
+
+impl PsPrecisionAtK {
+    /// PSP@k with the given tie policy and one inverse propensity per label (from
+    /// [`PropensityModel::inverse_propensities`](crate::PropensityModel::inverse_propensities),
+    /// or the caller's own); labels must be 0 or 1.
+    ///
+    /// # Errors
+    /// [`Error::InvalidK`] for `k = 0`; [`Error::InvalidLabelWeight`] for the first inverse
+    /// propensity that is not a finite positive number.
+    pub fn new(ties: TiePolicy, k: usize, inverse_propensities: Vec<f64>) -> Result<Self, Error> {
+        let (options, k) = propensity_options(ties, k, &inverse_propensities)?;
+        Ok(PsPrecisionAtK {
+            options,
+            k,
+            inverse_propensities,
+            best: false,
+        })
+    }
+
+    /// With `true`, each row's value is the best PSP@k any ranking of it achieves (the
+    /// normaliser), whatever the scores.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{PsPrecisionAtK, RankingMetric, TiePolicy};
+    /// let best = PsPrecisionAtK::new(TiePolicy::Max, 1, vec![1.0, 4.0]).unwrap().best_achievable(true);
+    /// assert_eq!(best.evaluate(&[[1, 1]], &[[0.9, 0.1]], None).unwrap(), 4.0);
+    /// ```
+    pub fn best_achievable(mut self, best: bool) -> Self {
+        self.best = best;
+        self
+    }
+
+    /// PSP@k normalised as papers report it: the mean PSP@k over the rows divided by the mean
+    /// best achievable PSP@k (pyxclib's `psprecision`).
+    ///
+    /// # Errors
+    /// As [`RankingMetric::evaluate`].
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{PsPrecisionAtK, TiePolicy};
+    /// let psp = PsPrecisionAtK::new(TiePolicy::Max, 1, vec![1.0, 3.0]).unwrap();
+    /// assert_eq!(psp.normalised(&[[1, 1]], &[[0.2, 0.9]], None).unwrap(), 1.0);
+    /// ```
+    pub fn normalised<T, Y, S>(
+        &self,
+        y_true: &Y,
+        y_score: &S,
+        w: Option<&[T]>,
+    ) -> Result<f64, Error>
+    where
+        T: Score,
+        Y: Matrix + ?Sized,
+        Y::Elem: Label,
+        S: Matrix<Elem = T> + ?Sized,
+    {
+        ratio_of_means(
+            self,
+            &self.clone().best_achievable(true),
+            y_true,
+            y_score,
+            w,
+        )
+    }
+
+    /// The number of top positions counted.
+    ///
+    /// # Example
+    /// ```
+    /// let p = rankmetrics::PsPrecisionAtK::new(rankmetrics::TiePolicy::Max, 3, vec![1.0]).unwrap();
+    /// assert_eq!(p.k(), 3);
+    /// ```
+    pub const fn k(&self) -> usize {
+        self.k
+    }
+}
+
+row_option_builders!(PsPrecisionAtK, ", 5, vec![1.0]", ".unwrap()");
+
+impl RowMetric for PsPrecisionAtK {
+    fn options(&self) -> RowOptions {
+        self.options
+    }
+
+    fn top_k(&self) -> Option<usize> {
+        Some(self.k)
+    }
+
+    fn gain_weights(&self) -> Option<&[f64]> {
+        Some(&self.inverse_propensities)
+    }
+
+    fn row_value(&self, row: &RankedRow<'_>) -> f64 {
+        let k = self.k;
+        let hits = |row: &RankedRow<'_>| top_k_sum(row, k, |b| b.gain) / k as f64;
+        if self.best {
+            with_ideal_ranking(row.gains(), Some(k), hits)
+        } else {
+            hits(row)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RankingMetric;
+
+    #[test]
+    fn optimistic_orders_ties_by_weight() {
+        // Three tied relevant labels, k = 1: the best puts the weight 5 first.
+        let psp = PsPrecisionAtK::new(TiePolicy::Optimistic, 1, vec![2.0, 5.0, 3.0]).unwrap();
+        let (y, s) = ([[1, 1, 1]], [[0.5; 3]]);
+        assert_eq!(psp.evaluate(&y, &s, None).unwrap(), 5.0);
+        let worst = psp.clone().with_ties(TiePolicy::Pessimistic);
+        assert_eq!(worst.evaluate(&y, &s, None).unwrap(), 2.0);
+        let mean = psp.with_ties(TiePolicy::Expected);
+        assert!((mean.evaluate(&y, &s, None).unwrap() - 10.0 / 3.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn weights_need_one_per_label() {
+        let psp = PsPrecisionAtK::new(TiePolicy::Max, 1, vec![1.0; 3]).unwrap();
+        let err = psp.evaluate(&[[1, 0]], &[[0.5, 0.1]], None).unwrap_err();
+        assert_eq!(
+            err,
+            Error::LabelWeightLength {
+                expected: 2,
+                found: 3
+            }
+        );
+        let bad = PsPrecisionAtK::new(TiePolicy::Max, 1, vec![1.0, 0.0]).unwrap_err();
+        assert!(matches!(bad, Error::InvalidLabelWeight { column: 1, .. }));
+    }
+}

@@ -1,0 +1,89 @@
+//! Recall at k.
+
+use crate::metrics::{check_top_k, row_option_builders, top_k_sum};
+use crate::{Error, RankedRow, RowMetric, RowOptions, RowRule, TiePolicy};
+
+/// Recall@k: the fraction of a row's relevant (non-zero) labels found in its top `k`
+/// positions.
+///
+/// ```text
+/// R@k = (1/|y|) Σ_{l ∈ top k} y_l            (y binary, |y| the number of relevant labels)
+/// ```
+///
+/// Ties at the `k` boundary count as in [`PrecisionAtK`](crate::PrecisionAtK) (the same
+/// numerator; only the divisor differs). A row without a relevant label scores 0 and counts
+/// in the mean (pyxclib's `recall` divides by max(|y|, 1)); `.on_no_relevant(RowRule::Skip)`
+/// leaves it out.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{RankingMetric, RecallAtK, TiePolicy};
+/// let y_true = [[1, 0, 1, 0]];
+/// let y_score = [[0.9, 0.8, 0.7, 0.1]];
+/// let r2 = RecallAtK::new(TiePolicy::Max, 2).unwrap();
+/// assert_eq!(r2.evaluate(&y_true, &y_score, None).unwrap(), 0.5);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct RecallAtK {
+    options: RowOptions,
+    k: usize,
+}
+
+impl RecallAtK {
+    /// Recall@k with the given tie policy; a row without a relevant label scores 0.
+    ///
+    /// # Errors
+    /// [`Error::InvalidK`] for `k = 0`.
+    pub const fn new(ties: TiePolicy, k: usize) -> Result<Self, Error> {
+        match check_top_k(k) {
+            Ok(k) => Ok(RecallAtK {
+                options: RowOptions::new(ties, RowRule::Value(0.0), RowRule::Formula),
+                k,
+            }),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The number of top positions counted.
+    ///
+    /// # Example
+    /// ```
+    /// let r = rankmetrics::RecallAtK::new(rankmetrics::TiePolicy::Max, 3).unwrap();
+    /// assert_eq!(r.k(), 3);
+    /// ```
+    pub const fn k(&self) -> usize {
+        self.k
+    }
+}
+
+row_option_builders!(RecallAtK, ", 5", ".unwrap()");
+
+impl RowMetric for RecallAtK {
+    fn options(&self) -> RowOptions {
+        self.options
+    }
+
+    fn top_k(&self) -> Option<usize> {
+        Some(self.k)
+    }
+
+    fn row_value(&self, row: &RankedRow<'_>) -> f64 {
+        top_k_sum(row, self.k, |b| b.relevant as f64) / row.n_relevant() as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RankingMetric;
+
+    #[test]
+    fn rows_without_relevant_labels_score_zero_or_skip() {
+        let (y, s) = ([[0, 0], [1, 1]], [[0.1, 0.2], [0.1, 0.2]]);
+        let r = RecallAtK::new(TiePolicy::First, 1).unwrap();
+        assert_eq!(r.evaluate(&y, &s, None).unwrap(), 0.25);
+        let skip = r.on_no_relevant(RowRule::Skip);
+        assert_eq!(skip.evaluate(&y, &s, None).unwrap(), 0.5);
+    }
+}
