@@ -462,8 +462,10 @@ impl Matrix for Blocked {
 fn range(case: &Case, l: f64) -> (f64, f64) {
     let name = case.metric().to_ascii_lowercase();
     let sharing_min_or_average = matches!(case.ties, Some(TiePolicy::Min | TiePolicy::Average));
-    if name.contains("coverage") || name.contains("error_set_size") || name.contains("errorsetsize")
-    {
+    if name.contains("error_set_size") || name.contains("errorsetsize") {
+        // r relevant and l − r irrelevant labels make at most r(l − r) ≤ l²/4 pairs.
+        (0.0, l * l / 4.0)
+    } else if name.contains("coverage") {
         (0.0, l)
     } else if name.starts_with("dcg")
         || ((name.contains("ndcg") || name.contains("normalized_dcg")) && sharing_min_or_average)
