@@ -6,11 +6,11 @@
 use crate::matrix::RowReader;
 use crate::metric::{
     check_indicator, check_scores, check_shapes, check_weights, mean_value, read_labels,
+    row_outcome,
 };
 use crate::sum::WeightedMean;
 use crate::{
-    Degeneracy, Error, Label, LabelDomain, Matrix, Ranker, RowMetric, RowOptions, RowRule, Score,
-    TieGrouping, TiePolicy,
+    Error, Label, LabelDomain, Matrix, Ranker, RowMetric, RowOptions, Score, TieGrouping, TiePolicy,
 };
 
 /// One metric's progress through the pass.
@@ -157,18 +157,10 @@ fn pass<T, Y, S>(
                         && lane.options.ranking.ties == ties
                 };
                 for lane in lanes.iter_mut().filter(|lane| wanted(lane)) {
-                    let rule = match row.n_relevant() {
-                        0 => (lane.options.no_relevant, Degeneracy::NoRelevant),
-                        r if r == l => (lane.options.all_relevant, Degeneracy::AllRelevant),
-                        _ => (RowRule::Formula, Degeneracy::NoRelevant),
-                    };
-                    match rule {
-                        (RowRule::Formula, _) => lane.mean.add(lane.metric.row_value(&row), w),
-                        (RowRule::Value(v), _) => lane.mean.add(v, w),
-                        (RowRule::Skip, _) => {}
-                        (RowRule::Reject, kind) => {
-                            lane.failed = Some(Error::DegenerateRow { row: i, kind })
-                        }
+                    match row_outcome(lane.metric, &lane.options, &row, l, i) {
+                        Ok(Some(v)) => lane.mean.add(v, w),
+                        Ok(None) => {}
+                        Err(e) => lane.failed = Some(e),
                     }
                 }
             }

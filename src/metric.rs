@@ -409,24 +409,32 @@ impl RowScratch {
                 None if relevant_only => ranker.rank_relevant(s, gains, ranking, global),
                 None => ranker.rank(s, gains, ranking, global),
             };
-            let rule = match row.n_relevant() {
-                0 => (options.no_relevant, Degeneracy::NoRelevant),
-                r if r == l => (options.all_relevant, Degeneracy::AllRelevant),
-                _ => (RowRule::Formula, Degeneracy::NoRelevant),
-            };
-            sink(
-                i,
-                match rule {
-                    (RowRule::Formula, _) => Some(metric.row_value(&row)),
-                    (RowRule::Value(v), _) => Some(v),
-                    (RowRule::Skip, _) => None,
-                    (RowRule::Reject, kind) => {
-                        return Err(Error::DegenerateRow { row: global, kind })
-                    }
-                },
-            );
+            sink(i, row_outcome(metric, &options, &row, l, global)?);
         }
         Ok(())
+    }
+}
+
+/// One ranked row's value under the metric's degenerate-row rules: `Some` value, `None` when
+/// the row is skipped, an error when it is rejected. `l` is the row's label count, `global` its
+/// row number in errors.
+pub(crate) fn row_outcome<M: RowMetric + ?Sized>(
+    metric: &M,
+    options: &RowOptions,
+    row: &RankedRow<'_>,
+    l: usize,
+    global: usize,
+) -> Result<Option<f64>, Error> {
+    let rule = match row.n_relevant() {
+        0 => (options.no_relevant, Degeneracy::NoRelevant),
+        r if r == l => (options.all_relevant, Degeneracy::AllRelevant),
+        _ => (RowRule::Formula, Degeneracy::NoRelevant),
+    };
+    match rule {
+        (RowRule::Formula, _) => Ok(Some(metric.row_value(row))),
+        (RowRule::Value(v), _) => Ok(Some(v)),
+        (RowRule::Skip, _) => Ok(None),
+        (RowRule::Reject, kind) => Err(Error::DegenerateRow { row: global, kind }),
     }
 }
 
