@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::Rng;
+use common::{same, strict_rescorings, Rng};
 use rankmetrics::registry::{Convention, Preset};
 use rankmetrics::{Error, RowMajor, TiePolicy};
 
@@ -177,87 +177,11 @@ fn vectors(axis: Axis, n: usize, l: usize) -> Vec<Vec<usize>> {
     }
 }
 
-fn permutations(items: &[usize]) -> Vec<Vec<usize>> {
-    if items.len() <= 1 {
-        return vec![items.to_vec()];
-    }
-    let mut out = vec![];
-    for k in 0..items.len() {
-        let mut rest = items.to_vec();
-        let first = rest.remove(k);
-        for mut p in permutations(&rest) {
-            p.insert(0, first);
-            out.push(p);
-        }
-    }
-    out
-}
-
-/// Every strict re-scoring of `scores` that keeps the order between distinct scores of each
-/// vector and orders each tie group one way; `None` if there are more than `cap`.
-fn strict_rescorings(scores: &[f64], vectors: &[Vec<usize>], cap: usize) -> Option<Vec<Vec<f64>>> {
-    // For each vector, its tie groups (best first), each with all its member orders.
-    let mut choices: Vec<(usize, Vec<Vec<usize>>)> = vec![]; // (vector length, group orders)
-    let mut layout: Vec<Vec<usize>> = vec![]; // per choice slot: vector index
-    let mut total = 1usize;
-    for (v, cells) in vectors.iter().enumerate() {
-        let mut sorted = cells.clone();
-        sorted.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]));
-        let mut start = 0;
-        while start < sorted.len() {
-            let end = start
-                + sorted[start..]
-                    .iter()
-                    .take_while(|&&c| scores[c] == scores[sorted[start]])
-                    .count();
-            let orders = permutations(&sorted[start..end]);
-            total = total.checked_mul(orders.len())?;
-            if total > cap {
-                return None;
-            }
-            choices.push((cells.len(), orders));
-            layout.push(vec![v]);
-            start = end;
-        }
-    }
-    let mut out = vec![];
-    let mut counter = vec![0usize; choices.len()];
-    loop {
-        let mut strict = scores.to_vec();
-        let mut position = vec![0usize; vectors.len()];
-        for (slot, (len, orders)) in choices.iter().enumerate() {
-            let v = layout[slot][0];
-            for &cell in &orders[counter[slot]] {
-                // Distinct values in (0, 1), decreasing with the position in the vector.
-                strict[cell] = (len - position[v]) as f64 / (len + 1) as f64;
-                position[v] += 1;
-            }
-        }
-        out.push(strict);
-        let mut k = 0;
-        loop {
-            if k == counter.len() {
-                return Some(out);
-            }
-            counter[k] += 1;
-            if counter[k] < choices[k].1.len() {
-                break;
-            }
-            counter[k] = 0;
-            k += 1;
-        }
-    }
-}
-
 fn evaluate(s: &Subject, input: &Input, scores: &[f64], ties: TiePolicy) -> Result<f64, Error> {
     let preset = Preset::lookup(s.convention, s.metric, &s.params, Some(ties)).expect("preset");
     let y_true = RowMajor::new(&input.y_true, input.n, input.l)?;
     let y_score = RowMajor::new(scores, input.n, input.l)?;
     preset.evaluate(&y_true, &y_score, input.weights.as_deref())
-}
-
-fn same(a: f64, b: f64) -> bool {
-    (a.is_nan() && b.is_nan()) || (a - b).abs() <= 1e-12 * a.abs().max(b.abs()).max(1.0)
 }
 
 #[test]

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::Rng;
+use common::{row_vectors, same, strict_rescorings, Rng};
 use rankmetrics::registry::{Convention, Preset};
 use rankmetrics::{Error, PsNdcgAtK, PsPrecisionAtK, RankingMetric, RowMajor, TiePolicy};
 
@@ -82,78 +82,6 @@ fn random_input(rng: &mut Rng) -> Input {
     }
 }
 
-fn permutations(items: &[usize]) -> Vec<Vec<usize>> {
-    if items.len() <= 1 {
-        return vec![items.to_vec()];
-    }
-    let mut out = vec![];
-    for k in 0..items.len() {
-        let mut rest = items.to_vec();
-        let first = rest.remove(k);
-        for mut p in permutations(&rest) {
-            p.insert(0, first);
-            out.push(p);
-        }
-    }
-    out
-}
-
-/// Every strict re-scoring of the rows that keeps the order between distinct scores of each
-/// row and orders each tie group one way; `None` if there are more than `cap`.
-fn strict_rescorings(scores: &[f64], n: usize, l: usize, cap: usize) -> Option<Vec<Vec<f64>>> {
-    let mut choices: Vec<(usize, Vec<Vec<usize>>)> = vec![]; // (row, orders of one group)
-    let mut total = 1usize;
-    for row in 0..n {
-        let mut sorted: Vec<usize> = (row * l..(row + 1) * l).collect();
-        sorted.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]));
-        let mut start = 0;
-        while start < sorted.len() {
-            let end = start
-                + sorted[start..]
-                    .iter()
-                    .take_while(|&&c| scores[c] == scores[sorted[start]])
-                    .count();
-            let orders = permutations(&sorted[start..end]);
-            total = total.checked_mul(orders.len())?;
-            if total > cap {
-                return None;
-            }
-            choices.push((row, orders));
-            start = end;
-        }
-    }
-    let mut out = vec![];
-    let mut counter = vec![0usize; choices.len()];
-    loop {
-        let mut strict = scores.to_vec();
-        let mut position = vec![0usize; n];
-        for (slot, (row, orders)) in choices.iter().enumerate() {
-            for &cell in &orders[counter[slot]] {
-                // Distinct values in (0, 1), decreasing with the position in the row.
-                strict[cell] = (l - position[*row]) as f64 / (l + 1) as f64;
-                position[*row] += 1;
-            }
-        }
-        out.push(strict);
-        let mut k = 0;
-        loop {
-            if k == counter.len() {
-                return Some(out);
-            }
-            counter[k] += 1;
-            if counter[k] < choices[k].1.len() {
-                break;
-            }
-            counter[k] = 0;
-            k += 1;
-        }
-    }
-}
-
-fn same(a: f64, b: f64) -> bool {
-    (a.is_nan() && b.is_nan()) || (a - b).abs() <= 1e-12 * a.abs().max(b.abs()).max(1.0)
-}
-
 #[test]
 fn policies_equal_the_enumeration_of_every_tie_order() {
     let mut rng = Rng(0x7135_AB1E_5EED_0008);
@@ -162,7 +90,9 @@ fn policies_equal_the_enumeration_of_every_tie_order() {
         let mut inputs = 0;
         while inputs < 40 {
             let input = random_input(&mut rng);
-            let Some(rescorings) = strict_rescorings(&input.y_score, input.n, input.l, 400) else {
+            let Some(rescorings) =
+                strict_rescorings(&input.y_score, &row_vectors(input.n, input.l), 400)
+            else {
                 continue;
             };
             inputs += 1;
