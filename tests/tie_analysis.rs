@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{same, strict_rescorings, Rng};
+use common::{row_vectors, same, strict_rescorings, Rng};
 use rankmetrics::registry::{Convention, Preset};
 use rankmetrics::{Error, RowMajor, TiePolicy};
 
@@ -167,9 +167,7 @@ fn random_input(rng: &mut Rng, graded: bool) -> Input {
 /// The cells (as flat indices) of each vector the axis ranks.
 fn vectors(axis: Axis, n: usize, l: usize) -> Vec<Vec<usize>> {
     match axis {
-        Axis::Rows => (0..n)
-            .map(|i| (0..l).map(|j| i * l + j).collect())
-            .collect(),
+        Axis::Rows => row_vectors(n, l),
         Axis::Columns => (0..l)
             .map(|j| (0..n).map(|i| i * l + j).collect())
             .collect(),

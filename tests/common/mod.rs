@@ -24,6 +24,7 @@ pub fn row_vectors(n: usize, l: usize) -> Vec<Vec<usize>> {
     (0..n).map(|i| (i * l..(i + 1) * l).collect()).collect()
 }
 
+/// Every order of `items`.
 pub fn permutations(items: &[usize]) -> Vec<Vec<usize>> {
     if items.len() <= 1 {
         return vec![items.to_vec()];
