@@ -137,14 +137,17 @@ fn pass<T, Y, S>(
             return;
         }
         let labels = truth.row(i);
+        // The values read do not depend on the domain, only their check does: one successful
+        // read fills `gains` for every lane (a failed one wrote the same values, then stopped).
+        let mut read = false;
         for &domain in &domains {
-            if let Err(e) = read_labels(labels, domain, i, &mut gains) {
-                fail(lanes, |l| l.options.labels == domain, e);
+            match read_labels(labels, domain, i, &mut gains) {
+                Ok(()) => read = true,
+                Err(e) => fail(lanes, |l| l.options.labels == domain, e),
             }
         }
-        // The values themselves do not depend on the domain, only their check does.
-        if read_labels(labels, LabelDomain::NonZero, i, &mut gains).is_err() {
-            continue; // every lane has failed on this row already
+        if !read {
+            continue; // every lane has failed on this row
         }
         let w = weights.map_or(1.0, |w| w[i].as_f64());
         for (grouping, policies) in &plans {
