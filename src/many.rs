@@ -10,7 +10,8 @@ use crate::metric::{
 };
 use crate::sum::WeightedMean;
 use crate::{
-    Error, Label, LabelDomain, Matrix, Ranker, RowMetric, RowOptions, Score, TieGrouping, TiePolicy,
+    Error, Label, LabelDomain, Matrix, RankedRow, Ranker, Ranking, RowMetric, RowOptions, Score,
+    TieGrouping, TiePolicy,
 };
 
 /// One metric's progress through the pass.
@@ -20,10 +21,37 @@ struct Lane<'m> {
     mean: WeightedMean,
     /// The first error met, in row order: the lane stops there, as one-shot evaluation would.
     failed: Option<Error>,
+    need: Need,
+}
+
+/// How much of a ranked row a lane reads, which decides how its rows are ranked: as its
+/// one-shot evaluation ranks them, so that its values are bitwise the same.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Need {
+    /// Every block: a sort of the row ([`Ranker::sort`] and [`Ranker::assign`]).
+    Full,
+    /// The top k positions ([`Ranker::rank_top`]).
+    Top(usize),
+    /// The blocks holding a relevant label ([`Ranker::rank_relevant`]).
+    Relevant,
+}
+
+impl Need {
+    fn of(metric: &dyn RowMetric) -> Need {
+        // Internal contract: only registry metrics come here, and none scales its gains.
+        debug_assert!(metric.gain_weights().is_none());
+        match metric.top_k() {
+            Some(k) => Need::Top(k),
+            None if metric.reads_only_relevant_blocks() => Need::Relevant,
+            None => Need::Full,
+        }
+    }
 }
 
 /// Evaluates every metric of `metrics` on the same data; the results are in their order and
-/// equal, bitwise, `metric.evaluate(y_true, y_score, sample_weight)` for each.
+/// equal, bitwise, `metric.evaluate(y_true, y_score, sample_weight)` for each. The metrics
+/// rank the labels' own gains ([`RowMetric::gain_weights`] is `None`, as for every registry
+/// metric).
 pub(crate) fn evaluate_rows<T, Y, S>(
     metrics: &[&dyn RowMetric],
     y_true: &Y,
@@ -45,6 +73,7 @@ where
                 options,
                 mean: WeightedMean::new(options.summation),
                 failed: None,
+                need: Need::of(metric),
             }
         })
         .collect();
@@ -118,6 +147,14 @@ fn pass<T, Y, S>(
             None => plans.push((r.grouping, vec![r.ties])),
         }
     }
+    let mut tops: Vec<usize> = Vec::new();
+    for lane in lanes.iter() {
+        if let Need::Top(k) = lane.need {
+            if !tops.contains(&k) {
+                tops.push(k);
+            }
+        }
+    }
     let mut domains: Vec<LabelDomain> = Vec::new();
     for lane in lanes.iter() {
         if !domains.contains(&lane.options.labels) {
@@ -151,22 +188,72 @@ fn pass<T, Y, S>(
         }
         let w = weights.map_or(1.0, |w| w[i].as_f64());
         for (grouping, policies) in &plans {
-            ranker.sort(s, *grouping);
+            // Each lane gets its row as its one-shot evaluation ranks it (see
+            // `RowScratch::each_row`): lanes reading every block share one sort of the row and
+            // one assignment per policy; top-k lanes share a selection per (policy, k); lanes
+            // reading only relevant blocks share a counting pass per policy.
+            let shares = |lane: &Lane<'_>, ties: TiePolicy, need: Need| {
+                lane.failed.is_none()
+                    && lane.options.ranking == Ranking::new(ties).with_grouping(*grouping)
+                    && lane.need == need
+            };
+            let mut sorted = false;
             for &ties in policies {
+                if !lanes.iter().any(|lane| shares(lane, ties, Need::Full)) {
+                    continue;
+                }
+                if !sorted {
+                    ranker.sort(s, *grouping);
+                    sorted = true;
+                }
                 let row = ranker.assign(&gains, ties, i);
-                let wanted = |lane: &Lane<'_>| {
-                    lane.failed.is_none()
-                        && lane.options.ranking.grouping == *grouping
-                        && lane.options.ranking.ties == ties
-                };
-                for lane in lanes.iter_mut().filter(|lane| wanted(lane)) {
-                    match row_outcome(lane.metric, &lane.options, &row, l, i) {
-                        Ok(Some(v)) => lane.mean.add(v, w),
-                        Ok(None) => {}
-                        Err(e) => lane.failed = Some(e),
+                feed(lanes, |lane| shares(lane, ties, Need::Full), &row, l, i, w);
+            }
+            for &ties in policies {
+                let ranking = Ranking::new(ties).with_grouping(*grouping);
+                for k in tops.iter().copied() {
+                    if lanes.iter().any(|lane| shares(lane, ties, Need::Top(k))) {
+                        let row = ranker.rank_top(s, &gains, ranking, i, k);
+                        feed(
+                            lanes,
+                            |lane| shares(lane, ties, Need::Top(k)),
+                            &row,
+                            l,
+                            i,
+                            w,
+                        );
                     }
                 }
+                if lanes.iter().any(|lane| shares(lane, ties, Need::Relevant)) {
+                    let row = ranker.rank_relevant(s, &gains, ranking, i);
+                    feed(
+                        lanes,
+                        |lane| shares(lane, ties, Need::Relevant),
+                        &row,
+                        l,
+                        i,
+                        w,
+                    );
+                }
             }
+        }
+    }
+}
+
+/// Adds row `i`'s value, ranked as `row`, to every lane `which` selects.
+fn feed(
+    lanes: &mut [Lane<'_>],
+    which: impl Fn(&Lane<'_>) -> bool,
+    row: &RankedRow<'_>,
+    l: usize,
+    i: usize,
+    w: f64,
+) {
+    for lane in lanes.iter_mut().filter(|lane| which(lane)) {
+        match row_outcome(lane.metric, &lane.options, row, l, i) {
+            Ok(Some(v)) => lane.mean.add(v, w),
+            Ok(None) => {}
+            Err(e) => lane.failed = Some(e),
         }
     }
 }
