@@ -123,6 +123,52 @@ impl RowState {
         Y::Elem: Label,
         S: Matrix<Elem = T> + ?Sized,
     {
+        self.update_by(y_true, y_score, sample_weight, |first_row, seen, sink| {
+            for_each_row(metric, y_true, y_score, first_row, seen, sink)
+        })
+    }
+
+    /// [`update`](Self::update) with the rows ranked on the threads of the current rayon pool;
+    /// the values are summed in row order, so the state is bitwise the same.
+    #[cfg(feature = "rayon")]
+    pub(crate) fn update_parallel<M, T, Y, S>(
+        &mut self,
+        metric: &M,
+        y_true: &Y,
+        y_score: &S,
+        sample_weight: Option<&[T]>,
+    ) -> Result<(), Error>
+    where
+        M: RowMetric + Sync,
+        T: Score,
+        Y: Matrix + Sync + ?Sized,
+        Y::Elem: Label,
+        S: Matrix<Elem = T> + Sync + ?Sized,
+    {
+        self.update_by(y_true, y_score, sample_weight, |first_row, seen, sink| {
+            crate::parallel::for_each_row(metric, y_true, y_score, first_row, seen, sink)
+        })
+    }
+
+    /// Adds a batch whose row values `rows(first_row, indicator, sink)` gives in row order;
+    /// on error the state is left as it was.
+    fn update_by<T, Y, S>(
+        &mut self,
+        y_true: &Y,
+        y_score: &S,
+        sample_weight: Option<&[T]>,
+        rows: impl FnOnce(
+            usize,
+            &mut IndicatorValues,
+            &mut dyn FnMut(usize, Option<f64>),
+        ) -> Result<(), Error>,
+    ) -> Result<(), Error>
+    where
+        T: Score,
+        Y: Matrix + ?Sized,
+        Y::Elem: Label,
+        S: Matrix<Elem = T> + ?Sized,
+    {
         if y_true.nrows() == 0
             && y_score.nrows() == 0
             && sample_weight.map_or(true, <[T]>::is_empty)
@@ -135,18 +181,11 @@ impl RowState {
             .map(|w| check_weights(w, y_true.nrows()).map_err(|e| numbered_from(e, self.next_row)))
             .transpose()?;
         let mean = &mut next.mean;
-        for_each_row(
-            metric,
-            y_true,
-            y_score,
-            self.next_row,
-            &mut next.indicator,
-            |i, v| {
-                if let Some(v) = v {
-                    mean.add(v, weights.map_or(1.0, |w| w[i].as_f64()));
-                }
-            },
-        )?;
+        rows(self.next_row, &mut next.indicator, &mut |i, v| {
+            if let Some(v) = v {
+                mean.add(v, weights.map_or(1.0, |w| w[i].as_f64()));
+            }
+        })?;
         next.next_row += y_true.nrows();
         *self = next;
         Ok(())
@@ -256,6 +295,42 @@ impl<M: RowMetric> RowAccumulator<M> {
     {
         self.state
             .update(&self.metric, y_true, y_score, sample_weight)
+    }
+
+    /// [`update`](Self::update) with the rows ranked on the threads of the current rayon pool
+    /// (feature `rayon`). Row values are summed in row order, so the state is bitwise what
+    /// `update` gives, for any number of threads.
+    ///
+    /// # Errors
+    /// As [`update`](Self::update).
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{RankingLoss, RowMetric, TiePolicy};
+    /// let (y, s) = ([[1, 0], [0, 1], [1, 1]], [[0.5, 0.5], [0.1, 0.9], [0.3, 0.2]]);
+    /// let (mut one, mut two) = (RankingLoss::new(TiePolicy::Max).accumulator(),
+    ///     RankingLoss::new(TiePolicy::Max).accumulator());
+    /// one.update(&y, &s, None).unwrap();
+    /// let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// pool.install(|| two.update_parallel(&y, &s, None)).unwrap();
+    /// assert_eq!(one.value().unwrap().to_bits(), two.value().unwrap().to_bits());
+    /// ```
+    #[cfg(feature = "rayon")]
+    pub fn update_parallel<T, Y, S>(
+        &mut self,
+        y_true: &Y,
+        y_score: &S,
+        sample_weight: Option<&[T]>,
+    ) -> Result<(), Error>
+    where
+        M: Sync,
+        T: Score,
+        Y: Matrix + Sync + ?Sized,
+        Y::Elem: Label,
+        S: Matrix<Elem = T> + Sync + ?Sized,
+    {
+        self.state
+            .update_parallel(&self.metric, y_true, y_score, sample_weight)
     }
 
     /// Adds the rows of another accumulator (another shard of the same evaluation).

@@ -1,24 +1,29 @@
-//! Row-parallel evaluation of row-wise metrics (feature `rayon`), bitwise identical for any
-//! number of threads.
+//! Row-parallel evaluation of row-wise metrics (feature `rayon`), bitwise identical to the
+//! sequential evaluation for any number of threads.
 //!
-//! Rows are cut into chunks of a fixed size ([`CHUNK_ROWS`]), whatever the thread count; each
-//! chunk is evaluated with its own compensated partial mean, and the partial means are merged
-//! in chunk order. The chunking, not the scheduling, fixes every rounding, so 1, 2 or 16
-//! threads give the same bits. The result may differ from the sequential
-//! [`RankingMetric::evaluate`](crate::RankingMetric::evaluate) in the last bits (the partial
-//! sums are grouped differently; both are compensated). Metrics with
-//! [`Summation::Sequential`](crate::Summation) (MULAN's plain left-to-right sum, which the
-//! presets reproduce bit for bit) run on one thread, so they keep their bits. Threads are those
-//! of the current rayon pool (`ThreadPool::install` chooses them).
+//! Rows are ranked in parallel, in chunks of [`CHUNK_ROWS`] with a scratch per task, a window
+//! of [`WINDOW_ROWS`] rows at a time; each window's row values are then added to the mean in
+//! row order, on one thread, exactly as [`RankingMetric::evaluate`] adds them. Ranking is the
+//! work; one addition per row is not. So every summation (MULAN's plain left-to-right sum
+//! included) keeps its bits, 1, 2 or 16 threads give the sequential result, and memory stays
+//! O(window + L per thread). Threads are those of the current rayon pool
+//! (`ThreadPool::install` chooses them).
 
 use rayon::prelude::*;
 
-use crate::metric::{check_inputs, check_weights, mean_value, RowScratch};
-use crate::sum::{Summation, WeightedMean};
-use crate::{Error, Label, Matrix, RankingMetric, RowMetric, Score};
+use core::ops::Range;
 
-/// Rows per chunk: enough work per task to hide scheduling, few enough partial sums to keep.
+use crate::accumulator::RowState;
+use crate::metric::{check_inputs, IndicatorValues, RowScratch};
+#[cfg(doc)]
+use crate::RankingMetric;
+use crate::{Error, Label, Matrix, RowMetric, Score};
+
+/// Rows per task: enough work per task to hide scheduling.
 pub const CHUNK_ROWS: usize = 2048;
+
+/// Rows ranked before their values are summed: bounds the values held at once (16 bytes a row).
+pub const WINDOW_ROWS: usize = 64 * CHUNK_ROWS;
 
 /// [`RankingMetric::evaluate`] for a row-wise metric, with rows spread over the threads of the
 /// current rayon pool.
@@ -48,28 +53,10 @@ where
     Y::Elem: Label,
     S: Matrix<Elem = T> + Sync + ?Sized,
 {
-    let options = metric.options();
-    if options.summation == Summation::Sequential {
-        return RankingMetric::evaluate(metric, y_true, y_score, sample_weight);
-    }
-    let weights = sample_weight
-        .map(|w| check_weights(w, y_true.nrows()))
-        .transpose()?;
-    let n = check_inputs(metric, y_true, y_score, 0, &mut Default::default())?;
-    let partials = in_chunks(n, |scratch, rows| {
-        let mut mean = WeightedMean::new(options.summation);
-        scratch.each_row(metric, y_true, y_score, rows, 0, |i, v| {
-            if let Some(v) = v {
-                mean.add(v, weights.map_or(1.0, |w| w[i].as_f64()));
-            }
-        })?;
-        Ok(mean)
-    })?;
-    let mut mean = WeightedMean::new(options.summation);
-    for part in &partials {
-        mean.merge(part);
-    }
-    mean_value(&mean, options.zero_weight)
+    // As the sequential evaluation: one batch of a fresh accumulator.
+    let mut state = RowState::new(metric.options(), 0);
+    state.update_parallel(metric, y_true, y_score, sample_weight)?;
+    state.value(metric.options())
 }
 
 /// [`RowMetric::per_sample`] with rows spread over the threads of the current rayon pool (the
@@ -96,27 +83,64 @@ where
     Y::Elem: Label,
     S: Matrix<Elem = T> + Sync + ?Sized,
 {
-    let n = check_inputs(metric, y_true, y_score, 0, &mut Default::default())?;
-    let chunks = in_chunks(n, |scratch, rows| {
-        let mut values = Vec::with_capacity(rows.len());
-        scratch.each_row(metric, y_true, y_score, rows, 0, |_, v| values.push(v))?;
-        Ok(values)
-    })?;
-    Ok(chunks.concat())
+    let mut values = Vec::with_capacity(y_true.nrows());
+    let mut seen = Default::default();
+    for_each_row(metric, y_true, y_score, 0, &mut seen, |_, v| values.push(v))?;
+    Ok(values)
 }
 
-/// Runs `work` on every chunk of `0..n` in parallel, with a scratch per task, and returns the
-/// results in chunk order, or the error of the first failing chunk.
+/// `metric::for_each_row` with the rows ranked in parallel: checks the inputs, then hands each
+/// row's value to `sink` in row order, a window at a time; on the first bad row (in row order)
+/// returns its error after the values of the rows before it.
+pub(crate) fn for_each_row<M, T, Y, S>(
+    metric: &M,
+    y_true: &Y,
+    y_score: &S,
+    first_row: usize,
+    indicator: &mut IndicatorValues,
+    mut sink: impl FnMut(usize, Option<f64>),
+) -> Result<(), Error>
+where
+    M: RowMetric + Sync,
+    T: Score,
+    Y: Matrix + Sync + ?Sized,
+    Y::Elem: Label,
+    S: Matrix<Elem = T> + Sync + ?Sized,
+{
+    let n = check_inputs(metric, y_true, y_score, first_row, indicator)?;
+    for start in (0..n).step_by(WINDOW_ROWS) {
+        let window = start..(start + WINDOW_ROWS).min(n);
+        let chunks = in_chunks(window, |scratch, rows| {
+            let mut values = Vec::with_capacity(rows.len());
+            let outcome = scratch.each_row(metric, y_true, y_score, rows, first_row, |_, v| {
+                values.push(v)
+            });
+            (values, outcome)
+        });
+        let mut i = start;
+        for (values, outcome) in chunks {
+            for v in values {
+                sink(i, v);
+                i += 1;
+            }
+            outcome?;
+        }
+    }
+    Ok(())
+}
+
+/// Runs `work` on every chunk of `rows` in parallel, with a scratch per task, and returns the
+/// results in chunk order.
 fn in_chunks<R: Send>(
-    n: usize,
-    work: impl Fn(&mut RowScratch, std::ops::Range<usize>) -> Result<R, Error> + Sync,
-) -> Result<Vec<R>, Error> {
-    let results: Vec<Result<R, Error>> = (0..n.div_ceil(CHUNK_ROWS))
+    rows: Range<usize>,
+    work: impl Fn(&mut RowScratch, Range<usize>) -> R + Sync,
+) -> Vec<R> {
+    let (start, end) = (rows.start, rows.end);
+    (0..(end - start).div_ceil(CHUNK_ROWS))
         .into_par_iter()
         .map_init(RowScratch::default, |scratch, c| {
-            work(scratch, c * CHUNK_ROWS..((c + 1) * CHUNK_ROWS).min(n))
+            let first = start + c * CHUNK_ROWS;
+            work(scratch, first..(first + CHUNK_ROWS).min(end))
         })
-        .collect();
-    // Not rayon's collect into Result, which may return any chunk's error.
-    results.into_iter().collect()
+        .collect()
 }

@@ -1,5 +1,6 @@
-//! Row-parallel evaluation (feature `rayon`): bitwise the same value on 1, 2 or 7 threads, the
-//! sequential per-sample values, and the sequential error for the first bad row.
+//! Row-parallel evaluation (feature `rayon`): bitwise the sequential value on 1, 2 or 7 threads
+//! (accumulators too), the sequential per-sample values, and the sequential error for the first
+//! bad row.
 #![cfg(feature = "rayon")]
 
 use rankmetrics::*;
@@ -9,6 +10,10 @@ const LABELS: usize = 9;
 
 /// Scores in steps of 0.125 (many ties) and about 30 % relevant labels, from xorshift64*.
 fn input() -> (Vec<Vec<u8>>, Vec<Vec<f64>>) {
+    input_of(ROWS)
+}
+
+fn input_of(rows: usize) -> (Vec<Vec<u8>>, Vec<Vec<f64>>) {
     let mut state = 0x5EED_u64;
     let mut next = move || {
         state ^= state >> 12;
@@ -16,9 +21,9 @@ fn input() -> (Vec<Vec<u8>>, Vec<Vec<f64>>) {
         state ^= state >> 27;
         state.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 40
     };
-    let mut y = Vec::with_capacity(ROWS);
-    let mut s = Vec::with_capacity(ROWS);
-    for _ in 0..ROWS {
+    let mut y = Vec::with_capacity(rows);
+    let mut s = Vec::with_capacity(rows);
+    for _ in 0..rows {
         y.push((0..LABELS).map(|_| u8::from(next() % 10 < 3)).collect());
         s.push((0..LABELS).map(|_| (next() % 9) as f64 / 8.0).collect());
     }
@@ -36,12 +41,11 @@ fn on_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
 fn check<M: RowMetric + RankingMetric<f64> + Sync>(m: M, y: &[Vec<u8>], s: &[Vec<f64>]) {
     let weights: Vec<f64> = (0..ROWS).map(|i| (i % 7) as f64 * 0.25).collect();
     for w in [None, Some(&weights[..])] {
-        let values: Vec<u64> = [1, 2, 7]
-            .map(|t| on_threads(t, || parallel::evaluate(&m, y, s, w).unwrap().to_bits()))
-            .to_vec();
-        assert!(values.iter().all(|&v| v == values[0]), "{values:?}");
-        let sequential = m.evaluate(y, s, w).unwrap();
-        assert!((f64::from_bits(values[0]) - sequential).abs() < 1e-12);
+        let sequential = m.evaluate(y, s, w).unwrap().to_bits();
+        for t in [1, 2, 7] {
+            let parallel = on_threads(t, || parallel::evaluate(&m, y, s, w).unwrap());
+            assert_eq!(parallel.to_bits(), sequential, "{t} threads");
+        }
     }
     let expected = m.per_sample(y, s).unwrap();
     for t in [1, 2, 7] {
@@ -71,6 +75,35 @@ fn sequential_summation_keeps_its_bits() {
     let sequential = m.evaluate(&y, &s, None).unwrap();
     let parallel = on_threads(2, || parallel::evaluate(&m, &y, &s, None).unwrap());
     assert_eq!(parallel.to_bits(), sequential.to_bits());
+}
+
+#[test]
+fn windows_and_accumulators_keep_the_sequential_bits() {
+    // More rows than two windows, so that values are summed across windows.
+    let rows = 2 * parallel::WINDOW_ROWS + 5;
+    let (y, mut s) = input_of(rows);
+    let weights: Vec<f64> = (0..rows).map(|i| (i % 5) as f64 * 0.5).collect();
+    let m = AveragePrecision::new(TiePolicy::Max);
+    let sequential = m.evaluate(&y, &s, Some(&weights[..])).unwrap();
+    let parallel = on_threads(2, || parallel::evaluate(&m, &y, &s, Some(&weights[..])));
+    assert_eq!(parallel.unwrap().to_bits(), sequential.to_bits());
+    // Batches through an accumulator, parallel inside each batch.
+    let mut acc = m.accumulator();
+    for (k, rows) in [0..1_000, 1_000..rows].into_iter().enumerate() {
+        let (yb, sb, wb) = (&y[rows.clone()], &s[rows.clone()], &weights[rows]);
+        on_threads(1 + k, || acc.update_parallel(yb, sb, Some(wb))).unwrap();
+    }
+    assert_eq!(acc.value().unwrap().to_bits(), sequential.to_bits());
+    // A bad row in the second window: its error, as sequentially.
+    s[parallel::WINDOW_ROWS + 17][1] = f64::NEG_INFINITY;
+    let expected = m.evaluate(&y, &s, None).unwrap_err();
+    assert!(
+        matches!(expected, Error::NonFiniteScore { row, .. } if row == parallel::WINDOW_ROWS + 17)
+    );
+    assert_eq!(
+        on_threads(2, || parallel::evaluate(&m, &y, &s, None)).unwrap_err(),
+        expected
+    );
 }
 
 #[test]

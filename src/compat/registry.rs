@@ -1150,6 +1150,32 @@ enum ScoreView {
     Float32,
 }
 
+/// A batch through the score view of a row-wise preset, to its accumulator's `$update`
+/// (sequential or parallel); a label-wise preset stores the rows.
+macro_rules! feed_batch {
+    ($acc:expr, $update:ident, $y_true:expr, $y_score:expr, $weights:expr) => {
+        match &mut $acc.0 {
+            Streaming::Row {
+                acc,
+                view: ScoreView::Logits,
+            } if $y_score.nrows() > 0 => {
+                crate::metric::check_shapes($y_true, $y_score, 1)?;
+                acc.$update($y_true, &Logits::new($y_score)?, $weights)
+            }
+            // An empty batch is a no-op, with or without the logit view.
+            Streaming::Row {
+                acc,
+                view: ScoreView::AsIs | ScoreView::Logits,
+            } => acc.$update($y_true, $y_score, $weights),
+            Streaming::Row {
+                acc,
+                view: ScoreView::Float32,
+            } => acc.$update($y_true, &Float32Scores::new($y_score), $weights),
+            Streaming::Labelwise(acc) => acc.update($y_true, $y_score, $weights),
+        }
+    };
+}
+
 impl PresetAccumulator {
     /// Adds a batch of rows; on error nothing is added.
     ///
@@ -1168,25 +1194,39 @@ impl PresetAccumulator {
         Y::Elem: Label,
         S: Matrix<Elem = T> + ?Sized,
     {
-        match &mut self.0 {
-            Streaming::Row {
-                acc,
-                view: ScoreView::Logits,
-            } if y_score.nrows() > 0 => {
-                crate::metric::check_shapes(y_true, y_score, 1)?;
-                acc.update(y_true, &Logits::new(y_score)?, sample_weight)
-            }
-            // An empty batch is a no-op, with or without the logit view.
-            Streaming::Row {
-                acc,
-                view: ScoreView::AsIs | ScoreView::Logits,
-            } => acc.update(y_true, y_score, sample_weight),
-            Streaming::Row {
-                acc,
-                view: ScoreView::Float32,
-            } => acc.update(y_true, &Float32Scores::new(y_score), sample_weight),
-            Streaming::Labelwise(acc) => acc.update(y_true, y_score, sample_weight),
-        }
+        feed_batch!(self, update, y_true, y_score, sample_weight)
+    }
+
+    /// [`update`](Self::update) with the rows of a row-wise preset ranked on the threads of the
+    /// current rayon pool (feature `rayon`); bitwise what `update` gives. A label-wise preset
+    /// only stores the rows, as `update` does.
+    ///
+    /// # Errors
+    /// As [`update`](Self::update).
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::registry::{Convention, Preset};
+    /// let p = Preset::lookup(Convention::Sklearn, "label_ranking_loss", &[], None).unwrap();
+    /// let (y, s) = ([[1, 0], [0, 1]], [[0.5, 0.5], [0.1, 0.9]]);
+    /// let mut acc = p.accumulator();
+    /// acc.update_parallel(&y, &s, None).unwrap();
+    /// assert_eq!(acc.value().unwrap(), p.evaluate(&y, &s, None).unwrap());
+    /// ```
+    #[cfg(feature = "rayon")]
+    pub fn update_parallel<T, Y, S>(
+        &mut self,
+        y_true: &Y,
+        y_score: &S,
+        sample_weight: Option<&[T]>,
+    ) -> Result<(), Error>
+    where
+        T: Score,
+        Y: Matrix + Sync + ?Sized,
+        Y::Elem: Label,
+        S: Matrix<Elem = T> + Sync + ?Sized,
+    {
+        feed_batch!(self, update_parallel, y_true, y_score, sample_weight)
     }
 
     /// Adds the rows of another accumulator of the same preset (the next shard, in row order).

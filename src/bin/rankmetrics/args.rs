@@ -114,6 +114,11 @@ pub struct DataArgs {
     /// No progress bar and no notes on stderr (errors are still printed)
     #[arg(long, short)]
     pub quiet: bool,
+
+    /// Threads that rank the rows of row-wise metrics [default: one per core]. Values are
+    /// summed in row order, so every thread count gives the same bits
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
 }
 
 impl DataArgs {

@@ -40,6 +40,20 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let threads = match &cli.command {
+        Command::Eval(args) => args.data.threads,
+        Command::Compare(args) => args.data.threads,
+    };
+    if let Some(n) = threads {
+        // Only fails when a pool exists already, which nothing here builds before.
+        if let Err(e) = rayon::ThreadPoolBuilder::new()
+            .num_threads(usize::from(n))
+            .build_global()
+        {
+            eprintln!("rankmetrics: error: cannot start {n} threads: {e}");
+            return ExitCode::from(2);
+        }
+    }
     let status = match cli.command {
         Command::Eval(args) => eval(&args),
         Command::Compare(args) => compare(&args),

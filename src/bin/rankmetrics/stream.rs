@@ -1,7 +1,8 @@
 //! `eval` in bounded memory: the files are read a chunk of rows at a time, and each chunk goes
 //! to every preset's accumulator. Row-wise presets keep sums and counts, so memory does not
 //! grow with the number of samples; label-wise ones (AUC, label average precision) keep the
-//! rows, as an exact value needs them.
+//! rows, as an exact value needs them. The rows of a chunk are ranked on the threads of the
+//! global rayon pool (`--threads`), and summed in row order: the same bits for any count.
 
 use std::path::Path;
 
@@ -102,7 +103,7 @@ fn stream(
         let y_score = RowMajor::new(&score_rows, rows, scores.cols());
         for slot in &mut accumulators {
             let fed = match (slot.as_mut(), &y_true, &y_score) {
-                (Some(acc), Ok(t), Ok(s)) => acc.update(t, s, weights).is_ok(),
+                (Some(acc), Ok(t), Ok(s)) => acc.update_parallel(t, s, weights).is_ok(),
                 _ => false,
             };
             if !fed {
