@@ -53,7 +53,7 @@ impl Need {
 /// rank the labels' own gains ([`RowMetric::gain_weights`] is `None`, as for every registry
 /// metric).
 pub(crate) fn evaluate_rows<T, Y, S>(
-    metrics: &[&dyn RowMetric],
+    metrics: &[&(dyn RowMetric + Sync)],
     y_true: &Y,
     y_score: &S,
     sample_weight: Option<&[T]>,
@@ -114,6 +114,54 @@ where
             None => mean_value(&lane.mean, lane.options.zero_weight),
         })
         .collect()
+}
+
+/// [`evaluate_rows`] with the metrics spread over the threads of the current rayon pool: the
+/// metrics that share a ranking (tie grouping and policy) make one pass over the rows, and the
+/// passes run in parallel. Each metric's rows are ranked and summed as in [`evaluate_rows`], so
+/// every result is bitwise the same.
+#[cfg(feature = "rayon")]
+pub(crate) fn evaluate_rows_parallel<T, Y, S>(
+    metrics: &[&(dyn RowMetric + Sync)],
+    y_true: &Y,
+    y_score: &S,
+    sample_weight: Option<&[T]>,
+) -> Vec<Result<f64, Error>>
+where
+    T: Score,
+    Y: Matrix + Sync + ?Sized,
+    Y::Elem: Label,
+    S: Matrix<Elem = T> + Sync + ?Sized,
+{
+    use rayon::prelude::*;
+    let mut rankings: Vec<Ranking> = Vec::new();
+    for m in metrics {
+        if !rankings.contains(&m.options().ranking) {
+            rankings.push(m.options().ranking);
+        }
+    }
+    // Per pass: the indices of its metrics, and their results.
+    type Pass = (Vec<usize>, Vec<Result<f64, Error>>);
+    let passes: Vec<Pass> = rankings
+        .par_iter()
+        .map(|&ranking| {
+            let (indices, group): (Vec<usize>, Vec<&(dyn RowMetric + Sync)>) = metrics
+                .iter()
+                .enumerate()
+                .filter(|(_, m)| m.options().ranking == ranking)
+                .unzip();
+            let values = evaluate_rows(&group, y_true, y_score, sample_weight);
+            (indices, values)
+        })
+        .collect();
+    // Every metric is in exactly one pass, so every slot is overwritten.
+    let mut results = vec![Err(Error::NoSamples); metrics.len()];
+    for (indices, values) in passes {
+        for (k, v) in indices.into_iter().zip(values) {
+            results[k] = v;
+        }
+    }
+    results
 }
 
 /// Records `error` for every lane still running that `which` selects.

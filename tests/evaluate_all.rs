@@ -4,7 +4,7 @@
 mod common;
 
 use common::Rng;
-use rankmetrics::registry::{evaluate_all, Convention, Preset};
+use rankmetrics::registry::{self, evaluate_all, Convention, Preset};
 use rankmetrics::{RowMajor, TiePolicy};
 
 fn every_preset() -> Vec<Preset> {
@@ -42,6 +42,16 @@ fn evaluate_all_equals_one_by_one() {
             RowMajor::new(&s, n, l).unwrap(),
         );
         let all = evaluate_all(&presets, &yt, &ys, w.as_deref());
+        #[cfg(feature = "rayon")]
+        {
+            let parallel = registry::evaluate_all_parallel(&presets, &yt, &ys, w.as_deref());
+            let bits = |v: &[Result<f64, rankmetrics::Error>]| -> Vec<String> {
+                v.iter()
+                    .map(|r| format!("{:?}", r.map(f64::to_bits)))
+                    .collect()
+            };
+            assert_eq!(bits(&parallel), bits(&all));
+        }
         for (preset, got) in presets.iter().zip(all) {
             let one = preset.evaluate(&yt, &ys, w.as_deref());
             let same = match (&one, &got) {

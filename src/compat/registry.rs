@@ -1021,6 +1021,64 @@ fn with_log_base(
     Ok(dcg)
 }
 
+/// The row-wise presets' values (`None` for the others), grouped by how they see the scores:
+/// one call of `$evaluate_rows` (sequential or parallel) a group.
+macro_rules! row_presets {
+    ($evaluate_rows:path, $presets:expr, $y_true:expr, $y_score:expr, $weights:expr) => {{
+        let (presets, y_true, y_score, sample_weight) = ($presets, $y_true, $y_score, $weights);
+        let mut results: Vec<Option<Result<f64, Error>>> = vec![None; presets.len()];
+        // Row-wise presets, grouped by how they see the scores: one pass over the rows a group.
+        for view in [ScoreView::AsIs, ScoreView::Logits, ScoreView::Float32] {
+            let (indices, metrics): (Vec<usize>, Vec<&(dyn RowMetric + Sync)>) = presets
+                .iter()
+                .enumerate()
+                .filter_map(|(k, p)| match (&p.plan, view) {
+                    (
+                        Plan::Row {
+                            metric,
+                            logits: false,
+                        },
+                        ScoreView::AsIs,
+                    )
+                    | (
+                        Plan::Row {
+                            metric,
+                            logits: true,
+                        },
+                        ScoreView::Logits,
+                    )
+                    | (Plan::Float32Row { metric }, ScoreView::Float32) => {
+                        Some((k, metric as &(dyn RowMetric + Sync)))
+                    }
+                    _ => None,
+                })
+                .unzip();
+            if indices.is_empty() {
+                continue;
+            }
+            let values = match view {
+                ScoreView::AsIs => $evaluate_rows(&metrics, y_true, y_score, sample_weight),
+                ScoreView::Float32 => $evaluate_rows(
+                    &metrics,
+                    y_true,
+                    &Float32Scores::new(y_score),
+                    sample_weight,
+                ),
+                ScoreView::Logits => match crate::metric::check_shapes(y_true, y_score, 1)
+                    .and_then(|_| Logits::new(y_score))
+                {
+                    Ok(logits) => $evaluate_rows(&metrics, y_true, &logits, sample_weight),
+                    Err(e) => vec![Err(e); metrics.len()],
+                },
+            };
+            for (k, v) in indices.into_iter().zip(values) {
+                results[k] = Some(v);
+            }
+        }
+        results
+    }};
+}
+
 /// Evaluates several presets on the same data; the results are in the order of `presets`.
 ///
 /// This is the entry point for reports that show many metrics and conventions at once
@@ -1052,56 +1110,84 @@ where
     Y::Elem: Label,
     S: Matrix<Elem = T> + ?Sized,
 {
-    let mut results: Vec<Option<Result<f64, Error>>> = vec![None; presets.len()];
-    // Row-wise presets, grouped by how they see the scores: one pass over the rows a group.
-    for view in [ScoreView::AsIs, ScoreView::Logits, ScoreView::Float32] {
-        let (indices, metrics): (Vec<usize>, Vec<&dyn RowMetric>) = presets
-            .iter()
-            .enumerate()
-            .filter_map(|(k, p)| match (&p.plan, view) {
-                (
-                    Plan::Row {
-                        metric,
-                        logits: false,
-                    },
-                    ScoreView::AsIs,
-                )
-                | (
-                    Plan::Row {
-                        metric,
-                        logits: true,
-                    },
-                    ScoreView::Logits,
-                )
-                | (Plan::Float32Row { metric }, ScoreView::Float32) => {
-                    Some((k, metric as &dyn RowMetric))
-                }
-                _ => None,
-            })
-            .unzip();
-        if indices.is_empty() {
-            continue;
-        }
-        let values = match view {
-            ScoreView::AsIs => crate::many::evaluate_rows(&metrics, y_true, y_score, sample_weight),
-            ScoreView::Float32 => crate::many::evaluate_rows(
-                &metrics,
+    let mut results = row_presets!(
+        crate::many::evaluate_rows,
+        presets,
+        y_true,
+        y_score,
+        sample_weight
+    );
+    labelwise_presets(presets, y_true, y_score, sample_weight, &mut results);
+    finish(presets, results, y_true, y_score, sample_weight)
+}
+
+/// [`evaluate_all`] on the threads of the current rayon pool (feature `rayon`): the label-wise
+/// presets and each group of row-wise presets that share a ranking run in parallel. Every value
+/// is bitwise what [`evaluate_all`] (and the preset's own [`Preset::evaluate`]) gives.
+///
+/// # Example
+/// ```
+/// use rankmetrics::registry::{evaluate_all, evaluate_all_parallel, Convention, Preset};
+/// let presets: Vec<Preset> = Convention::Sklearn
+///     .metric_names()
+///     .iter()
+///     .map(|m| Preset::lookup(Convention::Sklearn, m, &[], None).unwrap())
+///     .collect();
+/// let (y, s) = ([[0, 1, 0], [1, 0, 1]], [[0.5, 0.5, 0.1], [0.2, 0.7, 0.9]]);
+/// assert_eq!(evaluate_all_parallel(&presets, &y, &s, None::<&[f64]>),
+///            evaluate_all(&presets, &y, &s, None::<&[f64]>));
+/// ```
+#[cfg(feature = "rayon")]
+pub fn evaluate_all_parallel<T, Y, S>(
+    presets: &[Preset],
+    y_true: &Y,
+    y_score: &S,
+    sample_weight: Option<&[T]>,
+) -> Vec<Result<f64, Error>>
+where
+    T: Score,
+    Y: Matrix + Sync + ?Sized,
+    Y::Elem: Label,
+    S: Matrix<Elem = T> + Sync + ?Sized,
+{
+    let (mut results, labelwise) = rayon::join(
+        || {
+            row_presets!(
+                crate::many::evaluate_rows_parallel,
+                presets,
                 y_true,
-                &Float32Scores::new(y_score),
-                sample_weight,
-            ),
-            ScoreView::Logits => match crate::metric::check_shapes(y_true, y_score, 1)
-                .and_then(|_| Logits::new(y_score))
-            {
-                Ok(logits) => crate::many::evaluate_rows(&metrics, y_true, &logits, sample_weight),
-                Err(e) => vec![Err(e); metrics.len()],
-            },
-        };
-        for (k, v) in indices.into_iter().zip(values) {
-            results[k] = Some(v);
+                y_score,
+                sample_weight
+            )
+        },
+        || {
+            let mut results = vec![None; presets.len()];
+            labelwise_presets(presets, y_true, y_score, sample_weight, &mut results);
+            results
+        },
+    );
+    for (slot, value) in results.iter_mut().zip(labelwise) {
+        if value.is_some() {
+            *slot = value;
         }
     }
-    // Label-wise presets: the cells read once, each vector sorted once for all of them.
+    finish(presets, results, y_true, y_score, sample_weight)
+}
+
+/// The label-wise presets' values into `results`: the cells read once, each vector sorted once
+/// for all of them.
+fn labelwise_presets<T, Y, S>(
+    presets: &[Preset],
+    y_true: &Y,
+    y_score: &S,
+    sample_weight: Option<&[T]>,
+    results: &mut [Option<Result<f64, Error>>],
+) where
+    T: Score,
+    Y: Matrix + ?Sized,
+    Y::Elem: Label,
+    S: Matrix<Elem = T> + ?Sized,
+{
     let (indices, metrics): (Vec<usize>, Vec<AnyLabelwise>) = presets
         .iter()
         .enumerate()
@@ -1116,6 +1202,23 @@ where
             results[k] = Some(v);
         }
     }
+}
+
+/// Every preset's result: the computed ones, and the others (which no shared pass serves)
+/// evaluated on their own.
+fn finish<T, Y, S>(
+    presets: &[Preset],
+    results: Vec<Option<Result<f64, Error>>>,
+    y_true: &Y,
+    y_score: &S,
+    sample_weight: Option<&[T]>,
+) -> Vec<Result<f64, Error>>
+where
+    T: Score,
+    Y: Matrix + ?Sized,
+    Y::Elem: Label,
+    S: Matrix<Elem = T> + ?Sized,
+{
     presets
         .iter()
         .zip(results)

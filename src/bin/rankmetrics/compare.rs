@@ -1,7 +1,8 @@
 //! `rankmetrics compare`: every metric concept under every tie policy and every toolkit's
-//! convention, with the tie analysis, computed by one `evaluate_all` call.
+//! convention, with the tie analysis, computed by one `evaluate_all_parallel` call (on the
+//! threads of `--threads`; the values are bitwise those of one thread).
 
-use rankmetrics::registry::{evaluate_all, Convention, Preset};
+use rankmetrics::registry::{evaluate_all_parallel, Convention, Preset};
 use rankmetrics::{Error, Matrix, TiePolicy};
 
 /// A metric as one convention names it, with the parameters that make it this concept.
@@ -362,19 +363,19 @@ pub fn cell_count() -> usize {
         .unwrap_or(0)
 }
 
-/// Computes every cell with one [`evaluate_all`] call.
+/// Computes every cell with one [`evaluate_all_parallel`] call.
 ///
 /// # Errors
 /// A message if the mapping names a preset the registry does not know.
 pub fn compare<Y, S>(y_true: &Y, y_score: &S, weights: Option<&[f64]>) -> Result<Vec<Row>, String>
 where
-    Y: Matrix<Elem = f64> + ?Sized,
-    S: Matrix<Elem = f64> + ?Sized,
+    Y: Matrix<Elem = f64> + Sync + ?Sized,
+    S: Matrix<Elem = f64> + Sync + ?Sized,
 {
     let columns = Column::all();
     let grid = cell_presets(&columns)?;
     let flat: Vec<Preset> = grid.iter().flatten().flatten().cloned().collect();
-    let mut results = evaluate_all(&flat, y_true, y_score, weights).into_iter();
+    let mut results = evaluate_all_parallel(&flat, y_true, y_score, weights).into_iter();
     let rows = CONCEPTS
         .iter()
         .zip(grid)
