@@ -177,6 +177,22 @@ impl<'a> RankedRow<'a> {
     }
 }
 
+/// Which end of a row's relevant blocks a formula reads, for
+/// [`Ranker::rank_relevant_end`]: the first (best ranked) or the last.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{Coverage, RelevantEnd, RowMetric, TiePolicy};
+/// assert_eq!(Coverage::new(TiePolicy::Max).reads_one_relevant_block(), Some(RelevantEnd::Last));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RelevantEnd {
+    /// The best-ranked block holding a relevant label (one-error).
+    First,
+    /// The worst-ranked block holding a relevant label (coverage).
+    Last,
+}
+
 /// The reusable scratch space of the ranking kernel: one per thread, no allocation per row once
 /// it has grown to the row length.
 ///
@@ -196,6 +212,8 @@ pub struct Ranker {
     /// The counting path: for each relevant label of the current run, the labels of its
     /// group in lower columns.
     equal_before: Vec<usize>,
+    /// The counting path: the columns of the row's relevant labels, in column order.
+    gathered: Vec<u32>,
     /// (start, len) of each tie group in `keys`, best first.
     groups: Vec<(usize, usize)>,
     blocks: Vec<Block>,
@@ -355,45 +373,112 @@ impl Ranker {
         ranking: Ranking,
         row: usize,
     ) -> RankedRow<'a> {
+        self.gather(gains);
+        self.rank_gathered(scores, gains, ranking, row, None)
+    }
+
+    /// Ranks one row for a formula that reads a single relevant block: the first (one-error)
+    /// or the last (coverage). The row's [`relevant_blocks`](RankedRow::relevant_blocks)
+    /// then yield that block only (or all of them, when the row had to be sorted), exactly
+    /// as [`rank`](Self::rank) gives it; the counts and gains describe the whole row. No
+    /// sort: the best (worst) relevant score is found among the relevant labels, and one pass
+    /// counts the labels above and equal to it, whatever the number of relevant labels.
+    /// `Random` and tolerance grouping sort.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{Ranker, Ranking, RelevantEnd, TiePolicy};
+    /// let mut ranker = Ranker::new();
+    /// let (scores, gains) = ([0.2f64, 0.7, 0.7, 0.9], [1.0, 0.0, 1.0, 1.0]);
+    /// let ranking = Ranking::new(TiePolicy::Max);
+    /// let last = *ranker.rank_relevant_end(&scores, &gains, ranking, 0, RelevantEnd::Last)
+    ///     .relevant_blocks().next_back().unwrap();
+    /// assert_eq!((last.start, last.len), (3, 1));
+    /// let first = ranker.rank_relevant_end(&scores, &gains, ranking, 0, RelevantEnd::First);
+    /// assert_eq!((first.relevant_blocks().count(), first.n_relevant()), (1, 3));
+    /// ```
+    pub fn rank_relevant_end<'a, T: Score>(
+        &'a mut self,
+        scores: &[T],
+        gains: &'a [f64],
+        ranking: Ranking,
+        row: usize,
+        end: RelevantEnd,
+    ) -> RankedRow<'a> {
+        self.gather(gains);
+        self.rank_gathered(scores, gains, ranking, row, Some(end))
+    }
+
+    /// Puts the columns of the non-zero gains into the gathered columns.
+    pub(crate) fn gather(&mut self, gains: &[f64]) {
+        let columns = self.gathered_mut(gains.len());
+        // Branch-free: every label is written, only relevant ones advance the end.
+        let mut count = 0;
+        for (j, &g) in gains.iter().enumerate() {
+            columns[count] = j as u32;
+            count += usize::from(g != 0.0);
+        }
+        columns.truncate(count);
+    }
+
+    /// The buffer for a row's relevant columns, `n + 1` long for a branch-free gather over a
+    /// row of `n` labels: the caller leaves in it the relevant columns, in column order,
+    /// before [`rank_gathered`](Self::rank_gathered).
+    pub(crate) fn gathered_mut(&mut self, n: usize) -> &mut Vec<u32> {
+        self.gathered.resize(n + 1, 0);
+        &mut self.gathered
+    }
+
+    /// [`rank_relevant`](Self::rank_relevant) (`end` = `None`) or
+    /// [`rank_relevant_end`](Self::rank_relevant_end), once the relevant columns are gathered.
+    pub(crate) fn rank_gathered<'a, T: Score>(
+        &'a mut self,
+        scores: &[T],
+        gains: &'a [f64],
+        ranking: Ranking,
+        row: usize,
+        end: Option<RelevantEnd>,
+    ) -> RankedRow<'a> {
         let n = ranked_len(scores, gains);
         let countable =
             ranking.grouping == TieGrouping::Exact && !matches!(ranking.ties, TiePolicy::Random(_));
-        let path = match KERNEL_PATH.load(AtomicOrdering::Relaxed) {
-            FORCE_FULL => KernelPath::Full,
-            FORCE_COUNTING => KernelPath::Counting,
-            _ => KernelPath::Auto,
+        let most = match (KERNEL_PATH.load(AtomicOrdering::Relaxed), end) {
+            (FORCE_FULL, _) => 0,
+            // One relevant tie group is counted, however many relevant labels there are.
+            (FORCE_COUNTING, _) | (_, Some(_)) => n,
+            _ => counting_limit(n),
         };
-        let most = match path {
-            KernelPath::Auto => counting_limit(n),
-            KernelPath::Counting => n,
-            KernelPath::Full => 0,
+        if !countable || self.gathered.len() > most {
+            return self.rank(scores, gains, ranking, row);
+        }
+        let (scores, gains) = (&scores[..n], &gains[..n]);
+        self.keys.clear();
+        self.keys.extend(
+            self.gathered
+                .iter()
+                .filter_map(|&j| Some((!scores.get(j as usize)?.order_key(), j))),
+        );
+        let n_relevant = self.keys.len();
+        // The best score has the smallest key.
+        let extreme = match end {
+            None => None,
+            Some(RelevantEnd::First) => self.keys.iter().map(|k| k.0).min(),
+            Some(RelevantEnd::Last) => self.keys.iter().map(|k| k.0).max(),
         };
-        if countable && self.gather_relevant(&scores[..n], &gains[..n], most) {
-            self.rank_by_counting(&scores[..n], &gains[..n], ranking.ties)
-        } else {
-            self.rank(scores, gains, ranking, row)
+        match extreme {
+            // One tie group's relevant members, gathered in column order: sorted already.
+            Some(key) => self.keys.retain(|k| k.0 == key),
+            None => self.keys.sort_unstable(),
         }
-    }
-
-    /// Collects (key, column) of the relevant labels into `keys`, sorted; false as soon as
-    /// there are more than `most`.
-    fn gather_relevant<T: Score>(&mut self, scores: &[T], gains: &[f64], most: usize) -> bool {
-        // Branch-free: every label is written, only relevant ones advance the end.
-        self.keys.resize(gains.len() + 1, (0, 0));
-        let mut count = 0;
-        for (j, &g) in gains.iter().enumerate() {
-            self.keys[count] = (0, j as u32);
-            count += usize::from(g != 0.0);
-        }
-        if count > most {
-            return false;
-        }
-        self.keys.truncate(count);
-        for k in &mut self.keys {
-            k.0 = scores.get(k.1 as usize).map_or(0, |s| !s.order_key());
-        }
-        self.keys.sort_unstable();
-        true
+        let mut ranked = self.rank_by_counting(scores, gains, ranking.ties);
+        ranked.n_relevant = n_relevant;
+        let blocks = ranked.blocks;
+        ranked.blocks = match end {
+            Some(RelevantEnd::First) => blocks.get(..1).unwrap_or(blocks),
+            Some(RelevantEnd::Last) => &blocks[blocks.len().saturating_sub(1)..],
+            None => blocks,
+        };
+        ranked
     }
 
     /// The counting path of [`rank_relevant`](Self::rank_relevant): `keys` holds the relevant

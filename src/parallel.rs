@@ -55,10 +55,10 @@ where
     let weights = sample_weight
         .map(|w| check_weights(w, y_true.nrows()))
         .transpose()?;
-    let n = check_inputs(metric, y_true, y_score, 0, &mut Default::default())?;
-    let partials = in_chunks(n, |scratch, rows| {
+    let checked = check_inputs(metric, y_true, y_score, 0, &mut Default::default())?;
+    let partials = in_chunks(checked.rows, |scratch, rows| {
         let mut mean = WeightedMean::new(options.summation);
-        scratch.each_row(metric, y_true, y_score, rows, 0, |i, v| {
+        scratch.each_row(metric, y_true, y_score, &checked, rows, |i, v| {
             if let Some(v) = v {
                 mean.add(v, weights.map_or(1.0, |w| w[i].as_f64()));
             }
@@ -96,10 +96,12 @@ where
     Y::Elem: Label,
     S: Matrix<Elem = T> + Sync + ?Sized,
 {
-    let n = check_inputs(metric, y_true, y_score, 0, &mut Default::default())?;
-    let chunks = in_chunks(n, |scratch, rows| {
+    let checked = check_inputs(metric, y_true, y_score, 0, &mut Default::default())?;
+    let chunks = in_chunks(checked.rows, |scratch, rows| {
         let mut values = Vec::with_capacity(rows.len());
-        scratch.each_row(metric, y_true, y_score, rows, 0, |_, v| values.push(v))?;
+        scratch.each_row(metric, y_true, y_score, &checked, rows, |_, v| {
+            values.push(v)
+        })?;
         Ok(values)
     })?;
     Ok(chunks.concat())
