@@ -696,14 +696,15 @@ fn ranked_len<T>(scores: &[T], gains: &[f64]) -> usize {
 }
 
 /// How many labels score above `t`, and how many equal it (`==`, so `-0.0` ties with `0.0`;
-/// scores are finite). Branch-free, so it vectorises.
+/// scores are finite). Branch-free, so it vectorises; u32 counters (rows have at most
+/// u32::MAX labels) keep f32 comparisons four to a register, where u64 ones halve them.
 fn count_above_and_equal<T: Score>(scores: &[T], t: T) -> (usize, usize) {
-    let (mut above, mut equal) = (0usize, 0usize);
+    let (mut above, mut equal) = (0u32, 0u32);
     for &s in scores {
-        above += usize::from(s > t);
-        equal += usize::from(s == t);
+        above = above.wrapping_add(u32::from(s > t));
+        equal = equal.wrapping_add(u32::from(s == t));
     }
-    (above, equal)
+    (above as usize, equal as usize)
 }
 
 /// The most relevant labels a row of `n` labels may have for [`Ranker::rank_relevant`] to
