@@ -76,8 +76,9 @@ pub struct RankedRow<'a> {
     n_labels: usize,
     n_relevant: usize,
     sharing: Option<RankSharing>,
-    /// The positions `0..covered` the blocks partition: all labels after [`Ranker::rank`],
-    /// the top of the ranking after [`Ranker::rank_top`].
+    /// The positions `0..covered` the blocks partition (or, after counting, whose relevant
+    /// blocks they all are): all labels after [`Ranker::rank`], the top of the ranking after
+    /// [`Ranker::rank_top`].
     covered: usize,
 }
 
@@ -374,7 +375,7 @@ impl Ranker {
         row: usize,
     ) -> RankedRow<'a> {
         self.gather(gains);
-        self.rank_gathered(scores, gains, ranking, row, None)
+        self.rank_gathered(scores, gains, ranking, row, Reach::All)
     }
 
     /// Ranks one row for a formula that reads a single relevant block: the first (one-error)
@@ -406,7 +407,7 @@ impl Ranker {
         end: RelevantEnd,
     ) -> RankedRow<'a> {
         self.gather(gains);
-        self.rank_gathered(scores, gains, ranking, row, Some(end))
+        self.rank_gathered(scores, gains, ranking, row, Reach::End(end))
     }
 
     /// Puts the columns of the non-zero gains into the gathered columns.
@@ -424,34 +425,42 @@ impl Ranker {
     /// The buffer for a row's relevant columns, `n + 1` long for a branch-free gather over a
     /// row of `n` labels: the caller leaves in it the relevant columns, in column order,
     /// before [`rank_gathered`](Self::rank_gathered).
+    #[inline]
     pub(crate) fn gathered_mut(&mut self, n: usize) -> &mut Vec<u32> {
         self.gathered.resize(n + 1, 0);
         &mut self.gathered
     }
 
-    /// [`rank_relevant`](Self::rank_relevant) (`end` = `None`) or
-    /// [`rank_relevant_end`](Self::rank_relevant_end), once the relevant columns are gathered.
+    /// [`rank_relevant`](Self::rank_relevant) ([`Reach::All`]),
+    /// [`rank_relevant_end`](Self::rank_relevant_end) ([`Reach::End`]) or the relevant blocks
+    /// of the top k ([`Reach::Top`]), once the relevant columns are gathered.
     pub(crate) fn rank_gathered<'a, T: Score>(
         &'a mut self,
         scores: &[T],
         gains: &'a [f64],
         ranking: Ranking,
         row: usize,
-        end: Option<RelevantEnd>,
+        reach: Reach,
     ) -> RankedRow<'a> {
         let n = ranked_len(scores, gains);
         let countable =
             ranking.grouping == TieGrouping::Exact && !matches!(ranking.ties, TiePolicy::Random(_));
-        let most = match (KERNEL_PATH.load(AtomicOrdering::Relaxed), end) {
+        let most = match (KERNEL_PATH.load(AtomicOrdering::Relaxed), reach) {
             (FORCE_FULL, _) => 0,
             // One relevant tie group is counted, however many relevant labels there are.
-            (FORCE_COUNTING, _) | (_, Some(_)) => n,
+            (FORCE_COUNTING, _) | (_, Reach::End(_)) => n,
             _ => counting_limit(n),
         };
         if !countable || self.gathered.len() > most {
-            return self.rank(scores, gains, ranking, row);
+            return match reach {
+                Reach::Top(k) => self.rank_top(scores, gains, ranking, row, k),
+                _ => self.rank(scores, gains, ranking, row),
+            };
         }
         let (scores, gains) = (&scores[..n], &gains[..n]);
+        if let (Reach::End(end), Some(sharing)) = (reach, ranking.ties.sharing()) {
+            return self.rank_end_shared(scores, gains, end, sharing);
+        }
         self.keys.clear();
         self.keys.extend(
             self.gathered
@@ -460,41 +469,82 @@ impl Ranker {
         );
         let n_relevant = self.keys.len();
         // The best score has the smallest key.
-        let extreme = match end {
-            None => None,
-            Some(RelevantEnd::First) => self.keys.iter().map(|k| k.0).min(),
-            Some(RelevantEnd::Last) => self.keys.iter().map(|k| k.0).max(),
+        let extreme = match reach {
+            Reach::End(RelevantEnd::First) => self.keys.iter().map(|k| k.0).min(),
+            Reach::End(RelevantEnd::Last) => self.keys.iter().map(|k| k.0).max(),
+            _ => None,
         };
         match extreme {
             // One tie group's relevant members, gathered in column order: sorted already.
             Some(key) => self.keys.retain(|k| k.0 == key),
             None => self.keys.sort_unstable(),
         }
-        let mut ranked = self.rank_by_counting(scores, gains, ranking.ties);
+        let top = match reach {
+            Reach::Top(k) => k,
+            _ => n,
+        };
+        let mut ranked = self.rank_by_counting(scores, gains, ranking.ties, top);
         ranked.n_relevant = n_relevant;
         let blocks = ranked.blocks;
-        ranked.blocks = match end {
-            Some(RelevantEnd::First) => blocks.get(..1).unwrap_or(blocks),
-            Some(RelevantEnd::Last) => &blocks[blocks.len().saturating_sub(1)..],
-            None => blocks,
+        ranked.blocks = match reach {
+            Reach::End(RelevantEnd::First) => blocks.get(..1).unwrap_or(blocks),
+            Reach::End(RelevantEnd::Last) => &blocks[blocks.len().saturating_sub(1)..],
+            _ => blocks,
         };
         ranked
+    }
+
+    /// [`rank_gathered`](Self::rank_gathered) for one end under a rank-sharing policy: the
+    /// end's tie group is one block, whose relevant members are the gathered columns scored
+    /// as the best (worst) of them.
+    fn rank_end_shared<'a, T: Score>(
+        &'a mut self,
+        scores: &[T],
+        gains: &'a [f64],
+        end: RelevantEnd,
+        sharing: RankSharing,
+    ) -> RankedRow<'a> {
+        self.blocks.clear();
+        self.order.clear();
+        let key = |j: &u32| Some(!scores.get(*j as usize)?.order_key());
+        let keys = self.gathered.iter().filter_map(key);
+        let (n_relevant, extreme) = match end {
+            RelevantEnd::First => (keys.clone().count(), keys.min()),
+            RelevantEnd::Last => (keys.clone().count(), keys.max()),
+        };
+        let members = self.gathered.iter().filter(|j| key(j) == extreme);
+        if let Some(&t) = members.clone().next().and_then(|&j| scores.get(j as usize)) {
+            let (start, len) = count_above_and_equal(scores, t);
+            let member_gains = members.map(|&j| gains[j as usize]);
+            self.blocks.push(shared_block(start, len, member_gains));
+        }
+        RankedRow {
+            blocks: &self.blocks,
+            order: &self.order,
+            gains,
+            n_labels: scores.len(),
+            n_relevant,
+            sharing: Some(sharing),
+            covered: scores.len(),
+        }
     }
 
     /// The counting path of [`rank_relevant`](Self::rank_relevant): `keys` holds the relevant
     /// labels, sorted. Each run of equal keys is one tie group's relevant members; one pass
     /// over the row counts the group's labels above (`start`), in it (`len`), and in lower
-    /// columns than each member (its place under an ordering policy).
+    /// columns than each member (its place under an ordering policy). Stops at the first
+    /// group that starts at position `top` or below: the row then covers the positions above.
     fn rank_by_counting<'a, T: Score>(
         &'a mut self,
         scores: &[T],
         gains: &'a [f64],
         ties: TiePolicy,
+        top: usize,
     ) -> RankedRow<'a> {
         self.blocks.clear();
         self.order.clear();
         let sharing = ties.sharing();
-        let mut first = 0;
+        let (mut first, mut covered) = (0, scores.len());
         while let Some(&(key, _)) = self.keys.get(first) {
             let run_len = self.keys[first..].iter().take_while(|k| k.0 == key).count();
             let run = &self.keys[first..first + run_len];
@@ -503,10 +553,19 @@ impl Ranker {
                 continue;
             };
             let (start, len) = count_above_and_equal(scores, t);
-            // The members' places in column order among the group, needed by ordering
-            // policies only, and only when irrelevant labels share the group.
+            if start >= top {
+                covered = start;
+                break;
+            }
+            if sharing.is_some() {
+                let member_gains = run.iter().map(|k| gains[k.1 as usize]);
+                self.blocks.push(shared_block(start, len, member_gains));
+                continue;
+            }
+            // The members' places in column order among the group, needed only when
+            // irrelevant labels share the group.
             self.equal_before.clear();
-            if sharing.is_none() && len > run_len {
+            if len > run_len {
                 let (mut equal, mut from) = (0, 0);
                 for (m, &(_, column)) in run.iter().enumerate() {
                     let segment = scores.get(from..column as usize).unwrap_or(&[]);
@@ -520,16 +579,6 @@ impl Ranker {
                 self.equal_before.extend(0..run_len);
             }
             let gain = |k: &(u64, u32)| gains[k.1 as usize];
-            if sharing.is_some() {
-                self.blocks.push(Block {
-                    start,
-                    len,
-                    relevant: run_len,
-                    // In column order, as the full path sums (its zeros change nothing).
-                    gain: run.iter().fold(0.0, |g, k| g + gain(k)),
-                });
-                continue;
-            }
             let irrelevant = len - run_len;
             let group = self.blocks.len();
             for (m, k) in run.iter().enumerate() {
@@ -566,7 +615,7 @@ impl Ranker {
             n_labels: scores.len(),
             n_relevant: self.keys.len(),
             sharing,
-            covered: scores.len(),
+            covered,
         }
     }
 
@@ -687,6 +736,31 @@ impl Ranker {
             }
         }
     }
+}
+
+/// The block of a tie group of `len` labels below `start` others, under a rank-sharing
+/// policy, whose relevant members have `member_gains` in column order.
+fn shared_block(start: usize, len: usize, member_gains: impl Iterator<Item = f64>) -> Block {
+    // In column order, as the full path sums (its zeros change nothing).
+    let (relevant, gain) = member_gains.fold((0, 0.0), |(r, g), x| (r + 1, g + x));
+    Block {
+        start,
+        len,
+        relevant,
+        gain,
+    }
+}
+
+/// How much of a row [`Ranker::rank_gathered`] ranks: what the metric reads.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Reach {
+    /// Every relevant block ([`crate::RowMetric::reads_only_relevant_blocks`]).
+    All,
+    /// One end's relevant block ([`crate::RowMetric::reads_one_relevant_block`]).
+    End(RelevantEnd),
+    /// The relevant blocks that start above position k ([`crate::RowMetric::top_k`] of a
+    /// metric that reads only relevant blocks).
+    Top(usize),
 }
 
 /// The labels a row ranks: as many as it has both scores and gains for, at most u32::MAX

@@ -3,6 +3,7 @@
 use std::ops::Range;
 
 use crate::accumulator::RowState;
+use crate::kernel::Reach;
 
 use crate::matrix::RowReader;
 use crate::sum::{Summation, WeightedMean};
@@ -169,8 +170,11 @@ pub trait RowMetric {
 
     /// The number of top positions the formula reads, if it reads no further. Rows are then
     /// ranked by [`Ranker::rank_top`] (one pass plus a sort of the top, instead of a sort of
-    /// the whole row), and `row_value` may read only what [`RankedRow::covers_top`] covers.
-    /// `None` (the default): the whole row is ranked.
+    /// the whole row), or, for a metric that also
+    /// [reads only relevant blocks](Self::reads_only_relevant_blocks), counted as by
+    /// [`Ranker::rank_relevant`] down to the first relevant block at position k or below; and
+    /// `row_value` may read only what [`RankedRow::covers_top`] covers. `None` (the default):
+    /// the whole row is ranked.
     ///
     /// # Example
     /// ```
@@ -453,12 +457,18 @@ impl RowScratch {
                 gains.iter_mut().zip(w).for_each(|(g, w)| *g *= w);
                 ranker.gather(gains);
             }
-            let row = match top {
-                Some(k) => ranker.rank_top(s, gains, ranking, global, k),
-                None if end.is_some() || relevant_only => {
-                    ranker.rank_gathered(s, gains, ranking, global, end)
+            let row = match (top, end) {
+                (Some(k), _) if relevant_only => {
+                    ranker.rank_gathered(s, gains, ranking, global, Reach::Top(k))
                 }
-                None => ranker.rank(s, gains, ranking, global),
+                (Some(k), _) => ranker.rank_top(s, gains, ranking, global, k),
+                (None, Some(end)) => {
+                    ranker.rank_gathered(s, gains, ranking, global, Reach::End(end))
+                }
+                (None, None) if relevant_only => {
+                    ranker.rank_gathered(s, gains, ranking, global, Reach::All)
+                }
+                (None, None) => ranker.rank(s, gains, ranking, global),
             };
             match row_outcome(metric, &options, &row, l, global) {
                 Ok(value) => sink(i, value),

@@ -134,6 +134,10 @@ impl RowMetric for Dcg {
         true
     }
 
+    fn top_k(&self) -> Option<usize> {
+        self.k
+    }
+
     fn row_value(&self, row: &RankedRow<'_>) -> f64 {
         discounted_gain(row, self.k, self.log_base)
     }

@@ -96,6 +96,10 @@ impl RowMetric for Ndcg {
         true
     }
 
+    fn top_k(&self) -> Option<usize> {
+        self.k
+    }
+
     fn row_value(&self, row: &RankedRow<'_>) -> f64 {
         let ideal = ideal_dcg(row.gains(), row.n_relevant(), self.k);
         if ideal == 0.0 {
