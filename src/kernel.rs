@@ -506,16 +506,25 @@ impl Ranker {
     ) -> RankedRow<'a> {
         self.blocks.clear();
         self.order.clear();
-        let key = |j: &u32| Some(!scores.get(*j as usize)?.order_key());
-        let keys = self.gathered.iter().filter_map(key);
-        let (n_relevant, extreme) = match end {
-            RelevantEnd::First => (keys.clone().count(), keys.min()),
-            RelevantEnd::Last => (keys.clone().count(), keys.max()),
+        // Float comparisons: -0.0 and 0.0 are one score, as the keys say.
+        let beats = |s: T, t: T| match end {
+            RelevantEnd::First => s > t,
+            RelevantEnd::Last => s < t,
         };
-        let members = self.gathered.iter().filter(|j| key(j) == extreme);
-        if let Some(&t) = members.clone().next().and_then(|&j| scores.get(j as usize)) {
+        let (mut n_relevant, mut extreme) = (0, None);
+        for &s in self.gathered.iter().filter_map(|&j| scores.get(j as usize)) {
+            n_relevant += 1;
+            extreme = match extreme {
+                Some(t) if !beats(s, t) => Some(t),
+                _ => Some(s),
+            };
+        }
+        if let Some(t) = extreme {
             let (start, len) = count_above_and_equal(scores, t);
-            let member_gains = members.map(|&j| gains[j as usize]);
+            let members = self.gathered.iter().map(|&j| j as usize);
+            let member_gains = members
+                .filter(|&j| scores.get(j) == Some(&t))
+                .map(|j| gains[j]);
             self.blocks.push(shared_block(start, len, member_gains));
         }
         RankedRow {
