@@ -14,7 +14,9 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
-use rankmetrics::{AveragePrecision, Coverage, RankingLoss, RankingMetric, RowMajor, TiePolicy};
+use rankmetrics::{
+    AveragePrecision, Coverage, Ndcg, RankingLoss, RankingMetric, RowMajor, TiePolicy,
+};
 
 mod common;
 
@@ -59,17 +61,33 @@ fn row_metrics(c: &mut Criterion) {
     bench_metric(c, "lrap", AveragePrecision::new, &shapes);
     bench_metric(c, "coverage", Coverage::new, &shapes);
     bench_metric(c, "ranking_loss", RankingLoss::new, &shapes);
+    bench_metric(c, "ndcg", Ndcg::new, &shapes);
+    // A top-10 reading: counting stops at the first relevant group at position 10 or below.
+    let at_10 = |t| Ndcg::new(t).with_k(Some(10)).expect("k > 0");
+    bench_metric(c, "ndcg@10", at_10, &shapes);
 
-    // The same input in f32: only the sort keys are narrower.
+    // The same input in f32: the keys and the counting comparisons are narrower.
     let scores_f32: Vec<f32> = a.y_score.iter().map(|&x| x as f32).collect();
     let s32 = RowMajor::new(&scores_f32, ROWS, LABELS).expect("ROWS × LABELS scores");
     let y = a.labels();
-    let mut group = c.benchmark_group("lrap");
+    let lrap = AveragePrecision::new(TiePolicy::Max);
+    bench_f32(c, "lrap", &lrap, &y, &s32);
+    bench_f32(c, "coverage", &Coverage::new(TiePolicy::Max), &y, &s32);
+}
+
+/// `metric` on shape A's f32 scores, as `metric_name/A/max/f32`.
+fn bench_f32<M: RankingMetric<f32>>(
+    c: &mut Criterion,
+    metric_name: &str,
+    metric: &M,
+    y: &RowMajor<'_, u8>,
+    s32: &RowMajor<'_, f32>,
+) {
+    let mut group = c.benchmark_group(metric_name);
     group.throughput(Throughput::Elements((ROWS * LABELS) as u64));
     group.sampling_mode(SamplingMode::Flat);
-    let lrap = AveragePrecision::new(TiePolicy::Max);
     group.bench_function("A/max/f32", |b| {
-        b.iter(|| lrap.evaluate(black_box(&y), black_box(&s32), None).unwrap())
+        b.iter(|| metric.evaluate(black_box(y), black_box(s32), None).unwrap())
     });
     group.finish();
 }

@@ -16,8 +16,8 @@ use std::path::Path;
 use std::time::Instant;
 
 use rankmetrics::{
-    sklearn, Average, Label, LabelAveragePrecision, Matrix, RankingMetric, RocAuc, RowMajor,
-    RowMetric, Score, TiePolicy,
+    sklearn, Average, Label, LabelAveragePrecision, Matrix, OneError, RankingMetric, RocAuc,
+    RowMajor, RowMetric, Score, TiePolicy,
 };
 
 /// A 2-d C-order array read from a .npy file.
@@ -148,7 +148,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     let shapes = args.get(1).ok_or("usage: bench_npy DIR SHAPES [options]")?;
     let repeats: usize = option("--repeats").map_or(Ok(3), |r| r.parse())?;
     let all = "read,coverage_error,lrap,label_ranking_loss,ndcg,ndcg@10,ndcg_ignore_ties,\
-               roc_auc_macro,roc_auc_micro,ap_macro,lrap_f32,coverage_error_f32";
+               roc_auc_macro,roc_auc_micro,ap_macro,lrap_f32,coverage_error_f32,one_error";
     let metrics = option("--metrics").unwrap_or_else(|| all.to_string());
     let threads = option("--threads");
     let par = threads.is_some();
@@ -185,6 +185,9 @@ fn main() -> Result<(), Box<dyn Error>> {
                     }),
                     "label_ranking_loss" => time(repeats, || {
                         row_metric(par, &sklearn::LABEL_RANKING_LOSS, &y, &s)
+                    }),
+                    "one_error" => time(repeats, || {
+                        row_metric(par, &OneError::new(TiePolicy::Max), &y, &s)
                     }),
                     "ndcg" => time(repeats, || row_metric(par, &sklearn::NDCG_SCORE, &y, &s)),
                     "ndcg@10" => time(repeats, || {

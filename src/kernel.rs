@@ -76,8 +76,9 @@ pub struct RankedRow<'a> {
     n_labels: usize,
     n_relevant: usize,
     sharing: Option<RankSharing>,
-    /// The positions `0..covered` the blocks partition: all labels after [`Ranker::rank`],
-    /// the top of the ranking after [`Ranker::rank_top`].
+    /// The positions `0..covered` the blocks partition (or, after counting, whose relevant
+    /// blocks they all are): all labels after [`Ranker::rank`], the top of the ranking after
+    /// [`Ranker::rank_top`].
     covered: usize,
 }
 
@@ -177,6 +178,22 @@ impl<'a> RankedRow<'a> {
     }
 }
 
+/// Which end of a row's relevant blocks a formula reads, for
+/// [`Ranker::rank_relevant_end`]: the first (best ranked) or the last.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{Coverage, RelevantEnd, RowMetric, TiePolicy};
+/// assert_eq!(Coverage::new(TiePolicy::Max).reads_one_relevant_block(), Some(RelevantEnd::Last));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RelevantEnd {
+    /// The best-ranked block holding a relevant label (one-error).
+    First,
+    /// The worst-ranked block holding a relevant label (coverage).
+    Last,
+}
+
 /// The reusable scratch space of the ranking kernel: one per thread, no allocation per row once
 /// it has grown to the row length.
 ///
@@ -196,6 +213,8 @@ pub struct Ranker {
     /// The counting path: for each relevant label of the current run, the labels of its
     /// group in lower columns.
     equal_before: Vec<usize>,
+    /// The counting path: the columns of the row's relevant labels, in column order.
+    gathered: Vec<u32>,
     /// (start, len) of each tie group in `keys`, best first.
     groups: Vec<(usize, usize)>,
     blocks: Vec<Block>,
@@ -355,61 +374,186 @@ impl Ranker {
         ranking: Ranking,
         row: usize,
     ) -> RankedRow<'a> {
+        self.gather(gains);
+        self.rank_gathered(scores, gains, ranking, row, Reach::All)
+    }
+
+    /// Ranks one row for a formula that reads a single relevant block: the first (one-error)
+    /// or the last (coverage). The row's [`relevant_blocks`](RankedRow::relevant_blocks)
+    /// then yield that block only (or all of them, when the row had to be sorted), exactly
+    /// as [`rank`](Self::rank) gives it; the counts and gains describe the whole row. No
+    /// sort: the best (worst) relevant score is found among the relevant labels, and one pass
+    /// counts the labels above and equal to it, whatever the number of relevant labels.
+    /// `Random` and tolerance grouping sort.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{Ranker, Ranking, RelevantEnd, TiePolicy};
+    /// let mut ranker = Ranker::new();
+    /// let (scores, gains) = ([0.2f64, 0.7, 0.7, 0.9], [1.0, 0.0, 1.0, 1.0]);
+    /// let ranking = Ranking::new(TiePolicy::Max);
+    /// let last = *ranker.rank_relevant_end(&scores, &gains, ranking, 0, RelevantEnd::Last)
+    ///     .relevant_blocks().next_back().unwrap();
+    /// assert_eq!((last.start, last.len), (3, 1));
+    /// let first = ranker.rank_relevant_end(&scores, &gains, ranking, 0, RelevantEnd::First);
+    /// assert_eq!((first.relevant_blocks().count(), first.n_relevant()), (1, 3));
+    /// ```
+    pub fn rank_relevant_end<'a, T: Score>(
+        &'a mut self,
+        scores: &[T],
+        gains: &'a [f64],
+        ranking: Ranking,
+        row: usize,
+        end: RelevantEnd,
+    ) -> RankedRow<'a> {
+        self.gather(gains);
+        self.rank_gathered(scores, gains, ranking, row, Reach::End(end))
+    }
+
+    /// Puts the columns of the non-zero gains into the gathered columns.
+    pub(crate) fn gather(&mut self, gains: &[f64]) {
+        let columns = self.gathered_mut(gains.len());
+        // Branch-free: every label is written, only relevant ones advance the end.
+        let mut count = 0;
+        for (j, &g) in gains.iter().enumerate() {
+            columns[count] = j as u32;
+            count += usize::from(g != 0.0);
+        }
+        columns.truncate(count);
+    }
+
+    /// The buffer for a row's relevant columns, `n + 1` long for a branch-free gather over a
+    /// row of `n` labels: the caller leaves in it the relevant columns, in column order,
+    /// before [`rank_gathered`](Self::rank_gathered).
+    #[inline]
+    pub(crate) fn gathered_mut(&mut self, n: usize) -> &mut Vec<u32> {
+        self.gathered.resize(n + 1, 0);
+        &mut self.gathered
+    }
+
+    /// [`rank_relevant`](Self::rank_relevant) ([`Reach::All`]),
+    /// [`rank_relevant_end`](Self::rank_relevant_end) ([`Reach::End`]) or the relevant blocks
+    /// of the top k ([`Reach::Top`]), once the relevant columns are gathered.
+    pub(crate) fn rank_gathered<'a, T: Score>(
+        &'a mut self,
+        scores: &[T],
+        gains: &'a [f64],
+        ranking: Ranking,
+        row: usize,
+        reach: Reach,
+    ) -> RankedRow<'a> {
         let n = ranked_len(scores, gains);
         let countable =
             ranking.grouping == TieGrouping::Exact && !matches!(ranking.ties, TiePolicy::Random(_));
-        let path = match KERNEL_PATH.load(AtomicOrdering::Relaxed) {
-            FORCE_FULL => KernelPath::Full,
-            FORCE_COUNTING => KernelPath::Counting,
-            _ => KernelPath::Auto,
+        let most = match (KERNEL_PATH.load(AtomicOrdering::Relaxed), reach) {
+            (FORCE_FULL, _) => 0,
+            // One relevant tie group is counted, however many relevant labels there are.
+            (FORCE_COUNTING, _) | (_, Reach::End(_)) => n,
+            _ => counting_limit(n),
         };
-        let most = match path {
-            KernelPath::Auto => counting_limit(n),
-            KernelPath::Counting => n,
-            KernelPath::Full => 0,
-        };
-        if countable && self.gather_relevant(&scores[..n], &gains[..n], most) {
-            self.rank_by_counting(&scores[..n], &gains[..n], ranking.ties)
-        } else {
-            self.rank(scores, gains, ranking, row)
+        if !countable || self.gathered.len() > most {
+            return match reach {
+                Reach::Top(k) => self.rank_top(scores, gains, ranking, row, k),
+                _ => self.rank(scores, gains, ranking, row),
+            };
         }
+        let (scores, gains) = (&scores[..n], &gains[..n]);
+        if let (Reach::End(end), Some(sharing)) = (reach, ranking.ties.sharing()) {
+            return self.rank_end_shared(scores, gains, end, sharing);
+        }
+        self.keys.clear();
+        self.keys.extend(
+            self.gathered
+                .iter()
+                .filter_map(|&j| Some((!scores.get(j as usize)?.order_key(), j))),
+        );
+        let n_relevant = self.keys.len();
+        // The best score has the smallest key.
+        let extreme = match reach {
+            Reach::End(RelevantEnd::First) => self.keys.iter().map(|k| k.0).min(),
+            Reach::End(RelevantEnd::Last) => self.keys.iter().map(|k| k.0).max(),
+            _ => None,
+        };
+        match extreme {
+            // One tie group's relevant members, gathered in column order: sorted already.
+            Some(key) => self.keys.retain(|k| k.0 == key),
+            None => self.keys.sort_unstable(),
+        }
+        let top = match reach {
+            Reach::Top(k) => k,
+            _ => n,
+        };
+        let mut ranked = self.rank_by_counting(scores, gains, ranking.ties, top);
+        ranked.n_relevant = n_relevant;
+        let blocks = ranked.blocks;
+        ranked.blocks = match reach {
+            Reach::End(RelevantEnd::First) => blocks.get(..1).unwrap_or(blocks),
+            Reach::End(RelevantEnd::Last) => &blocks[blocks.len().saturating_sub(1)..],
+            _ => blocks,
+        };
+        ranked
     }
 
-    /// Collects (key, column) of the relevant labels into `keys`, sorted; false as soon as
-    /// there are more than `most`.
-    fn gather_relevant<T: Score>(&mut self, scores: &[T], gains: &[f64], most: usize) -> bool {
-        // Branch-free: every label is written, only relevant ones advance the end.
-        self.keys.resize(gains.len() + 1, (0, 0));
-        let mut count = 0;
-        for (j, &g) in gains.iter().enumerate() {
-            self.keys[count] = (0, j as u32);
-            count += usize::from(g != 0.0);
+    /// [`rank_gathered`](Self::rank_gathered) for one end under a rank-sharing policy: the
+    /// end's tie group is one block, whose relevant members are the gathered columns scored
+    /// as the best (worst) of them.
+    fn rank_end_shared<'a, T: Score>(
+        &'a mut self,
+        scores: &[T],
+        gains: &'a [f64],
+        end: RelevantEnd,
+        sharing: RankSharing,
+    ) -> RankedRow<'a> {
+        self.blocks.clear();
+        self.order.clear();
+        // Float comparisons: -0.0 and 0.0 are one score, as the keys say.
+        let beats = |s: T, t: T| match end {
+            RelevantEnd::First => s > t,
+            RelevantEnd::Last => s < t,
+        };
+        let (mut n_relevant, mut extreme) = (0, None);
+        for &s in self.gathered.iter().filter_map(|&j| scores.get(j as usize)) {
+            n_relevant += 1;
+            extreme = match extreme {
+                Some(t) if !beats(s, t) => Some(t),
+                _ => Some(s),
+            };
         }
-        if count > most {
-            return false;
+        if let Some(t) = extreme {
+            let (start, len) = count_above_and_equal(scores, t);
+            let members = self.gathered.iter().map(|&j| j as usize);
+            let member_gains = members
+                .filter(|&j| scores.get(j) == Some(&t))
+                .map(|j| gains[j]);
+            self.blocks.push(shared_block(start, len, member_gains));
         }
-        self.keys.truncate(count);
-        for k in &mut self.keys {
-            k.0 = scores.get(k.1 as usize).map_or(0, |s| !s.order_key());
+        RankedRow {
+            blocks: &self.blocks,
+            order: &self.order,
+            gains,
+            n_labels: scores.len(),
+            n_relevant,
+            sharing: Some(sharing),
+            covered: scores.len(),
         }
-        self.keys.sort_unstable();
-        true
     }
 
     /// The counting path of [`rank_relevant`](Self::rank_relevant): `keys` holds the relevant
     /// labels, sorted. Each run of equal keys is one tie group's relevant members; one pass
     /// over the row counts the group's labels above (`start`), in it (`len`), and in lower
-    /// columns than each member (its place under an ordering policy).
+    /// columns than each member (its place under an ordering policy). Stops at the first
+    /// group that starts at position `top` or below: the row then covers the positions above.
     fn rank_by_counting<'a, T: Score>(
         &'a mut self,
         scores: &[T],
         gains: &'a [f64],
         ties: TiePolicy,
+        top: usize,
     ) -> RankedRow<'a> {
         self.blocks.clear();
         self.order.clear();
         let sharing = ties.sharing();
-        let mut first = 0;
+        let (mut first, mut covered) = (0, scores.len());
         while let Some(&(key, _)) = self.keys.get(first) {
             let run_len = self.keys[first..].iter().take_while(|k| k.0 == key).count();
             let run = &self.keys[first..first + run_len];
@@ -418,10 +562,19 @@ impl Ranker {
                 continue;
             };
             let (start, len) = count_above_and_equal(scores, t);
-            // The members' places in column order among the group, needed by ordering
-            // policies only, and only when irrelevant labels share the group.
+            if start >= top {
+                covered = start;
+                break;
+            }
+            if sharing.is_some() {
+                let member_gains = run.iter().map(|k| gains[k.1 as usize]);
+                self.blocks.push(shared_block(start, len, member_gains));
+                continue;
+            }
+            // The members' places in column order among the group, needed only when
+            // irrelevant labels share the group.
             self.equal_before.clear();
-            if sharing.is_none() && len > run_len {
+            if len > run_len {
                 let (mut equal, mut from) = (0, 0);
                 for (m, &(_, column)) in run.iter().enumerate() {
                     let segment = scores.get(from..column as usize).unwrap_or(&[]);
@@ -435,16 +588,6 @@ impl Ranker {
                 self.equal_before.extend(0..run_len);
             }
             let gain = |k: &(u64, u32)| gains[k.1 as usize];
-            if sharing.is_some() {
-                self.blocks.push(Block {
-                    start,
-                    len,
-                    relevant: run_len,
-                    // In column order, as the full path sums (its zeros change nothing).
-                    gain: run.iter().fold(0.0, |g, k| g + gain(k)),
-                });
-                continue;
-            }
             let irrelevant = len - run_len;
             let group = self.blocks.len();
             for (m, k) in run.iter().enumerate() {
@@ -481,7 +624,7 @@ impl Ranker {
             n_labels: scores.len(),
             n_relevant: self.keys.len(),
             sharing,
-            covered: scores.len(),
+            covered,
         }
     }
 
@@ -604,6 +747,31 @@ impl Ranker {
     }
 }
 
+/// The block of a tie group of `len` labels below `start` others, under a rank-sharing
+/// policy, whose relevant members have `member_gains` in column order.
+fn shared_block(start: usize, len: usize, member_gains: impl Iterator<Item = f64>) -> Block {
+    // In column order, as the full path sums (its zeros change nothing).
+    let (relevant, gain) = member_gains.fold((0, 0.0), |(r, g), x| (r + 1, g + x));
+    Block {
+        start,
+        len,
+        relevant,
+        gain,
+    }
+}
+
+/// How much of a row [`Ranker::rank_gathered`] ranks: what the metric reads.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Reach {
+    /// Every relevant block ([`crate::RowMetric::reads_only_relevant_blocks`]).
+    All,
+    /// One end's relevant block ([`crate::RowMetric::reads_one_relevant_block`]).
+    End(RelevantEnd),
+    /// The relevant blocks that start above position k ([`crate::RowMetric::top_k`] of a
+    /// metric that reads only relevant blocks).
+    Top(usize),
+}
+
 /// The labels a row ranks: as many as it has both scores and gains for, at most u32::MAX
 /// (columns are stored as u32).
 fn ranked_len<T>(scores: &[T], gains: &[f64]) -> usize {
@@ -611,14 +779,15 @@ fn ranked_len<T>(scores: &[T], gains: &[f64]) -> usize {
 }
 
 /// How many labels score above `t`, and how many equal it (`==`, so `-0.0` ties with `0.0`;
-/// scores are finite). Branch-free, so it vectorises.
+/// scores are finite). Branch-free, so it vectorises; u32 counters (rows have at most
+/// u32::MAX labels) keep f32 comparisons four to a register, where u64 ones halve them.
 fn count_above_and_equal<T: Score>(scores: &[T], t: T) -> (usize, usize) {
-    let (mut above, mut equal) = (0usize, 0usize);
+    let (mut above, mut equal) = (0u32, 0u32);
     for &s in scores {
-        above += usize::from(s > t);
-        equal += usize::from(s == t);
+        above = above.wrapping_add(u32::from(s > t));
+        equal = equal.wrapping_add(u32::from(s == t));
     }
-    (above, equal)
+    (above as usize, equal as usize)
 }
 
 /// The most relevant labels a row of `n` labels may have for [`Ranker::rank_relevant`] to

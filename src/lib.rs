@@ -63,7 +63,7 @@ pub use compat::{mldr, mulan, registry, sklearn, torchmetrics};
 pub use error::{Degeneracy, Error, LabelDomain};
 #[doc(hidden)]
 pub use kernel::{set_kernel_path, KernelPath};
-pub use kernel::{Block, RankedRow, Ranker, Ranking};
+pub use kernel::{Block, RankedRow, Ranker, Ranking, RelevantEnd};
 pub use labelwise::{Average, LabelwiseOptions, Mean, Undefined};
 pub use matrix::{Matrix, RowMajor};
 pub use metric::{RankingMetric, RowMetric, RowOptions, RowRule, ZeroWeight};

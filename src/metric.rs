@@ -3,11 +3,13 @@
 use std::ops::Range;
 
 use crate::accumulator::RowState;
+use crate::kernel::Reach;
 
 use crate::matrix::RowReader;
 use crate::sum::{Summation, WeightedMean};
 use crate::{
-    Degeneracy, Error, Label, LabelDomain, Matrix, RankedRow, Ranker, Ranking, Score, TiePolicy,
+    Degeneracy, Error, Label, LabelDomain, Matrix, RankedRow, Ranker, Ranking, RelevantEnd, Score,
+    TiePolicy,
 };
 
 /// A multilabel ranking metric over score type `T` (`f32` or `f64`).
@@ -168,8 +170,11 @@ pub trait RowMetric {
 
     /// The number of top positions the formula reads, if it reads no further. Rows are then
     /// ranked by [`Ranker::rank_top`] (one pass plus a sort of the top, instead of a sort of
-    /// the whole row), and `row_value` may read only what [`RankedRow::covers_top`] covers.
-    /// `None` (the default): the whole row is ranked.
+    /// the whole row), or, for a metric that also
+    /// [reads only relevant blocks](Self::reads_only_relevant_blocks), counted as by
+    /// [`Ranker::rank_relevant`] down to the first relevant block at position k or below; and
+    /// `row_value` may read only what [`RankedRow::covers_top`] covers. `None` (the default):
+    /// the whole row is ranked.
     ///
     /// # Example
     /// ```
@@ -225,6 +230,23 @@ pub trait RowMetric {
     /// ```
     fn reads_only_relevant_blocks(&self) -> bool {
         false
+    }
+
+    /// The one relevant block [`row_value`](Self::row_value) reads, if it reads only one of
+    /// [`RankedRow::relevant_blocks`]: the first (one-error) or the last (coverage), besides
+    /// the counts, the sharing and the gains. Then rows are ranked by
+    /// [`Ranker::rank_relevant_end`] (no sort, two passes over the row), and `row_value`
+    /// may see only that block. Implies
+    /// [`reads_only_relevant_blocks`](Self::reads_only_relevant_blocks). Default: `None`.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{AveragePrecision, OneError, RelevantEnd, RowMetric, TiePolicy};
+    /// assert_eq!(OneError::new(TiePolicy::Max).reads_one_relevant_block(), Some(RelevantEnd::First));
+    /// assert_eq!(AveragePrecision::new(TiePolicy::Max).reads_one_relevant_block(), None);
+    /// ```
+    fn reads_one_relevant_block(&self) -> Option<RelevantEnd> {
+        None
     }
 
     /// The value of every row, in row order (`None` for skipped rows). Validation is the same
@@ -328,19 +350,32 @@ where
     Y::Elem: Label,
     S: Matrix<Elem = T> + ?Sized,
 {
-    let n = check_inputs(metric, y_true, y_score, first_row, indicator)?;
-    RowScratch::default().each_row(metric, y_true, y_score, 0..n, first_row, sink)
+    let checked = check_inputs(metric, y_true, y_score, first_row, indicator)?;
+    RowScratch::default().each_row(metric, y_true, y_score, &checked, 0..checked.rows, sink)
 }
 
-/// The checks made once per input before rows are read: shapes and, for indicator labels, the
-/// whole label matrix (with the values `seen` in earlier batches). Returns the number of rows.
+/// What [`check_inputs`] found: the number of rows and how much of scikit-learn's label-type
+/// check is left to the row pass.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct CheckedInputs {
+    pub(crate) rows: usize,
+    /// Rows from this one on must hold only these two label values (the row pass checks them,
+    /// one read of the labels for both checks).
+    indicator_from: Option<(usize, [f64; 2])>,
+    /// The number of the first row, in errors and for [`TiePolicy::Random`]'s streams.
+    first_row: usize,
+}
+
+/// The checks made once per input before rows are read: shapes and, for indicator labels,
+/// the label matrix up to the row where both label values are known (with the values `seen`
+/// in earlier batches); the row pass checks the rest against them.
 pub(crate) fn check_inputs<M, Y, S>(
     metric: &M,
     y_true: &Y,
     y_score: &S,
     first_row: usize,
     seen: &mut IndicatorValues,
-) -> Result<usize, Error>
+) -> Result<CheckedInputs, Error>
 where
     M: RowMetric,
     Y: Matrix + ?Sized,
@@ -349,8 +384,12 @@ where
 {
     let options = metric.options();
     let (n, _) = check_shapes(y_true, y_score, options.min_labels)?;
+    let mut indicator_from = None;
     if options.labels == LabelDomain::Indicator {
-        check_indicator(y_true, first_row, seen)?;
+        let checked = check_indicator_rows(y_true, 0..n, first_row, seen, true)?;
+        if let [Some(a), Some(b)] = *seen {
+            indicator_from = Some((checked, [a, b]));
+        }
     }
     if let Some(w) = metric.gain_weights().filter(|w| w.len() != y_true.ncols()) {
         return Err(Error::LabelWeightLength {
@@ -358,7 +397,11 @@ where
             found: w.len(),
         });
     }
-    Ok(n)
+    Ok(CheckedInputs {
+        rows: n,
+        indicator_from,
+        first_row,
+    })
 }
 
 /// What evaluating rows needs besides the inputs: the kernel and a row of gains. One per
@@ -370,16 +413,15 @@ pub(crate) struct RowScratch {
 }
 
 impl RowScratch {
-    /// Validates, ranks and scores the rows `rows` (after [`check_inputs`]), handing each
-    /// value to `sink` in row order; errors and `Random` streams number rows from `first_row`.
-    #[allow(clippy::too_many_arguments)]
+    /// Validates, ranks and scores the rows `rows` (after [`check_inputs`], which found
+    /// `checked`), handing each value to `sink` in row order.
     pub(crate) fn each_row<M, T, Y, S>(
         &mut self,
         metric: &M,
         y_true: &Y,
         y_score: &S,
+        checked: &CheckedInputs,
         rows: Range<usize>,
-        first_row: usize,
         mut sink: impl FnMut(usize, Option<f64>),
     ) -> Result<(), Error>
     where
@@ -391,28 +433,121 @@ impl RowScratch {
     {
         let options = metric.options();
         let (l, domain, ranking) = (y_true.ncols(), options.labels, options.ranking);
-        let relevant_only = metric.reads_only_relevant_blocks();
+        let (relevant_only, end) = (
+            metric.reads_only_relevant_blocks(),
+            metric.reads_one_relevant_block(),
+        );
         let (top, label_weights) = (metric.top_k(), metric.gain_weights());
         let (mut truth, mut scores) = (RowReader::new(y_true), RowReader::new(y_score));
         self.gains.resize(l, 0.0);
         let (ranker, gains) = (&mut self.ranker, &mut self.gains);
+        let first_row = checked.first_row;
         for i in rows {
             let global = first_row + i;
-            let s = scores.row(i);
-            check_scores(s, global)?;
-            read_labels(truth.row(i), domain, global, gains)?;
+            let (s, labels) = (scores.row(i), truth.row(i));
+            let indicator = checked.indicator_from.filter(|&(from, _)| i >= from);
+            let relevant = ranker.gathered_mut(l);
+            if !read_row(labels, s, domain, indicator.map(|c| c.1), gains, relevant) {
+                // Which check failed, reported as the separate checks report it.
+                checked.first_error(y_true, i)?;
+                check_scores(s, global)?;
+                read_labels(labels, domain, global, gains)?;
+            }
             if let Some(w) = label_weights {
                 gains.iter_mut().zip(w).for_each(|(g, w)| *g *= w);
+                ranker.gather(gains);
             }
-            let row = match top {
-                Some(k) => ranker.rank_top(s, gains, ranking, global, k),
-                None if relevant_only => ranker.rank_relevant(s, gains, ranking, global),
-                None => ranker.rank(s, gains, ranking, global),
+            let row = match (top, end) {
+                (Some(k), _) if relevant_only => {
+                    ranker.rank_gathered(s, gains, ranking, global, Reach::Top(k))
+                }
+                (Some(k), _) => ranker.rank_top(s, gains, ranking, global, k),
+                (None, Some(end)) => {
+                    ranker.rank_gathered(s, gains, ranking, global, Reach::End(end))
+                }
+                (None, None) if relevant_only => {
+                    ranker.rank_gathered(s, gains, ranking, global, Reach::All)
+                }
+                (None, None) => ranker.rank(s, gains, ranking, global),
             };
-            sink(i, row_outcome(metric, &options, &row, l, global)?);
+            match row_outcome(metric, &options, &row, l, global) {
+                Ok(value) => sink(i, value),
+                Err(e) => return checked.first_error(y_true, i + 1).and(Err(e)),
+            }
         }
         Ok(())
     }
+}
+
+impl CheckedInputs {
+    /// The label-type error the checks made before rows are read would have found in rows
+    /// `from..` (checked before any error of a row the row pass reads, as scikit-learn
+    /// checks the whole label matrix first).
+    fn first_error<Y>(&self, y_true: &Y, from: usize) -> Result<(), Error>
+    where
+        Y: Matrix + ?Sized,
+        Y::Elem: Label,
+    {
+        match self.indicator_from {
+            Some((checked, [a, b])) => {
+                let rows = from.max(checked)..y_true.nrows();
+                let mut seen = [Some(a), Some(b)];
+                check_indicator_rows(y_true, rows, self.first_row, &mut seen, false).map(|_| ())
+            }
+            None => Ok(()),
+        }
+    }
+}
+
+/// Reads one row in one pass: converts its labels to `gains`, gathers the columns of the
+/// relevant ones (non-zero gains) into `relevant`, and checks the scores (finite) and labels (in `domain`, or one of the two
+/// `indicator` values). False when a check fails: [`check_scores`] and [`read_labels`] then
+/// say which.
+fn read_row<L: Label, T: Score>(
+    labels: &[L],
+    scores: &[T],
+    domain: LabelDomain,
+    indicator: Option<[f64; 2]>,
+    gains: &mut [f64],
+    relevant: &mut Vec<u32>,
+) -> bool {
+    match (indicator, domain) {
+        (Some([a, b]), _) => read_checked(labels, scores, gains, relevant, |v| (v == a) | (v == b)),
+        (None, LabelDomain::Binary) => {
+            read_checked(labels, scores, gains, relevant, |v| (v == 0.0) | (v == 1.0))
+        }
+        (None, LabelDomain::NonNegative) => read_checked(labels, scores, gains, relevant, |v| {
+            v.is_finite() & (v >= 0.0)
+        }),
+        (None, _) => read_checked(labels, scores, gains, relevant, f64::is_finite),
+    }
+}
+
+/// [`read_row`] with the label check `accepts`.
+fn read_checked<L: Label, T: Score>(
+    labels: &[L],
+    scores: &[T],
+    gains: &mut [f64],
+    relevant: &mut Vec<u32>,
+    accepts: impl Fn(f64) -> bool,
+) -> bool {
+    let n = gains.len().min(labels.len()).min(scores.len());
+    let mut ok = labels.len() == n && scores.len() == n;
+    for ((g, &label), &s) in gains.iter_mut().zip(labels).zip(scores) {
+        let v = label.value();
+        ok &= accepts(v) & s.is_finite();
+        *g = v;
+    }
+    relevant.resize(n + 1, 0);
+    let mut count = 0;
+    for (j, &g) in gains.iter().enumerate() {
+        if let Some(slot) = relevant.get_mut(count) {
+            *slot = j as u32;
+        }
+        count += usize::from(g != 0.0);
+    }
+    relevant.truncate(count);
+    ok
 }
 
 /// One ranked row's value under the metric's degenerate-row rules: `Some` value, `None` when
@@ -532,8 +667,27 @@ where
     Y: Matrix + ?Sized,
     Y::Elem: Label,
 {
+    check_indicator_rows(y_true, 0..y_true.nrows(), first_row, seen, false).map(|_| ())
+}
+
+/// [`check_indicator`] on `rows`; with `until_known`, stops at the row where both label
+/// values are known. Returns the row where it stopped (`rows.end` when it did not).
+fn check_indicator_rows<Y>(
+    y_true: &Y,
+    rows: Range<usize>,
+    first_row: usize,
+    seen: &mut IndicatorValues,
+    until_known: bool,
+) -> Result<usize, Error>
+where
+    Y: Matrix + ?Sized,
+    Y::Elem: Label,
+{
     let mut reader = RowReader::new(y_true);
-    for row in 0..y_true.nrows() {
+    for row in rows.clone() {
+        if until_known && seen.iter().all(Option::is_some) {
+            return Ok(row);
+        }
         let cells = reader.row(row);
         if let [Some(a), Some(b)] = *seen {
             // Both values known: a branch-free check of the whole row (it vectorises).
@@ -565,5 +719,5 @@ where
             }
         }
     }
-    Ok(())
+    Ok(rows.end)
 }

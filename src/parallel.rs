@@ -107,12 +107,13 @@ where
     Y::Elem: Label,
     S: Matrix<Elem = T> + Sync + ?Sized,
 {
-    let n = check_inputs(metric, y_true, y_score, first_row, indicator)?;
+    let checked = check_inputs(metric, y_true, y_score, first_row, indicator)?;
+    let n = checked.rows;
     for start in (0..n).step_by(WINDOW_ROWS) {
         let window = start..(start + WINDOW_ROWS).min(n);
         let chunks = in_chunks(window, |scratch, rows| {
             let mut values = Vec::with_capacity(rows.len());
-            let outcome = scratch.each_row(metric, y_true, y_score, rows, first_row, |_, v| {
+            let outcome = scratch.each_row(metric, y_true, y_score, &checked, rows, |_, v| {
                 values.push(v)
             });
             (values, outcome)

@@ -379,6 +379,31 @@ fn the_first_bad_row_is_reported() {
 }
 
 #[test]
+fn sklearn_label_check_comes_before_any_row_error() {
+    // scikit-learn checks the whole label matrix first: the third label value in row 2 is
+    // reported before the NaN score of row 1 and the rejected label-less row 0.
+    let y = [[0, 0, 0], [1, 0, 1], [1, 0, 2]];
+    let s = [[0.5, 0.1, 0.2], [0.2, f64::NAN, 0.1], [0.4, 0.3, 0.1]];
+    let expected = Err(Error::InvalidLabel {
+        row: 2,
+        column: 2,
+        value: 2.0,
+        expected: LabelDomain::Indicator,
+    });
+    assert_eq!(sklearn::coverage_error(&y, &s, None), expected);
+    assert_eq!(sklearn::label_ranking_loss(&y, &s, None), expected);
+    let s = [[0.5, 0.1, 0.2], [0.2, 0.3, 0.1], [0.4, 0.3, 0.1]];
+    let reject = sklearn::COVERAGE_ERROR.on_no_relevant(RowRule::Reject);
+    assert_eq!(reject.evaluate(&y, &s, None), expected);
+    // Without the third value, the rows' own errors, in row order.
+    let y = [[0, 0, 0], [1, 0, 1], [1, 0, 1]];
+    assert!(matches!(
+        reject.evaluate(&y, &s, None),
+        Err(Error::DegenerateRow { row: 0, .. })
+    ));
+}
+
+#[test]
 fn caller_data_is_unchanged() {
     let y = vec![vec![1u8, 0, 0], vec![0, 1, 1], vec![0, 0, 0]];
     // -0.0 and out-of-[0, 1] scores: the kernel normalises -0.0 and torchmetrics applies a

@@ -45,6 +45,13 @@ fn all_metrics(ties: TiePolicy, y: &[Vec<f64>], s: &[Vec<f64>]) -> Vec<Vec<Optio
         bits(IsError::new(ties).per_sample(y, s).unwrap()),
         bits(OneError::new(ties).per_sample(y, s).unwrap()),
     ];
+    // scikit-learn's presets check the label type in the row pass: on 0/1 labels.
+    let binary: Vec<Vec<f64>> = y
+        .iter()
+        .map(|row| row.iter().map(|&g| f64::from(u8::from(g != 0.0))).collect())
+        .collect();
+    let sklearn_coverage = sklearn::COVERAGE_ERROR.with_ties(ties).with_min_labels(1);
+    out.push(bits(sklearn_coverage.per_sample(&binary, s).unwrap()));
     for k in [None, Some(1), Some(3)] {
         let dcg = Dcg::new(ties).with_k(k).unwrap();
         out.push(bits(dcg.per_sample(y, s).unwrap()));
@@ -52,6 +59,31 @@ fn all_metrics(ties: TiePolicy, y: &[Vec<f64>], s: &[Vec<f64>]) -> Vec<Vec<Optio
         out.push(bits(ndcg.per_sample(y, s).unwrap()));
     }
     out
+}
+
+/// The one block [`Ranker::rank_relevant_end`] yields is the first (last) relevant block of
+/// the full ranking, and the counts are the whole row's.
+fn check_ends(ties: TiePolicy, y: &[Vec<f64>], s: &[Vec<f64>]) -> Result<(), TestCaseError> {
+    let (mut full, mut ends) = (Ranker::new(), Ranker::new());
+    for (i, (gains, scores)) in y.iter().zip(s).enumerate() {
+        let ranking = Ranking::new(ties);
+        let row = full.rank(scores, gains, ranking, i);
+        let (first, last) = (
+            row.relevant_blocks().next(),
+            row.relevant_blocks().next_back(),
+        );
+        let n_relevant = row.n_relevant();
+        for (end, expected) in [(RelevantEnd::First, first), (RelevantEnd::Last, last)] {
+            let one = ends.rank_relevant_end(scores, gains, ranking, i, end);
+            let found = match end {
+                RelevantEnd::First => one.relevant_blocks().next(),
+                RelevantEnd::Last => one.relevant_blocks().next_back(),
+            };
+            prop_assert_eq!(found, expected, "{:?} {:?}", ties, end);
+            prop_assert_eq!(one.n_relevant(), n_relevant);
+        }
+    }
+    Ok(())
 }
 
 proptest! {
@@ -72,6 +104,7 @@ proptest! {
             let auto = all_metrics(ties, &y, &s);
             prop_assert_eq!(&full, &counted, "{:?}", ties);
             prop_assert_eq!(&full, &auto, "{:?}", ties);
+            check_ends(ties, &y, &s)?;
         }
     }
 }

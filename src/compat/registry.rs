@@ -15,7 +15,7 @@ use crate::compat::torchmetrics::{evaluate_on_logits, Float32Scores, Logits};
 use crate::compat::{mldr, mulan, sklearn, torchmetrics};
 use crate::{
     metrics, Average, Error, Label, LabelwiseAccumulator, Matrix, RankedRow, RankingMetric,
-    RowAccumulator, RowMetric, RowOptions, RowRule, Score, TieGrouping, TiePolicy,
+    RelevantEnd, RowAccumulator, RowMetric, RowOptions, RowRule, Score, TieGrouping, TiePolicy,
 };
 
 /// A family of presets: this crate's own metrics, or one toolkit's.
@@ -291,6 +291,9 @@ impl RowMetric for AnyRow {
     }
     fn reads_only_relevant_blocks(&self) -> bool {
         each_row!(self, m => m.reads_only_relevant_blocks())
+    }
+    fn reads_one_relevant_block(&self) -> Option<RelevantEnd> {
+        each_row!(self, m => m.reads_one_relevant_block())
     }
 
     fn top_k(&self) -> Option<usize> {

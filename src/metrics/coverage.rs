@@ -1,7 +1,7 @@
 //! Coverage.
 
 use crate::metrics::row_option_builders;
-use crate::{RankSharing, RankedRow, RowMetric, RowOptions, RowRule, TiePolicy};
+use crate::{RankSharing, RankedRow, RelevantEnd, RowMetric, RowOptions, RowRule, TiePolicy};
 
 /// Coverage: how far down the ranking one has to go to cover every relevant label.
 ///
@@ -64,6 +64,10 @@ impl RowMetric for Coverage {
 
     fn reads_only_relevant_blocks(&self) -> bool {
         true
+    }
+
+    fn reads_one_relevant_block(&self) -> Option<RelevantEnd> {
+        Some(RelevantEnd::Last)
     }
 
     fn row_value(&self, row: &RankedRow<'_>) -> f64 {

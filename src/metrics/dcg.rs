@@ -1,5 +1,7 @@
 //! Discounted cumulative gain.
 
+use std::cell::RefCell;
+
 use crate::metrics::row_option_builders;
 use crate::{Block, Error, RankSharing, RankedRow, RowMetric, RowOptions, RowRule, TiePolicy};
 
@@ -134,6 +136,10 @@ impl RowMetric for Dcg {
         true
     }
 
+    fn top_k(&self) -> Option<usize> {
+        self.k
+    }
+
     fn row_value(&self, row: &RankedRow<'_>) -> f64 {
         discounted_gain(row, self.k, self.log_base)
     }
@@ -163,27 +169,76 @@ pub(crate) fn discounted(
     weight: impl Fn(&Block) -> f64,
 ) -> f64 {
     let k = k.unwrap_or(usize::MAX);
-    let ln_base = log_base.ln();
-    let discount = |r: usize| if r > k { 0.0 } else { discount(r, ln_base) };
-    let mut dcg = 0.0;
-    // Blocks without a relevant label have gain 0: they add nothing.
-    for b in row.relevant_blocks() {
-        let (first, last, len) = (b.start + 1, b.start + b.len, b.len as f64);
-        if first > k {
-            break; // every later position is discounted to 0
-        }
-        // The sum of the discounts the members get.
-        let discounts: f64 = match row.sharing() {
-            Some(RankSharing::Average | RankSharing::Expected) => {
-                (first..=last.min(k)).map(discount).sum()
+    let sum = |table: &mut Discounts| {
+        let table = table.at(log_base);
+        let mut discount = |r: usize| if r > k { 0.0 } else { table.get(r) };
+        let mut dcg = 0.0;
+        // Blocks without a relevant label have gain 0: they add nothing.
+        for b in row.relevant_blocks() {
+            let (first, last, len) = (b.start + 1, b.start + b.len, b.len as f64);
+            if first > k {
+                break; // every later position is discounted to 0
             }
-            Some(RankSharing::Max) => len * discount(last),
-            Some(RankSharing::Min) | None => len * discount(first),
-        };
-        // scikit-learn's form: mean gain of the group times its discount sum.
-        dcg += weight(b) / len * discounts;
+            // The sum of the discounts the members get.
+            let discounts: f64 = match row.sharing() {
+                Some(RankSharing::Average | RankSharing::Expected) => {
+                    (first..=last.min(k)).map(&mut discount).sum()
+                }
+                Some(RankSharing::Max) => len * discount(last),
+                Some(RankSharing::Min) | None => len * discount(first),
+            };
+            // scikit-learn's form: mean gain of the group times its discount sum.
+            dcg += weight(b) / len * discounts;
+        }
+        dcg
+    };
+    DISCOUNTS.with(|table| match table.try_borrow_mut() {
+        Ok(mut table) => sum(&mut table),
+        // Only reachable by re-entrance, which nothing here does; stay panic-free anyway.
+        Err(_) => sum(&mut Discounts::default()),
+    })
+}
+
+thread_local! {
+    /// The discounts of the last log base used, kept across rows: a logarithm per position
+    /// and row otherwise.
+    static DISCOUNTS: RefCell<Discounts> = RefCell::new(Discounts::default());
+}
+
+/// [`discount`] of positions `0..table.len()` at one log base, computed once.
+#[derive(Debug, Default)]
+struct Discounts {
+    log_base_bits: u64,
+    ln_base: f64,
+    table: Vec<f64>,
+}
+
+impl Discounts {
+    /// Positions up to this are tabled; later ones are computed when asked for.
+    const TABLED: usize = 1 << 12;
+
+    /// The table for `log_base` (emptied when the base changes).
+    fn at(&mut self, log_base: f64) -> &mut Self {
+        if self.log_base_bits != log_base.to_bits() || self.table.is_empty() {
+            self.log_base_bits = log_base.to_bits();
+            self.ln_base = log_base.ln();
+            self.table.clear();
+        }
+        self
     }
-    dcg
+
+    /// [`discount`]`(r, ln base)`, the same bits as computed afresh.
+    fn get(&mut self, r: usize) -> f64 {
+        if r >= self.table.len() && r < Self::TABLED {
+            let ln_base = self.ln_base;
+            let from = self.table.len();
+            self.table.extend((from..=r).map(|p| discount(p, ln_base)));
+        }
+        match self.table.get(r) {
+            Some(&d) => d,
+            None => discount(r, self.ln_base),
+        }
+    }
 }
 
 /// The discount of 1-based position `r`, `1 / log_base(r + 1)`, in scikit-learn's form

@@ -96,8 +96,12 @@ impl RowMetric for Ndcg {
         true
     }
 
+    fn top_k(&self) -> Option<usize> {
+        self.k
+    }
+
     fn row_value(&self, row: &RankedRow<'_>) -> f64 {
-        let ideal = ideal_dcg(row.gains(), self.k);
+        let ideal = ideal_dcg(row.gains(), row.n_relevant(), self.k);
         if ideal == 0.0 {
             0.0
         } else {
@@ -111,9 +115,13 @@ thread_local! {
     static IDEAL: RefCell<Ranker> = RefCell::new(Ranker::new());
 }
 
-/// The DCG of the gains ranked by themselves (the kernel's sort, gains as scores).
-fn ideal_dcg(gains: &[f64], k: Option<usize>) -> f64 {
-    with_ideal_ranking(gains, k, |row| discounted_gain(row, k, 2.0))
+/// The DCG of the gains ranked by themselves (the kernel's sort, gains as scores), of which
+/// `n_relevant` are non-zero.
+fn ideal_dcg(gains: &[f64], n_relevant: usize, k: Option<usize>) -> f64 {
+    // The DCG reads only the relevant blocks: with at most k of them, counting ranks them
+    // all, where a top-k selection would keep every zero gain tied at the k-th place.
+    let top = k.filter(|&k| n_relevant > k);
+    with_ideal_ranking(gains, top, |row| discounted_gain(row, k, 2.0))
 }
 
 /// `f` of the gains ranked by themselves, best first (ties in column order): the ideal

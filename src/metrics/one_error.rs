@@ -1,7 +1,7 @@
 //! One-error.
 
 use crate::metrics::row_option_builders;
-use crate::{RankSharing, RankedRow, RowMetric, RowOptions, RowRule, TiePolicy};
+use crate::{RankSharing, RankedRow, RelevantEnd, RowMetric, RowOptions, RowRule, TiePolicy};
 
 /// One-error: 1 when the top-ranked label is irrelevant, else 0.
 ///
@@ -45,6 +45,10 @@ impl RowMetric for OneError {
 
     fn reads_only_relevant_blocks(&self) -> bool {
         true
+    }
+
+    fn reads_one_relevant_block(&self) -> Option<RelevantEnd> {
+        Some(RelevantEnd::First)
     }
 
     fn row_value(&self, row: &RankedRow<'_>) -> f64 {
