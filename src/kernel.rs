@@ -193,6 +193,8 @@ impl<'a> RankedRow<'a> {
 pub struct Ranker {
     /// (descending-order key, column), sorted.
     keys: Vec<(u64, u32)>,
+    /// The radix sort's second buffer (long rows only).
+    radix_scratch: Vec<(u64, u32)>,
     /// The counting path: for each relevant label of the current run, the labels of its
     /// group in lower columns.
     equal_before: Vec<usize>,
@@ -247,9 +249,9 @@ impl Ranker {
                 .enumerate()
                 .map(|(j, s)| (!s.order_key(), j as u32)),
         );
-        // Keys are unique (the column breaks ties), so the unstable sort is deterministic:
-        // descending score, and inside a tie the lower column first.
-        self.keys.sort_unstable();
+        // Keys are unique (the column breaks ties), so any sort gives one order: descending
+        // score, and inside a tie the lower column first.
+        crate::radix::sort_pairs(&mut self.keys, &mut self.radix_scratch);
         self.group(scores, grouping);
     }
 
