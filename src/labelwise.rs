@@ -225,6 +225,12 @@ pub(crate) trait VectorMetric {
     }
     /// The metric on one ranked vector, or `None` where it is undefined.
     fn vector_value<T: Score>(&self, v: &Vector<'_, T>, row: &RankedRow<'_>) -> Option<f64>;
+    /// Whether the metric reads only the blocks holding a relevant item (as
+    /// [`RankedRow::relevant_blocks`] gives them, whichever kernel path ranked the vector);
+    /// `weighted`: the items carry weights.
+    fn reads_only_relevant_blocks(&self, _weighted: bool) -> bool {
+        false
+    }
     /// Whether the metric can read a ranking in consecutive pieces, through
     /// [`add_piece`](Self::add_piece) and [`pieces_value`](Self::pieces_value), with the same
     /// value as [`vector_value`](Self::vector_value) gives on the whole.
@@ -368,7 +374,7 @@ where
     }
     // The cells, read once (in the layouts the averages need); each label domain validates
     // them once.
-    let mut cells: Option<Cells<T>> = None;
+    let mut cells: Option<Cells<T, Y::Elem>> = None;
     let mut domains: Vec<LabelDomain> = Vec::new();
     let mut layouts = Layouts::default();
     for lane in lanes.iter().filter(|lane| lane.failed.is_none()) {
@@ -421,9 +427,9 @@ fn fail<M>(lanes: &mut [Lane<'_, M>], which: impl Fn(&Lane<'_, M>) -> bool, erro
 
 /// Runs every lane over the vectors its averaging asks for: each vector sorted once per
 /// grouping, ranked once per policy.
-fn vectors<M: VectorMetric, T: Score>(
+fn vectors<M: VectorMetric, T: Score, L: Label>(
     lanes: &mut [Lane<'_, M>],
-    cells: &Cells<T>,
+    cells: &Cells<T, L>,
     weights: Option<&[f64]>,
     n: usize,
     l: usize,
@@ -447,11 +453,23 @@ fn vectors<M: VectorMetric, T: Score>(
         }
         let mut sorted = None;
         for ranking in plans {
-            if sorted != Some(ranking.grouping) {
-                ranker.sort(v.scores, ranking.grouping);
-                sorted = Some(ranking.grouping);
-            }
-            let row = ranker.assign(v.labels, ranking.ties, seed);
+            // A vector with few relevant items is ranked by counting when every metric of
+            // this ranking reads only the blocks holding them.
+            let relevant_only = lanes
+                .iter()
+                .filter(|lane| serves(lane) && lane.options.ranking == ranking)
+                .all(|lane| lane.metric.reads_only_relevant_blocks(!v.weights.is_unit()));
+            let row = if relevant_only {
+                // The kernel's keys now hold this vector's relevant items only, if any.
+                sorted = None;
+                ranker.rank_relevant(v.scores, v.labels, ranking, seed)
+            } else {
+                if sorted != Some(ranking.grouping) {
+                    ranker.sort(v.scores, ranking.grouping);
+                    sorted = Some(ranking.grouping);
+                }
+                ranker.assign(v.labels, ranking.ties, seed)
+            };
             for lane in lanes.iter_mut() {
                 if !serves(lane) || lane.options.ranking != ranking {
                     continue;
@@ -487,11 +505,14 @@ fn vectors<M: VectorMetric, T: Score>(
     // Macro and weighted averages read the same columns: one copy and sort serve both.
     if let Some((scores, labels)) = &cells.by_column {
         let weights_of_rows = weights.map_or(Weights::Unit, Weights::Each);
+        let mut col_labels = Vec::with_capacity(n);
         for j in 0..l {
-            let (col_scores, col_labels) = (&scores[j * n..][..n], &labels[j * n..][..n]);
+            col_labels.clear();
+            col_labels.extend(labels[j * n..][..n].iter().map(|y| y.value()));
+            let col_scores = &scores[j * n..][..n];
             let v = Vector {
                 scores: col_scores,
-                labels: col_labels,
+                labels: &col_labels,
                 weights: weights_of_rows,
             };
             let positive_weight: f64 = (0..n).map(|i| weights_of_rows.of(i) * col_labels[i]).sum();
@@ -532,10 +553,11 @@ struct Layouts {
     by_row: bool,
 }
 
-/// The cells (scores and label values), copied in the layouts asked for: `by_column` holds
-/// column j's cells at `j·n..(j+1)·n`, `by_row` row i's at `i·L..(i+1)·L`.
-struct Cells<T> {
-    by_column: Option<(Vec<T>, Vec<f64>)>,
+/// The cells, copied in the layouts asked for: `by_column` holds column j's scores and labels
+/// (as given: one byte each for `u8` labels) at `j·n..(j+1)·n`, `by_row` row i's scores and
+/// label values at `i·L..(i+1)·L`.
+struct Cells<T, L> {
+    by_column: Option<(Vec<T>, Vec<L>)>,
     by_row: Option<(Vec<T>, Vec<f64>)>,
 }
 
@@ -550,7 +572,7 @@ fn read_cells<T, Y, S>(
     y_score: &S,
     domain: LabelDomain,
     layouts: Layouts,
-) -> Result<Cells<T>, Error>
+) -> Result<Cells<T, Y::Elem>, Error>
 where
     T: Score,
     Y: Matrix + ?Sized,
@@ -561,17 +583,21 @@ where
     let mut by_row = layouts
         .by_row
         .then(|| (Vec::with_capacity(n * l), vec![0.0; n * l]));
-    let mut by_column = layouts
-        .by_column
-        .then(|| (vec![T::zero(); n * l], vec![0.0; n * l]));
+    let (mut truth, mut reader) = (RowReader::new(y_true), RowReader::new(y_score));
+    // Any label fills the column copy before the rows overwrite it.
+    let filler = (n > 0).then(|| truth.row(0).first().copied()).flatten();
+    let mut by_column = layouts.by_column.then(|| {
+        let labels = filler.map_or_else(Vec::new, |y| vec![y; n * l]);
+        (vec![T::zero(); n * l], labels)
+    });
     // The rows not yet transposed: TRANSPOSE_ROWS of them at most.
     let (mut pending_scores, mut pending_labels) = (Vec::new(), Vec::new());
     let mut gains = vec![0.0; l];
-    let (mut truth, mut reader) = (RowReader::new(y_true), RowReader::new(y_score));
     for i in 0..n {
         let s = reader.row(i);
         check_scores(s, i)?;
-        read_labels(truth.row(i), domain, i, &mut gains)?;
+        let y = truth.row(i);
+        read_labels(y, domain, i, &mut gains)?;
         if let Some((scores, labels)) = &mut by_row {
             scores.extend_from_slice(s);
             labels[i * l..(i + 1) * l].copy_from_slice(&gains);
@@ -580,7 +606,7 @@ where
             continue;
         };
         pending_scores.extend_from_slice(s);
-        pending_labels.extend_from_slice(&gains);
+        pending_labels.extend_from_slice(y);
         if (i + 1) % TRANSPOSE_ROWS == 0 || i + 1 == n {
             let first = i + 1 - pending_scores.len() / l.max(1);
             transpose_into(scores, &pending_scores, first, n, l);
@@ -916,6 +942,48 @@ mod tests {
         let mut ranker = Ranker::new();
         let row = ranker.rank(s, y, metric.options().ranking, 0);
         metric.vector_value(&v, &row)
+    }
+
+    #[test]
+    fn average_precision_by_counting_equals_the_full_ranking_bitwise() {
+        use crate::kernel::{set_kernel_path, KernelPath};
+        use crate::LabelAveragePrecision;
+        // Columns of 300 samples, few relevant (graded, negative) and many ties.
+        let (n, l) = (300, 40);
+        let y: Vec<f64> = (0..n * l)
+            .map(|k| match (k * 7919) % 97 {
+                0 => 1.0,
+                1 => 2.0,
+                2 => -1.0,
+                _ => 0.0,
+            })
+            .collect();
+        let s: Vec<f64> = (0..n * l).map(|k| ((k * 31) % 17) as f64 / 16.0).collect();
+        let (yy, ss) = (
+            RowMajor::new(&y, n, l).unwrap(),
+            RowMajor::new(&s, n, l).unwrap(),
+        );
+        for ties in [
+            TiePolicy::Max,
+            TiePolicy::Min,
+            TiePolicy::Average,
+            TiePolicy::First,
+            TiePolicy::Last,
+            TiePolicy::Optimistic,
+            TiePolicy::Pessimistic,
+            TiePolicy::Expected,
+        ] {
+            let ap = LabelAveragePrecision::new(Average::Macro, ties)
+                .with_label_domain(LabelDomain::NonZero);
+            let value = |path| {
+                set_kernel_path(path);
+                let v = ap.evaluate(&yy, &ss, None).unwrap();
+                set_kernel_path(KernelPath::Auto);
+                v
+            };
+            let (full, counted) = (value(KernelPath::Full), value(KernelPath::Counting));
+            assert_eq!(full.to_bits(), counted.to_bits(), "{ties:?}");
+        }
     }
 
     #[test]

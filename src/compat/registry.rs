@@ -375,6 +375,14 @@ impl crate::labelwise::VectorMetric for AnyLabelwise {
         }
     }
 
+    fn reads_only_relevant_blocks(&self, weighted: bool) -> bool {
+        match self {
+            AnyLabelwise::RocAuc(m) => m.reads_only_relevant_blocks(weighted),
+            AnyLabelwise::AveragePrecision(m) => m.reads_only_relevant_blocks(weighted),
+            AnyLabelwise::Interpolated(m) => m.reads_only_relevant_blocks(weighted),
+        }
+    }
+
     fn reads_pieces(&self) -> bool {
         match self {
             AnyLabelwise::RocAuc(m) => m.reads_pieces(),
