@@ -696,9 +696,12 @@ fn micro_in_pieces<M, T, Y, S>(
     let mut truth = RowReader::new(y_true);
     each_row(&mut |i, row| {
         for (s, &y) in row.iter().zip(truth.row(i)) {
+            // A valid matrix reads the same cells in every pass, so every slot exists; `get`
+            // keeps a matrix that does not from panicking.
             let at = &mut next[bucket(s)];
-            scores[*at] = *s;
-            labels[*at] = y;
+            if let (Some(score), Some(label)) = (scores.get_mut(*at), labels.get_mut(*at)) {
+                (*score, *label) = (*s, y);
+            }
             if let Some(r) = rows.get_mut(*at) {
                 *r = i as u32;
             }
