@@ -210,6 +210,10 @@ pub enum RelevantEnd {
 pub struct Ranker {
     /// (descending-order key, column), sorted.
     keys: Vec<(u64, u32)>,
+    /// The radix sort's second buffer (long rows only).
+    radix_scratch: Vec<(u64, u32)>,
+    /// The gains in sorted order (`assign`).
+    sorted_gains: Vec<f64>,
     /// The counting path: for each relevant label of the current run, the labels of its
     /// group in lower columns.
     equal_before: Vec<usize>,
@@ -266,9 +270,9 @@ impl Ranker {
                 .enumerate()
                 .map(|(j, s)| (!s.order_key(), j as u32)),
         );
-        // Keys are unique (the column breaks ties), so the unstable sort is deterministic:
-        // descending score, and inside a tie the lower column first.
-        self.keys.sort_unstable();
+        // Keys are unique (the column breaks ties), so any sort gives one order: descending
+        // score, and inside a tie the lower column first.
+        crate::radix::sort_pairs(&mut self.keys, &mut self.radix_scratch);
         self.group(scores, grouping);
     }
 
@@ -287,11 +291,16 @@ impl Ranker {
             blocks,
             order,
             members,
+            sorted_gains,
             ..
         } = self;
         blocks.clear();
         order.clear();
         let gain = |j: u32| gains.get(j as usize).copied().unwrap_or(0.0);
+        // Gathered in one tight loop, whose independent loads overlap: on a long vector
+        // each is a cache miss, which the per-group loop below would wait for one by one.
+        sorted_gains.clear();
+        sorted_gains.extend(keys.iter().map(|k| gain(k.1)));
         let relevant = |j: u32| usize::from(gain(j) != 0.0);
         let sharing = ties.sharing();
         let mut rng = match ties {
@@ -302,9 +311,9 @@ impl Ranker {
             let group = &keys[start..start + len];
             if sharing.is_some() {
                 let (mut r, mut g) = (0, 0.0);
-                for &(_, j) in group {
-                    r += relevant(j);
-                    g += gain(j);
+                for &x in &sorted_gains[start..start + len] {
+                    r += usize::from(x != 0.0);
+                    g += x;
                 }
                 blocks.push(Block {
                     start,

@@ -1,14 +1,18 @@
 //! Label-wise, pooled and per-sample averages of binary ranking metrics (AUC, average
 //! precision): the one ranking kernel run over each column, over all cells, or over each row.
 //!
-//! The inputs are copied once into an n × L row-major buffer (scores and labels), because a
-//! [`Matrix`] hands out rows only and a column metric needs every row before it can rank a
-//! column; each column is then gathered into an n-long scratch vector and ranked.
+//! A [`Matrix`] hands out rows only and a column metric needs every row before it can rank a
+//! column, so the cells are copied once, column by column for label-wise averages and row by
+//! row for the per-sample and pooled ones. A pooled (micro) ranking that a metric can read in
+//! pieces is ranked a piece at a time from the input instead: no copy of the n·L cells.
 
 use crate::matrix::RowReader;
 use crate::metric::{check_scores, check_shapes, check_weights, read_labels};
+use crate::metrics::roc_auc::AucSums;
 use crate::sum::{Sum, WeightedMean};
-use crate::{Error, Label, LabelDomain, Matrix, RankedRow, Ranker, Ranking, Score, TiePolicy};
+use crate::{
+    Error, Label, LabelDomain, Matrix, RankedRow, Ranker, Ranking, Score, TieGrouping, TiePolicy,
+};
 
 /// Over what a binary metric runs, and how its values are averaged (scikit-learn's `average`).
 ///
@@ -221,6 +225,25 @@ pub(crate) trait VectorMetric {
     }
     /// The metric on one ranked vector, or `None` where it is undefined.
     fn vector_value<T: Score>(&self, v: &Vector<'_, T>, row: &RankedRow<'_>) -> Option<f64>;
+    /// Whether the metric reads only the blocks holding a relevant item (as
+    /// [`RankedRow::relevant_blocks`] gives them, whichever kernel path ranked the vector);
+    /// `weighted`: the items carry weights.
+    fn reads_only_relevant_blocks(&self, _weighted: bool) -> bool {
+        false
+    }
+    /// Whether the metric can read a ranking in consecutive pieces, through
+    /// [`add_piece`](Self::add_piece) and [`pieces_value`](Self::pieces_value), with the same
+    /// value as [`vector_value`](Self::vector_value) gives on the whole.
+    fn reads_pieces(&self) -> bool {
+        false
+    }
+    /// Adds one piece of a ranking (its blocks follow those of the pieces added before).
+    /// Called only when [`reads_pieces`](Self::reads_pieces) says so.
+    fn add_piece<T: Score>(&self, _sums: &mut AucSums, _v: &Vector<'_, T>, _row: &RankedRow<'_>) {}
+    /// The value of a ranking added piece by piece, or `None` where it is undefined.
+    fn pieces_value(&self, _sums: &AucSums) -> Option<f64> {
+        None
+    }
 }
 
 /// Validates the inputs, runs `metric` over the vectors its averaging asks for and combines
@@ -259,6 +282,9 @@ struct Lane<'m, M> {
     average: Average,
     means: Means,
     failed: Option<Error>,
+    /// The pooled ranking is read piece by piece, into `sums`.
+    pieces: bool,
+    sums: AucSums,
 }
 
 /// Evaluates several label-wise metrics on the same data: the cells are read and validated
@@ -297,15 +323,24 @@ where
                     policy: TiePolicy::Expected,
                 });
             }
+            let average = match o.average {
+                _ if l_in == 1 && o.one_column_binary => Average::Macro,
+                a => a,
+            };
+            // Pieces are cut between tie groups of equal keys, and random draws would restart
+            // in each piece.
+            let pieces = average == Average::Micro
+                && metric.reads_pieces()
+                && o.ranking.grouping == TieGrouping::Exact
+                && !matches!(o.ranking.ties, TiePolicy::Random(_));
             Lane {
                 metric,
                 options: o,
-                average: match o.average {
-                    _ if l_in == 1 && o.one_column_binary => Average::Macro,
-                    a => a,
-                },
+                average,
                 means: Means::new(o),
                 failed,
+                pieces,
+                sums: AucSums::default(),
             }
         })
         .collect();
@@ -337,24 +372,42 @@ where
             );
         }
     }
-    // The cells, read once; each label domain validates them once.
-    let mut cells: Option<(Vec<T>, Vec<f64>)> = None;
+    // The cells, read once (in the layouts the averages need); each label domain validates
+    // them once.
+    let mut cells: Option<Cells<T, Y::Elem>> = None;
     let mut domains: Vec<LabelDomain> = Vec::new();
+    let mut layouts = Layouts::default();
     for lane in lanes.iter().filter(|lane| lane.failed.is_none()) {
         if !domains.contains(&lane.options.labels) {
             domains.push(lane.options.labels);
         }
+        match lane.average {
+            Average::Macro | Average::Weighted => layouts.by_column = true,
+            Average::Samples => layouts.by_row = true,
+            Average::Micro => layouts.by_row |= !lane.pieces,
+        }
     }
     for domain in domains {
-        match read_cells(y_true, y_score, domain) {
+        let wanted = if cells.is_some() {
+            Layouts::default()
+        } else {
+            layouts
+        };
+        match read_cells(y_true, y_score, domain, wanted) {
             Ok(c) => {
                 cells.get_or_insert(c);
             }
             Err(e) => fail(&mut lanes, |lane| lane.options.labels == domain, e),
         }
     }
-    if let Some((scores, labels)) = cells {
-        vectors(&mut lanes, &scores, &labels, weights.as_deref(), n, l);
+    if let Some(cells) = cells {
+        vectors(&mut lanes, &cells, weights.as_deref(), n, l);
+        if lanes
+            .iter()
+            .any(|lane| lane.pieces && lane.failed.is_none())
+        {
+            micro_in_pieces(&mut lanes, y_true, y_score, weights.as_deref());
+        }
     }
     lanes
         .iter()
@@ -374,10 +427,9 @@ fn fail<M>(lanes: &mut [Lane<'_, M>], which: impl Fn(&Lane<'_, M>) -> bool, erro
 
 /// Runs every lane over the vectors its averaging asks for: each vector sorted once per
 /// grouping, ranked once per policy.
-fn vectors<M: VectorMetric, T: Score>(
+fn vectors<M: VectorMetric, T: Score, L: Label>(
     lanes: &mut [Lane<'_, M>],
-    scores: &[T],
-    labels: &[f64],
+    cells: &Cells<T, L>,
     weights: Option<&[f64]>,
     n: usize,
     l: usize,
@@ -390,7 +442,9 @@ fn vectors<M: VectorMetric, T: Score>(
                          v: &Vector<'_, T>,
                          seed: usize,
                          weight_of: &dyn Fn(Average) -> f64| {
-        let serves = |lane: &Lane<'_, M>| lane.failed.is_none() && averages.contains(&lane.average);
+        let serves = |lane: &Lane<'_, M>| {
+            lane.failed.is_none() && !lane.pieces && averages.contains(&lane.average)
+        };
         let mut plans: Vec<Ranking> = Vec::new();
         for lane in lanes.iter().filter(|lane| serves(lane)) {
             if !plans.contains(&lane.options.ranking) {
@@ -399,11 +453,23 @@ fn vectors<M: VectorMetric, T: Score>(
         }
         let mut sorted = None;
         for ranking in plans {
-            if sorted != Some(ranking.grouping) {
-                ranker.sort(v.scores, ranking.grouping);
-                sorted = Some(ranking.grouping);
-            }
-            let row = ranker.assign(v.labels, ranking.ties, seed);
+            // A vector with few relevant items is ranked by counting when every metric of
+            // this ranking reads only the blocks holding them.
+            let relevant_only = lanes
+                .iter()
+                .filter(|lane| serves(lane) && lane.options.ranking == ranking)
+                .all(|lane| lane.metric.reads_only_relevant_blocks(!v.weights.is_unit()));
+            let row = if relevant_only {
+                // The kernel's keys now hold this vector's relevant items only, if any.
+                sorted = None;
+                ranker.rank_relevant(v.scores, v.labels, ranking, seed)
+            } else {
+                if sorted != Some(ranking.grouping) {
+                    ranker.sort(v.scores, ranking.grouping);
+                    sorted = Some(ranking.grouping);
+                }
+                ranker.assign(v.labels, ranking.ties, seed)
+            };
             for lane in lanes.iter_mut() {
                 if !serves(lane) || lane.options.ranking != ranking {
                     continue;
@@ -420,14 +486,15 @@ fn vectors<M: VectorMetric, T: Score>(
             .iter()
             .any(|lane| lane.failed.is_none() && lane.average == a)
     };
-    if wants(lanes, Average::Micro) && scores.len() > MAX_ITEMS {
+    let cell_count = n.saturating_mul(l);
+    if wants(lanes, Average::Micro) && cell_count > MAX_ITEMS {
         let error = Error::TooManyItems {
-            found: scores.len(),
+            found: cell_count,
             max: MAX_ITEMS,
         };
         fail(lanes, |lane| lane.average == Average::Micro, error);
     }
-    if wants(lanes, Average::Micro) {
+    if let Some((scores, labels)) = &cells.by_row {
         let v = Vector {
             scores,
             labels,
@@ -435,17 +502,16 @@ fn vectors<M: VectorMetric, T: Score>(
         };
         score_one(lanes, &[Average::Micro], &v, 0, &|_| 1.0);
     }
-    // Macro and weighted averages read the same columns: one extraction and sort serve both.
-    if wants(lanes, Average::Macro) || wants(lanes, Average::Weighted) {
+    // Macro and weighted averages read the same columns: one copy and sort serve both.
+    if let Some((scores, labels)) = &cells.by_column {
         let weights_of_rows = weights.map_or(Weights::Unit, Weights::Each);
-        let (mut col_scores, mut col_labels) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        let mut col_labels = Vec::with_capacity(n);
         for j in 0..l {
-            col_scores.clear();
             col_labels.clear();
-            col_scores.extend(scores.iter().skip(j).step_by(l).copied());
-            col_labels.extend(labels.iter().skip(j).step_by(l).copied());
+            col_labels.extend(labels[j * n..][..n].iter().map(|y| y.value()));
+            let col_scores = &scores[j * n..][..n];
             let v = Vector {
-                scores: &col_scores,
+                scores: col_scores,
                 labels: &col_labels,
                 weights: weights_of_rows,
             };
@@ -463,7 +529,11 @@ fn vectors<M: VectorMetric, T: Score>(
             );
         }
     }
-    if wants(lanes, Average::Samples) {
+    if let Some((scores, labels)) = cells
+        .by_row
+        .as_ref()
+        .filter(|_| wants(lanes, Average::Samples))
+    {
         for (i, (s, y)) in scores.chunks(l).zip(labels.chunks(l)).enumerate() {
             let v = Vector {
                 scores: s,
@@ -476,12 +546,33 @@ fn vectors<M: VectorMetric, T: Score>(
     }
 }
 
-/// Reads both matrices into row-major buffers, validating each row as the row metrics do.
+/// Which copies of the cells the averages read.
+#[derive(Debug, Clone, Copy, Default)]
+struct Layouts {
+    by_column: bool,
+    by_row: bool,
+}
+
+/// The cells, copied in the layouts asked for: `by_column` holds column j's scores and labels
+/// (as given: one byte each for `u8` labels) at `j·n..(j+1)·n`, `by_row` row i's scores and
+/// label values at `i·L..(i+1)·L`.
+struct Cells<T, L> {
+    by_column: Option<(Vec<T>, Vec<L>)>,
+    by_row: Option<(Vec<T>, Vec<f64>)>,
+}
+
+/// Rows transposed at a time into the column copy: each column then receives a run of
+/// consecutive cells rather than one cell per row.
+const TRANSPOSE_ROWS: usize = 32;
+
+/// Reads both matrices, validating each row as the row metrics do, into the `layouts` asked
+/// for.
 fn read_cells<T, Y, S>(
     y_true: &Y,
     y_score: &S,
     domain: LabelDomain,
-) -> Result<(Vec<T>, Vec<f64>), Error>
+    layouts: Layouts,
+) -> Result<Cells<T, Y::Elem>, Error>
 where
     T: Score,
     Y: Matrix + ?Sized,
@@ -489,16 +580,179 @@ where
     S: Matrix<Elem = T> + ?Sized,
 {
     let (n, l) = (y_true.nrows(), y_true.ncols());
-    let mut scores = Vec::with_capacity(n * l);
-    let mut labels = vec![0.0; n * l];
+    let mut by_row = layouts
+        .by_row
+        .then(|| (Vec::with_capacity(n * l), vec![0.0; n * l]));
     let (mut truth, mut reader) = (RowReader::new(y_true), RowReader::new(y_score));
-    for (i, gains) in labels.chunks_mut(l).enumerate() {
+    // Any label fills the column copy before the rows overwrite it.
+    let filler = (n > 0).then(|| truth.row(0).first().copied()).flatten();
+    let mut by_column = layouts.by_column.then(|| {
+        let labels = filler.map_or_else(Vec::new, |y| vec![y; n * l]);
+        (vec![T::zero(); n * l], labels)
+    });
+    // The rows not yet transposed: TRANSPOSE_ROWS of them at most.
+    let (mut pending_scores, mut pending_labels) = (Vec::new(), Vec::new());
+    let mut gains = vec![0.0; l];
+    for i in 0..n {
         let s = reader.row(i);
         check_scores(s, i)?;
-        scores.extend_from_slice(s);
-        read_labels(truth.row(i), domain, i, gains)?;
+        let y = truth.row(i);
+        read_labels(y, domain, i, &mut gains)?;
+        if let Some((scores, labels)) = &mut by_row {
+            scores.extend_from_slice(s);
+            labels[i * l..(i + 1) * l].copy_from_slice(&gains);
+        }
+        let Some((scores, labels)) = &mut by_column else {
+            continue;
+        };
+        pending_scores.extend_from_slice(s);
+        pending_labels.extend_from_slice(y);
+        if (i + 1) % TRANSPOSE_ROWS == 0 || i + 1 == n {
+            let first = i + 1 - pending_scores.len() / l.max(1);
+            transpose_into(scores, &pending_scores, first, n, l);
+            transpose_into(labels, &pending_labels, first, n, l);
+            pending_scores.clear();
+            pending_labels.clear();
+        }
     }
-    Ok((scores, labels))
+    Ok(Cells { by_column, by_row })
+}
+
+/// Writes `rows` (row-major, L per row, the rows from `first` on) into the column-major
+/// `columns` of n rows.
+fn transpose_into<X: Copy>(columns: &mut [X], rows: &[X], first: usize, n: usize, l: usize) {
+    for (j, column) in columns.chunks_mut(n.max(1)).enumerate().take(l) {
+        let cells = rows.iter().skip(j).step_by(l.max(1));
+        for (cell, &x) in column[first..].iter_mut().zip(cells) {
+            *cell = x;
+        }
+    }
+}
+
+/// The most cells one piece of a pooled ranking holds, unless one range of leading key bits
+/// holds more: small enough that a piece's sort and ranking stay in cache.
+const PIECE_CELLS: usize = 1 << 17;
+
+/// Ranks the pooled cells of every piece-reading micro lane a piece at a time, best first.
+/// The cells are bucketed by the leading bits of their descending keys (one pass to count, one
+/// to place score, label and row, about 13 bytes a cell instead of the ~80 a whole ranking
+/// takes); a piece is a run of whole buckets, so a tie group is never split, and a bucket holds
+/// its cells in pooled (row-major) order, so that ties inside a piece rank as in the whole pool.
+/// Each piece is sorted once and ranked once per policy.
+fn micro_in_pieces<M, T, Y, S>(
+    lanes: &mut [Lane<'_, M>],
+    y_true: &Y,
+    y_score: &S,
+    weights: Option<&[f64]>,
+) where
+    M: VectorMetric,
+    T: Score,
+    Y: Matrix + ?Sized,
+    Y::Elem: Label,
+    S: Matrix<Elem = T> + ?Sized,
+{
+    let n = y_score.nrows();
+    let key = |s: &T| !s.order_key();
+    let each_row = |f: &mut dyn FnMut(usize, &[T])| {
+        let mut reader = RowReader::new(y_score);
+        (0..n).for_each(|i| f(i, reader.row(i)));
+    };
+    // Buckets: the leading 16 bits below the prefix every key shares.
+    let (mut low, mut high) = (u64::MAX, 0);
+    each_row(&mut |_, row| {
+        for k in row.iter().map(key) {
+            (low, high) = (low.min(k), high.max(k));
+        }
+    });
+    let shift = (u64::BITS - (low ^ high).leading_zeros()).saturating_sub(16);
+    let bucket = |s: &T| (key(s) >> shift) as usize & 0xFFFF;
+    let mut ends = vec![0usize; (1 << 16) + 1];
+    each_row(&mut |_, row| row.iter().for_each(|s| ends[bucket(s) + 1] += 1));
+    let mut pieces: Vec<core::ops::Range<usize>> = Vec::new();
+    let (mut total, mut start) = (0, 0);
+    // Counts to offsets (`ends[b]`: where bucket b starts), cutting pieces between buckets.
+    for end in ends.iter_mut() {
+        let count = *end;
+        if total > start && total + count - start > PIECE_CELLS {
+            pieces.push(start..total);
+            start = total;
+        }
+        total += count;
+        *end = total;
+    }
+    pieces.push(start..total);
+    // Place every cell in its bucket, in pooled order.
+    let first_label = match total {
+        0 => None,
+        _ => RowReader::new(y_true).row(0).first().copied(),
+    };
+    let Some(zero) = first_label else {
+        // No cells: the pool is one empty piece.
+        return finish_pieces(lanes);
+    };
+    let (mut scores, mut labels) = (vec![T::zero(); total], vec![zero; total]);
+    let mut rows = vec![0u32; if weights.is_some() { total } else { 0 }];
+    let mut next = ends;
+    let mut truth = RowReader::new(y_true);
+    each_row(&mut |i, row| {
+        for (s, &y) in row.iter().zip(truth.row(i)) {
+            // A valid matrix reads the same cells in every pass, so every slot exists; `get`
+            // keeps a matrix that does not from panicking.
+            let at = &mut next[bucket(s)];
+            if let (Some(score), Some(label)) = (scores.get_mut(*at), labels.get_mut(*at)) {
+                (*score, *label) = (*s, y);
+            }
+            if let Some(r) = rows.get_mut(*at) {
+                *r = i as u32;
+            }
+            *at += 1;
+        }
+    });
+    let mut plans: Vec<Ranking> = Vec::new();
+    for lane in lanes
+        .iter()
+        .filter(|lane| lane.pieces && lane.failed.is_none())
+    {
+        if !plans.contains(&lane.options.ranking) {
+            plans.push(lane.options.ranking);
+        }
+    }
+    let mut ranker = Ranker::new();
+    let (mut gains, mut cell_weights) = (Vec::new(), Vec::new());
+    for piece in pieces {
+        gains.clear();
+        gains.extend(labels[piece.clone()].iter().map(|y| y.value()));
+        if let Some(w) = weights {
+            cell_weights.clear();
+            let piece_rows = rows.get(piece.clone()).unwrap_or(&[]);
+            cell_weights.extend(piece_rows.iter().map(|&i| w[i as usize]));
+        }
+        let v = Vector {
+            scores: &scores[piece],
+            labels: &gains,
+            weights: weights.map_or(Weights::Unit, |_| Weights::Each(&cell_weights)),
+        };
+        // Every piece lane groups exactly: one sort serves all.
+        ranker.sort(v.scores, TieGrouping::Exact);
+        for &ranking in &plans {
+            let row = ranker.assign(&gains, ranking.ties, 0);
+            for lane in lanes.iter_mut() {
+                if lane.pieces && lane.failed.is_none() && lane.options.ranking == ranking {
+                    lane.metric.add_piece(&mut lane.sums, &v, &row);
+                }
+            }
+        }
+    }
+    finish_pieces(lanes);
+}
+
+/// Adds the value of each piece-reading lane's pooled ranking to its mean.
+fn finish_pieces<M: VectorMetric>(lanes: &mut [Lane<'_, M>]) {
+    for lane in lanes.iter_mut().filter(|l| l.pieces && l.failed.is_none()) {
+        if let Err(e) = lane.means.add(lane.metric.pieces_value(&lane.sums), 1.0) {
+            lane.failed = Some(e);
+        }
+    }
 }
 
 /// Combines per-vector values by the options' undefined rule and mean.
@@ -669,3 +923,122 @@ macro_rules! labelwise_builders {
     };
 }
 pub(crate) use labelwise_builders;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{RankingMetric, RocAuc, RowMajor};
+
+    /// The pooled AUC ranked whole, as the kernel ranks any vector.
+    fn whole_pool_auc(
+        metric: &RocAuc,
+        y: &[f64],
+        s: &[f64],
+        w: Option<&[f64]>,
+        l: usize,
+    ) -> Option<f64> {
+        let v = Vector {
+            scores: s,
+            labels: y,
+            weights: w.map_or(Weights::Unit, |w| Weights::PerRow(w, l)),
+        };
+        let mut ranker = Ranker::new();
+        let row = ranker.rank(s, y, metric.options().ranking, 0);
+        metric.vector_value(&v, &row)
+    }
+
+    #[test]
+    fn average_precision_by_counting_equals_the_full_ranking_bitwise() {
+        use crate::kernel::{set_kernel_path, KernelPath};
+        use crate::LabelAveragePrecision;
+        // Columns of 300 samples, few relevant (graded, negative) and many ties.
+        let (n, l) = (300, 40);
+        let y: Vec<f64> = (0..n * l)
+            .map(|k| match (k * 7919) % 97 {
+                0 => 1.0,
+                1 => 2.0,
+                2 => -1.0,
+                _ => 0.0,
+            })
+            .collect();
+        let s: Vec<f64> = (0..n * l).map(|k| ((k * 31) % 17) as f64 / 16.0).collect();
+        let (yy, ss) = (
+            RowMajor::new(&y, n, l).unwrap(),
+            RowMajor::new(&s, n, l).unwrap(),
+        );
+        for ties in [
+            TiePolicy::Max,
+            TiePolicy::Min,
+            TiePolicy::Average,
+            TiePolicy::First,
+            TiePolicy::Last,
+            TiePolicy::Optimistic,
+            TiePolicy::Pessimistic,
+            TiePolicy::Expected,
+        ] {
+            let ap = LabelAveragePrecision::new(Average::Macro, ties)
+                .with_label_domain(LabelDomain::NonZero);
+            let value = |path| {
+                set_kernel_path(path);
+                let v = ap.evaluate(&yy, &ss, None).unwrap();
+                set_kernel_path(KernelPath::Auto);
+                v
+            };
+            let (full, counted) = (value(KernelPath::Full), value(KernelPath::Counting));
+            assert_eq!(full.to_bits(), counted.to_bits(), "{ties:?}");
+        }
+    }
+
+    #[test]
+    fn micro_auc_in_pieces_equals_the_whole_pool_bitwise() {
+        // Several pieces (more cells than PIECE_CELLS), heavy ties (one tie group is larger
+        // than a piece), graded and negative labels, and weights.
+        let (n, l) = (700, 500);
+        assert!(n * l > 2 * PIECE_CELLS);
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let y: Vec<f64> = (0..n * l)
+            .map(|_| match next() % 10 {
+                0 => 1.0,
+                1 => 2.0,
+                2 => -1.0,
+                _ => 0.0,
+            })
+            .collect();
+        let s: Vec<f64> = (0..n * l)
+            .map(|k| match k % 3 {
+                0 => 0.25,
+                1 => (next() % 1000) as f64 / 1000.0,
+                _ => (next() >> 11) as f64 / (1u64 << 53) as f64,
+            })
+            .collect();
+        let w: Vec<f64> = (0..n).map(|_| (next() % 7) as f64 / 3.0).collect();
+        let (yy, ss) = (
+            RowMajor::new(&y, n, l).unwrap(),
+            RowMajor::new(&s, n, l).unwrap(),
+        );
+        for ties in [
+            TiePolicy::Average,
+            TiePolicy::Max,
+            TiePolicy::Min,
+            TiePolicy::First,
+            TiePolicy::Last,
+            TiePolicy::Optimistic,
+            TiePolicy::Pessimistic,
+            TiePolicy::Expected,
+        ] {
+            let metric = RocAuc::new(Average::Micro, ties).with_label_domain(LabelDomain::NonZero);
+            assert!(metric.reads_pieces());
+            for weights in [None, Some(&w[..])] {
+                let pieces = metric.evaluate(&yy, &ss, weights).unwrap();
+                let whole = whole_pool_auc(&metric, &y, &s, weights, l).unwrap();
+                assert_eq!(pieces.to_bits(), whole.to_bits(), "{ties:?} {weights:?}");
+            }
+        }
+    }
+}

@@ -48,6 +48,7 @@ mod matrix;
 mod metric;
 mod metrics;
 mod propensity;
+mod radix;
 mod score;
 mod sparse;
 mod sum;

@@ -377,6 +377,43 @@ impl crate::labelwise::VectorMetric for AnyLabelwise {
             AnyLabelwise::Interpolated(m) => m.vector_value(v, row),
         }
     }
+
+    fn reads_only_relevant_blocks(&self, weighted: bool) -> bool {
+        match self {
+            AnyLabelwise::RocAuc(m) => m.reads_only_relevant_blocks(weighted),
+            AnyLabelwise::AveragePrecision(m) => m.reads_only_relevant_blocks(weighted),
+            AnyLabelwise::Interpolated(m) => m.reads_only_relevant_blocks(weighted),
+        }
+    }
+
+    fn reads_pieces(&self) -> bool {
+        match self {
+            AnyLabelwise::RocAuc(m) => m.reads_pieces(),
+            AnyLabelwise::AveragePrecision(m) => m.reads_pieces(),
+            AnyLabelwise::Interpolated(m) => m.reads_pieces(),
+        }
+    }
+
+    fn add_piece<T: Score>(
+        &self,
+        sums: &mut crate::metrics::roc_auc::AucSums,
+        v: &crate::labelwise::Vector<'_, T>,
+        row: &RankedRow<'_>,
+    ) {
+        match self {
+            AnyLabelwise::RocAuc(m) => m.add_piece(sums, v, row),
+            AnyLabelwise::AveragePrecision(m) => m.add_piece(sums, v, row),
+            AnyLabelwise::Interpolated(m) => m.add_piece(sums, v, row),
+        }
+    }
+
+    fn pieces_value(&self, sums: &crate::metrics::roc_auc::AucSums) -> Option<f64> {
+        match self {
+            AnyLabelwise::RocAuc(m) => m.pieces_value(sums),
+            AnyLabelwise::AveragePrecision(m) => m.pieces_value(sums),
+            AnyLabelwise::Interpolated(m) => m.pieces_value(sums),
+        }
+    }
 }
 
 impl<T: Score> RankingMetric<T> for AnyLabelwise {

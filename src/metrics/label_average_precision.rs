@@ -60,6 +60,12 @@ impl VectorMetric for LabelAveragePrecision {
         Ok(())
     }
 
+    fn reads_only_relevant_blocks(&self, weighted: bool) -> bool {
+        // Unweighted, a block without relevant items adds no step and its precision is never
+        // read; weighted, the weight above a block counts every block.
+        !weighted
+    }
+
     fn vector_value<T: Score>(&self, v: &Vector<'_, T>, row: &RankedRow<'_>) -> Option<f64> {
         if row.n_relevant() == 0 {
             return None;
@@ -95,7 +101,8 @@ pub(crate) struct PrStep {
     pub(crate) is_step: bool,
 }
 
-/// The precision–recall points of every block, best first.
+/// The precision–recall points of the blocks, best first (of a row ranked by counting, only
+/// the blocks holding a relevant item: the steps).
 pub(crate) fn precision_recall_steps<T>(v: &Vector<'_, T>, row: &RankedRow<'_>) -> Vec<PrStep> {
     let (mut relevant, mut above) = (0.0, 0.0);
     row.blocks()

@@ -15,7 +15,7 @@ mod ps_ndcg_at_k;
 mod ps_precision_at_k;
 mod ranking_loss;
 mod recall_at_k;
-mod roc_auc;
+pub(crate) mod roc_auc;
 
 pub use average_precision::AveragePrecision;
 pub use coverage::Coverage;

@@ -91,25 +91,65 @@ impl VectorMetric for RocAuc {
     }
 
     fn vector_value<T: Score>(&self, v: &Vector<'_, T>, row: &RankedRow<'_>) -> Option<f64> {
-        let relevant = row.n_relevant();
-        if relevant == 0 || relevant == row.n_labels() {
-            return None;
-        }
+        let mut sums = AucSums::default();
+        sums.add(v, row);
+        let flip = |pairs: f64, credit: f64| match self.direction {
+            Direction::Auto if class_median(v, row, false) > class_median(v, row, true) => {
+                pairs - credit
+            }
+            _ => credit,
+        };
+        sums.value(flip)
+    }
+
+    fn reads_pieces(&self) -> bool {
+        // pROC's automatic direction compares class medians: it needs the whole ranking.
+        self.direction == Direction::Fixed
+    }
+
+    fn add_piece<T: Score>(&self, sums: &mut AucSums, v: &Vector<'_, T>, row: &RankedRow<'_>) {
+        sums.add(v, row);
+    }
+
+    fn pieces_value(&self, sums: &AucSums) -> Option<f64> {
+        sums.value(|_, credit| credit)
+    }
+}
+
+/// The Mann–Whitney sums of a ranking read block by block in rank order, in one piece or in
+/// consecutive pieces (a long pooled vector is ranked a piece at a time).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct AucSums {
+    /// Σ over relevant/irrelevant pairs of the pair's credit (weighted).
+    credit: f64,
+    relevant_weight: f64,
+    irrelevant_weight: f64,
+    relevant: usize,
+    items: usize,
+}
+
+impl AucSums {
+    /// Adds the blocks of `row`, which follow every block added before.
+    fn add<T>(&mut self, v: &Vector<'_, T>, row: &RankedRow<'_>) {
         let tie_credit = 1.0 - row.tied_pair_error();
-        let (mut credit, mut relevant_above, mut irrelevant) = (0.0, 0.0, 0.0);
         for b in row.blocks() {
             let (p, n) = v.class_weights(row, b);
-            credit += n * relevant_above + tie_credit * p * n;
-            relevant_above += p;
-            irrelevant += n;
+            self.credit += n * self.relevant_weight + tie_credit * p * n;
+            self.relevant_weight += p;
+            self.irrelevant_weight += n;
         }
-        let pairs = relevant_above * irrelevant;
-        if self.direction == Direction::Auto
-            && class_median(v, row, false) > class_median(v, row, true)
-        {
-            credit = pairs - credit;
+        self.relevant += row.n_relevant();
+        self.items += row.n_labels();
+    }
+
+    /// The AUC, `None` for a single-class vector; `direction(pairs, credit)` gives the credit
+    /// read in the metric's direction.
+    fn value(&self, direction: impl FnOnce(f64, f64) -> f64) -> Option<f64> {
+        if self.relevant == 0 || self.relevant == self.items {
+            return None;
         }
-        Some(credit / pairs)
+        let pairs = self.relevant_weight * self.irrelevant_weight;
+        Some(direction(pairs, self.credit) / pairs)
     }
 }
 
