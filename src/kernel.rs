@@ -520,15 +520,15 @@ impl Ranker {
             RelevantEnd::First => s > t,
             RelevantEnd::Last => s < t,
         };
-        let (mut n_relevant, mut extreme) = (0, None);
-        for &s in self.gathered.iter().filter_map(|&j| scores.get(j as usize)) {
-            n_relevant += 1;
-            extreme = match extreme {
-                Some(t) if !beats(s, t) => Some(t),
-                _ => Some(s),
-            };
-        }
-        if let Some(t) = extreme {
+        let mut relevant_scores = self.gathered.iter().filter_map(|&j| scores.get(j as usize));
+        // A select, not a branch: which relevant score wins is unpredictable.
+        let extreme = relevant_scores.next().map(|&first| {
+            relevant_scores.fold((1, first), |(n, t), &s| {
+                (n + 1, if beats(s, t) { s } else { t })
+            })
+        });
+        let n_relevant = extreme.map_or(0, |(n, _)| n);
+        if let Some((_, t)) = extreme {
             let (start, len) = count_above_and_equal(scores, t);
             let members = self.gathered.iter().map(|&j| j as usize);
             let member_gains = members

@@ -199,6 +199,19 @@ pub(crate) fn discounted(
     })
 }
 
+/// Σ discount(r) over `positions` at `log_base`, in order (the same bits as summing
+/// [`discount`] afresh).
+pub(crate) fn discount_sum(positions: std::ops::RangeInclusive<usize>, log_base: f64) -> f64 {
+    let sum = |table: &mut Discounts| {
+        let table = table.at(log_base);
+        positions.clone().map(|r| table.get(r)).sum()
+    };
+    DISCOUNTS.with(|table| match table.try_borrow_mut() {
+        Ok(mut table) => sum(&mut table),
+        Err(_) => sum(&mut Discounts::default()),
+    })
+}
+
 thread_local! {
     /// The discounts of the last log base used, kept across rows: a logarithm per position
     /// and row otherwise.

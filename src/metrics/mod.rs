@@ -166,10 +166,7 @@ pub(crate) fn top_k_sum(
 /// The DCG@k of a perfect ranking of binary relevance: Σ_{r=1}^{min(k, n_relevant)} 1/log2(r + 1),
 /// the normaliser of the extreme-classification nDCG@k (same discounts as [`Dcg`]).
 pub(crate) fn ideal_binary_dcg(n_relevant: usize, k: usize) -> f64 {
-    let ln_2 = 2f64.ln();
-    (1..=n_relevant.min(k))
-        .map(|r| dcg::discount(r, ln_2))
-        .sum()
+    dcg::discount_sum(1..=n_relevant.min(k), 2.0)
 }
 
 /// Checks the `k` of a top-k metric: at least 1.

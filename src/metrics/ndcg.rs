@@ -3,7 +3,7 @@
 use std::cell::RefCell;
 
 use crate::metrics::dcg::{check_k, discounted_gain};
-use crate::metrics::row_option_builders;
+use crate::metrics::{ideal_binary_dcg, row_option_builders};
 use crate::{
     Error, LabelDomain, RankedRow, Ranker, Ranking, RowMetric, RowOptions, RowRule, TiePolicy,
 };
@@ -118,6 +118,17 @@ thread_local! {
 /// The DCG of the gains ranked by themselves (the kernel's sort, gains as scores), of which
 /// `n_relevant` are non-zero.
 fn ideal_dcg(gains: &[f64], n_relevant: usize, k: Option<usize>) -> f64 {
+    // Binary gains need no ranking: the ideal puts the ones first, each discounted by its
+    // position (the sum the ranked ideal adds up, in the same order).
+    if gains
+        .iter()
+        .fold(true, |binary, &g| binary & ((g == 0.0) | (g == 1.0)))
+    {
+        return match n_relevant {
+            0 => 0.0, // an empty sum is -0.0; the ranked ideal adds nothing to 0.0
+            n => ideal_binary_dcg(n, k.unwrap_or(usize::MAX)),
+        };
+    }
     // The DCG reads only the relevant blocks: with at most k of them, counting ranks them
     // all, where a top-k selection would keep every zero gain tied at the k-th place.
     let top = k.filter(|&k| n_relevant > k);
@@ -177,6 +188,26 @@ mod tests {
                 ..
             }
         ));
+    }
+
+    #[test]
+    fn binary_ideal_equals_the_ranked_ideal_bitwise() {
+        let rows: [&[f64]; 4] = [
+            &[1.0, 0.0, 1.0, 1.0, 0.0],
+            &[0.0, 0.0, 0.0],
+            &[1.0; 7],
+            &[
+                0.0, 1.0, -0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 1.0,
+            ],
+        ];
+        for gains in rows {
+            let n_relevant = gains.iter().filter(|&&g| g != 0.0).count();
+            for k in [None, Some(1), Some(3), Some(20)] {
+                let ranked = with_ideal_ranking(gains, k, |row| discounted_gain(row, k, 2.0));
+                let formula = ideal_dcg(gains, n_relevant, k);
+                assert_eq!(ranked.to_bits(), formula.to_bits(), "{gains:?} {k:?}");
+            }
+        }
     }
 
     #[test]
