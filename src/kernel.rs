@@ -770,7 +770,7 @@ fn shared_block(start: usize, len: usize, member_gains: impl Iterator<Item = f64
 }
 
 /// How much of a row [`Ranker::rank_gathered`] ranks: what the metric reads.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Reach {
     /// Every relevant block ([`crate::RowMetric::reads_only_relevant_blocks`]).
     All,

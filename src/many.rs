@@ -6,7 +6,7 @@
 use crate::matrix::RowReader;
 use crate::metric::{
     check_indicator, check_scores, check_shapes, check_weights, mean_value, read_labels,
-    row_outcome,
+    row_outcome, RowReach,
 };
 use crate::sum::WeightedMean;
 use crate::{
@@ -21,31 +21,7 @@ struct Lane<'m> {
     mean: WeightedMean,
     /// The first error met, in row order: the lane stops there, as one-shot evaluation would.
     failed: Option<Error>,
-    need: Need,
-}
-
-/// How much of a ranked row a lane reads, which decides how its rows are ranked: as its
-/// one-shot evaluation ranks them, so that its values are bitwise the same.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Need {
-    /// Every block: a sort of the row ([`Ranker::sort`] and [`Ranker::assign`]).
-    Full,
-    /// The top k positions ([`Ranker::rank_top`]).
-    Top(usize),
-    /// The blocks holding a relevant label ([`Ranker::rank_relevant`]).
-    Relevant,
-}
-
-impl Need {
-    fn of(metric: &dyn RowMetric) -> Need {
-        // Internal contract: only registry metrics come here, and none scales its gains.
-        debug_assert!(metric.gain_weights().is_none());
-        match metric.top_k() {
-            Some(k) => Need::Top(k),
-            None if metric.reads_only_relevant_blocks() => Need::Relevant,
-            None => Need::Full,
-        }
-    }
+    reach: RowReach,
 }
 
 /// Evaluates every metric of `metrics` on the same data; the results are in their order and
@@ -73,7 +49,11 @@ where
                 options,
                 mean: WeightedMean::new(options.summation),
                 failed: None,
-                need: Need::of(metric),
+                reach: {
+                    // Internal contract: registry metrics never scale their gains.
+                    debug_assert!(metric.gain_weights().is_none());
+                    RowReach::of(metric)
+                },
             }
         })
         .collect();
@@ -195,12 +175,11 @@ fn pass<T, Y, S>(
             None => plans.push((r.grouping, vec![r.ties])),
         }
     }
-    let mut tops: Vec<usize> = Vec::new();
+    // The reaches other than the full ranking: each is ranked once per policy.
+    let mut reaches: Vec<RowReach> = Vec::new();
     for lane in lanes.iter() {
-        if let Need::Top(k) = lane.need {
-            if !tops.contains(&k) {
-                tops.push(k);
-            }
+        if lane.reach != RowReach::Full && !reaches.contains(&lane.reach) {
+            reaches.push(lane.reach);
         }
     }
     let mut domains: Vec<LabelDomain> = Vec::new();
@@ -235,19 +214,19 @@ fn pass<T, Y, S>(
             continue; // every lane has failed on this row
         }
         let w = weights.map_or(1.0, |w| w[i].as_f64());
+        ranker.gather(&gains);
         for (grouping, policies) in &plans {
-            // Each lane gets its row as its one-shot evaluation ranks it (see
-            // `RowScratch::each_row`): lanes reading every block share one sort of the row and
-            // one assignment per policy; top-k lanes share a selection per (policy, k); lanes
-            // reading only relevant blocks share a counting pass per policy.
-            let shares = |lane: &Lane<'_>, ties: TiePolicy, need: Need| {
+            // Each lane gets its row as its one-shot evaluation ranks it (`RowReach`): lanes
+            // reading every block share one sort of the row and one assignment per policy; the
+            // others share one ranking per (policy, reach).
+            let shares = |lane: &Lane<'_>, ties: TiePolicy, reach: RowReach| {
                 lane.failed.is_none()
                     && lane.options.ranking == Ranking::new(ties).with_grouping(*grouping)
-                    && lane.need == need
+                    && lane.reach == reach
             };
             let mut sorted = false;
             for &ties in policies {
-                if !lanes.iter().any(|lane| shares(lane, ties, Need::Full)) {
+                if !lanes.iter().any(|lane| shares(lane, ties, RowReach::Full)) {
                     continue;
                 }
                 if !sorted {
@@ -255,33 +234,22 @@ fn pass<T, Y, S>(
                     sorted = true;
                 }
                 let row = ranker.assign(&gains, ties, i);
-                feed(lanes, |lane| shares(lane, ties, Need::Full), &row, l, i, w);
+                feed(
+                    lanes,
+                    |lane| shares(lane, ties, RowReach::Full),
+                    &row,
+                    l,
+                    i,
+                    w,
+                );
             }
             for &ties in policies {
                 let ranking = Ranking::new(ties).with_grouping(*grouping);
-                for k in tops.iter().copied() {
-                    if lanes.iter().any(|lane| shares(lane, ties, Need::Top(k))) {
-                        let row = ranker.rank_top(s, &gains, ranking, i, k);
-                        feed(
-                            lanes,
-                            |lane| shares(lane, ties, Need::Top(k)),
-                            &row,
-                            l,
-                            i,
-                            w,
-                        );
+                for &reach in &reaches {
+                    if lanes.iter().any(|lane| shares(lane, ties, reach)) {
+                        let row = reach.rank(&mut ranker, s, &gains, ranking, i);
+                        feed(lanes, |lane| shares(lane, ties, reach), &row, l, i, w);
                     }
-                }
-                if lanes.iter().any(|lane| shares(lane, ties, Need::Relevant)) {
-                    let row = ranker.rank_relevant(s, &gains, ranking, i);
-                    feed(
-                        lanes,
-                        |lane| shares(lane, ties, Need::Relevant),
-                        &row,
-                        l,
-                        i,
-                        w,
-                    );
                 }
             }
         }

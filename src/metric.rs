@@ -433,11 +433,7 @@ impl RowScratch {
     {
         let options = metric.options();
         let (l, domain, ranking) = (y_true.ncols(), options.labels, options.ranking);
-        let (relevant_only, end) = (
-            metric.reads_only_relevant_blocks(),
-            metric.reads_one_relevant_block(),
-        );
-        let (top, label_weights) = (metric.top_k(), metric.gain_weights());
+        let (reach, label_weights) = (RowReach::of(metric), metric.gain_weights());
         let (mut truth, mut scores) = (RowReader::new(y_true), RowReader::new(y_score));
         self.gains.resize(l, 0.0);
         let (ranker, gains) = (&mut self.ranker, &mut self.gains);
@@ -457,25 +453,58 @@ impl RowScratch {
                 gains.iter_mut().zip(w).for_each(|(g, w)| *g *= w);
                 ranker.gather(gains);
             }
-            let row = match (top, end) {
-                (Some(k), _) if relevant_only => {
-                    ranker.rank_gathered(s, gains, ranking, global, Reach::Top(k))
-                }
-                (Some(k), _) => ranker.rank_top(s, gains, ranking, global, k),
-                (None, Some(end)) => {
-                    ranker.rank_gathered(s, gains, ranking, global, Reach::End(end))
-                }
-                (None, None) if relevant_only => {
-                    ranker.rank_gathered(s, gains, ranking, global, Reach::All)
-                }
-                (None, None) => ranker.rank(s, gains, ranking, global),
-            };
+            let row = reach.rank(ranker, s, gains, ranking, global);
             match row_outcome(metric, &options, &row, l, global) {
                 Ok(value) => sink(i, value),
                 Err(e) => return checked.first_error(y_true, i + 1).and(Err(e)),
             }
         }
         Ok(())
+    }
+}
+
+/// How a metric's rows are ranked, from what its formula reads: the whole ranking, the top k,
+/// or (through the counting paths) only some of the blocks holding a relevant label. Every
+/// driver of rows (`RowScratch::each_row`, `many::evaluate_rows`) ranks through this, so a
+/// metric's values are bitwise the same whichever drives it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RowReach {
+    /// Every block ([`Ranker::rank`]).
+    Full,
+    /// The top k positions ([`Ranker::rank_top`]).
+    Top(usize),
+    /// Relevant blocks only ([`Ranker::rank_gathered`](crate::Ranker)), once the row's relevant
+    /// columns are gathered.
+    Gathered(Reach),
+}
+
+impl RowReach {
+    /// What `metric` declares it reads.
+    pub(crate) fn of<M: RowMetric + ?Sized>(metric: &M) -> RowReach {
+        let relevant_only = metric.reads_only_relevant_blocks();
+        match (metric.top_k(), metric.reads_one_relevant_block()) {
+            (Some(k), _) if relevant_only => RowReach::Gathered(Reach::Top(k)),
+            (Some(k), _) => RowReach::Top(k),
+            (None, Some(end)) => RowReach::Gathered(Reach::End(end)),
+            (None, None) if relevant_only => RowReach::Gathered(Reach::All),
+            (None, None) => RowReach::Full,
+        }
+    }
+
+    /// Ranks one row (`row` numbers it for `Random`) as far as this reach needs.
+    pub(crate) fn rank<'a, T: Score>(
+        self,
+        ranker: &'a mut Ranker,
+        scores: &[T],
+        gains: &'a [f64],
+        ranking: Ranking,
+        row: usize,
+    ) -> RankedRow<'a> {
+        match self {
+            RowReach::Full => ranker.rank(scores, gains, ranking, row),
+            RowReach::Top(k) => ranker.rank_top(scores, gains, ranking, row, k),
+            RowReach::Gathered(reach) => ranker.rank_gathered(scores, gains, ranking, row, reach),
+        }
     }
 }
 
