@@ -88,7 +88,7 @@ impl VectorMetric for InterpolatedAveragePrecision {
         if row.n_relevant() == 0 {
             return None;
         }
-        let mut steps = precision_recall_steps(v, row);
+        let mut steps: Vec<_> = precision_recall_steps(v, row).collect();
         let total = steps.last().map_or(0.0, |s| s.relevant);
         // From the bottom up: each precision becomes the best precision at or below it.
         let mut best = f64::NEG_INFINITY;

@@ -75,13 +75,17 @@ impl VectorMetric for LabelAveragePrecision {
             // One precision per relevant item, summed then divided: MULAN's rounding.
             return Some(ranked_average_precision(row));
         }
-        let steps = precision_recall_steps(v, row);
-        let total = steps.last().map_or(0.0, |s| s.relevant);
+        // The relevant weight, summed as the steps sum it (same order, same bits), so that the
+        // steps need not be kept.
+        let total = row
+            .blocks()
+            .iter()
+            .fold(0.0, |t, b| t + v.class_weights(row, b).0);
         if total == 0.0 {
             return Some(0.0); // relevant items of weight 0 only: scikit-learn's "no positive"
         }
         let (mut sum, mut recall_before) = (0.0, 0.0);
-        for s in steps.iter().filter(|s| s.is_step) {
+        for s in precision_recall_steps(v, row).filter(|s| s.is_step) {
             let recall = s.relevant / total;
             sum += s.precision * (recall - recall_before);
             recall_before = recall;
@@ -103,20 +107,20 @@ pub(crate) struct PrStep {
 
 /// The precision–recall points of the blocks, best first (of a row ranked by counting, only
 /// the blocks holding a relevant item: the steps).
-pub(crate) fn precision_recall_steps<T>(v: &Vector<'_, T>, row: &RankedRow<'_>) -> Vec<PrStep> {
+pub(crate) fn precision_recall_steps<'r, T>(
+    v: &'r Vector<'r, T>,
+    row: &'r RankedRow<'r>,
+) -> impl Iterator<Item = PrStep> + 'r {
     let (mut relevant, mut above) = (0.0, 0.0);
-    row.blocks()
-        .iter()
-        .map(|b| {
-            let (p, n) = v.class_weights(row, b);
-            let precision = v.precision(row, b, above, relevant + p);
-            relevant += p;
-            above += p + n;
-            PrStep {
-                relevant,
-                precision,
-                is_step: p > 0.0,
-            }
-        })
-        .collect()
+    row.blocks().iter().map(move |b| {
+        let (p, n) = v.class_weights(row, b);
+        let precision = v.precision(row, b, above, relevant + p);
+        relevant += p;
+        above += p + n;
+        PrStep {
+            relevant,
+            precision,
+            is_step: p > 0.0,
+        }
+    })
 }
