@@ -2,9 +2,11 @@
 //! (shape B of ../shared/bench; issue: compare must take at most 2× the slowest single metric).
 //!
 //! `compare/all_cells` runs the command's own grid (src/bin/rankmetrics/compare.rs: every
-//! metric under every tie policy and every toolkit's convention, with the tie analysis);
+//! metric under every tie policy and every toolkit's convention, with the tie analysis) on
+//! every core, as the command does, and `compare/all_cells_one_thread` on one;
 //! `eval/CONVENTION/METRIC` evaluates one metric as `eval --convention C --metric M` does
-//! (default parameters; `roc_auc_score` also with `average=micro`, a column of compare).
+//! (default parameters; `roc_auc_score` also with `average=micro`, a column of compare), on
+//! one thread.
 //! Reading the files, the same for both, is left out.
 //!
 //! `cargo bench --bench compare`; then compare `compare/all_cells` with the slowest `eval/*`.
@@ -39,8 +41,19 @@ fn compare_vs_eval(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("compare_vs_eval");
     group.sampling_mode(SamplingMode::Flat);
+    // The command's default: every core (bitwise the same values as one thread).
     group.bench_function("compare/all_cells", |b| {
         b.iter(|| compare::compare(black_box(&y), black_box(&s), None).expect("valid grid"))
+    });
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a thread pool");
+    group.bench_function("compare/all_cells_one_thread", |b| {
+        b.iter(|| {
+            one.install(|| compare::compare(black_box(&y), black_box(&s), None))
+                .expect("valid grid")
+        })
     });
     let micro = [("average".to_string(), "micro".to_string())];
     for convention in Convention::ALL {
