@@ -225,6 +225,17 @@ pub struct Ranker {
     order: Vec<u32>,
     /// One group's members, reordered by an ordering policy.
     members: Vec<u32>,
+    /// Set by [`assign`](Ranker::assign) on a sort without ties: its blocks and order serve
+    /// every policy while the gains stay these (bitwise) and the row is not re-sorted.
+    untied: UntiedAssignment,
+}
+
+/// The gains an untied assignment was made from, and its relevant count.
+#[derive(Debug, Default, Clone)]
+struct UntiedAssignment {
+    valid: bool,
+    gains: Vec<f64>,
+    n_relevant: usize,
 }
 
 impl Ranker {
@@ -285,6 +296,22 @@ impl Ranker {
         ties: TiePolicy,
         row: usize,
     ) -> RankedRow<'a> {
+        let sharing = ties.sharing();
+        let n = self.keys.len().min(gains.len());
+        // Without ties every policy gives the same blocks and order (a group of one has one
+        // order and one rank), so a vector ranked under several policies is assigned once.
+        let untied = &self.untied;
+        if untied.valid && same_bits(&untied.gains, gains) {
+            return RankedRow {
+                blocks: &self.blocks,
+                order: &self.order,
+                gains: &gains[..n],
+                n_labels: n,
+                n_relevant: untied.n_relevant,
+                sharing,
+                covered: self.keys.len(),
+            };
+        }
         let Ranker {
             keys,
             groups,
@@ -292,6 +319,7 @@ impl Ranker {
             order,
             members,
             sorted_gains,
+            untied,
             ..
         } = self;
         blocks.clear();
@@ -302,7 +330,6 @@ impl Ranker {
         sorted_gains.clear();
         sorted_gains.extend(keys.iter().map(|k| gain(k.1)));
         let relevant = |j: u32| usize::from(gain(j) != 0.0);
-        let sharing = ties.sharing();
         let mut rng = match ties {
             TiePolicy::Random(seed) => Some(SplitMix64::for_row(seed, row)),
             _ => None,
@@ -347,13 +374,21 @@ impl Ranker {
                 order.push(j);
             }
         }
-        let n = keys.len().min(gains.len());
+        let n_relevant = blocks.iter().map(|b| b.relevant).sum();
+        // A shared block's gain is 0.0 + the member's, which turns -0.0 into 0.0: with such a
+        // gain the policies' blocks differ in that bit, so none is reused.
+        if groups.len() == keys.len() && !gains.iter().any(|g| g.to_bits() == (-0.0f64).to_bits()) {
+            untied.gains.clear();
+            untied.gains.extend_from_slice(gains);
+            untied.n_relevant = n_relevant;
+            untied.valid = true;
+        }
         RankedRow {
             blocks,
             order,
             gains: &gains[..n],
             n_labels: n,
-            n_relevant: blocks.iter().map(|b| b.relevant).sum(),
+            n_relevant,
             sharing,
             covered: keys.len(),
         }
@@ -419,6 +454,12 @@ impl Ranker {
         self.rank_gathered(scores, gains, ranking, row, Reach::End(end))
     }
 
+    /// Forgets the untied assignment: the sort, keys or blocks are about to change.
+    #[inline]
+    fn forget_assignment(&mut self) {
+        self.untied.valid = false;
+    }
+
     /// Puts the columns of the non-zero gains into the gathered columns.
     pub(crate) fn gather(&mut self, gains: &[f64]) {
         let columns = self.gathered_mut(gains.len());
@@ -451,16 +492,9 @@ impl Ranker {
         row: usize,
         reach: Reach,
     ) -> RankedRow<'a> {
+        self.forget_assignment();
         let n = ranked_len(scores, gains);
-        let countable =
-            ranking.grouping == TieGrouping::Exact && !matches!(ranking.ties, TiePolicy::Random(_));
-        let most = match (KERNEL_PATH.load(AtomicOrdering::Relaxed), reach) {
-            (FORCE_FULL, _) => 0,
-            // One relevant tie group is counted, however many relevant labels there are.
-            (FORCE_COUNTING, _) | (_, Reach::End(_)) => n,
-            _ => counting_limit(n),
-        };
-        if !countable || self.gathered.len() > most {
+        if !counts(ranking, n, self.gathered.len(), reach) {
             return match reach {
                 Reach::Top(k) => self.rank_top(scores, gains, ranking, row, k),
                 _ => self.rank(scores, gains, ranking, row),
@@ -513,6 +547,7 @@ impl Ranker {
         end: RelevantEnd,
         sharing: RankSharing,
     ) -> RankedRow<'a> {
+        self.forget_assignment();
         self.blocks.clear();
         self.order.clear();
         // Float comparisons: -0.0 and 0.0 are one score, as the keys say.
@@ -559,6 +594,7 @@ impl Ranker {
         ties: TiePolicy,
         top: usize,
     ) -> RankedRow<'a> {
+        self.forget_assignment();
         self.blocks.clear();
         self.order.clear();
         let sharing = ties.sharing();
@@ -724,6 +760,7 @@ impl Ranker {
     /// Splits the sorted keys into tie groups, best first; members of a group end up in
     /// column order.
     fn group<T: Score>(&mut self, scores: &[T], grouping: TieGrouping) {
+        self.forget_assignment();
         self.groups.clear();
         let keys = &mut self.keys;
         match grouping {
@@ -781,10 +818,29 @@ pub(crate) enum Reach {
     Top(usize),
 }
 
+/// Whether two gain slices are the same, bit for bit (so -0.0 differs from 0.0).
+fn same_bits(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
+}
+
 /// The labels a row ranks: as many as it has both scores and gains for, at most u32::MAX
 /// (columns are stored as u32).
 fn ranked_len<T>(scores: &[T], gains: &[f64]) -> usize {
     scores.len().min(gains.len()).min(u32::MAX as usize)
+}
+
+/// Whether [`Ranker::rank_gathered`] ranks a row of `n` labels, `relevant` of them relevant,
+/// by counting (else it sorts the row, as [`Ranker::rank`] does).
+pub(crate) fn counts(ranking: Ranking, n: usize, relevant: usize, reach: Reach) -> bool {
+    let countable =
+        ranking.grouping == TieGrouping::Exact && !matches!(ranking.ties, TiePolicy::Random(_));
+    let most = match (KERNEL_PATH.load(AtomicOrdering::Relaxed), reach) {
+        (FORCE_FULL, _) => 0,
+        // One relevant tie group is counted, however many relevant labels there are.
+        (FORCE_COUNTING, _) | (_, Reach::End(_)) => n,
+        _ => counting_limit(n),
+    };
+    countable && relevant <= most
 }
 
 /// How many labels score above `t`, and how many equal it (`==`, so `-0.0` ties with `0.0`;
@@ -926,5 +982,64 @@ mod tests {
         let mut sorted = a.clone();
         sorted.sort_unstable();
         assert_eq!(sorted, (0..12).collect::<Vec<_>>());
+    }
+
+    /// Everything a metric reads of a ranked row, bit for bit.
+    fn snapshot(row: &RankedRow<'_>) -> String {
+        let blocks: Vec<_> = row
+            .blocks()
+            .iter()
+            .map(|b| (b.start, b.len, b.relevant, b.gain.to_bits()))
+            .collect();
+        format!(
+            "{blocks:?} {:?} {} {} {:?} {}",
+            row.order(),
+            row.n_labels(),
+            row.n_relevant(),
+            row.sharing(),
+            row.covered()
+        )
+    }
+
+    #[test]
+    fn one_sort_ranked_under_every_policy_equals_a_fresh_ranking() {
+        // Untied rows reuse one assignment across policies: it must be exactly what a fresh
+        // ranking gives, also when the gains change (in place) between policies, when a gain
+        // is -0.0, and after the counting path used the same kernel.
+        let policies = [
+            TiePolicy::Max,
+            TiePolicy::Min,
+            TiePolicy::Average,
+            TiePolicy::First,
+            TiePolicy::Last,
+            TiePolicy::Random(7),
+            TiePolicy::Expected,
+            TiePolicy::Optimistic,
+            TiePolicy::Pessimistic,
+        ];
+        let untied = [0.3, 0.9, 0.1, 0.5, 0.7, 0.2];
+        let tied = [0.3, 0.9, 0.3, 0.5, 0.9, 0.3];
+        let mut shared = Ranker::new();
+        for scores in [&untied[..], &tied[..], &[][..]] {
+            let n = scores.len();
+            let mut gains: Vec<f64> = (0..n).map(|j| [0.0, 1.0, 2.0][j % 3]).collect();
+            shared.sort(scores, TieGrouping::Exact);
+            for (k, &ties) in policies.iter().enumerate() {
+                if k == 3 && n > 0 {
+                    gains[0] = 1.0 - gains[0]; // same buffer, new content
+                }
+                if k == 6 && n > 0 {
+                    gains[2] = -0.0;
+                }
+                let fresh = snapshot(&Ranker::new().rank(scores, &gains, Ranking::new(ties), 4));
+                assert_eq!(snapshot(&shared.assign(&gains, ties, 4)), fresh, "{ties:?}");
+            }
+            // The counting path rewrites keys and blocks; a new sort then starts afresh.
+            let ranking = Ranking::new(TiePolicy::Last);
+            let _ = shared.rank_relevant(scores, &gains, ranking, 0);
+            shared.sort(scores, TieGrouping::Exact);
+            let fresh = snapshot(&Ranker::new().rank(scores, &gains, ranking, 0));
+            assert_eq!(snapshot(&shared.assign(&gains, TiePolicy::Last, 0)), fresh);
+        }
     }
 }
