@@ -6,6 +6,7 @@
 //! row for the per-sample and pooled ones. A pooled (micro) ranking that a metric can read in
 //! pieces is ranked a piece at a time from the input instead: no copy of the n·L cells.
 
+use crate::kernel::Reach;
 use crate::matrix::RowReader;
 use crate::metric::{check_scores, check_shapes, check_weights, read_labels};
 use crate::metrics::roc_auc::AucSums;
@@ -282,9 +283,8 @@ struct Lane<'m, M> {
     average: Average,
     means: Means,
     failed: Option<Error>,
-    /// The pooled ranking is read piece by piece, into `sums`.
+    /// The pooled ranking is read piece by piece.
     pieces: bool,
-    sums: AucSums,
 }
 
 /// Evaluates several label-wise metrics on the same data: the cells are read and validated
@@ -296,6 +296,51 @@ pub(crate) fn evaluate_many<M, T, Y, S>(
     y_true: &Y,
     y_score: &S,
     sample_weight: Option<&[T]>,
+) -> Vec<Result<f64, Error>>
+where
+    M: VectorMetric,
+    T: Score,
+    Y: Matrix + ?Sized,
+    Y::Elem: Label,
+    S: Matrix<Elem = T> + ?Sized,
+{
+    evaluate_lanes(metrics, y_true, y_score, sample_weight, vectors)
+}
+
+/// [`evaluate_many`] on the threads of the current rayon pool: bitwise the same values.
+#[cfg(feature = "rayon")]
+pub(crate) fn evaluate_many_parallel<M, T, Y, S>(
+    metrics: &[M],
+    y_true: &Y,
+    y_score: &S,
+    sample_weight: Option<&[T]>,
+) -> Vec<Result<f64, Error>>
+where
+    M: VectorMetric + Sync,
+    T: Score,
+    Y: Matrix + Sync + ?Sized,
+    Y::Elem: Label + Sync,
+    S: Matrix<Elem = T> + Sync + ?Sized,
+{
+    evaluate_lanes(metrics, y_true, y_score, sample_weight, vectors_parallel)
+}
+
+/// The inputs a runner of the vectors reads: the cells, the matrices, the weights, (n, L).
+type Run<'a, M, T, Y, S> = fn(
+    &mut [Lane<'a, M>],
+    &Cells<T, <Y as Matrix>::Elem>,
+    (&Y, &S),
+    Option<&[f64]>,
+    (usize, usize),
+);
+
+/// Validates, reads the cells once and lets `run` value the vectors; the lanes' results.
+fn evaluate_lanes<'m, M, T, Y, S>(
+    metrics: &'m [M],
+    y_true: &Y,
+    y_score: &S,
+    sample_weight: Option<&[T]>,
+    run: Run<'m, M, T, Y, S>,
 ) -> Vec<Result<f64, Error>>
 where
     M: VectorMetric,
@@ -340,7 +385,6 @@ where
                 means: Means::new(o),
                 failed,
                 pieces,
-                sums: AucSums::default(),
             }
         })
         .collect();
@@ -401,13 +445,13 @@ where
         }
     }
     if let Some(cells) = cells {
-        vectors(&mut lanes, &cells, weights.as_deref(), n, l);
-        if lanes
-            .iter()
-            .any(|lane| lane.pieces && lane.failed.is_none())
-        {
-            micro_in_pieces(&mut lanes, y_true, y_score, weights.as_deref());
-        }
+        run(
+            &mut lanes,
+            &cells,
+            (y_true, y_score),
+            weights.as_deref(),
+            (n, l),
+        );
     }
     lanes
         .iter()
@@ -425,124 +469,320 @@ fn fail<M>(lanes: &mut [Lane<'_, M>], which: impl Fn(&Lane<'_, M>) -> bool, erro
     }
 }
 
-/// Runs every lane over the vectors its averaging asks for: each vector sorted once per
-/// grouping, ranked once per policy.
-fn vectors<M: VectorMetric, T: Score, L: Label>(
-    lanes: &mut [Lane<'_, M>],
-    cells: &Cells<T, L>,
-    weights: Option<&[f64]>,
-    n: usize,
-    l: usize,
+/// Values of vectors for lanes: `(lane, value)`, in the order they are added.
+type Values = Vec<(usize, Option<f64>)>;
+
+/// One vector's values, `(lane, value)`, for the running lanes whose averaging is in
+/// `averages` (and that do not read the pooled ranking in pieces), appended to `out`: the vector
+/// is sorted once per tie grouping and ranked once per policy. Reads the lanes only, so that
+/// vectors can be valued in parallel and their values added in order ([`add_values`]).
+fn vector_values<M: VectorMetric, T: Score>(
+    lanes: &[Lane<'_, M>],
+    averages: &[Average],
+    v: &Vector<'_, T>,
+    seed: usize,
+    ranker: &mut Ranker,
+    out: &mut Values,
 ) {
-    let mut ranker = Ranker::new();
-    // Ranks `v` once per grouping and once per policy for every lane whose averaging is in
-    // `averages`; each lane adds its value with the weight its averaging gives the vector.
-    let mut score_one = |lanes: &mut [Lane<'_, M>],
-                         averages: &[Average],
-                         v: &Vector<'_, T>,
-                         seed: usize,
-                         weight_of: &dyn Fn(Average) -> f64| {
-        let serves = |lane: &Lane<'_, M>| {
-            lane.failed.is_none() && !lane.pieces && averages.contains(&lane.average)
-        };
-        let mut plans: Vec<Ranking> = Vec::new();
-        for lane in lanes.iter().filter(|lane| serves(lane)) {
-            if !plans.contains(&lane.options.ranking) {
-                plans.push(lane.options.ranking);
-            }
+    let serves = |lane: &Lane<'_, M>| {
+        lane.failed.is_none() && !lane.pieces && averages.contains(&lane.average)
+    };
+    let mut plans: Vec<Ranking> = Vec::new();
+    for lane in lanes.iter().filter(|lane| serves(lane)) {
+        if !plans.contains(&lane.options.ranking) {
+            plans.push(lane.options.ranking);
         }
-        let mut sorted = None;
-        for ranking in plans {
-            // A vector with few relevant items is ranked by counting when every metric of
-            // this ranking reads only the blocks holding them.
-            let relevant_only = lanes
+    }
+    let mut sorted = None;
+    let relevant = v.labels.iter().filter(|&&y| y != 0.0).count();
+    let n = v.scores.len().min(v.labels.len());
+    for ranking in plans {
+        // A vector with few relevant items is ranked by counting when every metric of this
+        // ranking reads only the blocks holding them; one the kernel would sort shares the
+        // sort of the other policies.
+        let relevant_only = crate::kernel::counts(ranking, n, relevant, Reach::All)
+            && lanes
                 .iter()
                 .filter(|lane| serves(lane) && lane.options.ranking == ranking)
                 .all(|lane| lane.metric.reads_only_relevant_blocks(!v.weights.is_unit()));
-            let row = if relevant_only {
-                // The kernel's keys now hold this vector's relevant items only, if any.
-                sorted = None;
-                ranker.rank_relevant(v.scores, v.labels, ranking, seed)
-            } else {
-                if sorted != Some(ranking.grouping) {
-                    ranker.sort(v.scores, ranking.grouping);
-                    sorted = Some(ranking.grouping);
-                }
-                ranker.assign(v.labels, ranking.ties, seed)
-            };
-            for lane in lanes.iter_mut() {
-                if !serves(lane) || lane.options.ranking != ranking {
-                    continue;
-                }
-                let value = lane.metric.vector_value(v, &row);
-                if let Err(e) = lane.means.add(value, weight_of(lane.average)) {
-                    lane.failed = Some(e);
-                }
+        let row = if relevant_only {
+            // The kernel's keys now hold this vector's relevant items only, if any.
+            sorted = None;
+            ranker.rank_relevant(v.scores, v.labels, ranking, seed)
+        } else {
+            if sorted != Some(ranking.grouping) {
+                ranker.sort(v.scores, ranking.grouping);
+                sorted = Some(ranking.grouping);
+            }
+            ranker.assign(v.labels, ranking.ties, seed)
+        };
+        for (k, lane) in lanes.iter().enumerate() {
+            if serves(lane) && lane.options.ranking == ranking {
+                out.push((k, lane.metric.vector_value(v, &row)));
             }
         }
-    };
-    let wants = |lanes: &[Lane<'_, M>], a: Average| {
-        lanes
-            .iter()
-            .any(|lane| lane.failed.is_none() && lane.average == a)
-    };
+    }
+}
+
+/// Adds one vector's `values` (from [`vector_values`]) to their lanes' means, with the weight
+/// each lane's averaging gives the vector; a lane that fails stops there.
+fn add_values<M>(
+    lanes: &mut [Lane<'_, M>],
+    values: &[(usize, Option<f64>)],
+    weight_of: impl Fn(Average) -> f64,
+) {
+    for &(k, value) in values {
+        let Some(lane) = lanes.get_mut(k).filter(|lane| lane.failed.is_none()) else {
+            continue;
+        };
+        if let Err(e) = lane.means.add(value, weight_of(lane.average)) {
+            lane.failed = Some(e);
+        }
+    }
+}
+
+/// Fails the micro lanes when the pool is too large for the kernel's u32 positions.
+fn check_pool_size<M>(lanes: &mut [Lane<'_, M>], n: usize, l: usize) {
+    let wants_micro = lanes
+        .iter()
+        .any(|lane| lane.failed.is_none() && lane.average == Average::Micro);
     let cell_count = n.saturating_mul(l);
-    if wants(lanes, Average::Micro) && cell_count > MAX_ITEMS {
+    if wants_micro && cell_count > MAX_ITEMS {
         let error = Error::TooManyItems {
             found: cell_count,
             max: MAX_ITEMS,
         };
         fail(lanes, |lane| lane.average == Average::Micro, error);
     }
+}
+
+/// The pooled cells as one vector (micro lanes that do not read pieces).
+fn pooled_values<M: VectorMetric, T: Score, L>(
+    lanes: &[Lane<'_, M>],
+    cells: &Cells<T, L>,
+    weights: Option<&[f64]>,
+    l: usize,
+) -> Values {
+    let mut values = Vec::new();
     if let Some((scores, labels)) = &cells.by_row {
         let v = Vector {
             scores,
             labels,
             weights: weights.map_or(Weights::Unit, |w| Weights::PerRow(w, l)),
         };
-        score_one(lanes, &[Average::Micro], &v, 0, &|_| 1.0);
+        let mut ranker = Ranker::new();
+        vector_values(lanes, &[Average::Micro], &v, 0, &mut ranker, &mut values);
     }
+    values
+}
+
+/// Column j's values (macro and weighted averages) and its positive weight (the weighted
+/// average's weight of the column). `labels` is scratch for the column's label values.
+#[allow(clippy::too_many_arguments)] // the column, its data and the scratch of one task
+fn column_values<M: VectorMetric, T: Score, L: Label>(
+    lanes: &[Lane<'_, M>],
+    (scores, labels): (&[T], &[L]),
+    weights: Option<&[f64]>,
+    n: usize,
+    j: usize,
+    ranker: &mut Ranker,
+    col_labels: &mut Vec<f64>,
+    out: &mut Values,
+) -> f64 {
+    let weights_of_rows = weights.map_or(Weights::Unit, Weights::Each);
+    col_labels.clear();
+    col_labels.extend(labels[j * n..][..n].iter().map(|y| y.value()));
+    let v = Vector {
+        scores: &scores[j * n..][..n],
+        labels: col_labels,
+        weights: weights_of_rows,
+    };
+    let averages = [Average::Macro, Average::Weighted];
+    vector_values(lanes, &averages, &v, j, ranker, out);
+    (0..n).map(|i| weights_of_rows.of(i) * col_labels[i]).sum()
+}
+
+/// The weight of a column's value under `average`.
+fn column_weight(positive_weight: f64) -> impl Fn(Average) -> f64 {
+    move |a| match a {
+        Average::Weighted => positive_weight,
+        _ => 1.0,
+    }
+}
+
+/// Row i's values (the `samples` average).
+fn sample_values<M: VectorMetric, T: Score>(
+    lanes: &[Lane<'_, M>],
+    (scores, labels): (&[T], &[f64]),
+    l: usize,
+    i: usize,
+    ranker: &mut Ranker,
+    out: &mut Values,
+) {
+    let v = Vector {
+        scores: &scores[i * l..][..l],
+        labels: &labels[i * l..][..l],
+        weights: Weights::Unit,
+    };
+    vector_values(lanes, &[Average::Samples], &v, i, ranker, out);
+}
+
+/// Whether a running lane averages by `a`.
+fn wants<M>(lanes: &[Lane<'_, M>], a: Average) -> bool {
+    lanes
+        .iter()
+        .any(|lane| lane.failed.is_none() && lane.average == a)
+}
+
+/// Runs every lane over the vectors its averaging asks for: each vector sorted once per
+/// grouping, ranked once per policy; then the pooled ranking in pieces.
+fn vectors<M, T, Y, S>(
+    lanes: &mut [Lane<'_, M>],
+    cells: &Cells<T, Y::Elem>,
+    (y_true, y_score): (&Y, &S),
+    weights: Option<&[f64]>,
+    (n, l): (usize, usize),
+) where
+    M: VectorMetric,
+    T: Score,
+    Y: Matrix + ?Sized,
+    Y::Elem: Label,
+    S: Matrix<Elem = T> + ?Sized,
+{
+    check_pool_size(lanes, n, l);
+    let values = pooled_values(lanes, cells, weights, l);
+    add_values(lanes, &values, |_| 1.0);
+    let (mut ranker, mut col_labels, mut values) = (Ranker::new(), Vec::new(), Vec::new());
     // Macro and weighted averages read the same columns: one copy and sort serve both.
     if let Some((scores, labels)) = &cells.by_column {
-        let weights_of_rows = weights.map_or(Weights::Unit, Weights::Each);
-        let mut col_labels = Vec::with_capacity(n);
         for j in 0..l {
-            col_labels.clear();
-            col_labels.extend(labels[j * n..][..n].iter().map(|y| y.value()));
-            let col_scores = &scores[j * n..][..n];
-            let v = Vector {
-                scores: col_scores,
-                labels: &col_labels,
-                weights: weights_of_rows,
-            };
-            let positive_weight: f64 = (0..n).map(|i| weights_of_rows.of(i) * col_labels[i]).sum();
-            let weight_of = |a: Average| match a {
-                Average::Weighted => positive_weight,
-                _ => 1.0,
-            };
-            score_one(
+            values.clear();
+            let column = (&scores[..], &labels[..]);
+            let positive_weight = column_values(
                 lanes,
-                &[Average::Macro, Average::Weighted],
-                &v,
+                column,
+                weights,
+                n,
                 j,
-                &weight_of,
+                &mut ranker,
+                &mut col_labels,
+                &mut values,
             );
+            add_values(lanes, &values, column_weight(positive_weight));
         }
     }
-    if let Some((scores, labels)) = cells
-        .by_row
-        .as_ref()
-        .filter(|_| wants(lanes, Average::Samples))
-    {
-        for (i, (s, y)) in scores.chunks(l).zip(labels.chunks(l)).enumerate() {
-            let v = Vector {
-                scores: s,
-                labels: y,
-                weights: Weights::Unit,
-            };
-            let weight = weights.map_or(1.0, |w| w[i]);
-            score_one(lanes, &[Average::Samples], &v, i, &|_| weight);
+    if let Some((scores, labels)) = cells.by_row.as_ref() {
+        if wants(lanes, Average::Samples) {
+            for i in 0..n {
+                values.clear();
+                sample_values(lanes, (scores, labels), l, i, &mut ranker, &mut values);
+                let weight = weights.map_or(1.0, |w| w[i]);
+                add_values(lanes, &values, |_| weight);
+            }
         }
+    }
+    if lanes
+        .iter()
+        .any(|lane| lane.pieces && lane.failed.is_none())
+    {
+        let sums = micro_in_pieces(lanes, y_true, y_score, weights);
+        finish_pieces(lanes, sums);
+    }
+}
+
+/// [`vectors`] on the threads of the current rayon pool: the pooled vector, the pieces and the
+/// columns are valued at once, then the rows in windows; every value is added in the order
+/// [`vectors`] adds it, so each result is bitwise the same.
+#[cfg(feature = "rayon")]
+fn vectors_parallel<M, T, Y, S>(
+    lanes: &mut [Lane<'_, M>],
+    cells: &Cells<T, Y::Elem>,
+    (y_true, y_score): (&Y, &S),
+    weights: Option<&[f64]>,
+    (n, l): (usize, usize),
+) where
+    M: VectorMetric + Sync,
+    T: Score,
+    Y: Matrix + Sync + ?Sized,
+    Y::Elem: Label + Sync,
+    S: Matrix<Elem = T> + Sync + ?Sized,
+{
+    use rayon::prelude::*;
+    check_pool_size(lanes, n, l);
+    let shared: &[Lane<'_, M>] = lanes;
+    let pieces = shared
+        .iter()
+        .any(|lane| lane.pieces && lane.failed.is_none());
+    let ((pooled, sums), columns) = rayon::join(
+        || {
+            rayon::join(
+                || pooled_values(shared, cells, weights, l),
+                || pieces.then(|| micro_in_pieces(shared, y_true, y_score, weights)),
+            )
+        },
+        || match &cells.by_column {
+            Some((scores, labels)) => (0..l)
+                .into_par_iter()
+                .map_init(
+                    || (Ranker::new(), Vec::new()),
+                    |(ranker, col_labels), j| {
+                        let mut values = Vec::new();
+                        let column = (&scores[..], &labels[..]);
+                        let weight = column_values(
+                            shared,
+                            column,
+                            weights,
+                            n,
+                            j,
+                            ranker,
+                            col_labels,
+                            &mut values,
+                        );
+                        (weight, values)
+                    },
+                )
+                .collect(),
+            None => Vec::new(),
+        },
+    );
+    add_values(lanes, &pooled, |_| 1.0);
+    for (positive_weight, values) in &columns {
+        add_values(lanes, values, column_weight(*positive_weight));
+    }
+    if let Some((scores, labels)) = cells.by_row.as_ref() {
+        if wants(lanes, Average::Samples) {
+            let chunk = crate::parallel::CHUNK_ROWS;
+            for window in (0..n).step_by(crate::parallel::WINDOW_ROWS) {
+                let rows = window..n.min(window + crate::parallel::WINDOW_ROWS);
+                let shared: &[Lane<'_, M>] = lanes;
+                // Per chunk: its rows' values end to end, and where each row's end.
+                let chunks: Vec<(Vec<usize>, Values)> = rows
+                    .step_by(chunk)
+                    .collect::<Vec<_>>()
+                    .into_par_iter()
+                    .map_init(Ranker::new, |ranker, first| {
+                        let (mut ends, mut values) = (Vec::new(), Vec::new());
+                        for i in first..n.min(first + chunk) {
+                            sample_values(shared, (scores, labels), l, i, ranker, &mut values);
+                            ends.push(values.len());
+                        }
+                        (ends, values)
+                    })
+                    .collect();
+                let mut i = window;
+                for (ends, values) in &chunks {
+                    let mut start = 0;
+                    for &end in ends {
+                        let weight = weights.map_or(1.0, |w| w[i]);
+                        add_values(lanes, &values[start..end], |_| weight);
+                        (start, i) = (end, i + 1);
+                    }
+                }
+            }
+        }
+    }
+    if let Some(sums) = sums {
+        finish_pieces(lanes, sums);
     }
 }
 
@@ -640,11 +880,12 @@ const PIECE_CELLS: usize = 1 << 17;
 /// its cells in pooled (row-major) order, so that ties inside a piece rank as in the whole pool.
 /// Each piece is sorted once and ranked once per policy.
 fn micro_in_pieces<M, T, Y, S>(
-    lanes: &mut [Lane<'_, M>],
+    lanes: &[Lane<'_, M>],
     y_true: &Y,
     y_score: &S,
     weights: Option<&[f64]>,
-) where
+) -> Vec<AucSums>
+where
     M: VectorMetric,
     T: Score,
     Y: Matrix + ?Sized,
@@ -686,9 +927,10 @@ fn micro_in_pieces<M, T, Y, S>(
         0 => None,
         _ => RowReader::new(y_true).row(0).first().copied(),
     };
+    let mut sums = vec![AucSums::default(); lanes.len()];
     let Some(zero) = first_label else {
         // No cells: the pool is one empty piece.
-        return finish_pieces(lanes);
+        return sums;
     };
     let (mut scores, mut labels) = (vec![T::zero(); total], vec![zero; total]);
     let mut rows = vec![0u32; if weights.is_some() { total } else { 0 }];
@@ -736,20 +978,24 @@ fn micro_in_pieces<M, T, Y, S>(
         ranker.sort(v.scores, TieGrouping::Exact);
         for &ranking in &plans {
             let row = ranker.assign(&gains, ranking.ties, 0);
-            for lane in lanes.iter_mut() {
+            for (lane, sums) in lanes.iter().zip(sums.iter_mut()) {
                 if lane.pieces && lane.failed.is_none() && lane.options.ranking == ranking {
-                    lane.metric.add_piece(&mut lane.sums, &v, &row);
+                    lane.metric.add_piece(sums, &v, &row);
                 }
             }
         }
     }
-    finish_pieces(lanes);
+    sums
 }
 
-/// Adds the value of each piece-reading lane's pooled ranking to its mean.
-fn finish_pieces<M: VectorMetric>(lanes: &mut [Lane<'_, M>]) {
-    for lane in lanes.iter_mut().filter(|l| l.pieces && l.failed.is_none()) {
-        if let Err(e) = lane.means.add(lane.metric.pieces_value(&lane.sums), 1.0) {
+/// Adds the value of each piece-reading lane's pooled ranking (`sums`, one per lane, from
+/// [`micro_in_pieces`]) to its mean.
+fn finish_pieces<M: VectorMetric>(lanes: &mut [Lane<'_, M>], sums: Vec<AucSums>) {
+    for (lane, sums) in lanes.iter_mut().zip(&sums) {
+        if !lane.pieces || lane.failed.is_some() {
+            continue;
+        }
+        if let Err(e) = lane.means.add(lane.metric.pieces_value(sums), 1.0) {
             lane.failed = Some(e);
         }
     }

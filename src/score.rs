@@ -71,7 +71,7 @@ impl Score for f32 {
 /// assert_eq!(3u8.value(), 3.0);
 /// assert_eq!((-1i32).value(), -1.0);
 /// ```
-pub trait Label: Copy {
+pub trait Label: Copy + Send + Sync {
     /// The label as `f64`.
     fn value(self) -> f64;
 }

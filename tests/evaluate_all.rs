@@ -69,3 +69,51 @@ fn evaluate_all_equals_one_by_one() {
         }
     }
 }
+
+/// Label-wise presets valued in parallel (columns, pooled cells and pieces at once, rows in
+/// chunks) add their values in the sequential order: bitwise `evaluate_all`, on a matrix with
+/// more rows than a chunk, with untied scores (one assignment serves every policy) and tied
+/// ones, with and without weights.
+#[cfg(feature = "rayon")]
+#[test]
+fn parallel_label_wise_values_equal_sequential_ones_on_many_rows() {
+    let presets = every_preset();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(3)
+        .build()
+        .unwrap();
+    let mut rng = Rng(0x1AB_E15E);
+    let (n, l) = (rankmetrics::parallel::CHUNK_ROWS * 2 + 77, 4);
+    for tied in [false, true] {
+        let y: Vec<f64> = (0..n * l)
+            .map(|_| (rng.below(3) == 0) as u8 as f64)
+            .collect();
+        let s: Vec<f64> = (0..n * l)
+            .map(|_| match tied {
+                true => rng.below(5) as f64 / 4.0,
+                false => rng.next() as f64 / u64::MAX as f64,
+            })
+            .collect();
+        let w: Vec<f64> = (0..n).map(|_| rng.below(4) as f64).collect();
+        let (yt, ys) = (
+            RowMajor::new(&y, n, l).unwrap(),
+            RowMajor::new(&s, n, l).unwrap(),
+        );
+        for weights in [None, Some(&w[..])] {
+            let all = evaluate_all(&presets, &yt, &ys, weights);
+            let parallel =
+                pool.install(|| registry::evaluate_all_parallel(&presets, &yt, &ys, weights));
+            for ((preset, a), b) in presets.iter().zip(&all).zip(&parallel) {
+                assert_eq!(
+                    format!("{:?}", a.map(f64::to_bits)),
+                    format!("{:?}", b.map(f64::to_bits)),
+                    "{} {} {:?} tied={tied} weighted={}",
+                    preset.convention(),
+                    preset.name(),
+                    preset.params(),
+                    weights.is_some()
+                );
+            }
+        }
+    }
+}

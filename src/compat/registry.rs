@@ -1202,7 +1202,18 @@ where
         },
         || {
             let mut results = vec![None; presets.len()];
-            labelwise_presets(presets, y_true, y_score, sample_weight, &mut results);
+            let (indices, metrics) = labelwise_metrics(presets);
+            if !indices.is_empty() {
+                let values = crate::labelwise::evaluate_many_parallel(
+                    &metrics,
+                    y_true,
+                    y_score,
+                    sample_weight,
+                );
+                for (k, v) in indices.into_iter().zip(values) {
+                    results[k] = Some(v);
+                }
+            }
             results
         },
     );
@@ -1212,6 +1223,18 @@ where
         }
     }
     finish(presets, results, y_true, y_score, sample_weight)
+}
+
+/// The label-wise presets' metrics, with their places among `presets`.
+fn labelwise_metrics(presets: &[Preset]) -> (Vec<usize>, Vec<AnyLabelwise>) {
+    presets
+        .iter()
+        .enumerate()
+        .filter_map(|(k, p)| match p.plan {
+            Plan::Labelwise(m) => Some((k, m)),
+            _ => None,
+        })
+        .unzip()
 }
 
 /// The label-wise presets' values into `results`: the cells read once, each vector sorted once
@@ -1228,14 +1251,7 @@ fn labelwise_presets<T, Y, S>(
     Y::Elem: Label,
     S: Matrix<Elem = T> + ?Sized,
 {
-    let (indices, metrics): (Vec<usize>, Vec<AnyLabelwise>) = presets
-        .iter()
-        .enumerate()
-        .filter_map(|(k, p)| match p.plan {
-            Plan::Labelwise(m) => Some((k, m)),
-            _ => None,
-        })
-        .unzip();
+    let (indices, metrics) = labelwise_metrics(presets);
     if !indices.is_empty() {
         let values = crate::labelwise::evaluate_many(&metrics, y_true, y_score, sample_weight);
         for (k, v) in indices.into_iter().zip(values) {
