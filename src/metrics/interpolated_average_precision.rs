@@ -88,7 +88,10 @@ impl VectorMetric for InterpolatedAveragePrecision {
         if row.n_relevant() == 0 {
             return None;
         }
-        let mut steps: Vec<_> = precision_recall_steps(v, row).collect();
+        // Unweighted, a block without relevant items is never above the suffix maximum: its
+        // precision is at most that of the step before it (the same relevant count over a
+        // larger rank; 0 before the first step), so the steps alone give the same maxima.
+        let mut steps: Vec<_> = precision_recall_steps(v, row, v.weights.is_unit()).collect();
         let total = steps.last().map_or(0.0, |s| s.relevant);
         // From the bottom up: each precision becomes the best precision at or below it.
         let mut best = f64::NEG_INFINITY;

@@ -85,7 +85,7 @@ impl VectorMetric for LabelAveragePrecision {
             return Some(0.0); // relevant items of weight 0 only: scikit-learn's "no positive"
         }
         let (mut sum, mut recall_before) = (0.0, 0.0);
-        for s in precision_recall_steps(v, row).filter(|s| s.is_step) {
+        for s in precision_recall_steps(v, row, true) {
             let recall = s.relevant / total;
             sum += s.precision * (recall - recall_before);
             recall_before = recall;
@@ -101,26 +101,27 @@ pub(crate) struct PrStep {
     pub(crate) relevant: f64,
     /// That weight over the block's rank weight.
     pub(crate) precision: f64,
-    /// Whether the block holds relevant weight (recall moves).
-    pub(crate) is_step: bool,
 }
 
 /// The precision–recall points of the blocks, best first (of a row ranked by counting, only
-/// the blocks holding a relevant item: the steps).
+/// the blocks holding a relevant item). With `steps_only`, only the steps (blocks holding
+/// relevant weight), whose precisions alone are computed: a division per block is most of the
+/// cost of a long vector.
 pub(crate) fn precision_recall_steps<'r, T>(
     v: &'r Vector<'r, T>,
     row: &'r RankedRow<'r>,
+    steps_only: bool,
 ) -> impl Iterator<Item = PrStep> + 'r {
     let (mut relevant, mut above) = (0.0, 0.0);
-    row.blocks().iter().map(move |b| {
+    row.blocks().iter().filter_map(move |b| {
         let (p, n) = v.class_weights(row, b);
-        let precision = v.precision(row, b, above, relevant + p);
+        let is_step = p > 0.0;
+        let precision = (is_step || !steps_only).then(|| v.precision(row, b, above, relevant + p));
         relevant += p;
         above += p + n;
-        PrStep {
+        Some(PrStep {
             relevant,
-            precision,
-            is_step: p > 0.0,
-        }
+            precision: precision?,
+        })
     })
 }
