@@ -76,6 +76,10 @@ pub struct RankedRow<'a> {
     n_labels: usize,
     n_relevant: usize,
     sharing: Option<RankSharing>,
+    /// The indices of the blocks holding a relevant label, when the kernel listed them (a
+    /// long vector's metrics then read its few relevant blocks without scanning the others);
+    /// `None`: find them by scanning.
+    relevant_at: Option<&'a [u32]>,
     /// The positions `0..covered` the blocks partition (or, after counting, whose relevant
     /// blocks they all are): all labels after [`Ranker::rank`], the top of the ranking after
     /// [`Ranker::rank_top`].
@@ -108,7 +112,21 @@ impl<'a> RankedRow<'a> {
     /// assert_eq!((full[0].start, full[0].len), (1, 2));
     /// ```
     pub fn relevant_blocks(&self) -> impl DoubleEndedIterator<Item = &'a Block> + Clone + 'a {
-        self.blocks.iter().filter(|b| b.relevant > 0)
+        let blocks = self.blocks;
+        let (listed, scanned) = match self.relevant_at {
+            Some(at) => (at, &[][..]),
+            None => (&[][..], blocks),
+        };
+        // One of the two is empty: the listed indices, or a scan of every block.
+        let listed = listed.iter().filter_map(move |&i| blocks.get(i as usize));
+        listed.chain(scanned.iter().filter(|b| b.relevant > 0))
+    }
+
+    /// Whether the blocks partition every position (`0..n_labels`) and the kernel listed the
+    /// relevant ones, so that [`relevant_blocks`](Self::relevant_blocks) visits those only and
+    /// the irrelevant labels between them can be counted from their starts.
+    pub(crate) fn complete_with_relevant_list(&self) -> bool {
+        self.relevant_at.is_some() && self.covered == self.n_labels
     }
 
     /// The columns in rank order (best first); inside a shared block, in column order. Empty
@@ -225,6 +243,8 @@ pub struct Ranker {
     order: Vec<u32>,
     /// One group's members, reordered by an ordering policy.
     members: Vec<u32>,
+    /// `assign`: the indices of the blocks holding a relevant label.
+    relevant_at: Vec<u32>,
     /// Set by [`assign`](Ranker::assign) on a sort without ties: its blocks and order serve
     /// every policy while the gains stay these (bitwise) and the row is not re-sorted.
     untied: UntiedAssignment,
@@ -309,6 +329,7 @@ impl Ranker {
                 n_labels: n,
                 n_relevant: untied.n_relevant,
                 sharing,
+                relevant_at: Some(&self.relevant_at),
                 covered: self.keys.len(),
             };
         }
@@ -320,6 +341,7 @@ impl Ranker {
             members,
             sorted_gains,
             untied,
+            relevant_at,
             ..
         } = self;
         blocks.clear();
@@ -375,6 +397,15 @@ impl Ranker {
             }
         }
         let n_relevant = blocks.iter().map(|b| b.relevant).sum();
+        relevant_at.clear();
+        relevant_at.resize(blocks.len() + 1, 0);
+        // Branch-free, as `gather`: every block is written, relevant ones advance the end.
+        let mut count = 0;
+        for (i, b) in blocks.iter().enumerate() {
+            relevant_at[count] = i as u32;
+            count += usize::from(b.relevant > 0);
+        }
+        relevant_at.truncate(count);
         // A shared block's gain is 0.0 + the member's, which turns -0.0 into 0.0: with such a
         // gain the policies' blocks differ in that bit, so none is reused.
         if groups.len() == keys.len() && !gains.iter().any(|g| g.to_bits() == (-0.0f64).to_bits()) {
@@ -390,6 +421,7 @@ impl Ranker {
             n_labels: n,
             n_relevant,
             sharing,
+            relevant_at: Some(relevant_at),
             covered: keys.len(),
         }
     }
@@ -578,6 +610,7 @@ impl Ranker {
             n_labels: scores.len(),
             n_relevant,
             sharing: Some(sharing),
+            relevant_at: None,
             covered: scores.len(),
         }
     }
@@ -669,6 +702,7 @@ impl Ranker {
             n_labels: scores.len(),
             n_relevant: self.keys.len(),
             sharing,
+            relevant_at: None,
             covered,
         }
     }

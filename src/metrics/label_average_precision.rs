@@ -77,10 +77,16 @@ impl VectorMetric for LabelAveragePrecision {
         }
         // The relevant weight, summed as the steps sum it (same order, same bits), so that the
         // steps need not be kept.
-        let total = row
-            .blocks()
-            .iter()
-            .fold(0.0, |t, b| t + v.class_weights(row, b).0);
+        let total = match v.weights.is_unit() {
+            // The other blocks would add 0.0 to a non-negative sum: no change to its bits.
+            true => row
+                .relevant_blocks()
+                .fold(0.0, |t, b| t + b.relevant as f64),
+            false => row
+                .blocks()
+                .iter()
+                .fold(0.0, |t, b| t + v.class_weights(row, b).0),
+        };
         if total == 0.0 {
             return Some(0.0); // relevant items of weight 0 only: scikit-learn's "no positive"
         }
@@ -113,7 +119,18 @@ pub(crate) fn precision_recall_steps<'r, T>(
     steps_only: bool,
 ) -> impl Iterator<Item = PrStep> + 'r {
     let (mut relevant, mut above) = (0.0, 0.0);
-    row.blocks().iter().filter_map(move |b| {
+    // Unweighted, a block's precision reads only its rank and the relevant count: the steps
+    // alone are visited (a listed few on a long vector), the others would add 0.
+    let steps_alone = steps_only && v.weights.is_unit();
+    let (listed, all) = match steps_alone {
+        true => (Some(row.relevant_blocks()), None),
+        false => (None, Some(row.blocks().iter())),
+    };
+    let blocks = listed
+        .into_iter()
+        .flatten()
+        .chain(all.into_iter().flatten());
+    blocks.filter_map(move |b| {
         let (p, n) = v.class_weights(row, b);
         let is_step = p > 0.0;
         let precision = (is_step || !steps_only).then(|| v.precision(row, b, above, relevant + p));

@@ -91,8 +91,11 @@ impl VectorMetric for RocAuc {
     }
 
     fn vector_value<T: Score>(&self, v: &Vector<'_, T>, row: &RankedRow<'_>) -> Option<f64> {
-        let mut sums = AucSums::default();
-        sums.add(v, row);
+        let sums = AucSums::counted(v, row).unwrap_or_else(|| {
+            let mut sums = AucSums::default();
+            sums.add(v, row);
+            sums
+        });
         let flip = |pairs: f64, credit: f64| match self.direction {
             Direction::Auto if class_median(v, row, false) > class_median(v, row, true) => {
                 pairs - credit
@@ -140,6 +143,43 @@ impl AucSums {
         }
         self.relevant += row.n_relevant();
         self.items += row.n_labels();
+    }
+
+    /// The sums of one unweighted, complete ranking from its relevant blocks alone: each
+    /// relevant block's pairs with the irrelevant labels below it and inside it. Every term
+    /// and partial sum of [`add`](Self::add) is then an integer or a half-integer below 2^52,
+    /// hence exact, so this exact count has the same bits. `None` where that does not hold
+    /// (weights, a partial ranking, too many pairs).
+    fn counted<T>(v: &Vector<'_, T>, row: &RankedRow<'_>) -> Option<AucSums> {
+        let tie_credit = 1.0 - row.tied_pair_error();
+        let (relevant, items) = (row.n_relevant(), row.n_labels());
+        let irrelevant = items.checked_sub(relevant)?;
+        let exact = (relevant as f64) * (irrelevant as f64) < 2f64.powi(51);
+        if !v.weights.is_unit()
+            || !row.complete_with_relevant_list()
+            || !exact
+            || ![0.0, 0.5, 1.0].contains(&tie_credit)
+        {
+            return None;
+        }
+        // Pairs with an irrelevant label below, and pairs inside a block.
+        let (mut below, mut inside, mut relevant_above) = (0u64, 0u64, 0usize);
+        for b in row.relevant_blocks() {
+            let irrelevant_in = (b.len - b.relevant) as u64;
+            let irrelevant_above = b.start.checked_sub(relevant_above)? as u64;
+            let irrelevant_below =
+                (irrelevant as u64).checked_sub(irrelevant_above + irrelevant_in)?;
+            below += b.relevant as u64 * irrelevant_below;
+            inside += b.relevant as u64 * irrelevant_in;
+            relevant_above += b.relevant;
+        }
+        Some(AucSums {
+            credit: below as f64 + tie_credit * inside as f64,
+            relevant_weight: relevant as f64,
+            irrelevant_weight: irrelevant as f64,
+            relevant,
+            items,
+        })
     }
 
     /// The AUC, `None` for a single-class vector; `direction(pairs, credit)` gives the credit
