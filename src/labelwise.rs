@@ -757,12 +757,14 @@ fn vectors_parallel<M, T, Y, S>(
                 let shared: &[Lane<'_, M>] = lanes;
                 // Per chunk: its rows' values end to end, and where each row's end.
                 let chunks: Vec<(Vec<usize>, Values)> = rows
+                    .clone()
                     .step_by(chunk)
+                    .map(|start| start..rows.end.min(start + chunk))
                     .collect::<Vec<_>>()
                     .into_par_iter()
                     .map_init(Ranker::new, |ranker, first| {
                         let (mut ends, mut values) = (Vec::new(), Vec::new());
-                        for i in first..n.min(first + chunk) {
+                        for i in first {
                             sample_values(shared, (scores, labels), l, i, ranker, &mut values);
                             ends.push(values.len());
                         }

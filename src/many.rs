@@ -10,13 +10,13 @@ use crate::metric::{
 };
 use crate::sum::WeightedMean;
 use crate::{
-    Error, Label, LabelDomain, Matrix, RankedRow, Ranker, Ranking, RowMetric, RowOptions, Score,
-    TieGrouping, TiePolicy,
+    Error, Label, LabelDomain, Matrix, Ranker, Ranking, RowMetric, RowOptions, Score, TieGrouping,
+    TiePolicy,
 };
 
 /// One metric's progress through the pass.
 struct Lane<'m> {
-    metric: &'m dyn RowMetric,
+    metric: &'m (dyn RowMetric + Sync),
     options: RowOptions,
     mean: WeightedMean,
     /// The first error met, in row order: the lane stops there, as one-shot evaluation would.
@@ -33,6 +33,27 @@ pub(crate) fn evaluate_rows<T, Y, S>(
     y_true: &Y,
     y_score: &S,
     sample_weight: Option<&[T]>,
+) -> Vec<Result<f64, Error>>
+where
+    T: Score,
+    Y: Matrix + ?Sized,
+    Y::Elem: Label,
+    S: Matrix<Elem = T> + ?Sized,
+{
+    evaluate_lanes(metrics, y_true, y_score, sample_weight, pass)
+}
+
+/// What a row loop reads: the lanes, the matrices, the checked weights, (n, L).
+type Pass<'m, T, Y, S> = fn(&mut [Lane<'m>], (&Y, &S), Option<&[T]>, (usize, usize));
+
+/// Makes the checks one-shot evaluation makes before the first row, lets `pass` run the rows,
+/// and gives each lane's result.
+fn evaluate_lanes<'m, T, Y, S>(
+    metrics: &[&'m (dyn RowMetric + Sync)],
+    y_true: &Y,
+    y_score: &S,
+    sample_weight: Option<&[T]>,
+    pass: Pass<'m, T, Y, S>,
 ) -> Vec<Result<f64, Error>>
 where
     T: Score,
@@ -85,7 +106,7 @@ where
         }
     }
     if let Some((n, l)) = shape {
-        pass(&mut lanes, y_true, y_score, weights, n, l);
+        pass(&mut lanes, (y_true, y_score), weights, (n, l));
     }
     lanes
         .iter()
@@ -96,10 +117,10 @@ where
         .collect()
 }
 
-/// [`evaluate_rows`] with the metrics spread over the threads of the current rayon pool: the
-/// metrics that share a ranking (tie grouping and policy) make one pass over the rows, and the
-/// passes run in parallel. Each metric's rows are ranked and summed as in [`evaluate_rows`], so
-/// every result is bitwise the same.
+/// [`evaluate_rows`] on the threads of the current rayon pool: the rows are ranked in chunks
+/// (every metric of a chunk's row sharing one sort, as in [`evaluate_rows`]), a window at a
+/// time, and each window's outcomes are added in row order, so every result is bitwise the
+/// same.
 #[cfg(feature = "rayon")]
 pub(crate) fn evaluate_rows_parallel<T, Y, S>(
     metrics: &[&(dyn RowMetric + Sync)],
@@ -113,35 +134,7 @@ where
     Y::Elem: Label,
     S: Matrix<Elem = T> + Sync + ?Sized,
 {
-    use rayon::prelude::*;
-    let mut rankings: Vec<Ranking> = Vec::new();
-    for m in metrics {
-        if !rankings.contains(&m.options().ranking) {
-            rankings.push(m.options().ranking);
-        }
-    }
-    // Per pass: the indices of its metrics, and their results.
-    type Pass = (Vec<usize>, Vec<Result<f64, Error>>);
-    let passes: Vec<Pass> = rankings
-        .par_iter()
-        .map(|&ranking| {
-            let (indices, group): (Vec<usize>, Vec<&(dyn RowMetric + Sync)>) = metrics
-                .iter()
-                .enumerate()
-                .filter(|(_, m)| m.options().ranking == ranking)
-                .unzip();
-            let values = evaluate_rows(&group, y_true, y_score, sample_weight);
-            (indices, values)
-        })
-        .collect();
-    // Every metric is in exactly one pass, so every slot is overwritten.
-    let mut results = vec![Err(Error::NoSamples); metrics.len()];
-    for (indices, values) in passes {
-        for (k, v) in indices.into_iter().zip(values) {
-            results[k] = v;
-        }
-    }
-    results
+    evaluate_lanes(metrics, y_true, y_score, sample_weight, pass_parallel)
 }
 
 /// Records `error` for every lane still running that `which` selects.
@@ -151,125 +144,305 @@ fn fail(lanes: &mut [Lane<'_>], which: impl Fn(&Lane<'_>) -> bool, error: Error)
     }
 }
 
+/// One ranking of a row and the lanes that read it: a tie grouping, a policy and a reach.
+struct Task {
+    grouping: TieGrouping,
+    ties: TiePolicy,
+    reach: RowReach,
+    lanes: Vec<usize>,
+}
+
+/// How every row is ranked, worked out once: the tasks in order (under each grouping, the full
+/// rankings first, sharing one sort of the row, then the other reaches), the label domains to
+/// check.
+struct RowPlan {
+    tasks: Vec<Task>,
+    domains: Vec<LabelDomain>,
+}
+
+impl RowPlan {
+    fn new(lanes: &[Lane<'_>]) -> Self {
+        let mut groupings: Vec<(TieGrouping, Vec<TiePolicy>)> = Vec::new();
+        for lane in lanes {
+            let r = lane.options.ranking;
+            match groupings.iter_mut().find(|(g, _)| *g == r.grouping) {
+                Some((_, ties)) if ties.contains(&r.ties) => {}
+                Some((_, ties)) => ties.push(r.ties),
+                None => groupings.push((r.grouping, vec![r.ties])),
+            }
+        }
+        let mut reaches: Vec<RowReach> = Vec::new();
+        for lane in lanes {
+            if lane.reach != RowReach::Full && !reaches.contains(&lane.reach) {
+                reaches.push(lane.reach);
+            }
+        }
+        let mut tasks = Vec::new();
+        for (grouping, policies) in groupings {
+            let full = policies.iter().map(|&ties| (ties, RowReach::Full));
+            let others = policies
+                .iter()
+                .flat_map(|&ties| reaches.iter().map(move |&reach| (ties, reach)));
+            for (ties, reach) in full.chain(others) {
+                let ranking = Ranking::new(ties).with_grouping(grouping);
+                let served: Vec<usize> = (0..lanes.len())
+                    .filter(|&k| lanes[k].options.ranking == ranking && lanes[k].reach == reach)
+                    .collect();
+                if !served.is_empty() {
+                    tasks.push(Task {
+                        grouping,
+                        ties,
+                        reach,
+                        lanes: served,
+                    });
+                }
+            }
+        }
+        let mut domains: Vec<LabelDomain> = Vec::new();
+        for lane in lanes {
+            if !domains.contains(&lane.options.labels) {
+                domains.push(lane.options.labels);
+            }
+        }
+        RowPlan { tasks, domains }
+    }
+}
+
+/// A row's outcome for one lane: its value, a skipped row, or an error (kept aside: rare, and
+/// larger than a value), so that a window of outcomes stays small.
+#[derive(Clone, Copy)]
+enum Outcome {
+    Value(u32, f64),
+    Skip(u32),
+    Failed(u32, u32),
+}
+
+/// A row's outcomes and the errors they refer to.
+#[derive(Default)]
+struct Outcomes {
+    outcomes: Vec<Outcome>,
+    errors: Vec<Error>,
+}
+
+impl Outcomes {
+    fn clear(&mut self) {
+        self.outcomes.clear();
+        self.errors.clear();
+    }
+
+    fn push(&mut self, lane: usize, outcome: Result<Option<f64>, Error>) {
+        // Lanes are metrics of one call: far fewer than u32::MAX.
+        let lane = lane as u32;
+        self.outcomes.push(match outcome {
+            Ok(Some(v)) => Outcome::Value(lane, v),
+            Ok(None) => Outcome::Skip(lane),
+            Err(e) => {
+                self.errors.push(e);
+                Outcome::Failed(lane, (self.errors.len() - 1) as u32)
+            }
+        });
+    }
+}
+
+/// The scratch of one thread's rows.
+struct RowScratch {
+    ranker: Ranker,
+    gains: Vec<f64>,
+    /// Lanes out of the running for the current row.
+    out: Vec<bool>,
+}
+
+impl RowScratch {
+    fn new(l: usize) -> Self {
+        RowScratch {
+            ranker: Ranker::new(),
+            gains: vec![0.0; l],
+            out: Vec::new(),
+        }
+    }
+}
+
+/// Row `i`'s outcomes, in the order one-shot evaluation meets them, for the lanes still
+/// running (`lanes` is read only, so that rows can be ranked in parallel and their outcomes
+/// added in order by [`add_outcomes`]).
+fn row_outcomes<T: Score, L: Label>(
+    lanes: &[Lane<'_>],
+    plan: &RowPlan,
+    (s, labels): (&[T], &[L]),
+    (i, l): (usize, usize),
+    scratch: &mut RowScratch,
+    outcomes: &mut Outcomes,
+) {
+    let out = &mut scratch.out;
+    out.clear();
+    out.extend(lanes.iter().map(|lane| lane.failed.is_some()));
+    if out.iter().all(|&o| o) {
+        return;
+    }
+    if let Err(e) = check_scores(s, i) {
+        for k in (0..lanes.len()).filter(|&k| !out[k]) {
+            outcomes.push(k, Err(e));
+        }
+        return;
+    }
+    // The values read do not depend on the domain, only their check does: one successful
+    // read fills `gains` for every lane (a failed one wrote the same values, then stopped).
+    let mut read = false;
+    for &domain in &plan.domains {
+        match read_labels(labels, domain, i, &mut scratch.gains) {
+            Ok(()) => read = true,
+            Err(e) => {
+                for (k, lane) in lanes.iter().enumerate() {
+                    if !out[k] && lane.options.labels == domain {
+                        out[k] = true;
+                        outcomes.push(k, Err(e));
+                    }
+                }
+            }
+        }
+    }
+    if !read {
+        return; // every lane has failed on this row
+    }
+    let (ranker, gains) = (&mut scratch.ranker, &scratch.gains);
+    ranker.gather(gains);
+    // Each lane gets its row as its one-shot evaluation ranks it (`RowReach`): lanes reading
+    // every block share one sort of the row and one assignment per policy; the others share
+    // one ranking per (policy, reach).
+    let mut sorted = None;
+    for task in &plan.tasks {
+        if task.lanes.iter().all(|&k| out[k]) {
+            continue;
+        }
+        let ranking = Ranking::new(task.ties).with_grouping(task.grouping);
+        let row = match task.reach {
+            RowReach::Full => {
+                if sorted != Some(task.grouping) {
+                    ranker.sort(s, task.grouping);
+                    sorted = Some(task.grouping);
+                }
+                ranker.assign(gains, task.ties, i)
+            }
+            reach => {
+                sorted = None;
+                reach.rank(ranker, s, gains, ranking, i)
+            }
+        };
+        for &k in task.lanes.iter().filter(|&&k| !out[k]) {
+            let lane = &lanes[k];
+            outcomes.push(k, row_outcome(lane.metric, &lane.options, &row, l, i));
+        }
+    }
+}
+
+/// Adds one row's outcomes (`outcomes`, whose errors are in `errors`), of weight `w`, to their
+/// lanes; a lane stops at its first error.
+fn add_outcomes(lanes: &mut [Lane<'_>], outcomes: &[Outcome], errors: &[Error], w: f64) {
+    for &outcome in outcomes {
+        let (Outcome::Value(k, _) | Outcome::Skip(k) | Outcome::Failed(k, _)) = outcome;
+        let Some(lane) = lanes
+            .get_mut(k as usize)
+            .filter(|lane| lane.failed.is_none())
+        else {
+            continue;
+        };
+        match outcome {
+            Outcome::Value(_, v) => lane.mean.add(v, w),
+            Outcome::Skip(_) => {}
+            Outcome::Failed(_, e) => lane.failed = errors.get(e as usize).copied(),
+        }
+    }
+}
+
 /// The row loop.
 fn pass<T, Y, S>(
     lanes: &mut [Lane<'_>],
-    y_true: &Y,
-    y_score: &S,
+    (y_true, y_score): (&Y, &S),
     weights: Option<&[T]>,
-    n: usize,
-    l: usize,
+    (n, l): (usize, usize),
 ) where
     T: Score,
     Y: Matrix + ?Sized,
     Y::Elem: Label,
     S: Matrix<Elem = T> + ?Sized,
 {
-    // The distinct groupings, and the distinct policies under each, the lanes ask for.
-    let mut plans: Vec<(TieGrouping, Vec<TiePolicy>)> = Vec::new();
-    for lane in lanes.iter() {
-        let r = lane.options.ranking;
-        match plans.iter_mut().find(|(g, _)| *g == r.grouping) {
-            Some((_, ties)) if ties.contains(&r.ties) => {}
-            Some((_, ties)) => ties.push(r.ties),
-            None => plans.push((r.grouping, vec![r.ties])),
-        }
-    }
-    // The reaches other than the full ranking: each is ranked once per policy.
-    let mut reaches: Vec<RowReach> = Vec::new();
-    for lane in lanes.iter() {
-        if lane.reach != RowReach::Full && !reaches.contains(&lane.reach) {
-            reaches.push(lane.reach);
-        }
-    }
-    let mut domains: Vec<LabelDomain> = Vec::new();
-    for lane in lanes.iter() {
-        if !domains.contains(&lane.options.labels) {
-            domains.push(lane.options.labels);
-        }
-    }
+    let plan = RowPlan::new(lanes);
     let (mut truth, mut scores) = (RowReader::new(y_true), RowReader::new(y_score));
-    let mut gains = vec![0.0; l];
-    let mut ranker = Ranker::new();
+    let mut scratch = RowScratch::new(l);
+    let mut outcomes = Outcomes::default();
     for i in 0..n {
-        if lanes.iter().all(|l| l.failed.is_some()) {
-            return;
-        }
-        let s = scores.row(i);
-        if let Err(e) = check_scores(s, i) {
-            fail(lanes, |_| true, e);
-            return;
-        }
-        let labels = truth.row(i);
-        // The values read do not depend on the domain, only their check does: one successful
-        // read fills `gains` for every lane (a failed one wrote the same values, then stopped).
-        let mut read = false;
-        for &domain in &domains {
-            match read_labels(labels, domain, i, &mut gains) {
-                Ok(()) => read = true,
-                Err(e) => fail(lanes, |l| l.options.labels == domain, e),
-            }
-        }
-        if !read {
-            continue; // every lane has failed on this row
-        }
+        outcomes.clear();
+        let row = (scores.row(i), truth.row(i));
+        row_outcomes(lanes, &plan, row, (i, l), &mut scratch, &mut outcomes);
         let w = weights.map_or(1.0, |w| w[i].as_f64());
-        ranker.gather(&gains);
-        for (grouping, policies) in &plans {
-            // Each lane gets its row as its one-shot evaluation ranks it (`RowReach`): lanes
-            // reading every block share one sort of the row and one assignment per policy; the
-            // others share one ranking per (policy, reach).
-            let shares = |lane: &Lane<'_>, ties: TiePolicy, reach: RowReach| {
-                lane.failed.is_none()
-                    && lane.options.ranking == Ranking::new(ties).with_grouping(*grouping)
-                    && lane.reach == reach
-            };
-            let mut sorted = false;
-            for &ties in policies {
-                if !lanes.iter().any(|lane| shares(lane, ties, RowReach::Full)) {
-                    continue;
-                }
-                if !sorted {
-                    ranker.sort(s, *grouping);
-                    sorted = true;
-                }
-                let row = ranker.assign(&gains, ties, i);
-                feed(
-                    lanes,
-                    |lane| shares(lane, ties, RowReach::Full),
-                    &row,
-                    l,
-                    i,
-                    w,
-                );
-            }
-            for &ties in policies {
-                let ranking = Ranking::new(ties).with_grouping(*grouping);
-                for &reach in &reaches {
-                    if lanes.iter().any(|lane| shares(lane, ties, reach)) {
-                        let row = reach.rank(&mut ranker, s, &gains, ranking, i);
-                        feed(lanes, |lane| shares(lane, ties, reach), &row, l, i, w);
-                    }
-                }
-            }
+        add_outcomes(lanes, &outcomes.outcomes, &outcomes.errors, w);
+        if lanes.iter().all(|lane| lane.failed.is_some()) {
+            return;
         }
     }
 }
 
-/// Adds row `i`'s value, ranked as `row`, to every lane `which` selects.
-fn feed(
+/// [`pass`] on the threads of the current rayon pool: chunks of rows ranked in parallel, a
+/// window at a time, the window's outcomes added in row order.
+#[cfg(feature = "rayon")]
+fn pass_parallel<T, Y, S>(
     lanes: &mut [Lane<'_>],
-    which: impl Fn(&Lane<'_>) -> bool,
-    row: &RankedRow<'_>,
-    l: usize,
-    i: usize,
-    w: f64,
-) {
-    for lane in lanes.iter_mut().filter(|lane| which(lane)) {
-        match row_outcome(lane.metric, &lane.options, row, l, i) {
-            Ok(Some(v)) => lane.mean.add(v, w),
-            Ok(None) => {}
-            Err(e) => lane.failed = Some(e),
+    (y_true, y_score): (&Y, &S),
+    weights: Option<&[T]>,
+    (n, l): (usize, usize),
+) where
+    T: Score,
+    Y: Matrix + Sync + ?Sized,
+    Y::Elem: Label,
+    S: Matrix<Elem = T> + Sync + ?Sized,
+{
+    use rayon::prelude::*;
+    let plan = RowPlan::new(lanes);
+    let chunk = crate::parallel::CHUNK_ROWS;
+    // Outcomes held at once (16 bytes each): a window's rows times the lanes, at most about
+    // WINDOW_ROWS of them unless that leaves fewer than 8 chunks to share.
+    let window = (crate::parallel::WINDOW_ROWS / lanes.len().max(1)).max(8 * chunk) / chunk * chunk;
+    for first in (0..n).step_by(window) {
+        if lanes.iter().all(|lane| lane.failed.is_some()) {
+            return;
+        }
+        let rows = first..n.min(first + window);
+        let shared: &[Lane<'_>] = lanes;
+        // Per chunk: its rows' outcomes end to end, and where each row's end.
+        let chunks: Vec<(Vec<usize>, Outcomes)> = rows
+            .clone()
+            .step_by(chunk)
+            .map(|start| start..rows.end.min(start + chunk))
+            .collect::<Vec<_>>()
+            .into_par_iter()
+            .map_init(
+                || {
+                    (
+                        RowScratch::new(l),
+                        RowReader::new(y_true),
+                        RowReader::new(y_score),
+                    )
+                },
+                |(scratch, truth, scores), start| {
+                    let (mut ends, mut outcomes) = (Vec::new(), Outcomes::default());
+                    for i in start {
+                        let row = (scores.row(i), truth.row(i));
+                        row_outcomes(shared, &plan, row, (i, l), scratch, &mut outcomes);
+                        ends.push(outcomes.outcomes.len());
+                    }
+                    (ends, outcomes)
+                },
+            )
+            .collect();
+        let mut i = first;
+        for (ends, outcomes) in &chunks {
+            let mut start = 0;
+            for &end in ends {
+                let w = weights.map_or(1.0, |w| w[i].as_f64());
+                let row = &outcomes.outcomes[start..end];
+                add_outcomes(lanes, row, &outcomes.errors, w);
+                (start, i) = (end, i + 1);
+            }
         }
     }
 }

@@ -70,10 +70,10 @@ fn evaluate_all_equals_one_by_one() {
     }
 }
 
-/// Label-wise presets valued in parallel (columns, pooled cells and pieces at once, rows in
-/// chunks) add their values in the sequential order: bitwise `evaluate_all`, on a matrix with
-/// more rows than a chunk, with untied scores (one assignment serves every policy) and tied
-/// ones, with and without weights.
+/// Presets valued in parallel (row-wise: rows in chunks; label-wise: columns, pooled cells and
+/// pieces at once, rows in chunks) add their values in the sequential order: bitwise
+/// `evaluate_all`, on a matrix with more rows than a chunk, with untied scores (one assignment
+/// serves every policy) and tied ones, bad cells, with and without weights.
 #[cfg(feature = "rayon")]
 #[test]
 fn parallel_label_wise_values_equal_sequential_ones_on_many_rows() {
@@ -84,16 +84,22 @@ fn parallel_label_wise_values_equal_sequential_ones_on_many_rows() {
         .unwrap();
     let mut rng = Rng(0x1AB_E15E);
     let (n, l) = (rankmetrics::parallel::CHUNK_ROWS * 2 + 77, 4);
-    for tied in [false, true] {
-        let y: Vec<f64> = (0..n * l)
+    for (tied, bad) in [(false, false), (true, false), (true, true)] {
+        let mut y: Vec<f64> = (0..n * l)
             .map(|_| (rng.below(3) == 0) as u8 as f64)
             .collect();
-        let s: Vec<f64> = (0..n * l)
+        let mut s: Vec<f64> = (0..n * l)
             .map(|_| match tied {
                 true => rng.below(5) as f64 / 4.0,
                 false => rng.next() as f64 / u64::MAX as f64,
             })
             .collect();
+        if bad {
+            // A label 2 in one chunk, a NaN score in a later one: lanes stop at their first
+            // error in row order.
+            y[3000 * l + 1] = 2.0;
+            s[4100 * l + 2] = f64::NAN;
+        }
         let w: Vec<f64> = (0..n).map(|_| rng.below(4) as f64).collect();
         let (yt, ys) = (
             RowMajor::new(&y, n, l).unwrap(),
@@ -107,7 +113,7 @@ fn parallel_label_wise_values_equal_sequential_ones_on_many_rows() {
                 assert_eq!(
                     format!("{:?}", a.map(f64::to_bits)),
                     format!("{:?}", b.map(f64::to_bits)),
-                    "{} {} {:?} tied={tied} weighted={}",
+                    "{} {} {:?} tied={tied} bad={bad} weighted={}",
                     preset.convention(),
                     preset.name(),
                     preset.params(),
@@ -115,5 +121,54 @@ fn parallel_label_wise_values_equal_sequential_ones_on_many_rows() {
                 );
             }
         }
+    }
+}
+
+/// Rows beyond one window of the parallel passes (row-wise: about WINDOW_ROWS outcomes, so
+/// with three metrics a window of a third as many rows; label-wise `samples`: WINDOW_ROWS
+/// rows): each window's rows are added once, in order.
+#[cfg(feature = "rayon")]
+#[test]
+fn parallel_windows_add_every_row_once() {
+    use rankmetrics::parallel::WINDOW_ROWS;
+    let lookup = |c: Convention, m: &str, p: &[(&str, &str)]| {
+        let p: Vec<(String, String)> = p
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        Preset::lookup(c, m, &p, None).unwrap()
+    };
+    let presets = [
+        lookup(Convention::Sklearn, "coverage_error", &[]),
+        lookup(Convention::Sklearn, "label_ranking_loss", &[]),
+        lookup(Convention::Mldr, "average_precision", &[]),
+        lookup(
+            Convention::Sklearn,
+            "roc_auc_score",
+            &[("average", "samples")],
+        ),
+    ];
+    let (n, l) = (WINDOW_ROWS + 3 * rankmetrics::parallel::CHUNK_ROWS + 5, 3);
+    let mut rng = Rng(0x31D0);
+    let y: Vec<f64> = (0..n * l).map(|_| rng.below(2) as f64).collect();
+    let s: Vec<f64> = (0..n * l).map(|_| rng.below(7) as f64 / 6.0).collect();
+    let (yt, ys) = (
+        RowMajor::new(&y, n, l).unwrap(),
+        RowMajor::new(&s, n, l).unwrap(),
+    );
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let parallel = pool.install(|| registry::evaluate_all_parallel(&presets, &yt, &ys, None));
+    for (preset, got) in presets.iter().zip(parallel) {
+        let one = preset.evaluate(&yt, &ys, None).map(f64::to_bits);
+        assert_eq!(
+            got.map(f64::to_bits),
+            one,
+            "{} {}",
+            preset.convention(),
+            preset.name()
+        );
     }
 }
