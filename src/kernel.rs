@@ -122,13 +122,6 @@ impl<'a> RankedRow<'a> {
         listed.chain(scanned.iter().filter(|b| b.relevant > 0))
     }
 
-    /// Whether the blocks partition every position (`0..n_labels`) and the kernel listed the
-    /// relevant ones, so that [`relevant_blocks`](Self::relevant_blocks) visits those only and
-    /// the irrelevant labels between them can be counted from their starts.
-    pub(crate) fn complete_with_relevant_list(&self) -> bool {
-        self.relevant_at.is_some() && self.covered == self.n_labels
-    }
-
     /// The columns in rank order (best first); inside a shared block, in column order. Empty
     /// for a row from [`Ranker::rank_relevant`] that was ranked by counting.
     pub fn order(&self) -> &'a [u32] {

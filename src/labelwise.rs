@@ -929,7 +929,8 @@ where
         0 => None,
         _ => RowReader::new(y_true).row(0).first().copied(),
     };
-    let mut sums = vec![AucSums::default(); lanes.len()];
+    let pooled = AucSums::for_items(n.saturating_mul(y_score.ncols()), weights.is_none());
+    let mut sums = vec![pooled; lanes.len()];
     let Some(zero) = first_label else {
         // No cells: the pool is one empty piece.
         return sums;

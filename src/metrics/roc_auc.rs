@@ -91,11 +91,8 @@ impl VectorMetric for RocAuc {
     }
 
     fn vector_value<T: Score>(&self, v: &Vector<'_, T>, row: &RankedRow<'_>) -> Option<f64> {
-        let sums = AucSums::counted(v, row).unwrap_or_else(|| {
-            let mut sums = AucSums::default();
-            sums.add(v, row);
-            sums
-        });
+        let mut sums = AucSums::for_items(row.n_labels(), v.weights.is_unit());
+        sums.add(v, row);
         let flip = |pairs: f64, credit: f64| match self.direction {
             Direction::Auto if class_median(v, row, false) > class_median(v, row, true) => {
                 pairs - credit
@@ -129,57 +126,78 @@ pub(crate) struct AucSums {
     irrelevant_weight: f64,
     relevant: usize,
     items: usize,
+    /// Unweighted rankings of few enough items are counted exactly instead ([`PairCounts`]).
+    counts: Option<PairCounts>,
 }
 
+/// The pairs of an unweighted ranking, counted in integers from its relevant blocks alone:
+/// each relevant block's relevant items times the irrelevant items above it and inside it.
+/// With at most 2^26 items every term and partial sum of the block-by-block float sums is an
+/// integer or a half-integer below 2^51, hence exact: the counts give the same bits, without
+/// visiting the irrelevant blocks.
+#[derive(Debug, Clone, Copy, Default)]
+struct PairCounts {
+    /// Σ over relevant blocks of relevant × (irrelevant above + irrelevant inside).
+    above_or_inside: u128,
+    /// Σ over relevant blocks of relevant × irrelevant inside.
+    inside: u128,
+    relevant: u128,
+    irrelevant: u128,
+    /// 1 − the tied-pair error: 1, ½ or 0.
+    tie_credit: f64,
+}
+
+/// The most items [`PairCounts`] counts exactly.
+const MAX_COUNTED_ITEMS: usize = 1 << 26;
+
 impl AucSums {
-    /// Adds the blocks of `row`, which follow every block added before.
+    /// Sums for a ranking of `items` items, counted exactly when `unweighted` and few enough.
+    pub(crate) fn for_items(items: usize, unweighted: bool) -> AucSums {
+        AucSums {
+            counts: (unweighted && items <= MAX_COUNTED_ITEMS).then(PairCounts::default),
+            ..AucSums::default()
+        }
+    }
+
+    /// Adds the blocks of `row`, which follow every block added before (`v` unweighted if the
+    /// sums count exactly).
     fn add<T>(&mut self, v: &Vector<'_, T>, row: &RankedRow<'_>) {
         let tie_credit = 1.0 - row.tied_pair_error();
+        self.relevant += row.n_relevant();
+        self.items += row.n_labels();
+        if let Some(counts) = self.counts.as_mut().filter(|_| v.weights.is_unit()) {
+            counts.tie_credit = tie_credit;
+            let mut relevant_above = 0;
+            for b in row.relevant_blocks() {
+                let inside = (b.len - b.relevant) as u128;
+                let above = counts.irrelevant + b.start.saturating_sub(relevant_above) as u128;
+                counts.above_or_inside += b.relevant as u128 * (above + inside);
+                counts.inside += b.relevant as u128 * inside;
+                relevant_above += b.relevant;
+            }
+            counts.relevant += row.n_relevant() as u128;
+            counts.irrelevant += row.n_labels().saturating_sub(row.n_relevant()) as u128;
+            return;
+        }
         for b in row.blocks() {
             let (p, n) = v.class_weights(row, b);
             self.credit += n * self.relevant_weight + tie_credit * p * n;
             self.relevant_weight += p;
             self.irrelevant_weight += n;
         }
-        self.relevant += row.n_relevant();
-        self.items += row.n_labels();
     }
 
-    /// The sums of one unweighted, complete ranking from its relevant blocks alone: each
-    /// relevant block's pairs with the irrelevant labels below it and inside it. Every term
-    /// and partial sum of [`add`](Self::add) is then an integer or a half-integer below 2^52,
-    /// hence exact, so this exact count has the same bits. `None` where that does not hold
-    /// (weights, a partial ranking, too many pairs).
-    fn counted<T>(v: &Vector<'_, T>, row: &RankedRow<'_>) -> Option<AucSums> {
-        let tie_credit = 1.0 - row.tied_pair_error();
-        let (relevant, items) = (row.n_relevant(), row.n_labels());
-        let irrelevant = items.checked_sub(relevant)?;
-        let exact = (relevant as f64) * (irrelevant as f64) < 2f64.powi(51);
-        if !v.weights.is_unit()
-            || !row.complete_with_relevant_list()
-            || !exact
-            || ![0.0, 0.5, 1.0].contains(&tie_credit)
-        {
-            return None;
+    /// The (credit, relevant weight, irrelevant weight) of the ranking added.
+    fn totals(&self) -> (f64, f64, f64) {
+        match self.counts {
+            Some(c) => {
+                // Pairs with the irrelevant item below, then the tied pairs' credit.
+                let below = c.relevant * c.irrelevant - c.above_or_inside;
+                let credit = below as f64 + c.tie_credit * c.inside as f64;
+                (credit, c.relevant as f64, c.irrelevant as f64)
+            }
+            None => (self.credit, self.relevant_weight, self.irrelevant_weight),
         }
-        // Pairs with an irrelevant label below, and pairs inside a block.
-        let (mut below, mut inside, mut relevant_above) = (0u64, 0u64, 0usize);
-        for b in row.relevant_blocks() {
-            let irrelevant_in = (b.len - b.relevant) as u64;
-            let irrelevant_above = b.start.checked_sub(relevant_above)? as u64;
-            let irrelevant_below =
-                (irrelevant as u64).checked_sub(irrelevant_above + irrelevant_in)?;
-            below += b.relevant as u64 * irrelevant_below;
-            inside += b.relevant as u64 * irrelevant_in;
-            relevant_above += b.relevant;
-        }
-        Some(AucSums {
-            credit: below as f64 + tie_credit * inside as f64,
-            relevant_weight: relevant as f64,
-            irrelevant_weight: irrelevant as f64,
-            relevant,
-            items,
-        })
     }
 
     /// The AUC, `None` for a single-class vector; `direction(pairs, credit)` gives the credit
@@ -188,8 +206,9 @@ impl AucSums {
         if self.relevant == 0 || self.relevant == self.items {
             return None;
         }
-        let pairs = self.relevant_weight * self.irrelevant_weight;
-        Some(direction(pairs, self.credit) / pairs)
+        let (credit, relevant_weight, irrelevant_weight) = self.totals();
+        let pairs = relevant_weight * irrelevant_weight;
+        Some(direction(pairs, credit) / pairs)
     }
 }
 
@@ -286,6 +305,50 @@ mod tests {
                         "{scores:?} {labels:?} {ties:?}"
                     );
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn exact_pair_counts_equal_the_block_by_block_sums() {
+        let mut state = 0xC0FFEE_u64;
+        let mut draw = |n: u64| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) % n
+        };
+        for case in 0..300 {
+            // Two pieces: every score of the first above every score of the second.
+            let pieces: Vec<(Vec<f64>, Vec<f64>)> = (0..2)
+                .map(|piece| {
+                    let len = draw(15) as usize;
+                    let scores = (0..len)
+                        .map(|_| (draw(4) + 10 * (1 - piece)) as f64)
+                        .collect();
+                    let labels = (0..len).map(|_| draw(3) as f64).collect();
+                    (scores, labels)
+                })
+                .collect();
+            for ties in TiePolicy::R_METHODS.into_iter().chain(TiePolicy::ANALYSIS) {
+                let ranking = Ranking::new(ties);
+                let items = pieces.iter().map(|p| p.0.len()).sum();
+                let (mut counted, mut summed) =
+                    (AucSums::for_items(items, true), AucSums::default());
+                for (scores, labels) in &pieces {
+                    let v = Vector {
+                        scores,
+                        labels,
+                        weights: Weights::Unit,
+                    };
+                    let mut ranker = Ranker::new();
+                    let row = ranker.rank(scores, labels, ranking, case);
+                    counted.add(&v, &row);
+                    summed.add(&v, &row);
+                }
+                let bits = |s: &AucSums| s.value(|pairs, credit| pairs - credit).map(f64::to_bits);
+                assert_eq!(bits(&counted), bits(&summed), "{pieces:?} {ties:?}");
+                assert_eq!(counted.totals().0.to_bits(), summed.totals().0.to_bits());
             }
         }
     }
