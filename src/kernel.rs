@@ -238,6 +238,8 @@ pub struct Ranker {
     members: Vec<u32>,
     /// `assign`: the indices of the blocks holding a relevant label.
     relevant_at: Vec<u32>,
+    /// `sort_top`: the labels of the row whose top the keys hold.
+    top_of: usize,
     /// Set by [`assign`](Ranker::assign) on a sort without ties: its blocks and order serve
     /// every policy while the gains stay these (bitwise) and the row is not re-sorted.
     untied: UntiedAssignment,
@@ -728,15 +730,33 @@ impl Ranker {
         row: usize,
         k: usize,
     ) -> RankedRow<'a> {
-        let n = scores.len().min(gains.len()).min(u32::MAX as usize);
-        if k >= n || ranking.grouping != TieGrouping::Exact {
+        if !selects_top(scores.len().min(gains.len()), k, ranking.grouping) {
             return self.rank(scores, gains, ranking, row);
         }
+        self.sort_top(scores, gains.len(), k);
+        self.assign_top(gains, ranking.ties, row)
+    }
+
+    /// The policy-free part of [`rank_top`](Self::rank_top) (when [`selects_top`] says it
+    /// selects): the top k and its ties, sorted and grouped, for
+    /// [`assign_top`](Self::assign_top) to rank under any number of policies.
+    pub(crate) fn sort_top<T: Score>(&mut self, scores: &[T], n_gains: usize, k: usize) {
+        let n = scores.len().min(n_gains).min(u32::MAX as usize);
         self.select_top(&scores[..n], k.max(1));
         self.keys.sort_unstable();
         self.group(scores, TieGrouping::Exact);
+    }
+
+    /// [`rank_top`](Self::rank_top) under `ties` after [`sort_top`](Self::sort_top).
+    pub(crate) fn assign_top<'a>(
+        &'a mut self,
+        gains: &'a [f64],
+        ties: TiePolicy,
+        row: usize,
+    ) -> RankedRow<'a> {
+        let n = self.top_of.min(gains.len());
         let n_relevant = gains[..n].iter().filter(|&&g| g != 0.0).count();
-        let mut top = self.assign(gains, ranking.ties, row);
+        let mut top = self.assign(gains, ties, row);
         // The blocks cover the top; the counts and gains describe the whole row.
         top.gains = &gains[..n];
         top.n_labels = n;
@@ -747,6 +767,7 @@ impl Ranker {
     /// Leaves in `keys` (unsorted) the `k` best keys and every key tied with the k-th, in one
     /// pass that keeps only candidates not yet known to rank below the k-th.
     fn select_top<T: Score>(&mut self, scores: &[T], k: usize) {
+        self.top_of = scores.len();
         self.keys.clear();
         // No score below `bound` can be in the top k (a float comparison: -0.0 == 0.0, as the
         // keys say).
@@ -843,6 +864,12 @@ pub(crate) enum Reach {
     /// The relevant blocks that start above position k ([`crate::RowMetric::top_k`] of a
     /// metric that reads only relevant blocks).
     Top(usize),
+}
+
+/// Whether [`Ranker::rank_top`] selects the top `k` of a row of `n` labels (else it ranks the
+/// whole row, as [`Ranker::rank`] does).
+pub(crate) fn selects_top(n: usize, k: usize, grouping: TieGrouping) -> bool {
+    k < n.min(u32::MAX as usize) && grouping == TieGrouping::Exact
 }
 
 /// Whether two gain slices are the same, bit for bit (so -0.0 differs from 0.0).

@@ -3,6 +3,7 @@
 //! that ranking ("sort once, score many"). Each metric's values are summed in row order, so the
 //! results are bitwise those of evaluating the metrics one by one.
 
+use crate::kernel::selects_top;
 use crate::matrix::RowReader;
 use crate::metric::{
     check_indicator, check_scores, check_shapes, check_weights, mean_value, read_labels,
@@ -153,8 +154,8 @@ struct Task {
 }
 
 /// How every row is ranked, worked out once: the tasks in order (under each grouping, the full
-/// rankings first, sharing one sort of the row, then the other reaches), the label domains to
-/// check.
+/// rankings first, sharing one sort of the row, then the other reaches, each under every
+/// policy), the label domains to check.
 struct RowPlan {
     tasks: Vec<Task>,
     domains: Vec<LabelDomain>,
@@ -180,9 +181,11 @@ impl RowPlan {
         let mut tasks = Vec::new();
         for (grouping, policies) in groupings {
             let full = policies.iter().map(|&ties| (ties, RowReach::Full));
-            let others = policies
+            // Reach by reach, so that the policies of one reach follow each other and share
+            // what they can (a top-k selection); a lane's outcome does not depend on the order.
+            let others = reaches
                 .iter()
-                .flat_map(|&ties| reaches.iter().map(move |&reach| (ties, reach)));
+                .flat_map(|&reach| policies.iter().map(move |&ties| (ties, reach)));
             for (ties, reach) in full.chain(others) {
                 let ranking = Ranking::new(ties).with_grouping(grouping);
                 let served: Vec<usize> = (0..lanes.len())
@@ -309,19 +312,35 @@ fn row_outcomes<T: Score, L: Label>(
     // Each lane gets its row as its one-shot evaluation ranks it (`RowReach`): lanes reading
     // every block share one sort of the row and one assignment per policy; the others share
     // one ranking per (policy, reach).
+    // What the kernel holds: a sort of the whole row, or of its top k, under a grouping; the
+    // policies of a (grouping, reach) after the first only assign.
     let mut sorted = None;
     for task in &plan.tasks {
         if task.lanes.iter().all(|&k| out[k]) {
             continue;
         }
         let ranking = Ranking::new(task.ties).with_grouping(task.grouping);
-        let row = match task.reach {
+        let reach = match task.reach {
+            // A top that is the whole row is the whole row ranked (`Ranker::rank_top`).
+            RowReach::Top(k) if !selects_top(s.len().min(gains.len()), k, task.grouping) => {
+                RowReach::Full
+            }
+            reach => reach,
+        };
+        let row = match reach {
             RowReach::Full => {
-                if sorted != Some(task.grouping) {
-                    ranker.sort(s, task.grouping);
-                    sorted = Some(task.grouping);
+                if sorted != Some((task.grouping, reach)) {
+                    ranker.sort(&s[..s.len().min(gains.len())], task.grouping);
+                    sorted = Some((task.grouping, reach));
                 }
                 ranker.assign(gains, task.ties, i)
+            }
+            RowReach::Top(k) => {
+                if sorted != Some((task.grouping, reach)) {
+                    ranker.sort_top(s, gains.len(), k);
+                    sorted = Some((task.grouping, reach));
+                }
+                ranker.assign_top(gains, task.ties, i)
             }
             reach => {
                 sorted = None;
