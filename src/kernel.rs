@@ -351,7 +351,22 @@ impl Ranker {
             TiePolicy::Random(seed) => Some(SplitMix64::for_row(seed, row)),
             _ => None,
         };
-        for &(start, len) in groups.iter() {
+        // Without ties every group is one label: its block, one tight loop (a shared block's
+        // gain is 0.0 plus the member's, as below).
+        let untied_groups = if groups.len() == keys.len() {
+            let zero = if sharing.is_some() { 0.0 } else { -0.0 };
+            blocks.extend(sorted_gains.iter().enumerate().map(|(start, &x)| Block {
+                start,
+                len: 1,
+                relevant: usize::from(x != 0.0),
+                gain: zero + x,
+            }));
+            order.extend(keys.iter().map(|k| k.1));
+            &[][..]
+        } else {
+            &groups[..]
+        };
+        for &(start, len) in untied_groups {
             let group = &keys[start..start + len];
             if sharing.is_some() {
                 let (mut r, mut g) = (0, 0.0);
@@ -1094,6 +1109,31 @@ mod tests {
             shared.sort(scores, TieGrouping::Exact);
             let fresh = snapshot(&Ranker::new().rank(scores, &gains, ranking, 0));
             assert_eq!(snapshot(&shared.assign(&gains, TiePolicy::Last, 0)), fresh);
+        }
+    }
+
+    #[test]
+    fn an_untied_row_is_one_block_per_label_under_every_policy() {
+        let scores = [0.25, 0.75, -0.5, 0.0, 1.5];
+        let gains = [1.0, -0.0, 0.0, 2.0, 0.0];
+        let order = [4u32, 1, 0, 3, 2];
+        for ties in TiePolicy::R_METHODS
+            .into_iter()
+            .chain(TiePolicy::ANALYSIS)
+            .chain([TiePolicy::Random(1)])
+        {
+            let mut ranker = Ranker::new();
+            let row = ranker.rank(&scores, &gains, Ranking::new(ties), 0);
+            assert_eq!(row.order(), &order);
+            for (i, (b, &j)) in row.blocks().iter().zip(&order).enumerate() {
+                let g = gains[j as usize];
+                // A shared block sums its members' gains from 0.0: -0.0 becomes 0.0.
+                let gain = if ties.sharing().is_some() { 0.0 + g } else { g };
+                assert_eq!((b.start, b.len, b.relevant), (i, 1, usize::from(g != 0.0)));
+                assert_eq!(b.gain.to_bits(), gain.to_bits(), "{ties:?} block {i}");
+            }
+            let relevant: Vec<usize> = row.relevant_blocks().map(|b| b.start).collect();
+            assert_eq!(relevant, [2, 3]);
         }
     }
 }
