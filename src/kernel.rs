@@ -241,15 +241,14 @@ pub struct Ranker {
     /// `sort_top`: the labels of the row whose top the keys hold.
     top_of: usize,
     /// Set by [`assign`](Ranker::assign) on a sort without ties: its blocks and order serve
-    /// every policy while the gains stay these (bitwise) and the row is not re-sorted.
+    /// every policy ([`reassign`](Ranker::reassign)) until the row is sorted again.
     untied: UntiedAssignment,
 }
 
-/// The gains an untied assignment was made from, and its relevant count.
-#[derive(Debug, Default, Clone)]
+/// Whether the last assignment serves every policy, and its relevant count.
+#[derive(Debug, Default, Clone, Copy)]
 struct UntiedAssignment {
     valid: bool,
-    gains: Vec<f64>,
     n_relevant: usize,
 }
 
@@ -313,21 +312,6 @@ impl Ranker {
     ) -> RankedRow<'a> {
         let sharing = ties.sharing();
         let n = self.keys.len().min(gains.len());
-        // Without ties every policy gives the same blocks and order (a group of one has one
-        // order and one rank), so a vector ranked under several policies is assigned once.
-        let untied = &self.untied;
-        if untied.valid && same_bits(&untied.gains, gains) {
-            return RankedRow {
-                blocks: &self.blocks,
-                order: &self.order,
-                gains: &gains[..n],
-                n_labels: n,
-                n_relevant: untied.n_relevant,
-                sharing,
-                relevant_at: Some(&self.relevant_at),
-                covered: self.keys.len(),
-            };
-        }
         let Ranker {
             keys,
             groups,
@@ -418,12 +402,11 @@ impl Ranker {
         relevant_at.truncate(count);
         // A shared block's gain is 0.0 + the member's, which turns -0.0 into 0.0: with such a
         // gain the policies' blocks differ in that bit, so none is reused.
-        if groups.len() == keys.len() && !gains.iter().any(|g| g.to_bits() == (-0.0f64).to_bits()) {
-            untied.gains.clear();
-            untied.gains.extend_from_slice(gains);
-            untied.n_relevant = n_relevant;
-            untied.valid = true;
-        }
+        *untied = UntiedAssignment {
+            valid: groups.len() == keys.len()
+                && !gains.iter().any(|g| g.to_bits() == (-0.0f64).to_bits()),
+            n_relevant,
+        };
         RankedRow {
             blocks,
             order,
@@ -433,6 +416,31 @@ impl Ranker {
             sharing,
             relevant_at: Some(relevant_at),
             covered: keys.len(),
+        }
+    }
+
+    /// [`assign`](Self::assign) for a caller that has assigned the current sort already, with
+    /// these same gains: without ties every policy gives the same blocks and order (a group of
+    /// one has one order and one rank), so that assignment is handed on as it is.
+    pub(crate) fn reassign<'a>(
+        &'a mut self,
+        gains: &'a [f64],
+        ties: TiePolicy,
+        row: usize,
+    ) -> RankedRow<'a> {
+        if !self.untied.valid {
+            return self.assign(gains, ties, row);
+        }
+        let n = self.keys.len().min(gains.len());
+        RankedRow {
+            blocks: &self.blocks,
+            order: &self.order,
+            gains: &gains[..n],
+            n_labels: n,
+            n_relevant: self.untied.n_relevant,
+            sharing: ties.sharing(),
+            relevant_at: Some(&self.relevant_at),
+            covered: self.keys.len(),
         }
     }
 
@@ -749,7 +757,7 @@ impl Ranker {
             return self.rank(scores, gains, ranking, row);
         }
         self.sort_top(scores, gains.len(), k);
-        self.assign_top(gains, ranking.ties, row)
+        self.assign_top(gains, ranking.ties, row, false)
     }
 
     /// The policy-free part of [`rank_top`](Self::rank_top) (when [`selects_top`] says it
@@ -762,16 +770,21 @@ impl Ranker {
         self.group(scores, TieGrouping::Exact);
     }
 
-    /// [`rank_top`](Self::rank_top) under `ties` after [`sort_top`](Self::sort_top).
+    /// [`rank_top`](Self::rank_top) under `ties` after [`sort_top`](Self::sort_top); `again`:
+    /// the caller has assigned this top already, with these gains ([`reassign`](Self::reassign)).
     pub(crate) fn assign_top<'a>(
         &'a mut self,
         gains: &'a [f64],
         ties: TiePolicy,
         row: usize,
+        again: bool,
     ) -> RankedRow<'a> {
         let n = self.top_of.min(gains.len());
         let n_relevant = gains[..n].iter().filter(|&&g| g != 0.0).count();
-        let mut top = self.assign(gains, ties, row);
+        let mut top = match again {
+            true => self.reassign(gains, ties, row),
+            false => self.assign(gains, ties, row),
+        };
         // The blocks cover the top; the counts and gains describe the whole row.
         top.gains = &gains[..n];
         top.n_labels = n;
@@ -885,11 +898,6 @@ pub(crate) enum Reach {
 /// whole row, as [`Ranker::rank`] does).
 pub(crate) fn selects_top(n: usize, k: usize, grouping: TieGrouping) -> bool {
     k < n.min(u32::MAX as usize) && grouping == TieGrouping::Exact
-}
-
-/// Whether two gain slices are the same, bit for bit (so -0.0 differs from 0.0).
-fn same_bits(a: &[f64], b: &[f64]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
 }
 
 /// The labels a row ranks: as many as it has both scores and gains for, at most u32::MAX
@@ -1072,9 +1080,9 @@ mod tests {
 
     #[test]
     fn one_sort_ranked_under_every_policy_equals_a_fresh_ranking() {
-        // Untied rows reuse one assignment across policies: it must be exactly what a fresh
-        // ranking gives, also when the gains change (in place) between policies, when a gain
-        // is -0.0, and after the counting path used the same kernel.
+        // Untied rows hand one assignment on across policies (`reassign`): it must be exactly
+        // what a fresh ranking gives, also when a gain is -0.0 and after the counting path used
+        // the same kernel; new gains take a new `assign`.
         let policies = [
             TiePolicy::Max,
             TiePolicy::Min,
@@ -1094,6 +1102,7 @@ mod tests {
             let mut gains: Vec<f64> = (0..n).map(|j| [0.0, 1.0, 2.0][j % 3]).collect();
             shared.sort(scores, TieGrouping::Exact);
             for (k, &ties) in policies.iter().enumerate() {
+                let new_gains = (k == 3 || k == 6) && n > 0;
                 if k == 3 && n > 0 {
                     gains[0] = 1.0 - gains[0]; // same buffer, new content
                 }
@@ -1101,7 +1110,11 @@ mod tests {
                     gains[2] = -0.0;
                 }
                 let fresh = snapshot(&Ranker::new().rank(scores, &gains, Ranking::new(ties), 4));
-                assert_eq!(snapshot(&shared.assign(&gains, ties, 4)), fresh, "{ties:?}");
+                let row = match k == 0 || new_gains {
+                    true => shared.assign(&gains, ties, 4),
+                    false => shared.reassign(&gains, ties, 4),
+                };
+                assert_eq!(snapshot(&row), fresh, "{ties:?}");
             }
             // The counting path rewrites keys and blocks; a new sort then starts afresh.
             let ranking = Ranking::new(TiePolicy::Last);

@@ -513,8 +513,10 @@ fn vector_values<M: VectorMetric, T: Score>(
             if sorted != Some(ranking.grouping) {
                 ranker.sort(v.scores, ranking.grouping);
                 sorted = Some(ranking.grouping);
+                ranker.assign(v.labels, ranking.ties, seed)
+            } else {
+                ranker.reassign(v.labels, ranking.ties, seed)
             }
-            ranker.assign(v.labels, ranking.ties, seed)
         };
         for (k, lane) in lanes.iter().enumerate() {
             if serves(lane) && lane.options.ranking == ranking {
@@ -979,8 +981,11 @@ where
         };
         // Every piece lane groups exactly: one sort serves all.
         ranker.sort(v.scores, TieGrouping::Exact);
-        for &ranking in &plans {
-            let row = ranker.assign(&gains, ranking.ties, 0);
+        for (p, &ranking) in plans.iter().enumerate() {
+            let row = match p {
+                0 => ranker.assign(&gains, ranking.ties, 0),
+                _ => ranker.reassign(&gains, ranking.ties, 0),
+            };
             for (lane, sums) in lanes.iter().zip(sums.iter_mut()) {
                 if lane.pieces && lane.failed.is_none() && lane.options.ranking == ranking {
                     lane.metric.add_piece(sums, &v, &row);

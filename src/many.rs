@@ -328,19 +328,21 @@ fn row_outcomes<T: Score, L: Label>(
             reach => reach,
         };
         let row = match reach {
+            RowReach::Full if sorted == Some((task.grouping, reach)) => {
+                ranker.reassign(gains, task.ties, i)
+            }
             RowReach::Full => {
-                if sorted != Some((task.grouping, reach)) {
-                    ranker.sort(&s[..s.len().min(gains.len())], task.grouping);
-                    sorted = Some((task.grouping, reach));
-                }
+                ranker.sort(&s[..s.len().min(gains.len())], task.grouping);
+                sorted = Some((task.grouping, reach));
                 ranker.assign(gains, task.ties, i)
             }
             RowReach::Top(k) => {
-                if sorted != Some((task.grouping, reach)) {
+                let again = sorted == Some((task.grouping, reach));
+                if !again {
                     ranker.sort_top(s, gains.len(), k);
                     sorted = Some((task.grouping, reach));
                 }
-                ranker.assign_top(gains, task.ties, i)
+                ranker.assign_top(gains, task.ties, i, again)
             }
             reach => {
                 sorted = None;
