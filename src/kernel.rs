@@ -240,9 +240,33 @@ pub struct Ranker {
     relevant_at: Vec<u32>,
     /// `sort_top`: the labels of the row whose top the keys hold.
     top_of: usize,
+    /// The counting path: the tie groups holding relevant labels, counted.
+    counted: Vec<CountedGroup>,
+    /// Whether `equal_before` holds the counted groups' places.
+    places_known: bool,
+    /// What the counted groups were counted for, while they stand.
+    counted_for: Option<CountedFor>,
     /// Set by [`assign`](Ranker::assign) on a sort without ties: its blocks and order serve
     /// every policy ([`reassign`](Ranker::reassign)) until the row is sorted again.
     untied: UntiedAssignment,
+}
+
+/// A tie group holding relevant labels, found by counting: its relevant members are
+/// `keys[first..first + members]`, `start` labels rank above it, `len` are in it.
+#[derive(Debug, Clone, Copy)]
+struct CountedGroup {
+    first: usize,
+    members: usize,
+    start: usize,
+    len: usize,
+}
+
+/// The reach a row's groups were counted for, the positions they cover, its relevant count.
+#[derive(Debug, Clone, Copy)]
+struct CountedFor {
+    reach: Reach,
+    covered: usize,
+    n_relevant: usize,
 }
 
 /// Whether the last assignment serves every policy, and its relevant count.
@@ -508,6 +532,7 @@ impl Ranker {
     #[inline]
     fn forget_assignment(&mut self) {
         self.untied.valid = false;
+        self.counted_for = None;
     }
 
     /// Puts the columns of the non-zero gains into the gathered columns.
@@ -576,15 +601,40 @@ impl Ranker {
             Reach::Top(k) => k,
             _ => n,
         };
-        let mut ranked = self.rank_by_counting(scores, gains, ranking.ties, top);
-        ranked.n_relevant = n_relevant;
-        let blocks = ranked.blocks;
-        ranked.blocks = match reach {
-            Reach::End(RelevantEnd::First) => blocks.get(..1).unwrap_or(blocks),
-            Reach::End(RelevantEnd::Last) => &blocks[blocks.len().saturating_sub(1)..],
-            _ => blocks,
-        };
-        ranked
+        let covered = self.count_groups(scores, top);
+        self.counted_for = Some(CountedFor {
+            reach,
+            covered,
+            n_relevant,
+        });
+        let ranked = self.place_counted(scores, gains, ranking.ties, covered);
+        gathered_row(ranked, reach, n_relevant)
+    }
+
+    /// [`rank_gathered`](Self::rank_gathered) for a caller that has ranked this same row (the
+    /// same scores, gains and gathered columns) with the same `reach` just before, under
+    /// another policy: the counted groups are placed again under the new policy, not counted
+    /// again.
+    pub(crate) fn rank_gathered_again<'a, T: Score>(
+        &'a mut self,
+        scores: &[T],
+        gains: &'a [f64],
+        ranking: Ranking,
+        row: usize,
+        reach: Reach,
+    ) -> RankedRow<'a> {
+        let n = ranked_len(scores, gains);
+        let shared_end = matches!(reach, Reach::End(_)) && ranking.ties.sharing().is_some();
+        match self.counted_for {
+            Some(c) if c.reach == reach && counts(ranking, n, self.gathered.len(), reach) => {
+                if shared_end {
+                    return self.rank_gathered(scores, gains, ranking, row, reach);
+                }
+                let ranked = self.place_counted(&scores[..n], &gains[..n], ranking.ties, c.covered);
+                gathered_row(ranked, reach, c.n_relevant)
+            }
+            _ => self.rank_gathered(scores, gains, ranking, row, reach),
+        }
     }
 
     /// [`rank_gathered`](Self::rank_gathered) for one end under a rank-sharing policy: the
@@ -633,59 +683,106 @@ impl Ranker {
         }
     }
 
-    /// The counting path of [`rank_relevant`](Self::rank_relevant): `keys` holds the relevant
-    /// labels, sorted. Each run of equal keys is one tie group's relevant members; one pass
-    /// over the row counts the group's labels above (`start`), in it (`len`), and in lower
-    /// columns than each member (its place under an ordering policy). Stops at the first
-    /// group that starts at position `top` or below: the row then covers the positions above.
-    fn rank_by_counting<'a, T: Score>(
-        &'a mut self,
-        scores: &[T],
-        gains: &'a [f64],
-        ties: TiePolicy,
-        top: usize,
-    ) -> RankedRow<'a> {
-        self.forget_assignment();
-        self.blocks.clear();
-        self.order.clear();
-        let sharing = ties.sharing();
-        let (mut first, mut covered) = (0, scores.len());
-        while let Some(&(key, _)) = self.keys.get(first) {
-            let run_len = self.keys[first..].iter().take_while(|k| k.0 == key).count();
-            let run = &self.keys[first..first + run_len];
-            first += run_len;
-            let Some(&t) = scores.get(run[0].1 as usize) else {
+    /// The counting path of [`rank_relevant`](Self::rank_relevant), its policy-free half:
+    /// `keys` holds the relevant labels, sorted. Each run of equal keys is one tie group's
+    /// relevant members; one pass over the row counts the group's labels above (`start`) and in
+    /// it (`len`). Stops at the first group that starts at position `top` or below; returns the
+    /// positions the groups cover.
+    fn count_groups<T: Score>(&mut self, scores: &[T], top: usize) -> usize {
+        self.counted.clear();
+        self.places_known = false;
+        let mut first = 0;
+        while let Some(&(key, column)) = self.keys.get(first) {
+            let members = self.keys[first..].iter().take_while(|k| k.0 == key).count();
+            let group = first;
+            first += members;
+            let Some(&t) = scores.get(column as usize) else {
                 continue;
             };
             let (start, len) = count_above_and_equal(scores, t);
             if start >= top {
-                covered = start;
-                break;
+                return start;
             }
+            self.counted.push(CountedGroup {
+                first: group,
+                members,
+                start,
+                len,
+            });
+        }
+        scores.len()
+    }
+
+    /// The members' places in column order among their counted group (`equal_before`, by
+    /// key), needed by ordering policies only when irrelevant labels share the group.
+    fn count_places<T: Score>(&mut self, scores: &[T]) {
+        if self.places_known {
+            return;
+        }
+        let Ranker {
+            keys,
+            counted,
+            equal_before,
+            ..
+        } = self;
+        equal_before.clear();
+        equal_before.resize(keys.len(), 0);
+        for g in counted.iter() {
+            let run = &keys[g.first..g.first + g.members];
+            let places = &mut equal_before[g.first..g.first + g.members];
+            let t = scores.get(run[0].1 as usize).copied();
+            match t.filter(|_| g.len > g.members) {
+                Some(t) => {
+                    let (mut equal, mut from) = (0, 0);
+                    for (m, (&(_, column), place)) in run.iter().zip(places).enumerate() {
+                        let segment = scores.get(from..column as usize).unwrap_or(&[]);
+                        (equal, from) = (
+                            equal + count_above_and_equal(segment, t).1,
+                            column as usize + 1,
+                        );
+                        *place = equal + m;
+                    }
+                }
+                None => places.iter_mut().enumerate().for_each(|(m, p)| *p = m),
+            }
+        }
+        self.places_known = true;
+    }
+
+    /// The counting path's other half: the counted groups' blocks under `ties`.
+    fn place_counted<'a, T: Score>(
+        &'a mut self,
+        scores: &[T],
+        gains: &'a [f64],
+        ties: TiePolicy,
+        covered: usize,
+    ) -> RankedRow<'a> {
+        let sharing = ties.sharing();
+        if sharing.is_none() {
+            self.count_places(scores);
+        }
+        let Ranker {
+            keys,
+            counted,
+            equal_before,
+            blocks,
+            order,
+            ..
+        } = self;
+        blocks.clear();
+        order.clear();
+        for g in counted.iter() {
+            let run = &keys[g.first..g.first + g.members];
+            let (start, len) = (g.start, g.len);
             if sharing.is_some() {
                 let member_gains = run.iter().map(|k| gains[k.1 as usize]);
-                self.blocks.push(shared_block(start, len, member_gains));
+                blocks.push(shared_block(start, len, member_gains));
                 continue;
             }
-            // The members' places in column order among the group, needed only when
-            // irrelevant labels share the group.
-            self.equal_before.clear();
-            if len > run_len {
-                let (mut equal, mut from) = (0, 0);
-                for (m, &(_, column)) in run.iter().enumerate() {
-                    let segment = scores.get(from..column as usize).unwrap_or(&[]);
-                    (equal, from) = (
-                        equal + count_above_and_equal(segment, t).1,
-                        column as usize + 1,
-                    );
-                    self.equal_before.push(equal + m);
-                }
-            } else {
-                self.equal_before.extend(0..run_len);
-            }
+            let equal_before = &equal_before[g.first..g.first + g.members];
             let gain = |k: &(u64, u32)| gains[k.1 as usize];
-            let irrelevant = len - run_len;
-            let group = self.blocks.len();
+            let irrelevant = len - g.members;
+            let group = blocks.len();
             for (m, k) in run.iter().enumerate() {
                 let g = gain(k);
                 // The place the full path's stable sort by gain gives: members of higher
@@ -699,26 +796,26 @@ impl Ranker {
                     before.count() + if zero_before { irrelevant } else { 0 }
                 };
                 let place = match ties {
-                    TiePolicy::Last => len - 1 - self.equal_before[m],
+                    TiePolicy::Last => len - 1 - equal_before[m],
                     TiePolicy::Optimistic => placed_by_gain(Ordering::Greater, g < 0.0),
                     TiePolicy::Pessimistic => placed_by_gain(Ordering::Less, g > 0.0),
-                    _ => self.equal_before[m],
+                    _ => equal_before[m],
                 };
-                self.blocks.push(Block {
+                blocks.push(Block {
                     start: start + place,
                     len: 1,
                     relevant: 1,
                     gain: g,
                 });
             }
-            self.blocks[group..].sort_unstable_by_key(|b| b.start);
+            blocks[group..].sort_unstable_by_key(|b| b.start);
         }
         RankedRow {
-            blocks: &self.blocks,
-            order: &self.order,
+            blocks,
+            order,
             gains,
             n_labels: scores.len(),
-            n_relevant: self.keys.len(),
+            n_relevant: keys.len(),
             sharing,
             relevant_at: None,
             covered,
@@ -892,6 +989,19 @@ pub(crate) enum Reach {
     /// The relevant blocks that start above position k ([`crate::RowMetric::top_k`] of a
     /// metric that reads only relevant blocks).
     Top(usize),
+}
+
+/// A counted row as its reach reads it: the end's block alone for one end; the row's relevant
+/// count.
+fn gathered_row(mut ranked: RankedRow<'_>, reach: Reach, n_relevant: usize) -> RankedRow<'_> {
+    ranked.n_relevant = n_relevant;
+    let blocks = ranked.blocks;
+    ranked.blocks = match reach {
+        Reach::End(RelevantEnd::First) => blocks.get(..1).unwrap_or(blocks),
+        Reach::End(RelevantEnd::Last) => &blocks[blocks.len().saturating_sub(1)..],
+        _ => blocks,
+    };
+    ranked
 }
 
 /// Whether [`Ranker::rank_top`] selects the top `k` of a row of `n` labels (else it ranks the
@@ -1147,6 +1257,43 @@ mod tests {
             }
             let relevant: Vec<usize> = row.relevant_blocks().map(|b| b.start).collect();
             assert_eq!(relevant, [2, 3]);
+        }
+    }
+
+    #[test]
+    fn counted_groups_placed_again_equal_a_fresh_count() {
+        let policies = [
+            TiePolicy::Max,
+            TiePolicy::First,
+            TiePolicy::Last,
+            TiePolicy::Optimistic,
+            TiePolicy::Pessimistic,
+            TiePolicy::Expected,
+            TiePolicy::Random(5),
+            TiePolicy::Min,
+        ];
+        let scores = [0.5, 0.9, 0.5, 0.1, 0.5, 0.9, 0.3];
+        let gains = [1.0, 0.0, 2.0, 1.0, 0.0, 3.0, 0.0];
+        let reaches = [
+            Reach::All,
+            Reach::Top(2),
+            Reach::End(RelevantEnd::First),
+            Reach::End(RelevantEnd::Last),
+        ];
+        for reach in reaches {
+            let mut shared = Ranker::new();
+            shared.gather(&gains);
+            for (k, &ties) in policies.iter().enumerate() {
+                let ranking = Ranking::new(ties);
+                let mut fresh = Ranker::new();
+                fresh.gather(&gains);
+                let expected = snapshot(&fresh.rank_gathered(&scores, &gains, ranking, 3, reach));
+                let row = match k {
+                    0 => shared.rank_gathered(&scores, &gains, ranking, 3, reach),
+                    _ => shared.rank_gathered_again(&scores, &gains, ranking, 3, reach),
+                };
+                assert_eq!(snapshot(&row), expected, "{reach:?} {ties:?}");
+            }
         }
     }
 }

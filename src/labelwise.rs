@@ -493,7 +493,7 @@ fn vector_values<M: VectorMetric, T: Score>(
             plans.push(lane.options.ranking);
         }
     }
-    let mut sorted = None;
+    let (mut sorted, mut counted) = (None, None);
     let relevant = v.labels.iter().filter(|&&y| y != 0.0).count();
     let n = v.scores.len().min(v.labels.len());
     for ranking in plans {
@@ -506,10 +506,16 @@ fn vector_values<M: VectorMetric, T: Score>(
                 .filter(|lane| serves(lane) && lane.options.ranking == ranking)
                 .all(|lane| lane.metric.reads_only_relevant_blocks(!v.weights.is_unit()));
         let row = if relevant_only {
-            // The kernel's keys now hold this vector's relevant items only, if any.
-            sorted = None;
-            ranker.rank_relevant(v.scores, v.labels, ranking, seed)
+            // The kernel's keys now hold this vector's relevant items only, if any; counted
+            // once, they are placed again under the next policy.
+            let again = counted == Some(ranking.grouping);
+            (sorted, counted) = (None, Some(ranking.grouping));
+            match again {
+                true => ranker.rank_gathered_again(v.scores, v.labels, ranking, seed, Reach::All),
+                false => ranker.rank_relevant(v.scores, v.labels, ranking, seed),
+            }
         } else {
+            counted = None;
             if sorted != Some(ranking.grouping) {
                 ranker.sort(v.scores, ranking.grouping);
                 sorted = Some(ranking.grouping);

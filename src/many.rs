@@ -312,8 +312,9 @@ fn row_outcomes<T: Score, L: Label>(
     // Each lane gets its row as its one-shot evaluation ranks it (`RowReach`): lanes reading
     // every block share one sort of the row and one assignment per policy; the others share
     // one ranking per (policy, reach).
-    // What the kernel holds: a sort of the whole row, or of its top k, under a grouping; the
-    // policies of a (grouping, reach) after the first only assign.
+    // What the kernel holds: a sort of the whole row or of its top k, or the counted groups
+    // of a reach, under a grouping; the policies of a (grouping, reach) after the first only
+    // assign (place) them.
     let mut sorted = None;
     for task in &plan.tasks {
         if task.lanes.iter().all(|&k| out[k]) {
@@ -344,8 +345,11 @@ fn row_outcomes<T: Score, L: Label>(
                 }
                 ranker.assign_top(gains, task.ties, i, again)
             }
+            RowReach::Gathered(r) if sorted == Some((task.grouping, reach)) => {
+                ranker.rank_gathered_again(s, gains, ranking, i, r)
+            }
             reach => {
-                sorted = None;
+                sorted = Some((task.grouping, reach));
                 reach.rank(ranker, s, gains, ranking, i)
             }
         };
