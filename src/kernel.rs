@@ -547,6 +547,12 @@ impl Ranker {
         columns.truncate(count);
     }
 
+    /// How many relevant columns [`gather`](Self::gather) found.
+    #[inline]
+    pub(crate) fn gathered_len(&self) -> usize {
+        self.gathered.len()
+    }
+
     /// The buffer for a row's relevant columns, `n + 1` long for a branch-free gather over a
     /// row of `n` labels: the caller leaves in it the relevant columns, in column order,
     /// before [`rank_gathered`](Self::rank_gathered).

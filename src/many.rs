@@ -3,7 +3,7 @@
 //! that ranking ("sort once, score many"). Each metric's values are summed in row order, so the
 //! results are bitwise those of evaluating the metrics one by one.
 
-use crate::kernel::selects_top;
+use crate::kernel::{counts, selects_top, Reach};
 use crate::matrix::RowReader;
 use crate::metric::{
     check_indicator, check_scores, check_shapes, check_weights, mean_value, read_labels,
@@ -321,11 +321,20 @@ fn row_outcomes<T: Score, L: Label>(
             continue;
         }
         let ranking = Ranking::new(task.ties).with_grouping(task.grouping);
+        let n = s.len().min(gains.len());
+        // Reaches the kernel would rank as another: a relevant-only reach it cannot count (a
+        // tolerance grouping, `Random`, many relevant labels) as the top or whole row, a top
+        // that is the whole row as the whole row (`Ranker::rank_gathered`, `rank_top`), so
+        // that they share that sort.
         let reach = match task.reach {
-            // A top that is the whole row is the whole row ranked (`Ranker::rank_top`).
-            RowReach::Top(k) if !selects_top(s.len().min(gains.len()), k, task.grouping) => {
-                RowReach::Full
-            }
+            RowReach::Gathered(r) if !counts(ranking, n, ranker.gathered_len(), r) => match r {
+                Reach::Top(k) => RowReach::Top(k),
+                _ => RowReach::Full,
+            },
+            reach => reach,
+        };
+        let reach = match reach {
+            RowReach::Top(k) if !selects_top(n, k, task.grouping) => RowReach::Full,
             reach => reach,
         };
         let row = match reach {
