@@ -246,6 +246,9 @@ pub struct Ranker {
     places_known: bool,
     /// What the counted groups were counted for, while they stand.
     counted_for: Option<CountedFor>,
+    /// Whether long vectors are sorted on the rayon pool.
+    #[cfg(feature = "rayon")]
+    parallel_sort: bool,
     /// Set by [`assign`](Ranker::assign) on a sort without ties: its blocks and order serve
     /// every policy ([`reassign`](Ranker::reassign)) until the row is sorted again.
     untied: UntiedAssignment,
@@ -321,8 +324,23 @@ impl Ranker {
         );
         // Keys are unique (the column breaks ties), so any sort gives one order: descending
         // score, and inside a tie the lower column first.
+        #[cfg(feature = "rayon")]
+        if self.parallel_sort && self.keys.len() > PARALLEL_SORT_FROM {
+            use rayon::slice::ParallelSliceMut;
+            self.keys.par_sort_unstable();
+            self.group(scores, grouping);
+            return;
+        }
         crate::radix::sort_pairs(&mut self.keys, &mut self.radix_scratch);
         self.group(scores, grouping);
+    }
+
+    /// A kernel that sorts long vectors on the threads of the current rayon pool (feature
+    /// `rayon`): the same order, as the keys are unique.
+    #[cfg(feature = "rayon")]
+    pub(crate) fn with_parallel_sort(mut self) -> Self {
+        self.parallel_sort = true;
+        self
     }
 
     /// Ranks the row last given to [`sort`](Self::sort) under `ties`. `gains[j]` is label j's
@@ -996,6 +1014,11 @@ pub(crate) enum Reach {
     /// metric that reads only relevant blocks).
     Top(usize),
 }
+
+/// The vectors [`Ranker::with_parallel_sort`] sorts in parallel: beyond the radix sort's range,
+/// where one sort is long enough to share.
+#[cfg(feature = "rayon")]
+const PARALLEL_SORT_FROM: usize = 1 << 18;
 
 /// A counted row as its reach reads it: the end's block alone for one end; the row's relevant
 /// count.

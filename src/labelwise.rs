@@ -570,6 +570,7 @@ fn pooled_values<M: VectorMetric, T: Score, L>(
     cells: &Cells<T, L>,
     weights: Option<&[f64]>,
     l: usize,
+    mut ranker: Ranker,
 ) -> Values {
     let mut values = Vec::new();
     if let Some((scores, labels)) = &cells.by_row {
@@ -578,7 +579,6 @@ fn pooled_values<M: VectorMetric, T: Score, L>(
             labels,
             weights: weights.map_or(Weights::Unit, |w| Weights::PerRow(w, l)),
         };
-        let mut ranker = Ranker::new();
         vector_values(lanes, &[Average::Micro], &v, 0, &mut ranker, &mut values);
     }
     values
@@ -658,7 +658,7 @@ fn vectors<M, T, Y, S>(
     S: Matrix<Elem = T> + ?Sized,
 {
     check_pool_size(lanes, n, l);
-    let values = pooled_values(lanes, cells, weights, l);
+    let values = pooled_values(lanes, cells, weights, l, Ranker::new());
     add_values(lanes, &values, |_| 1.0);
     let (mut ranker, mut col_labels, mut values) = (Ranker::new(), Vec::new(), Vec::new());
     // Macro and weighted averages read the same columns: one copy and sort serve both.
@@ -724,7 +724,15 @@ fn vectors_parallel<M, T, Y, S>(
     let ((pooled, sums), columns) = rayon::join(
         || {
             rayon::join(
-                || pooled_values(shared, cells, weights, l),
+                || {
+                    pooled_values(
+                        shared,
+                        cells,
+                        weights,
+                        l,
+                        Ranker::new().with_parallel_sort(),
+                    )
+                },
                 || pieces.then(|| micro_in_pieces(shared, y_true, y_score, weights)),
             )
         },
