@@ -1222,17 +1222,11 @@ mod tests {
         // Untied rows hand one assignment on across policies (`reassign`): it must be exactly
         // what a fresh ranking gives, also when a gain is -0.0 and after the counting path used
         // the same kernel; new gains take a new `assign`.
-        let policies = [
-            TiePolicy::Max,
-            TiePolicy::Min,
-            TiePolicy::Average,
-            TiePolicy::First,
-            TiePolicy::Last,
-            TiePolicy::Random(7),
-            TiePolicy::Expected,
-            TiePolicy::Optimistic,
-            TiePolicy::Pessimistic,
-        ];
+        let policies: Vec<TiePolicy> = TiePolicy::R_METHODS
+            .into_iter()
+            .chain([TiePolicy::Random(7)])
+            .chain(TiePolicy::ANALYSIS)
+            .collect();
         let untied = [0.3, 0.9, 0.1, 0.5, 0.7, 0.2];
         let tied = [0.3, 0.9, 0.3, 0.5, 0.9, 0.3];
         let mut shared = Ranker::new();

@@ -258,6 +258,16 @@ mod tests {
     use crate::labelwise::Weights;
     use crate::{Ranker, Ranking, TieGrouping};
 
+    /// Reproducible draws from `0..n` (a linear congruential generator).
+    fn draws(mut state: u64) -> impl FnMut(u64) -> u64 {
+        move |n| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) % n
+        }
+    }
+
     /// The median read straight off the ranked order: every item's label looked up.
     fn median_by_order(v: &Vector<'_, f64>, row: &RankedRow<'_>, relevant: bool) -> f64 {
         let members: Vec<f64> = row
@@ -274,13 +284,7 @@ mod tests {
 
     #[test]
     fn class_median_by_blocks_is_the_median_of_the_ranked_order() {
-        let mut state = 0x5EED_u64;
-        let mut draw = |n: u64| {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 33) % n
-        };
+        let mut draw = draws(0x5EED);
         let groupings = [TieGrouping::Exact, TieGrouping::Within(0.3)];
         for case in 0..400 {
             let len = 1 + draw(12) as usize;
@@ -311,13 +315,7 @@ mod tests {
 
     #[test]
     fn exact_pair_counts_equal_the_block_by_block_sums() {
-        let mut state = 0xC0FFEE_u64;
-        let mut draw = |n: u64| {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 33) % n
-        };
+        let mut draw = draws(0xC0FFEE);
         for case in 0..300 {
             // Two pieces: every score of the first above every score of the second.
             let pieces: Vec<(Vec<f64>, Vec<f64>)> = (0..2)
