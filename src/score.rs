@@ -62,7 +62,8 @@ impl Score for f32 {
 }
 
 /// A label type: `bool`, an integer or a float. Non-zero means relevant; the value itself is
-/// the gain of graded metrics.
+/// the gain of graded metrics. `Send + Sync`, as scores are, so that label-wise metrics can read
+/// copies of the labels from several threads (feature `rayon`).
 ///
 /// # Example
 /// ```
