@@ -812,7 +812,7 @@ impl Preset {
     /// An empty accumulator for this preset: evaluate in batches, merge shards, read the value.
     ///
     /// Row-wise presets keep sums and counts (constant size); label-wise ones keep the rows
-    /// (see [`LabelwiseAccumulator`](crate::LabelwiseAccumulator)). torchmetrics' logit
+    /// (see [`LabelwiseAccumulator`]). torchmetrics' logit
     /// detection is made per batch, as its own `update()` does.
     ///
     /// # Example

@@ -75,7 +75,7 @@ impl PsNdcgAtK {
     /// best achievable value (pyxclib's `psndcg`).
     ///
     /// # Errors
-    /// As [`RankingMetric::evaluate`].
+    /// As [`RankingMetric::evaluate`](crate::RankingMetric::evaluate).
     ///
     /// # Example
     /// ```

@@ -79,7 +79,7 @@ impl PsPrecisionAtK {
     /// best achievable PSP@k (pyxclib's `psprecision`).
     ///
     /// # Errors
-    /// As [`RankingMetric::evaluate`].
+    /// As [`RankingMetric::evaluate`](crate::RankingMetric::evaluate).
     ///
     /// # Example
     /// ```
