@@ -368,31 +368,34 @@ impl Ranker {
         blocks.clear();
         order.clear();
         let gain = |j: u32| gains.get(j as usize).copied().unwrap_or(0.0);
-        // Gathered in one tight loop, whose independent loads overlap: on a long vector
-        // each is a cache miss, which the per-group loop below would wait for one by one.
-        sorted_gains.clear();
-        sorted_gains.extend(keys.iter().map(|k| gain(k.1)));
         let relevant = |j: u32| usize::from(gain(j) != 0.0);
         let mut rng = match ties {
             TiePolicy::Random(seed) => Some(SplitMix64::for_row(seed, row)),
             _ => None,
         };
-        // Without ties every group is one label: its block, one tight loop (a shared block's
-        // gain is 0.0 plus the member's, as below).
-        let untied_groups = if groups.len() == keys.len() {
+        sorted_gains.clear();
+        // Without ties every group is one label: its block, one tight loop whose independent
+        // loads overlap (a shared block's gain is 0.0 plus the member's, as below).
+        let tied_groups = if groups.len() == keys.len() {
             let zero = if sharing.is_some() { 0.0 } else { -0.0 };
-            blocks.extend(sorted_gains.iter().enumerate().map(|(start, &x)| Block {
-                start,
-                len: 1,
-                relevant: usize::from(x != 0.0),
-                gain: zero + x,
+            blocks.extend(keys.iter().enumerate().map(|(start, k)| {
+                let x = gain(k.1);
+                Block {
+                    start,
+                    len: 1,
+                    relevant: usize::from(x != 0.0),
+                    gain: zero + x,
+                }
             }));
             order.extend(keys.iter().map(|k| k.1));
             &[][..]
         } else {
+            // Gathered in one tight loop, whose independent loads overlap: on a long vector
+            // each is a cache miss, which the per-group loop below would wait for one by one.
+            sorted_gains.extend(keys.iter().map(|k| gain(k.1)));
             &groups[..]
         };
-        for &(start, len) in untied_groups {
+        for &(start, len) in tied_groups {
             let group = &keys[start..start + len];
             if sharing.is_some() {
                 let (mut r, mut g) = (0, 0.0);
@@ -434,14 +437,21 @@ impl Ranker {
         }
         let n_relevant = blocks.iter().map(|b| b.relevant).sum();
         relevant_at.clear();
-        relevant_at.resize(blocks.len() + 1, 0);
-        // Branch-free, as `gather`: every block is written, relevant ones advance the end.
-        let mut count = 0;
-        for (i, b) in blocks.iter().enumerate() {
-            relevant_at[count] = i as u32;
-            count += usize::from(b.relevant > 0);
+        if blocks.len() <= 1 << 12 {
+            // Branch-free, as `gather`: every block is written, relevant ones advance the end.
+            relevant_at.resize(blocks.len() + 1, 0);
+            let mut count = 0;
+            for (i, b) in blocks.iter().enumerate() {
+                relevant_at[count] = i as u32;
+                count += usize::from(b.relevant > 0);
+            }
+            relevant_at.truncate(count);
+        } else {
+            // Pushed: a buffer as long as the blocks would have all its pages touched for the
+            // few relevant items of a long vector.
+            let relevant = blocks.iter().enumerate().filter(|(_, b)| b.relevant > 0);
+            relevant_at.extend(relevant.map(|(i, _)| i as u32));
         }
-        relevant_at.truncate(count);
         // A shared block's gain is 0.0 + the member's, which turns -0.0 into 0.0: with such a
         // gain the policies' blocks differ in that bit, so none is reused.
         *untied = UntiedAssignment {
