@@ -159,13 +159,18 @@ impl AucSums {
         }
     }
 
-    /// Adds the blocks of `row`, which follow every block added before (`v` unweighted if the
-    /// sums count exactly).
+    /// Adds the blocks of `row`, which follow every block added before. Sums made by
+    /// [`for_items`](Self::for_items) to count exactly take unweighted vectors only: the
+    /// choice is made once, there, so that no ranking is summed half one way, half the other.
     fn add<T>(&mut self, v: &Vector<'_, T>, row: &RankedRow<'_>) {
         let tie_credit = 1.0 - row.tied_pair_error();
         self.relevant += row.n_relevant();
         self.items += row.n_labels();
-        if let Some(counts) = self.counts.as_mut().filter(|_| v.weights.is_unit()) {
+        if let Some(counts) = self.counts.as_mut() {
+            debug_assert!(
+                v.weights.is_unit(),
+                "exact pair counts of a weighted vector"
+            );
             counts.tie_credit = tie_credit;
             let mut relevant_above = 0;
             for b in row.relevant_blocks() {
