@@ -556,7 +556,8 @@ impl Ranker {
         self.rank_gathered(scores, gains, ranking, row, Reach::End(end))
     }
 
-    /// Forgets the untied assignment: the sort, keys or blocks are about to change.
+    /// Forgets what later policies could reuse (the untied assignment, the counted groups):
+    /// the sort, keys or blocks are about to change.
     #[inline]
     fn forget_assignment(&mut self) {
         self.untied.valid = false;
@@ -658,12 +659,14 @@ impl Ranker {
         reach: Reach,
     ) -> RankedRow<'a> {
         let n = ranked_len(scores, gains);
+        // One end under a rank-sharing policy is not placed from the groups (`rank_end_shared`).
         let shared_end = matches!(reach, Reach::End(_)) && ranking.ties.sharing().is_some();
         match self.counted_for {
-            Some(c) if c.reach == reach && counts(ranking, n, self.gathered.len(), reach) => {
-                if shared_end {
-                    return self.rank_gathered(scores, gains, ranking, row, reach);
-                }
+            Some(c)
+                if c.reach == reach
+                    && !shared_end
+                    && counts(ranking, n, self.gathered.len(), reach) =>
+            {
                 let ranked = self.place_counted(&scores[..n], &gains[..n], ranking.ties, c.covered);
                 gathered_row(ranked, reach, c.n_relevant)
             }

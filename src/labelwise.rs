@@ -551,11 +551,8 @@ fn add_values<M>(
 
 /// Fails the micro lanes when the pool is too large for the kernel's u32 positions.
 fn check_pool_size<M>(lanes: &mut [Lane<'_, M>], n: usize, l: usize) {
-    let wants_micro = lanes
-        .iter()
-        .any(|lane| lane.failed.is_none() && lane.average == Average::Micro);
     let cell_count = n.saturating_mul(l);
-    if wants_micro && cell_count > MAX_ITEMS {
+    if wants(lanes, Average::Micro) && cell_count > MAX_ITEMS {
         let error = Error::TooManyItems {
             found: cell_count,
             max: MAX_ITEMS,
@@ -767,26 +764,18 @@ fn vectors_parallel<M, T, Y, S>(
     }
     if let Some((scores, labels)) = cells.by_row.as_ref() {
         if wants(lanes, Average::Samples) {
-            let chunk = crate::parallel::CHUNK_ROWS;
             for window in (0..n).step_by(crate::parallel::WINDOW_ROWS) {
                 let rows = window..n.min(window + crate::parallel::WINDOW_ROWS);
                 let shared: &[Lane<'_, M>] = lanes;
                 // Per chunk: its rows' values end to end, and where each row's end.
-                let chunks: Vec<(Vec<usize>, Values)> = rows
-                    .clone()
-                    .step_by(chunk)
-                    .map(|start| start..rows.end.min(start + chunk))
-                    .collect::<Vec<_>>()
-                    .into_par_iter()
-                    .map_init(Ranker::new, |ranker, first| {
-                        let (mut ends, mut values) = (Vec::new(), Vec::new());
-                        for i in first {
-                            sample_values(shared, (scores, labels), l, i, ranker, &mut values);
-                            ends.push(values.len());
-                        }
-                        (ends, values)
-                    })
-                    .collect();
+                let chunks = crate::parallel::in_chunks(rows, Ranker::new, |ranker, rows| {
+                    let (mut ends, mut values) = (Vec::new(), Vec::new());
+                    for i in rows {
+                        sample_values(shared, (scores, labels), l, i, ranker, &mut values);
+                        ends.push(values.len());
+                    }
+                    (ends, values)
+                });
                 let mut i = window;
                 for (ends, values) in &chunks {
                     let mut start = 0;

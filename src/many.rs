@@ -309,11 +309,10 @@ fn row_outcomes<T: Score, L: Label>(
     }
     let (ranker, gains) = (&mut scratch.ranker, &scratch.gains);
     ranker.gather(gains);
-    // Each lane gets its row as its one-shot evaluation ranks it (`RowReach`): lanes reading
-    // every block share one sort of the row and one assignment per policy; the others share
-    // one ranking per (policy, reach).
-    // What the kernel holds: a sort of the whole row or of its top k, or the counted groups
-    // of a reach, under a grouping; the policies of a (grouping, reach) after the first only
+    let n = s.len().min(gains.len());
+    // Each lane gets its row as its one-shot evaluation ranks it (`RowReach`). `sorted` is
+    // what the kernel holds: a sort of the whole row or of its top k, or the counted groups of
+    // a reach, under a grouping; the policies of a (grouping, reach) after the first only
     // assign (place) them.
     let mut sorted = None;
     for task in &plan.tasks {
@@ -321,7 +320,6 @@ fn row_outcomes<T: Score, L: Label>(
             continue;
         }
         let ranking = Ranking::new(task.ties).with_grouping(task.grouping);
-        let n = s.len().min(gains.len());
         // Reaches the kernel would rank as another: a relevant-only reach it cannot count (a
         // tolerance grouping, `Random`, many relevant labels) as the top or whole row, a top
         // that is the whole row as the whole row (`Ranker::rank_gathered`, `rank_top`), so
@@ -342,7 +340,7 @@ fn row_outcomes<T: Score, L: Label>(
                 ranker.reassign(gains, task.ties, i)
             }
             RowReach::Full => {
-                ranker.sort(&s[..s.len().min(gains.len())], task.grouping);
+                ranker.sort(&s[..n], task.grouping);
                 sorted = Some((task.grouping, reach));
                 ranker.assign(gains, task.ties, i)
             }
@@ -430,7 +428,6 @@ fn pass_parallel<T, Y, S>(
     Y::Elem: Label,
     S: Matrix<Elem = T> + Sync + ?Sized,
 {
-    use rayon::prelude::*;
     let plan = RowPlan::new(lanes);
     let chunk = crate::parallel::CHUNK_ROWS;
     // Outcomes held at once (16 bytes each): a window's rows times the lanes, at most about
@@ -442,32 +439,21 @@ fn pass_parallel<T, Y, S>(
         }
         let rows = first..n.min(first + window);
         let shared: &[Lane<'_>] = lanes;
+        let scratch = || {
+            let readers = (RowReader::new(y_true), RowReader::new(y_score));
+            (RowScratch::new(l), readers)
+        };
         // Per chunk: its rows' outcomes end to end, and where each row's end.
-        let chunks: Vec<(Vec<usize>, Outcomes)> = rows
-            .clone()
-            .step_by(chunk)
-            .map(|start| start..rows.end.min(start + chunk))
-            .collect::<Vec<_>>()
-            .into_par_iter()
-            .map_init(
-                || {
-                    (
-                        RowScratch::new(l),
-                        RowReader::new(y_true),
-                        RowReader::new(y_score),
-                    )
-                },
-                |(scratch, truth, scores), start| {
-                    let (mut ends, mut outcomes) = (Vec::new(), Outcomes::default());
-                    for i in start {
-                        let row = (scores.row(i), truth.row(i));
-                        row_outcomes(shared, &plan, row, (i, l), scratch, &mut outcomes);
-                        ends.push(outcomes.outcomes.len());
-                    }
-                    (ends, outcomes)
-                },
-            )
-            .collect();
+        let chunks =
+            crate::parallel::in_chunks(rows, scratch, |(scratch, (truth, scores)), rows| {
+                let (mut ends, mut outcomes) = (Vec::new(), Outcomes::default());
+                for i in rows {
+                    let row = (scores.row(i), truth.row(i));
+                    row_outcomes(shared, &plan, row, (i, l), scratch, &mut outcomes);
+                    ends.push(outcomes.outcomes.len());
+                }
+                (ends, outcomes)
+            });
         let mut i = first;
         for (ends, outcomes) in &chunks {
             let mut start = 0;

@@ -111,7 +111,7 @@ where
     let n = checked.rows;
     for start in (0..n).step_by(WINDOW_ROWS) {
         let window = start..(start + WINDOW_ROWS).min(n);
-        let chunks = in_chunks(window, |scratch, rows| {
+        let chunks = in_chunks(window, RowScratch::default, |scratch, rows| {
             let mut values = Vec::with_capacity(rows.len());
             let outcome = scratch.each_row(metric, y_true, y_score, &checked, rows, |_, v| {
                 values.push(v)
@@ -130,16 +130,17 @@ where
     Ok(())
 }
 
-/// Runs `work` on every chunk of `rows` in parallel, with a scratch per task, and returns the
-/// results in chunk order.
-fn in_chunks<R: Send>(
+/// Runs `work` on every chunk of `rows` in parallel, with a scratch (from `scratch`) per task,
+/// and returns the results in chunk order.
+pub(crate) fn in_chunks<S, R: Send>(
     rows: Range<usize>,
-    work: impl Fn(&mut RowScratch, Range<usize>) -> R + Sync,
+    scratch: impl Fn() -> S + Sync + Send,
+    work: impl Fn(&mut S, Range<usize>) -> R + Sync,
 ) -> Vec<R> {
     let (start, end) = (rows.start, rows.end);
     (0..(end - start).div_ceil(CHUNK_ROWS))
         .into_par_iter()
-        .map_init(RowScratch::default, |scratch, c| {
+        .map_init(scratch, |scratch, c| {
             let first = start + c * CHUNK_ROWS;
             work(scratch, first..(first + CHUNK_ROWS).min(end))
         })

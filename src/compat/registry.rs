@@ -1157,7 +1157,9 @@ where
         y_score,
         sample_weight
     );
-    labelwise_presets(presets, y_true, y_score, sample_weight, &mut results);
+    labelwise_presets(presets, &mut results, |metrics| {
+        crate::labelwise::evaluate_many(metrics, y_true, y_score, sample_weight)
+    });
     finish(presets, results, y_true, y_score, sample_weight)
 }
 
@@ -1202,18 +1204,9 @@ where
         },
         || {
             let mut results = vec![None; presets.len()];
-            let (indices, metrics) = labelwise_metrics(presets);
-            if !indices.is_empty() {
-                let values = crate::labelwise::evaluate_many_parallel(
-                    &metrics,
-                    y_true,
-                    y_score,
-                    sample_weight,
-                );
-                for (k, v) in indices.into_iter().zip(values) {
-                    results[k] = Some(v);
-                }
-            }
+            labelwise_presets(presets, &mut results, |metrics| {
+                crate::labelwise::evaluate_many_parallel(metrics, y_true, y_score, sample_weight)
+            });
             results
         },
     );
@@ -1225,36 +1218,23 @@ where
     finish(presets, results, y_true, y_score, sample_weight)
 }
 
-/// The label-wise presets' metrics, with their places among `presets`.
-fn labelwise_metrics(presets: &[Preset]) -> (Vec<usize>, Vec<AnyLabelwise>) {
-    presets
+/// The label-wise presets' values into `results`, from `evaluate` (sequential or parallel)
+/// over their metrics: the cells read once, each vector sorted once for all of them.
+fn labelwise_presets(
+    presets: &[Preset],
+    results: &mut [Option<Result<f64, Error>>],
+    evaluate: impl FnOnce(&[AnyLabelwise]) -> Vec<Result<f64, Error>>,
+) {
+    let (indices, metrics): (Vec<usize>, Vec<AnyLabelwise>) = presets
         .iter()
         .enumerate()
         .filter_map(|(k, p)| match p.plan {
             Plan::Labelwise(m) => Some((k, m)),
             _ => None,
         })
-        .unzip()
-}
-
-/// The label-wise presets' values into `results`: the cells read once, each vector sorted once
-/// for all of them.
-fn labelwise_presets<T, Y, S>(
-    presets: &[Preset],
-    y_true: &Y,
-    y_score: &S,
-    sample_weight: Option<&[T]>,
-    results: &mut [Option<Result<f64, Error>>],
-) where
-    T: Score,
-    Y: Matrix + ?Sized,
-    Y::Elem: Label,
-    S: Matrix<Elem = T> + ?Sized,
-{
-    let (indices, metrics) = labelwise_metrics(presets);
+        .unzip();
     if !indices.is_empty() {
-        let values = crate::labelwise::evaluate_many(&metrics, y_true, y_score, sample_weight);
-        for (k, v) in indices.into_iter().zip(values) {
+        for (k, v) in indices.into_iter().zip(evaluate(&metrics)) {
             results[k] = Some(v);
         }
     }
