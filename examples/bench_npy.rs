@@ -4,10 +4,12 @@
 //!
 //! ```text
 //! cargo run --release --example bench_npy -- DIR SHAPE[,SHAPE] [--metrics a,b] [--repeats 3] [--threads N]
+//!     [--baseline-loops]
 //! ```
 //!
 //! Prints one line per (shape, metric): `SHAPE METRIC MEDIAN_SECONDS VALUE`. `read` is one pass
-//! summing every score: the floor every metric reads through.
+//! summing every score: the floor every metric reads through. `--baseline-loops` runs the
+//! baseline-CPU loops where the CPU has AVX2 (src/wide.rs).
 
 use std::error::Error;
 use std::fs;
@@ -151,6 +153,10 @@ fn main() -> Result<(), Box<dyn Error>> {
                roc_auc_macro,roc_auc_micro,ap_macro,lrap_f32,coverage_error_f32,one_error";
     let metrics = option("--metrics").unwrap_or_else(|| all.to_string());
     let threads = option("--threads");
+    // The row pass's loops as compiled for the baseline CPU, not its AVX2 ones (src/wide.rs).
+    if args.iter().any(|a| a == "--baseline-loops") {
+        rankmetrics::set_wide_loops(false);
+    }
     let par = threads.is_some();
     let lrap = sklearn::LABEL_RANKING_AVERAGE_PRECISION_SCORE;
     let run = || -> Result<(), Box<dyn Error>> {

@@ -221,7 +221,7 @@ pub enum RelevantEnd {
 pub struct Ranker {
     /// (descending-order key, column), sorted.
     keys: Vec<(u64, u32)>,
-    /// The radix sort's second buffer (long rows only).
+    /// The radix sort's second buffer (long rows), or [`sort_few`]'s.
     radix_scratch: Vec<(u64, u32)>,
     /// The gains in sorted order (`assign`).
     sorted_gains: Vec<f64>,
@@ -242,6 +242,8 @@ pub struct Ranker {
     top_of: usize,
     /// The counting path: the tie groups holding relevant labels, counted.
     counted: Vec<CountedGroup>,
+    /// The counting path: the row's scores narrowed to f32 ([`Narrowed`]).
+    narrowed: Narrowed,
     /// Whether `equal_before` holds the counted groups' places.
     places_known: bool,
     /// What the counted groups were counted for, while they stand.
@@ -564,31 +566,15 @@ impl Ranker {
         self.counted_for = None;
     }
 
-    /// Puts the columns of the non-zero gains into the gathered columns.
+    /// Puts the columns of the non-zero gains into the gathered columns, in column order.
     pub(crate) fn gather(&mut self, gains: &[f64]) {
-        let columns = self.gathered_mut(gains.len());
-        // Branch-free: every label is written, only relevant ones advance the end.
-        let mut count = 0;
-        for (j, &g) in gains.iter().enumerate() {
-            columns[count] = j as u32;
-            count += usize::from(g != 0.0);
-        }
-        columns.truncate(count);
+        gather_nonzero(gains, &mut self.gathered);
     }
 
     /// How many relevant columns [`gather`](Self::gather) found.
     #[inline]
     pub(crate) fn gathered_len(&self) -> usize {
         self.gathered.len()
-    }
-
-    /// The buffer for a row's relevant columns, `n + 1` long for a branch-free gather over a
-    /// row of `n` labels: the caller leaves in it the relevant columns, in column order,
-    /// before [`rank_gathered`](Self::rank_gathered).
-    #[inline]
-    pub(crate) fn gathered_mut(&mut self, n: usize) -> &mut Vec<u32> {
-        self.gathered.resize(n + 1, 0);
-        &mut self.gathered
     }
 
     /// [`rank_relevant`](Self::rank_relevant) ([`Reach::All`]),
@@ -630,7 +616,7 @@ impl Ranker {
         match extreme {
             // One tie group's relevant members, gathered in column order: sorted already.
             Some(key) => self.keys.retain(|k| k.0 == key),
-            None => self.keys.sort_unstable(),
+            None => sort_few(&mut self.keys, &mut self.radix_scratch, true),
         }
         let top = match reach {
             Reach::Top(k) => k,
@@ -728,6 +714,7 @@ impl Ranker {
     fn count_groups<T: Score>(&mut self, scores: &[T], top: usize) -> usize {
         self.counted.clear();
         self.places_known = false;
+        let narrowed = self.narrowed.of(scores, self.keys.len());
         let mut first = 0;
         while let Some(&(key, column)) = self.keys.get(first) {
             let members = self.keys[first..].iter().take_while(|k| k.0 == key).count();
@@ -736,7 +723,9 @@ impl Ranker {
             let Some(&t) = scores.get(column as usize) else {
                 continue;
             };
-            let (start, len) = count_above_and_equal(scores, t);
+            let (start, len) = narrowed
+                .and_then(|n| self.narrowed.count(n, t, members))
+                .unwrap_or_else(|| count_above_and_equal(scores, t));
             if start >= top {
                 return start;
             }
@@ -900,7 +889,7 @@ impl Ranker {
     pub(crate) fn sort_top<T: Score>(&mut self, scores: &[T], n_gains: usize, k: usize) {
         let n = scores.len().min(n_gains).min(u32::MAX as usize);
         self.select_top(&scores[..n], k.max(1));
-        self.keys.sort_unstable();
+        sort_few(&mut self.keys, &mut self.radix_scratch, false);
         self.group(scores, TieGrouping::Exact);
     }
 
@@ -1072,16 +1061,189 @@ pub(crate) fn counts(ranking: Ranking, n: usize, relevant: usize, reach: Reach) 
     countable && relevant <= most
 }
 
-/// How many labels score above `t`, and how many equal it (`==`, so `-0.0` ties with `0.0`;
-/// scores are finite). Branch-free, so it vectorises; u32 counters (rows have at most
-/// u32::MAX labels) keep f32 comparisons four to a register, where u64 ones halve them.
-fn count_above_and_equal<T: Score>(scores: &[T], t: T) -> (usize, usize) {
+crate::wide::wide! {
+    /// How many labels score above `t`, and how many equal it (`==`, so `-0.0` ties with
+    /// `0.0`; scores are finite).
+    fn count_above_and_equal<T: Score>(scores: &[T], t: T) -> (usize, usize) = count_above_and_equal_body;
+}
+
+/// [`count_above_and_equal`]'s loop. Branch-free, so it vectorises; u32 counters (rows have at
+/// most u32::MAX labels) keep f32 comparisons four to a register, where u64 ones halve them.
+#[inline(always)]
+fn count_above_and_equal_body<T: Score>(scores: &[T], t: T) -> (usize, usize) {
     let (mut above, mut equal) = (0u32, 0u32);
     for &s in scores {
         above = above.wrapping_add(u32::from(s > t));
         equal = equal.wrapping_add(u32::from(s == t));
     }
     (above as usize, equal as usize)
+}
+
+/// Sorts a few (key, column) pairs with distinct columns (the relevant labels of a counted
+/// row, a row's top k): each pair's place is the number of pairs below it, counted without
+/// branches, since a comparison sort of a handful of random keys is dominated by mispredicted
+/// branches. `in_column_order`: the pairs come in column order, so a tie is broken by position
+/// (one comparison per pair instead of two). Longer lists are sorted as usual.
+fn sort_few(keys: &mut Vec<(u64, u32)>, scratch: &mut Vec<(u64, u32)>, in_column_order: bool) {
+    const FEW: usize = 16;
+    if keys.len() > FEW {
+        keys.sort_unstable();
+        return;
+    }
+    scratch.clear();
+    scratch.resize(keys.len(), (0, 0));
+    for (i, &k) in keys.iter().enumerate() {
+        let below = if in_column_order {
+            let (before, after) = keys.split_at(i);
+            before
+                .iter()
+                .map(|o| usize::from(o.0 <= k.0))
+                .sum::<usize>()
+                + after.iter().map(|o| usize::from(o.0 < k.0)).sum::<usize>()
+        } else {
+            keys.iter().map(|&o| usize::from(o < k)).sum::<usize>()
+        };
+        if let Some(slot) = scratch.get_mut(below) {
+            *slot = k;
+        }
+    }
+    core::mem::swap(keys, scratch);
+}
+
+crate::wide::wide! {
+    /// The columns of the non-zero gains, in column order, into `columns`.
+    fn gather_nonzero<>(gains: &[f64], columns: &mut Vec<u32>) -> () = gather_by_masks | gather_by_steps;
+}
+
+/// [`gather_nonzero`] with a 4-bit mask per four gains and a table of where each mask's
+/// columns go: no branch on relevance (which is unpredictable), a few instructions per four
+/// labels where the compiler forms the mask with one vector compare (AVX2).
+#[inline(always)]
+fn gather_by_masks(gains: &[f64], columns: &mut Vec<u32>) {
+    /// For each 4-bit mask, the positions of its set bits, lowest first.
+    const PACKED: [[u32; 4]; 16] = {
+        let mut table = [[0; 4]; 16];
+        let mut mask = 0;
+        while mask < 16 {
+            let (mut k, mut j) = (0, 0);
+            while j < 4 {
+                if mask & (1 << j) != 0 {
+                    table[mask][k] = j as u32;
+                    k += 1;
+                }
+                j += 1;
+            }
+            mask += 1;
+        }
+        table
+    };
+    columns.resize(gains.len() + 4, 0);
+    let mut count = 0;
+    let mut fours = gains.chunks_exact(4);
+    let mut base = 0u32;
+    for four in fours.by_ref() {
+        let mask = four
+            .iter()
+            .enumerate()
+            .fold(0, |m, (j, &g)| m | (usize::from(g != 0.0) << j));
+        if let Some(slots) = columns.get_mut(count..count + 4) {
+            for (slot, &j) in slots.iter_mut().zip(&PACKED[mask]) {
+                *slot = base + j;
+            }
+        }
+        count += mask.count_ones() as usize;
+        base += 4;
+    }
+    columns.truncate(count);
+    let rest = base as usize;
+    gather_by_steps_from(&gains[rest..], rest as u32, columns);
+}
+
+/// [`gather_nonzero`] one label at a time, branch-free: every label is written, only relevant
+/// ones advance the end (faster than a branch per label, and, without a one-instruction mask
+/// and population count, than [`gather_by_masks`]).
+#[inline(always)]
+fn gather_by_steps(gains: &[f64], columns: &mut Vec<u32>) {
+    columns.clear();
+    gather_by_steps_from(gains, 0, columns);
+}
+
+/// Appends `first + j` for each non-zero `gains[j]` to `columns`.
+#[inline(always)]
+fn gather_by_steps_from(gains: &[f64], first: u32, columns: &mut Vec<u32>) {
+    let mut count = columns.len();
+    columns.resize(count + gains.len() + 1, 0);
+    for (j, &g) in gains.iter().enumerate() {
+        if let Some(slot) = columns.get_mut(count) {
+            *slot = first + j as u32;
+        }
+        count += usize::from(g != 0.0);
+    }
+    columns.truncate(count);
+}
+
+/// A row's f64 scores rounded to f32, for counting four to a vector where f64 goes two: the
+/// rounding is monotone (s <= t gives f32(s) <= f32(t)), so a label above (below) a group in
+/// f32 is above (below) it exactly. Only labels rounding onto the group's own f32 value are in
+/// doubt; when they are just the group's members, the f32 counts are the exact counts, else the
+/// group is counted again in f64. Rows where that keeps happening (ties with irrelevant labels)
+/// stop being narrowed for a while: the counts are exact either way, only the time differs.
+#[derive(Debug, Default, Clone)]
+struct Narrowed {
+    scores: Vec<f32>,
+    /// Rows left before narrowing is tried again after a row where it did not pay.
+    rest: u32,
+    /// This row's groups counted again in f64, and counted in all.
+    recounted: u32,
+    counted: u32,
+}
+
+impl Narrowed {
+    /// How many rows narrowing rests after a row where at least a quarter of its groups had
+    /// to be counted again.
+    const REST: u32 = 32;
+
+    /// Narrows a row whose `groups` (at most) relevant tie groups are about to be counted,
+    /// when that pays: f64 scores, two groups or more, and not resting. Some(row length).
+    fn of<T: Score>(&mut self, scores: &[T], groups: usize) -> Option<usize> {
+        if self.counted > 0 && 4 * self.recounted >= self.counted {
+            self.rest = Self::REST;
+        }
+        (self.recounted, self.counted) = (0, 0);
+        if self.rest > 0 {
+            self.rest -= 1;
+            return None;
+        }
+        if core::mem::size_of::<T>() <= 4 || groups < 2 {
+            return None;
+        }
+        narrow_into(scores, &mut self.scores);
+        Some(scores.len())
+    }
+
+    /// (labels above, labels equal) for the group scored `t` with `members` relevant labels,
+    /// when the f32 counts are exact; None when the group must be counted in f64.
+    fn count<T: Score>(&mut self, n: usize, t: T, members: usize) -> Option<(usize, usize)> {
+        self.counted += 1;
+        let (above, equal) = count_above_and_equal(&self.scores[..n], t.as_f64() as f32);
+        if equal == members {
+            return Some((above, equal));
+        }
+        self.recounted += 1;
+        None
+    }
+}
+
+crate::wide::wide! {
+    /// `scores` rounded to f32, into `out` ([`Narrowed`]).
+    fn narrow_into<T: Score>(scores: &[T], out: &mut Vec<f32>) -> () = narrow_into_body;
+}
+
+/// [`narrow_into`]'s loop.
+#[inline(always)]
+fn narrow_into_body<T: Score>(scores: &[T], out: &mut Vec<f32>) {
+    out.clear();
+    out.extend(scores.iter().map(|&s| s.as_f64() as f32));
 }
 
 /// The most relevant labels a row of `n` labels may have for [`Ranker::rank_relevant`] to
@@ -1331,5 +1493,75 @@ mod tests {
                 assert_eq!(snapshot(&row), expected, "{reach:?} {ties:?}");
             }
         }
+    }
+
+    /// The counting path's f32 narrowing: scores that differ in f64 but round to one f32 (or
+    /// to infinity, or to zero) are counted again exactly; the relevant blocks are the full
+    /// ranking's, and the gathered columns are every non-zero gain's, on both gather paths.
+    #[test]
+    fn narrowed_counts_equal_the_full_ranking() {
+        let near = 0.5 + f64::EPSILON;
+        let set = [
+            0.5,
+            near,
+            0.5 - 1e-12,
+            1e300,
+            2e300,
+            -1e300,
+            1e-310,
+            0.0,
+            -0.0,
+            3.0,
+            0.25,
+        ];
+        let policies = [
+            TiePolicy::Max,
+            TiePolicy::Min,
+            TiePolicy::First,
+            TiePolicy::Last,
+        ];
+        let (mut narrowed, mut recounted) = (0, 0);
+        for row in 0..3000 {
+            let mut rng = SplitMix64::for_row(7, row);
+            let n = 2 + rng.below(40) as usize;
+            let scores: Vec<f64> = (0..n)
+                .map(|_| set[rng.below(set.len() as u64) as usize])
+                .collect();
+            let gains: Vec<f64> = (0..n)
+                .map(|_| [0.0, 0.0, 0.0, 0.0, 1.0, 2.0][rng.below(6) as usize])
+                .collect();
+            let expected: Vec<u32> = (0..n as u32)
+                .filter(|&j| gains[j as usize] != 0.0)
+                .collect();
+            let mut ranker = Ranker::new();
+            for by_masks in [true, false] {
+                let mut columns = vec![9; 3];
+                match by_masks {
+                    true => gather_by_masks(&gains, &mut columns),
+                    false => gather_by_steps(&gains, &mut columns),
+                }
+                assert_eq!(columns, expected, "{gains:?}");
+            }
+            ranker.gather(&gains);
+            for ties in policies {
+                let ranking = Ranking::new(ties);
+                let full = Ranker::new()
+                    .rank(&scores, &gains, ranking, row)
+                    .blocks()
+                    .to_vec();
+                let relevant: Vec<_> = full.iter().filter(|b| b.relevant > 0).copied().collect();
+                let counted = ranker.rank_gathered(&scores, &gains, ranking, row, Reach::All);
+                let counted: Vec<_> = counted.relevant_blocks().copied().collect();
+                assert_eq!(counted, relevant, "{scores:?} {gains:?} {ties:?}");
+                let tally = &ranker.narrowed;
+                narrowed += usize::from(tally.counted > tally.recounted);
+                recounted += usize::from(tally.recounted > 0);
+            }
+        }
+        // Both outcomes of the f32 count were exercised.
+        assert!(
+            narrowed > 1000 && recounted > 1000,
+            "{narrowed} {recounted}"
+        );
     }
 }

@@ -34,7 +34,7 @@
 //! assert!(pessimistic < optimistic);
 //! assert_eq!(pessimistic, sklearn::label_ranking_average_precision_score(&y_true, &y_score, None).unwrap());
 //! ```
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 #![deny(missing_docs)]
 #![deny(missing_debug_implementations)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -53,6 +53,7 @@ mod score;
 mod sparse;
 mod sum;
 mod ties;
+mod wide;
 
 pub mod compat;
 #[cfg(feature = "rayon")]
@@ -78,6 +79,8 @@ pub use score::{Label, Score};
 pub use sparse::{SparseLabels, SparseLabelsView};
 pub use sum::Summation;
 pub use ties::{RankSharing, TieGrouping, TiePolicy};
+#[doc(hidden)]
+pub use wide::set_wide_loops;
 
 /// README.md's examples, run as doctests so that they stay true.
 #[cfg(doctest)]

@@ -442,8 +442,7 @@ impl RowScratch {
             let global = first_row + i;
             let (s, labels) = (scores.row(i), truth.row(i));
             let indicator = checked.indicator_from.filter(|&(from, _)| i >= from);
-            let relevant = ranker.gathered_mut(l);
-            if !read_row(labels, s, domain, indicator.map(|c| c.1), gains, relevant) {
+            if !read_row(labels, s, domain, indicator.map(|c| c.1), gains) {
                 // Which check failed, reported as the separate checks report it.
                 checked.first_error(y_true, i)?;
                 check_scores(s, global)?;
@@ -451,8 +450,8 @@ impl RowScratch {
             }
             if let Some(w) = label_weights {
                 gains.iter_mut().zip(w).for_each(|(g, w)| *g *= w);
-                ranker.gather(gains);
             }
+            ranker.gather(gains);
             let row = reach.rank(ranker, s, gains, ranking, global);
             match row_outcome(metric, &options, &row, l, global) {
                 Ok(value) => sink(i, value),
@@ -528,36 +527,39 @@ impl CheckedInputs {
     }
 }
 
-/// Reads one row in one pass: converts its labels to `gains`, gathers the columns of the
-/// relevant ones (non-zero gains) into `relevant`, and checks the scores (finite) and labels (in `domain`, or one of the two
-/// `indicator` values). False when a check fails: [`check_scores`] and [`read_labels`] then
-/// say which.
+/// Reads one row in one pass: converts its labels to `gains` and checks the scores (finite)
+/// and labels (in `domain`, or one of the two `indicator` values). False when a check fails:
+/// [`check_scores`] and [`read_labels`] then say which.
 fn read_row<L: Label, T: Score>(
     labels: &[L],
     scores: &[T],
     domain: LabelDomain,
     indicator: Option<[f64; 2]>,
     gains: &mut [f64],
-    relevant: &mut Vec<u32>,
 ) -> bool {
     match (indicator, domain) {
-        (Some([a, b]), _) => read_checked(labels, scores, gains, relevant, |v| (v == a) | (v == b)),
+        (Some([a, b]), _) => read_checked(labels, scores, gains, |v| (v == a) | (v == b)),
         (None, LabelDomain::Binary) => {
-            read_checked(labels, scores, gains, relevant, |v| (v == 0.0) | (v == 1.0))
+            read_checked(labels, scores, gains, |v| (v == 0.0) | (v == 1.0))
         }
-        (None, LabelDomain::NonNegative) => read_checked(labels, scores, gains, relevant, |v| {
-            v.is_finite() & (v >= 0.0)
-        }),
-        (None, _) => read_checked(labels, scores, gains, relevant, f64::is_finite),
+        (None, LabelDomain::NonNegative) => {
+            read_checked(labels, scores, gains, |v| v.is_finite() & (v >= 0.0))
+        }
+        (None, _) => read_checked(labels, scores, gains, f64::is_finite),
     }
 }
 
-/// [`read_row`] with the label check `accepts`.
-fn read_checked<L: Label, T: Score>(
+crate::wide::wide! {
+    /// [`read_row`] with the label check `accepts`.
+    fn read_checked<L: Label, T: Score, A: Fn(f64) -> bool>(labels: &[L], scores: &[T], gains: &mut [f64], accepts: A) -> bool = read_checked_body;
+}
+
+/// [`read_checked`]'s loop.
+#[inline(always)]
+fn read_checked_body<L: Label, T: Score>(
     labels: &[L],
     scores: &[T],
     gains: &mut [f64],
-    relevant: &mut Vec<u32>,
     accepts: impl Fn(f64) -> bool,
 ) -> bool {
     let n = gains.len().min(labels.len()).min(scores.len());
@@ -567,15 +569,6 @@ fn read_checked<L: Label, T: Score>(
         ok &= accepts(v) & s.is_finite();
         *g = v;
     }
-    relevant.resize(n + 1, 0);
-    let mut count = 0;
-    for (j, &g) in gains.iter().enumerate() {
-        if let Some(slot) = relevant.get_mut(count) {
-            *slot = j as u32;
-        }
-        count += usize::from(g != 0.0);
-    }
-    relevant.truncate(count);
     ok
 }
 

@@ -1,0 +1,95 @@
+//! The row pass's hot loops run compiled for AVX2 when the CPU has it, else for the baseline
+//! (src/wide.rs): every preset must give bitwise the same values and errors on both paths.
+//!
+//! One test only: the switch is process-wide, so nothing else in this binary may run while it
+//! is set. On a CPU without AVX2 both runs take the baseline path (and the test still checks
+//! that the switch changes nothing).
+
+mod common;
+
+use common::Rng;
+use rankmetrics::registry::{Convention, Preset};
+use rankmetrics::{set_wide_loops, RowMajor, TiePolicy};
+
+fn every_preset() -> Vec<Preset> {
+    let mut presets = Vec::new();
+    for convention in Convention::ALL {
+        for &name in convention.metric_names() {
+            for ties in [None, Some(TiePolicy::Expected), Some(TiePolicy::Last)] {
+                presets.push(Preset::lookup(convention, name, &[], ties).unwrap());
+            }
+        }
+    }
+    presets
+}
+
+/// Every preset's value and per-sample values on one input, as bits (errors as text).
+fn values<T: rankmetrics::Score>(
+    presets: &[Preset],
+    y: &RowMajor<'_, u8>,
+    s: &RowMajor<'_, T>,
+    w: Option<&[T]>,
+) -> Vec<String> {
+    presets
+        .iter()
+        .map(|p| {
+            let value = p.evaluate(y, s, w).map(f64::to_bits);
+            let rows = p
+                .per_sample(y, s)
+                .map(|v| v.iter().map(|x| x.map(f64::to_bits)).collect::<Vec<_>>());
+            format!("{} {}: {value:?} {rows:?}", p.convention(), p.name())
+        })
+        .collect()
+}
+
+#[test]
+fn wide_and_baseline_loops_give_the_same_bits() {
+    let presets = every_preset();
+    let mut rng = Rng(0x3D_A7A2);
+    // Scores that differ in f64 but meet in f32 (and in f32's infinity and zero), and plain
+    // ties; row lengths across the loops' vector widths and remainders.
+    let near = [
+        0.5,
+        0.5 + f64::EPSILON,
+        0.5 - 1e-12,
+        1e300,
+        2e300,
+        1e-310,
+        0.0,
+        -0.0,
+        0.25,
+    ];
+    for case in 0..60 {
+        let (n, l) = (1 + rng.below(9), 1 + rng.below(70));
+        let y: Vec<u8> = (0..n * l).map(|_| u8::from(rng.below(4) == 0)).collect();
+        let mut s: Vec<f64> = match case % 3 {
+            0 => (0..n * l).map(|_| near[rng.below(near.len())]).collect(),
+            1 => (0..n * l).map(|_| rng.below(5) as f64 / 4.0).collect(),
+            _ => (0..n * l)
+                .map(|_| rng.next() as f64 / u64::MAX as f64)
+                .collect(),
+        };
+        if case % 7 == 3 {
+            s[rng.below(n * l)] = f64::NAN;
+        }
+        let w: Option<Vec<f64>> =
+            (case % 2 == 0).then(|| (0..n).map(|_| rng.below(3) as f64).collect());
+        let s32: Vec<f32> = s.iter().map(|&x| x as f32).collect();
+        let w32: Option<Vec<f32>> = w.as_ref().map(|w| w.iter().map(|&x| x as f32).collect());
+        let yt = RowMajor::new(&y, n, l).unwrap();
+        let (ys, ys32) = (
+            RowMajor::new(&s, n, l).unwrap(),
+            RowMajor::new(&s32, n, l).unwrap(),
+        );
+        let mut runs = Vec::new();
+        for wide in [true, false] {
+            set_wide_loops(wide);
+            runs.push((
+                values(&presets, &yt, &ys, w.as_deref()),
+                values(&presets, &yt, &ys32, w32.as_deref()),
+            ));
+        }
+        set_wide_loops(true);
+        assert_eq!(runs[0], runs[1], "case {case}: {n} x {l}");
+    }
+}
