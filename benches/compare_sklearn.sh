@@ -8,13 +8,22 @@
 #   (default coverage_error,lrap,label_ranking_loss,ndcg,ndcg@10,ndcg_ignore_ties).
 # Environment: BENCH_DATA (default target/bench-data; about 0.15 GB per shape generated),
 # SHARED_BENCH (default ../shared/bench, the folder of gen_data.py), REPEATS (default 3),
-# THREADS (default 1; above 1, rankmetrics runs through rankmetrics::parallel).
+# RM_REPEATS (rankmetrics' repeats per process, default 15) and RM_RUNS (processes, default 5;
+# the table gives the median over processes of each process's median, and the range): on the
+# shared machine a whole process runs in a fast or a slow mode (vector-bound loops ran 1.5x
+# slower in about one process in four, while the latency-bound read did not change), so one
+# process is one draw;
+# THREADS (default 1; above 1, rankmetrics runs through rankmetrics::parallel), PIN_CPU
+# (default 0: single-threaded runs of both libraries are pinned to this CPU with taskset, as
+# migrations between CPUs made run times bimodal on the shared 2-core machine; "none" unpins).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SHAPES=${1:-B}
 METRICS=${2:-coverage_error,lrap,label_ranking_loss,ndcg,ndcg@10,ndcg_ignore_ties}
 REPEATS=${REPEATS:-3}
+RM_REPEATS=${RM_REPEATS:-15}
+RM_RUNS=${RM_RUNS:-5}
 THREADS=${THREADS:-1}
 SHARED_BENCH=${SHARED_BENCH:-$(cd .. && pwd)/shared/bench}
 export BENCH_DATA=${BENCH_DATA:-$PWD/target/bench-data}
@@ -30,31 +39,43 @@ done
 cargo build --release --quiet --features rayon --example bench_npy
 threads=()
 [ "$THREADS" -gt 1 ] && threads=(--threads "$THREADS")
+pin=()
+PIN_CPU=${PIN_CPU:-0}
+if [ "$THREADS" -eq 1 ] && [ "$PIN_CPU" != none ] && command -v taskset >/dev/null; then
+    pin=(taskset -c "$PIN_CPU")
+fi
 OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 \
-    python3 "$SHARED_BENCH/sklearn_bench.py" --shapes "$SHAPES" --metrics "$METRICS" \
+    "${pin[@]}" python3 "$SHARED_BENCH/sklearn_bench.py" --shapes "$SHAPES" --metrics "$METRICS" \
     --repeats "$REPEATS" --out "$BENCH_DATA/sklearn-baseline.json" >/dev/null
-target/release/examples/bench_npy "$BENCH_DATA" "$SHAPES" --metrics "read,$METRICS" \
-    --repeats "$REPEATS" "${threads[@]}" >"$BENCH_DATA/rankmetrics.txt"
+for run in $(seq "$RM_RUNS"); do
+    "${pin[@]}" target/release/examples/bench_npy "$BENCH_DATA" "$SHAPES" --metrics "read,$METRICS" \
+        --repeats "$RM_REPEATS" "${threads[@]}"
+done >"$BENCH_DATA/rankmetrics.txt"
 
 python3 - "$BENCH_DATA" <<'EOF'
-import json, sys
+import json, statistics, sys
 data = sys.argv[1]
 sk = json.load(open(f"{data}/sklearn-baseline.json"))["results"]
-rm = {}
+runs, values = {}, {}
 for line in open(f"{data}/rankmetrics.txt"):
     shape, metric, median, value = line.split()
-    rm[(shape, metric)] = (float(median), float(value))
-print("| shape | metric | scikit-learn (s) | rankmetrics (s) | sklearn / rankmetrics | rankmetrics / one read |")
-print("|---|---|---|---|---|---|")
+    runs.setdefault((shape, metric), []).append(float(median))
+    values[(shape, metric)] = float(value)
+rm = {k: statistics.median(v) for k, v in runs.items()}
+print("| shape | metric | scikit-learn (s) | rankmetrics (s) | rankmetrics range (s) "
+      "| sklearn / rankmetrics | rankmetrics / one read |")
+print("|---|---|---|---|---|---|---|")
 for shape, results in sk.items():
-    read = rm[(shape, "read")][0]
-    print(f"| {shape} | one read of the scores | | {read:.4f} | | 1.0 |")
+    read = rm[(shape, "read")]
+    lo, hi = min(runs[(shape, "read")]), max(runs[(shape, "read")])
+    print(f"| {shape} | one read of the scores | | {read:.4f} | {lo:.4f}–{hi:.4f} | | 1.0 |")
     for metric, rec in results.items():
-        ours, value = rm[(shape, metric)]
+        ours, value = rm[(shape, metric)], values[(shape, metric)]
+        lo, hi = min(runs[(shape, metric)]), max(runs[(shape, metric)])
         theirs = rec["median_s"]
         mark = " (extrapolated)" if rec.get("extrapolated") else ""
         same = rec.get("value") is None or abs(rec["value"] - value) <= 1e-9 * max(1, abs(value))
         flag = "" if same else f" VALUE DIFFERS: {rec['value']} vs {value}"
-        print(f"| {shape} | {metric} | {theirs:.4f}{mark} | {ours:.4f} | {theirs / ours:.0f}x | "
-              f"{ours / read:.1f}{flag} |")
+        print(f"| {shape} | {metric} | {theirs:.4f}{mark} | {ours:.4f} | {lo:.4f}–{hi:.4f} | "
+              f"{theirs / ours:.0f}x | {ours / read:.1f}{flag} |")
 EOF

@@ -34,6 +34,8 @@
 //! assert!(pessimistic < optimistic);
 //! assert_eq!(pessimistic, sklearn::label_ranking_average_precision_score(&y_true, &y_score, None).unwrap());
 //! ```
+// Unsafe code lives in src/wide.rs only: calls to AVX2 builds of the row pass's loops, behind
+// a run-time CPU check (measured need: docs/performance.md, "AVX2 loops").
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
 #![deny(missing_debug_implementations)]

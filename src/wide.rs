@@ -7,7 +7,7 @@
 //!
 //! This is the crate's only `unsafe` code: calling a function compiled for AVX2 is undefined
 //! on a CPU without it, so each call sits behind the run-time check. The need is measured in
-//! docs/performance.md ("AVX2 dispatch"): the row metrics' passes over scores and labels are
+//! docs/performance.md ("AVX2 loops"): the row metrics' passes over scores and labels are
 //! bound by vector width.
 #![allow(unsafe_code)]
 
