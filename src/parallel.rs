@@ -2,8 +2,9 @@
 //! sequential evaluation for any number of threads.
 //!
 //! Rows are ranked in parallel, in chunks of [`CHUNK_ROWS`] with a scratch per task, a window
-//! of [`WINDOW_ROWS`] rows at a time; each window's row values are then added to the mean in
-//! row order, on one thread, exactly as [`RankingMetric::evaluate`] adds them. Ranking is the
+//! of [`WINDOW_ROWS`] rows at a time; the row values are added to the mean in row order, on
+//! the calling thread, exactly as [`RankingMetric::evaluate`] adds them, a chunk at a time as
+//! soon as the chunks before it are in (while the pool ranks the next ones). Ranking is the
 //! work; one addition per row is not. So every summation (MULAN's plain left-to-right sum
 //! included) keeps its bits, 1, 2 or 16 threads give the sequential result, and memory stays
 //! O(window + L per thread). Threads are those of the current rayon pool
@@ -111,23 +112,85 @@ where
     let n = checked.rows;
     for start in (0..n).step_by(WINDOW_ROWS) {
         let window = start..(start + WINDOW_ROWS).min(n);
-        let chunks = in_chunks(window, RowScratch::default, |scratch, rows| {
-            let mut values = Vec::with_capacity(rows.len());
+        let mut i = start;
+        let rank = |scratch: &mut RowScratch, rows| {
+            let mut values = Vec::with_capacity(CHUNK_ROWS);
             let outcome = scratch.each_row(metric, y_true, y_score, &checked, rows, |_, v| {
                 values.push(v)
             });
             (values, outcome)
-        });
-        let mut i = start;
-        for (values, outcome) in chunks {
+        };
+        in_chunks_in_order(window, RowScratch::default, rank, |(values, outcome)| {
             for v in values {
                 sink(i, v);
                 i += 1;
             }
-            outcome?;
-        }
+            outcome
+        })?;
     }
     Ok(())
+}
+
+/// Runs `work` on every chunk of `rows` on the pool, with a scratch (from `scratch`) per
+/// chunk, and hands the results to `consume` on the calling thread in chunk order, each as
+/// soon as it and every chunk before it are done: the calling thread adds up one chunk while
+/// the pool ranks the next, instead of adding them all after the last. Stops consuming at the
+/// first error, which it returns once every chunk has run.
+pub(crate) fn in_chunks_in_order<S: Send, R: Send, E>(
+    rows: Range<usize>,
+    scratch: impl Fn() -> S + Sync,
+    work: impl Fn(&mut S, Range<usize>) -> R + Sync,
+    mut consume: impl FnMut(R) -> Result<(), E>,
+) -> Result<(), E> {
+    let (start, end) = (rows.start, rows.end);
+    let count = (end - start).div_ceil(CHUNK_ROWS);
+    // Scratches are handed from chunk to chunk (at most one per thread is made), so that their
+    // buffers are grown once.
+    let spare = std::sync::Mutex::new(Vec::new());
+    let (spare, work) = (&spare, &work);
+    let scratch = &scratch;
+    rayon::in_place_scope(|scope| {
+        let (sender, receiver) = std::sync::mpsc::channel();
+        for c in 0..count {
+            let sender = sender.clone();
+            scope.spawn(move |_| {
+                let first = start + c * CHUNK_ROWS;
+                let taken = spare.lock().ok().and_then(|mut spare| spare.pop());
+                let mut own = taken.unwrap_or_else(scratch);
+                let result = work(&mut own, first..(first + CHUNK_ROWS).min(end));
+                if let Ok(mut spare) = spare.lock() {
+                    spare.push(own);
+                }
+                // Fails only once the consumer has stopped at an error: nothing to hand over.
+                let _ = sender.send((c, result));
+            });
+        }
+        // Only the tasks hold senders now: if one panics, `recv` fails instead of waiting
+        // forever, and the scope passes the panic on.
+        drop(sender);
+        let mut done: Vec<Option<R>> = (0..count).map(|_| None).collect();
+        for next in 0..count {
+            while done[next].is_none() {
+                let received = match receiver.try_recv() {
+                    Ok(message) => message,
+                    // Run a pending chunk here if there is one; else every chunk still missing
+                    // is running on another thread (or this thread is not the pool's), so wait.
+                    Err(_) => match rayon::yield_now() {
+                        Some(rayon::Yield::Executed) => continue,
+                        _ => match receiver.recv() {
+                            Ok(message) => message,
+                            Err(_) => return Ok(()),
+                        },
+                    },
+                };
+                done[received.0] = Some(received.1);
+            }
+            if let Some(result) = done[next].take() {
+                consume(result)?;
+            }
+        }
+        Ok(())
+    })
 }
 
 /// Runs `work` on every chunk of `rows` in parallel, with a scratch (from `scratch`) per task,

@@ -121,3 +121,25 @@ fn the_first_bad_row_is_reported() {
         );
     }
 }
+
+/// Evaluations nested in a parallel loop (each caller a pool thread that waits for its own
+/// chunks while running others' chunks), and one from a thread outside any pool (the global
+/// pool ranks; the caller waits): every value is the sequential one.
+#[test]
+fn nested_and_outside_callers_get_the_sequential_bits() {
+    use rayon::prelude::*;
+    let (y, s) = input();
+    let m = AveragePrecision::new(TiePolicy::Max);
+    let sequential = m.evaluate(&y, &s, None).unwrap().to_bits();
+    for t in [1, 2, 3] {
+        let values: Vec<u64> = on_threads(t, || {
+            (0..6)
+                .into_par_iter()
+                .map(|_| parallel::evaluate(&m, &y, &s, None).unwrap().to_bits())
+                .collect()
+        });
+        assert_eq!(values, vec![sequential; 6], "{t} threads");
+    }
+    let outside = std::thread::spawn(move || parallel::evaluate(&m, &y, &s, None).unwrap());
+    assert_eq!(outside.join().unwrap().to_bits(), sequential);
+}
