@@ -7,6 +7,8 @@
 //! Scores are sigmoid(1.5·y + N(0, 1)) as in gen_data.py, drawn here from a fixed xorshift
 //! stream so every run measures the same input. Ids read `metric/shape/policy[/f32]`;
 //! `read_scores/A` sums every score once (the floor every metric must read through).
+//! `baseline_loops/...` runs a few of them with the row pass's AVX2 loops turned off
+//! (`set_wide_loops(false)`; src/wide.rs), the measure of what those loops give.
 //!
 //! `cargo bench --bench row_metrics` (about a minute); `-- --quick` for a fast look.
 
@@ -73,6 +75,19 @@ fn row_metrics(c: &mut Criterion) {
     let lrap = AveragePrecision::new(TiePolicy::Max);
     bench_f32(c, "lrap", &lrap, &y, &s32);
     bench_f32(c, "coverage", &Coverage::new(TiePolicy::Max), &y, &s32);
+
+    // The same metrics with the baseline-CPU loops, against the AVX2 ones above.
+    rankmetrics::set_wide_loops(false);
+    let continuous = [("A", &a)];
+    bench_metric(c, "baseline_loops/lrap", AveragePrecision::new, &continuous);
+    bench_metric(c, "baseline_loops/coverage", Coverage::new, &continuous);
+    bench_metric(
+        c,
+        "baseline_loops/ranking_loss",
+        RankingLoss::new,
+        &continuous,
+    );
+    rankmetrics::set_wide_loops(true);
 }
 
 /// `metric` on shape A's f32 scores, as `metric_name/A/max/f32`.
