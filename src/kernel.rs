@@ -1152,11 +1152,10 @@ fn gather_by_masks(gains: &[f64], columns: &mut Vec<u32>) {
             }
         }
         count += mask.count_ones() as usize;
-        base += 4;
+        base = base.wrapping_add(4); // rows of over u32::MAX labels are not ranked (`ranked_len`)
     }
     columns.truncate(count);
-    let rest = base as usize;
-    gather_by_steps_from(&gains[rest..], rest as u32, columns);
+    gather_by_steps_from(fours.remainder(), base, columns);
 }
 
 /// [`gather_nonzero`] one label at a time, branch-free: every label is written, only relevant
@@ -1175,7 +1174,7 @@ fn gather_by_steps_from(gains: &[f64], first: u32, columns: &mut Vec<u32>) {
     columns.resize(count + gains.len() + 1, 0);
     for (j, &g) in gains.iter().enumerate() {
         if let Some(slot) = columns.get_mut(count) {
-            *slot = first + j as u32;
+            *slot = first.wrapping_add(j as u32);
         }
         count += usize::from(g != 0.0);
     }
