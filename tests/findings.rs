@@ -3,8 +3,8 @@
 use std::ops::Range;
 
 use rankmetrics::{
-    Average, Error, InterpolatedAveragePrecision, LabelAveragePrecision, LabelDomain, Matrix,
-    RankingLoss, RankingMetric, RocAuc, TiePolicy,
+    Average, Error, InterpolatedAveragePrecision, LabelAveragePrecision, LabelDomain, Matrix, Mean,
+    RankingLoss, RankingMetric, RocAuc, TieGrouping, TiePolicy, Undefined,
 };
 
 /// Subnormal sample weights made a tie group's weighted rank underflow to 0, and label-wise
@@ -91,4 +91,25 @@ fn rows_longer_than_the_kernel_numbers_are_an_error() {
         .evaluate(&Wide, &Wide, None)
         .unwrap_err();
     assert!(matches!(err, Error::TooManyItems { .. }));
+}
+
+/// Interpolated AP over a vector whose every weight is zero gave -inf (every precision 0/0,
+/// and the running maximum started at -inf): it is NaN, as under exact grouping (fuzzing,
+/// session 4).
+#[test]
+fn zero_weight_interpolated_precision_is_nan_not_infinite() {
+    let mut y_true = [[0.0; 6]; 4];
+    (y_true[0][0], y_true[3][3]) = (1.0, 1.0);
+    let y_score = [[0.0f64; 6]; 4];
+    for grouping in [TieGrouping::Exact, TieGrouping::Within(1e-6)] {
+        let m = InterpolatedAveragePrecision::new(Average::Micro, TiePolicy::Max, 8)
+            .with_grouping(grouping)
+            .on_undefined(Undefined::Nan)
+            .with_mean(Mean::Sequential)
+            .with_label_domain(LabelDomain::NonZero)
+            .nan_if_none_defined(true)
+            .one_column_binary(true);
+        let v = m.evaluate(&y_true, &y_score, Some(&[0.0; 4])).unwrap();
+        assert!(v.is_nan(), "{grouping:?}: {v}");
+    }
 }

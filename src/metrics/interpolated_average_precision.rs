@@ -93,8 +93,10 @@ impl VectorMetric for InterpolatedAveragePrecision {
         // larger rank; 0 before the first step), so the steps alone give the same maxima.
         let mut steps: Vec<_> = precision_recall_steps(v, row, v.weights.is_unit()).collect();
         let total = steps.last().map_or(0.0, |s| s.relevant);
-        // From the bottom up: each precision becomes the best precision at or below it.
-        let mut best = f64::NEG_INFINITY;
+        // From the bottom up: each precision becomes the best precision at or below it. A step
+        // of zero weight so far has precision 0/0: `max` passes over it, and only when every
+        // step is one does the NaN stay (not -inf: found by fuzzing, tests/findings.rs).
+        let mut best = f64::NAN;
         for s in steps.iter_mut().rev() {
             best = best.max(s.precision);
             s.precision = best;
