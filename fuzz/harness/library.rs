@@ -265,7 +265,8 @@ fn run_preset(preset: &Preset, d: &Data, as_f32: bool, finite: bool) {
             .map(|w| w.iter().map(|&x| x as f32).collect());
         let r = preset.evaluate(&d.y_true, &s, w.as_deref());
         check_value(preset, &r);
-        assert!(same(&r, &preset.evaluate(&d.y_true, &s, w.as_deref())));
+        let baseline = with_baseline_loops(|| preset.evaluate(&d.y_true, &s, w.as_deref()));
+        assert!(same(&r, &baseline), "{preset:?}: {r:?}, baseline loops {baseline:?}");
         check_per_sample(preset, preset.per_sample(&d.y_true, &s));
     } else {
         let r = preset.evaluate(&d.y_true, &d.y_score, d.weights.as_deref());
@@ -277,8 +278,21 @@ fn run_preset(preset: &Preset, d: &Data, as_f32: bool, finite: bool) {
             d.weights.as_deref(),
         );
         assert!(same(&r, &again[0]), "{preset:?}: {r:?} then {again:?}");
+        let w = d.weights.as_deref();
+        let baseline = with_baseline_loops(|| preset.evaluate(&d.y_true, &d.y_score, w));
+        assert!(same(&r, &baseline), "{preset:?}: {r:?}, baseline loops {baseline:?}");
         check_per_sample(preset, preset.per_sample(&d.y_true, &d.y_score));
     }
+}
+
+/// `f` run with the row pass's baseline-CPU loops instead of its AVX2 ones (src/wide.rs): the
+/// results must be the same bits. (In the test binary that replays the corpus, another test may
+/// turn the switch back meanwhile: the check is then weaker, never wrong.)
+fn with_baseline_loops<R>(f: impl FnOnce() -> R) -> R {
+    rankmetrics::set_wide_loops(false);
+    let r = f();
+    rankmetrics::set_wide_loops(true);
+    r
 }
 
 fn check_per_sample(preset: &Preset, r: Result<Vec<Option<f64>>, Error>) {
