@@ -266,7 +266,10 @@ fn run_preset(preset: &Preset, d: &Data, as_f32: bool, finite: bool) {
         let r = preset.evaluate(&d.y_true, &s, w.as_deref());
         check_value(preset, &r);
         let baseline = with_baseline_loops(|| preset.evaluate(&d.y_true, &s, w.as_deref()));
-        assert!(same(&r, &baseline), "{preset:?}: {r:?}, baseline loops {baseline:?}");
+        assert!(
+            same(&r, &baseline),
+            "{preset:?}: {r:?}, baseline loops {baseline:?}"
+        );
         check_per_sample(preset, preset.per_sample(&d.y_true, &s));
     } else {
         let r = preset.evaluate(&d.y_true, &d.y_score, d.weights.as_deref());
@@ -280,7 +283,10 @@ fn run_preset(preset: &Preset, d: &Data, as_f32: bool, finite: bool) {
         assert!(same(&r, &again[0]), "{preset:?}: {r:?} then {again:?}");
         let w = d.weights.as_deref();
         let baseline = with_baseline_loops(|| preset.evaluate(&d.y_true, &d.y_score, w));
-        assert!(same(&r, &baseline), "{preset:?}: {r:?}, baseline loops {baseline:?}");
+        assert!(
+            same(&r, &baseline),
+            "{preset:?}: {r:?}, baseline loops {baseline:?}"
+        );
         check_per_sample(preset, preset.per_sample(&d.y_true, &d.y_score));
     }
 }
