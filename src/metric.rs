@@ -451,7 +451,10 @@ impl RowScratch {
             if let Some(w) = label_weights {
                 gains.iter_mut().zip(w).for_each(|(g, w)| *g *= w);
             }
-            ranker.gather(gains);
+            // Only the counting reaches read the relevant columns.
+            if let RowReach::Gathered(_) = reach {
+                ranker.gather(gains);
+            }
             let row = reach.rank(ranker, s, gains, ranking, global);
             match row_outcome(metric, &options, &row, l, global) {
                 Ok(value) => sink(i, value),
