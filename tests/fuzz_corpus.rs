@@ -1,27 +1,11 @@
-//! The fuzz targets' smoke run: replays the committed corpus (fuzz/corpus/<target>/) through
+//! The library fuzz target's smoke run (the command's `readers` target replays in
+//! cli/tests/fuzz_corpus.rs): replays the committed corpus (fuzz/corpus/<target>/) through
 //! the same harness functions the libFuzzer targets call (fuzz/harness/*.rs), so every
 //! `cargo test` checks that no input the fuzzers kept panics or breaks a checked property.
 //! Long fuzzing runs: docs/fuzzing.md.
 
 #[path = "../fuzz/harness/library.rs"]
 mod library;
-
-// The command's reader modules, compiled in as the `readers` fuzz target does.
-#[cfg(feature = "cli")]
-#[path = "../src/bin/rankmetrics/input.rs"]
-#[allow(dead_code)]
-mod input;
-#[cfg(feature = "cli")]
-#[path = "../src/bin/rankmetrics/npy.rs"]
-#[allow(dead_code)]
-mod npy;
-#[cfg(feature = "cli")]
-#[path = "../src/bin/rankmetrics/progress.rs"]
-#[allow(dead_code)]
-mod progress;
-#[cfg(feature = "cli")]
-#[path = "../fuzz/harness/readers.rs"]
-mod readers;
 
 use std::path::Path;
 
@@ -54,10 +38,4 @@ fn replay(target: &str, check: fn(&[u8])) {
 #[test]
 fn library_corpus_replays_cleanly() {
     replay("library", library::check);
-}
-
-#[cfg(feature = "cli")]
-#[test]
-fn readers_corpus_replays_cleanly() {
-    replay("readers", readers::check);
 }

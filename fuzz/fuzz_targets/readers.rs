@@ -2,13 +2,13 @@
 //! command's own source files, compiled in here.
 #![no_main]
 
-#[path = "../../src/bin/rankmetrics/input.rs"]
+#[path = "../../cli/src/input.rs"]
 #[allow(dead_code)]
 mod input;
-#[path = "../../src/bin/rankmetrics/npy.rs"]
+#[path = "../../cli/src/npy.rs"]
 #[allow(dead_code)]
 mod npy;
-#[path = "../../src/bin/rankmetrics/progress.rs"]
+#[path = "../../cli/src/progress.rs"]
 #[allow(dead_code)]
 mod progress;
 

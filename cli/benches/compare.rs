@@ -1,7 +1,7 @@
 //! `rankmetrics compare` against single `rankmetrics eval` metrics on 100,000 × 100 scores
 //! (shape B of ../shared/bench; issue: compare must take at most 2× the slowest single metric).
 //!
-//! `compare/all_cells` runs the command's own grid (src/bin/rankmetrics/compare.rs: every
+//! `compare/all_cells` runs the command's own grid (cli/src/compare.rs: every
 //! metric under every tie policy and every toolkit's convention, with the tie analysis) on
 //! every core, as the command does, and `compare/all_cells_one_thread` on one;
 //! `eval/CONVENTION/METRIC` evaluates one metric as `eval --convention C --metric M` does
@@ -9,7 +9,7 @@
 //! one thread.
 //! Reading the files, the same for both, is left out.
 //!
-//! `cargo bench --bench compare`; then compare `compare/all_cells` with the slowest `eval/*`.
+//! `cargo bench -p rankmetrics-cli --bench compare`; then compare `compare/all_cells` with the slowest `eval/*`.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -18,9 +18,10 @@ use criterion::{criterion_group, criterion_main, Criterion, SamplingMode};
 use rankmetrics::registry::{Convention, Preset};
 use rankmetrics::RowMajor;
 
+#[path = "../../benches/common/mod.rs"]
 mod common;
 #[allow(dead_code, unused_imports)] // the bench calls only `compare`, not the unit tests
-#[path = "../src/bin/rankmetrics/compare.rs"]
+#[path = "../src/compare.rs"]
 mod compare;
 
 use common::{Input, LABELS};

@@ -1,7 +1,5 @@
 //! `rankmetrics eval` run as a process: every error class, the built-in example, the output
 //! formats, and the golden conformance records evaluated through the command.
-// The binary exists only with feature `cli`.
-#![cfg(feature = "cli")]
 
 use std::collections::{BTreeMap, HashMap};
 use std::ffi::OsStr;
@@ -614,7 +612,7 @@ fn wrap_rows(v: &Value) -> Value {
 }
 
 fn data_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/conformance")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/conformance")
 }
 
 /// What the golden record says the command must print for one metric.
