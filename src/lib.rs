@@ -80,7 +80,7 @@ pub use propensity::PropensityModel;
 pub use score::{Label, Score};
 pub use sparse::{SparseLabels, SparseLabelsView};
 pub use sum::Summation;
-pub use ties::{RankSharing, TieGrouping, TiePolicy};
+pub use ties::{ParseTiePolicyError, RankSharing, TieGrouping, TiePolicy};
 #[doc(hidden)]
 pub use wide::set_wide_loops;
 

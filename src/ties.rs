@@ -148,6 +148,75 @@ impl TiePolicy {
     }
 }
 
+/// Prints the policy as [`TiePolicy::from_str`](core::str::FromStr::from_str) reads it: its
+/// [`name`](TiePolicy::name), with the seed for [`TiePolicy::Random`] (`"random:7"`).
+///
+/// # Example
+/// ```
+/// use rankmetrics::TiePolicy;
+/// assert_eq!(TiePolicy::Max.to_string(), "max");
+/// assert_eq!(TiePolicy::Random(7).to_string(), "random:7");
+/// ```
+impl core::fmt::Display for TiePolicy {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            TiePolicy::Random(seed) => write!(f, "random:{seed}"),
+            t => f.write_str(t.name()),
+        }
+    }
+}
+
+/// Reads a policy name as [`TiePolicy::parse`] does; every printed policy reads back.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{ParseTiePolicyError, TiePolicy};
+/// assert_eq!("random:7".parse::<TiePolicy>(), Ok(TiePolicy::Random(7)));
+/// for t in [TiePolicy::Expected, TiePolicy::Random(u64::MAX)] {
+///     assert_eq!(t.to_string().parse::<TiePolicy>(), Ok(t));
+/// }
+/// assert!("dense".parse::<TiePolicy>().unwrap_err().to_string().contains("dense"));
+/// ```
+impl core::str::FromStr for TiePolicy {
+    type Err = ParseTiePolicyError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        TiePolicy::parse(s).ok_or_else(|| ParseTiePolicyError { text: s.to_owned() })
+    }
+}
+
+/// A tie policy name that [`TiePolicy::parse`] does not know. Its message names the text and
+/// the accepted names.
+///
+/// # Example
+/// ```
+/// let e = "dense".parse::<rankmetrics::TiePolicy>().unwrap_err();
+/// assert_eq!(e.text(), "dense");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ParseTiePolicyError {
+    text: String,
+}
+
+impl ParseTiePolicyError {
+    /// The text that is not a policy name.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+}
+
+impl core::fmt::Display for ParseTiePolicyError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "unknown tie policy {:?}; expected max, min, average, first, last, random, random:SEED, \
+             expected, optimistic or pessimistic",
+            self.text()
+        )
+    }
+}
+
+impl std::error::Error for ParseTiePolicyError {}
+
 /// How a rank-sharing policy ranks a whole tie group; see [`TiePolicy`].
 ///
 /// # Example

@@ -27,6 +27,12 @@ use crate::{RankSharing, RankedRow, RowMetric, RowOptions, RowRule, TiePolicy};
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[doc(alias(
+    "lrap",
+    "LRAP",
+    "label_ranking_average_precision_score",
+    "average_precision"
+))]
 pub struct AveragePrecision {
     options: RowOptions,
 }

@@ -27,6 +27,7 @@ use crate::{RankSharing, RankedRow, RelevantEnd, RowMetric, RowOptions, RowRule,
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[doc(alias("coverage_error", "coverage"))]
 pub struct Coverage {
     options: RowOptions,
     one_based: bool,

@@ -44,6 +44,7 @@ use crate::{Block, Error, RankSharing, RankedRow, RowMetric, RowOptions, RowRule
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[doc(alias("dcg_score", "dcg", "DCG"))]
 pub struct Dcg {
     options: RowOptions,
     k: Option<usize>,

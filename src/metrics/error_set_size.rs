@@ -17,6 +17,7 @@ use crate::{RankedRow, RowMetric, RowOptions, RowRule, TiePolicy};
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[doc(alias("error_set_size"))]
 pub struct ErrorSetSize {
     options: RowOptions,
 }

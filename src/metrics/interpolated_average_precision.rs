@@ -30,6 +30,11 @@ const MAX_LEVELS: usize = 1 << 20;
 /// [`Error::TooFewRecallLevels`]: crate::Error::TooFewRecallLevels
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[doc(alias(
+    "MeanAverageInterpolatedPrecision",
+    "MicroAverageInterpolatedPrecision",
+    "interpolated_precision"
+))]
 pub struct InterpolatedAveragePrecision {
     options: LabelwiseOptions,
     levels: usize,

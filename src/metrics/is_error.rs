@@ -19,6 +19,7 @@ use crate::{RankSharing, RankedRow, RowMetric, RowOptions, RowRule, TiePolicy};
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[doc(alias("is_error"))]
 pub struct IsError {
     options: RowOptions,
 }

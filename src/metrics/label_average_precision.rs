@@ -30,6 +30,13 @@ use crate::{Average, RankSharing, RankedRow, Score, TiePolicy};
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[doc(alias(
+    "average_precision_score",
+    "MAP",
+    "mAP",
+    "MacroAUCPR",
+    "multilabel_average_precision"
+))]
 pub struct LabelAveragePrecision {
     options: LabelwiseOptions,
 }

@@ -37,6 +37,7 @@ use crate::{
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[doc(alias("ndcg_score", "ndcg", "NDCG", "retrieval_normalized_dcg"))]
 pub struct Ndcg {
     options: RowOptions,
     k: Option<usize>,

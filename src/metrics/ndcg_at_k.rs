@@ -37,6 +37,7 @@ use crate::{Error, RankedRow, RowMetric, RowOptions, RowRule, TiePolicy};
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[doc(alias("ndcg@k", "nDCG@k"))]
 pub struct NdcgAtK {
     options: RowOptions,
     k: usize,

@@ -23,6 +23,7 @@ use crate::{RankSharing, RankedRow, RelevantEnd, RowMetric, RowOptions, RowRule,
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[doc(alias("one_error"))]
 pub struct OneError {
     options: RowOptions,
 }

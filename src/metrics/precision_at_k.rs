@@ -35,6 +35,7 @@ use crate::{Error, RankedRow, RowMetric, RowOptions, RowRule, TiePolicy};
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[doc(alias("p@k", "P@k", "precision@k"))]
 pub struct PrecisionAtK {
     options: RowOptions,
     k: usize,

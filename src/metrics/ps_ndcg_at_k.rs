@@ -34,6 +34,7 @@ use crate::{Error, Label, Matrix, RankedRow, RowMetric, RowOptions, Score, TiePo
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[doc(alias("psndcg@k", "PSnDCG@k"))]
 pub struct PsNdcgAtK {
     options: RowOptions,
     k: usize,

@@ -36,6 +36,7 @@ use crate::{Error, Label, Matrix, RankedRow, RowMetric, RowOptions, Score, TiePo
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[doc(alias("psp@k", "PSP@k"))]
 pub struct PsPrecisionAtK {
     options: RowOptions,
     k: usize,

@@ -26,6 +26,7 @@ use crate::{RankedRow, RowMetric, RowOptions, RowRule, TiePolicy};
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[doc(alias("label_ranking_loss", "ranking_loss"))]
 pub struct RankingLoss {
     options: RowOptions,
 }

@@ -25,6 +25,7 @@ use crate::{Error, RankedRow, RowMetric, RowOptions, RowRule, TiePolicy};
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[doc(alias("r@k", "R@k", "recall@k"))]
 pub struct RecallAtK {
     options: RowOptions,
     k: usize,

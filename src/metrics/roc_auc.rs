@@ -46,6 +46,16 @@ pub enum Direction {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[doc(alias(
+    "roc_auc_score",
+    "auc",
+    "AUC",
+    "macro_auc",
+    "micro_auc",
+    "example_auc",
+    "MacroAUC",
+    "MicroAUC"
+))]
 pub struct RocAuc {
     options: LabelwiseOptions,
     direction: Direction,
