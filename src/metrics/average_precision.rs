@@ -1,7 +1,9 @@
 //! Label ranking average precision.
 
+use crate::kernel::RankedRow;
 use crate::metrics::row_option_builders;
-use crate::{RankSharing, RankedRow, RowMetric, RowOptions, RowRule, TiePolicy};
+use crate::row::metric::{RowMetric, RowOptions, RowRule};
+use crate::ties::{RankSharing, TiePolicy};
 
 /// Label ranking average precision (LRAP; "average precision" in mldr and MULAN): for each
 /// relevant label, the share of relevant labels among those ranked at or above it.

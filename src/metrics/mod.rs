@@ -168,11 +168,3 @@ pub(crate) fn top_k_sum(
 pub(crate) fn ideal_binary_dcg(n_relevant: usize, k: usize) -> f64 {
     dcg::discount_sum(1..=n_relevant.min(k), 2.0)
 }
-
-/// Checks the `k` of a top-k metric: at least 1.
-pub(crate) const fn check_top_k(k: usize) -> Result<usize, crate::Error> {
-    match k {
-        0 => Err(crate::Error::InvalidK { value: 0 }),
-        k => Ok(k),
-    }
-}

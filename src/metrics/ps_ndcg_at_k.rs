@@ -1,10 +1,15 @@
 //! Propensity-scored nDCG at k.
 
+use crate::error::Error;
+use crate::kernel::RankedRow;
+use crate::matrix::Matrix;
 use crate::metrics::dcg::discounted;
 use crate::metrics::ndcg::with_ideal_ranking;
 use crate::metrics::{ideal_binary_dcg, row_option_builders};
 use crate::propensity::{propensity_options, ratio_of_means};
-use crate::{Error, Label, Matrix, RankedRow, RowMetric, RowOptions, Score, TiePolicy};
+use crate::row::metric::{RowMetric, RowOptions};
+use crate::score::{Label, Score};
+use crate::ties::TiePolicy;
 
 /// Propensity-scored nDCG@k (Jain, Prabhu & Varma 2016): the XMC [`NdcgAtK`](crate::NdcgAtK)
 /// in which each hit counts its label's inverse propensity `1/p_l` (see
