@@ -226,7 +226,7 @@ pub enum Error {
     #[error("tie policy {policy:?} has no exact closed form for this metric (see docs/ties.md)")]
     UnsupportedPolicy {
         /// The policy asked for.
-        policy: crate::TiePolicy,
+        policy: crate::ties::TiePolicy,
     },
     /// A vector of per-label factors (inverse propensities) does not have one entry per label.
     #[error("{found} label weights for {expected} labels")]

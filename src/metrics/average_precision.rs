@@ -111,7 +111,7 @@ fn expected_average_precision(row: &RankedRow<'_>) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::RankingMetric;
+    use crate::metric::RankingMetric;
     use rstest::rstest;
 
     // scikit-learn: all-tied [[1,1,0]] gives 2/3, [[1,1,1,0]] gives 3/4.

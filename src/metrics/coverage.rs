@@ -92,7 +92,7 @@ impl RowMetric for Coverage {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::RankingMetric;
+    use crate::metric::RankingMetric;
     use rstest::rstest;
 
     // scikit-learn's test_coverage_tie_handling, one-based.

@@ -267,7 +267,7 @@ pub(crate) fn discount(r: usize, ln_base: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::RankingMetric;
+    use crate::metric::RankingMetric;
     use rstest::rstest;
 
     const GAINS: [[i32; 5]; 1] = [[10, 0, 0, 1, 5]];

@@ -164,7 +164,7 @@ pub(crate) fn with_ideal_ranking(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::RankingMetric;
+    use crate::metric::RankingMetric;
 
     #[test]
     fn sklearn_docstring() {

@@ -97,7 +97,8 @@ impl RowMetric for NdcgAtK {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Ndcg, RankingMetric};
+    use crate::metric::RankingMetric;
+    use crate::metrics::Ndcg;
 
     #[test]
     fn equals_sklearn_ndcg_on_binary_labels() {

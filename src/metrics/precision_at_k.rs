@@ -91,7 +91,7 @@ impl RowMetric for PrecisionAtK {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::RankingMetric;
+    use crate::metric::RankingMetric;
     use rstest::rstest;
 
     // One group of 4 tied labels, 2 relevant, behind one relevant label; k = 3.

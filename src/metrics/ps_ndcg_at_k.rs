@@ -158,7 +158,7 @@ impl RowMetric for PsNdcgAtK {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::RankingMetric;
+    use crate::metric::RankingMetric;
 
     #[test]
     fn with_unit_weights_it_is_ndcg_at_k() {
@@ -166,7 +166,7 @@ mod tests {
         let s = [[0.5, 0.5, 0.1, 0.9, 0.5], [0.3, 0.3, 0.3, 0.9, 0.3]];
         for t in [TiePolicy::Average, TiePolicy::Min, TiePolicy::Last] {
             let ps = PsNdcgAtK::new(t, 3, vec![1.0; 5]).unwrap();
-            let plain = crate::NdcgAtK::new(t, 3).unwrap();
+            let plain = crate::metrics::NdcgAtK::new(t, 3).unwrap();
             assert_eq!(
                 ps.evaluate(&y, &s, None).unwrap(),
                 plain.evaluate(&y, &s, None).unwrap()

@@ -155,7 +155,7 @@ impl RowMetric for PsPrecisionAtK {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::RankingMetric;
+    use crate::metric::RankingMetric;
 
     #[test]
     fn optimistic_orders_ties_by_weight() {

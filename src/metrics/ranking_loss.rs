@@ -63,7 +63,7 @@ impl RowMetric for RankingLoss {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::RankingMetric;
+    use crate::metric::RankingMetric;
     use rstest::rstest;
 
     // scikit-learn's test_ranking_loss_ties_handling.

@@ -81,7 +81,7 @@ impl RowMetric for RecallAtK {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::RankingMetric;
+    use crate::metric::RankingMetric;
 
     #[test]
     fn rows_without_relevant_labels_score_zero_or_skip() {
