@@ -50,6 +50,44 @@ impl fmt::Display for Degeneracy {
     }
 }
 
+/// What two accumulators (or an accumulator and a batch) disagree on.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{Error, Incompatibility, RankingLoss, RowMetric, TiePolicy};
+/// let mut acc = RankingLoss::new(TiePolicy::Max).accumulator();
+/// acc.update(&[[1, 0]], &[[0.9, 0.1]], None).unwrap();
+/// let err = acc.update(&[[1, 0, 0]], &[[0.9, 0.1, 0.2]], None).unwrap_err();
+/// assert_eq!(err, Error::Incompatible(Incompatibility::Labels { expected: 2, found: 3 }));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Incompatibility {
+    /// The metrics (or their options) differ.
+    Metric,
+    /// The number of labels differs.
+    Labels {
+        /// The number the accumulator has seen.
+        expected: usize,
+        /// The number of the batch (or the other accumulator).
+        found: usize,
+    },
+    /// One side has sample weights and the other has none.
+    Weighting,
+}
+
+impl fmt::Display for Incompatibility {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Incompatibility::Metric => f.write_str("the metrics or their options differ"),
+            Incompatibility::Labels { expected, found } => {
+                write!(f, "{found} labels where {expected} were seen before")
+            }
+            Incompatibility::Weighting => f.write_str("weighted and unweighted rows are mixed"),
+        }
+    }
+}
+
 /// Everything that can go wrong when a metric is evaluated.
 ///
 /// Every variant carries the numbers needed to find the problem (row and column are 0-based);
@@ -188,7 +226,7 @@ pub enum Error {
     #[error("tie policy {policy:?} has no exact closed form for this metric (see docs/ties.md)")]
     UnsupportedPolicy {
         /// The policy asked for.
-        policy: crate::TiePolicy,
+        policy: crate::ties::TiePolicy,
     },
     /// A vector of per-label factors (inverse propensities) does not have one entry per label.
     #[error("{found} label weights for {expected} labels")]
@@ -250,7 +288,7 @@ pub enum Error {
     },
     /// Batches or shards of one streaming evaluation disagree.
     #[error("cannot combine: {0}")]
-    Incompatible(crate::Incompatibility),
+    Incompatible(Incompatibility),
     /// Interpolated average precision was asked for more recall levels than it accepts.
     #[error("interpolated average precision takes at most {max} recall levels, found {found}")]
     TooManyRecallLevels {

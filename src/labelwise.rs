@@ -8,9 +8,9 @@
 
 use crate::kernel::Reach;
 use crate::matrix::RowReader;
-use crate::metric::{check_scores, check_shapes, check_weights, read_labels};
 use crate::metrics::roc_auc::AucSums;
 use crate::sum::{Sum, WeightedMean};
+use crate::validate::{check_scores, check_shapes, check_weights, read_labels};
 use crate::{
     Error, Label, LabelDomain, Matrix, RankedRow, Ranker, Ranking, Score, TieGrouping, TiePolicy,
 };
@@ -408,7 +408,7 @@ where
         .iter()
         .any(|lane| lane.failed.is_none() && lane.options.labels == LabelDomain::Indicator)
     {
-        if let Err(e) = crate::metric::check_indicator(y_true, 0, &mut Default::default()) {
+        if let Err(e) = crate::validate::check_indicator(y_true, 0, &mut Default::default()) {
             fail(
                 &mut lanes,
                 |lane| lane.options.labels == LabelDomain::Indicator,
@@ -764,11 +764,11 @@ fn vectors_parallel<M, T, Y, S>(
     }
     if let Some((scores, labels)) = cells.by_row.as_ref() {
         if wants(lanes, Average::Samples) {
-            for window in (0..n).step_by(crate::parallel::WINDOW_ROWS) {
-                let rows = window..n.min(window + crate::parallel::WINDOW_ROWS);
+            for window in (0..n).step_by(crate::row::parallel::WINDOW_ROWS) {
+                let rows = window..n.min(window + crate::row::parallel::WINDOW_ROWS);
                 let shared: &[Lane<'_, M>] = lanes;
                 // Per chunk: its rows' values end to end, and where each row's end.
-                let chunks = crate::parallel::in_chunks(rows, Ranker::new, |ranker, rows| {
+                let chunks = crate::row::parallel::in_chunks(rows, Ranker::new, |ranker, rows| {
                     let (mut ends, mut values) = (Vec::new(), Vec::new());
                     for i in rows {
                         sample_values(shared, (scores, labels), l, i, ranker, &mut values);

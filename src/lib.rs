@@ -51,10 +51,12 @@ mod metric;
 mod metrics;
 mod propensity;
 mod radix;
+mod row;
 mod score;
 mod sparse;
 mod sum;
 mod ties;
+mod validate;
 mod wide;
 
 pub mod compat;
@@ -62,21 +64,23 @@ pub mod compat;
 #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
 pub mod parallel;
 
-pub use accumulator::{Incompatibility, LabelwiseAccumulator, RowAccumulator};
+pub use accumulator::LabelwiseAccumulator;
 pub use compat::{mldr, mulan, registry, sklearn, torchmetrics};
-pub use error::{Degeneracy, Error, LabelDomain};
+pub use error::{Degeneracy, Error, Incompatibility, LabelDomain};
 #[doc(hidden)]
 pub use kernel::{set_kernel_path, KernelPath};
 pub use kernel::{Block, RankedRow, Ranker, Ranking, RelevantEnd};
 pub use labelwise::{Average, LabelwiseOptions, Mean, Undefined};
 pub use matrix::{Matrix, RowMajor};
-pub use metric::{RankingMetric, RowMetric, RowOptions, RowRule, ZeroWeight};
+pub use metric::RankingMetric;
 pub use metrics::{
     AveragePrecision, Coverage, Dcg, Direction, ErrorSetSize, InterpolatedAveragePrecision,
     IsError, LabelAveragePrecision, Ndcg, NdcgAtK, OneError, PrecisionAtK, PsNdcgAtK,
     PsPrecisionAtK, RankingLoss, RecallAtK, RocAuc,
 };
 pub use propensity::PropensityModel;
+pub use row::accumulator::RowAccumulator;
+pub use row::metric::{RowMetric, RowOptions, RowRule, ZeroWeight};
 pub use score::{Label, Score};
 pub use sparse::{SparseLabels, SparseLabelsView};
 pub use sum::Summation;

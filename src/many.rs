@@ -3,17 +3,18 @@
 //! that ranking ("sort once, score many"). Each metric's values are summed in row order, so the
 //! results are bitwise those of evaluating the metrics one by one.
 
-use crate::kernel::{counts, selects_top, Reach};
-use crate::matrix::RowReader;
-use crate::metric::{
-    check_indicator, check_scores, check_shapes, check_weights, mean_value, read_labels,
-    row_outcome, RowReach,
-};
+use crate::error::{Error, LabelDomain};
+use crate::kernel::{counts, selects_top, Ranker, Ranking, Reach};
+use crate::matrix::{Matrix, RowReader};
+use crate::row::metric::{RowMetric, RowOptions};
+#[cfg(feature = "rayon")]
+use crate::row::parallel::{in_chunks, CHUNK_ROWS, WINDOW_ROWS};
+use crate::row::pass::{row_outcome, RowReach};
+use crate::row::state::mean_value;
+use crate::score::{Label, Score};
 use crate::sum::WeightedMean;
-use crate::{
-    Error, Label, LabelDomain, Matrix, Ranker, Ranking, RowMetric, RowOptions, Score, TieGrouping,
-    TiePolicy,
-};
+use crate::ties::{TieGrouping, TiePolicy};
+use crate::validate::{check_indicator, check_scores, check_shapes, check_weights, read_labels};
 
 /// One metric's progress through the pass.
 struct Lane<'m> {
@@ -429,10 +430,10 @@ fn pass_parallel<T, Y, S>(
     S: Matrix<Elem = T> + Sync + ?Sized,
 {
     let plan = RowPlan::new(lanes);
-    let chunk = crate::parallel::CHUNK_ROWS;
+    let chunk = CHUNK_ROWS;
     // Outcomes held at once (16 bytes each): a window's rows times the lanes, at most about
     // WINDOW_ROWS of them unless that leaves fewer than 8 chunks to share.
-    let window = (crate::parallel::WINDOW_ROWS / lanes.len().max(1)).max(8 * chunk) / chunk * chunk;
+    let window = (WINDOW_ROWS / lanes.len().max(1)).max(8 * chunk) / chunk * chunk;
     for first in (0..n).step_by(window) {
         if lanes.iter().all(|lane| lane.failed.is_some()) {
             return;
@@ -444,16 +445,15 @@ fn pass_parallel<T, Y, S>(
             (RowScratch::new(l), readers)
         };
         // Per chunk: its rows' outcomes end to end, and where each row's end.
-        let chunks =
-            crate::parallel::in_chunks(rows, scratch, |(scratch, (truth, scores)), rows| {
-                let (mut ends, mut outcomes) = (Vec::new(), Outcomes::default());
-                for i in rows {
-                    let row = (scores.row(i), truth.row(i));
-                    row_outcomes(shared, &plan, row, (i, l), scratch, &mut outcomes);
-                    ends.push(outcomes.outcomes.len());
-                }
-                (ends, outcomes)
-            });
+        let chunks = in_chunks(rows, scratch, |(scratch, (truth, scores)), rows| {
+            let (mut ends, mut outcomes) = (Vec::new(), Outcomes::default());
+            for i in rows {
+                let row = (scores.row(i), truth.row(i));
+                row_outcomes(shared, &plan, row, (i, l), scratch, &mut outcomes);
+                ends.push(outcomes.outcomes.len());
+            }
+            (ends, outcomes)
+        });
         let mut i = first;
         for (ends, outcomes) in &chunks {
             let mut start = 0;

@@ -1,9 +1,12 @@
 //! The label propensity model of Jain, Prabhu & Varma (2016), for propensity-scored metrics.
 
-use crate::metrics::check_top_k;
-use crate::{
-    Error, Label, LabelDomain, Matrix, RankingMetric, RowOptions, RowRule, Score, TiePolicy,
-};
+use crate::error::{Error, LabelDomain};
+use crate::matrix::Matrix;
+use crate::metric::RankingMetric;
+use crate::row::metric::{RowOptions, RowRule};
+use crate::score::{Label, Score};
+use crate::ties::TiePolicy;
+use crate::validate::check_top_k;
 
 /// Jain, Prabhu & Varma (KDD 2016), "Extreme multi-label loss functions for recommendation,
 /// tagging, ranking & other missing label applications": the probability `p_l` that a relevant

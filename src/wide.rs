@@ -1,7 +1,7 @@
 //! The hot loops of the row pass, compiled twice: for the baseline CPU (on x86-64, SSE2: two
 //! f64 or four f32 to a vector) and with AVX2 (twice as wide), picked at run time by what the
 //! CPU has. Both compile the same generic body (one of [`crate::kernel`]'s or
-//! [`crate::metric`]'s loops; the relevant-column gather has one body per path, each the faster
+//! [`crate::row`]'s loops; the relevant-column gather has one body per path, each the faster
 //! on its own), made of exact comparisons, counts and conversions, so results are bitwise the
 //! same on either path (tests/wide.rs runs both; the kernel's tests check both gathers).
 //!

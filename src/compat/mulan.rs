@@ -15,10 +15,12 @@
 //! ```
 #![allow(non_upper_case_globals)]
 
-use crate::{
-    metrics, Average, LabelAveragePrecision, LabelDomain, Mean, RocAuc, RowRule, Summation,
-    TieGrouping, TiePolicy, Undefined,
-};
+use crate::error::LabelDomain;
+use crate::labelwise::{Average, Mean, Undefined};
+use crate::metrics::{self, LabelAveragePrecision, RocAuc};
+use crate::row::metric::RowRule;
+use crate::sum::Summation;
+use crate::ties::{TieGrouping, TiePolicy};
 
 /// `AveragePrecision`: rows without a relevant label are skipped (NaN if every row is).
 ///

@@ -867,7 +867,7 @@ impl Preset {
                 metric,
                 logits: true,
             } => {
-                crate::metric::check_shapes(y_true, y_score, 1)?;
+                crate::validate::check_shapes(y_true, y_score, 1)?;
                 metric.per_sample(y_true, &Logits::new(y_score)?)
             }
             Plan::Float32Row { metric } => metric.per_sample(y_true, &Float32Scores::new(y_score)),
@@ -1104,7 +1104,7 @@ macro_rules! row_presets {
                     &Float32Scores::new(y_score),
                     sample_weight,
                 ),
-                ScoreView::Logits => match crate::metric::check_shapes(y_true, y_score, 1)
+                ScoreView::Logits => match crate::validate::check_shapes(y_true, y_score, 1)
                     .and_then(|_| Logits::new(y_score))
                 {
                     Ok(logits) => $evaluate_rows(&metrics, y_true, &logits, sample_weight),
@@ -1298,7 +1298,7 @@ macro_rules! feed_batch {
                 acc,
                 view: ScoreView::Logits,
             } if $y_score.nrows() > 0 => {
-                crate::metric::check_shapes($y_true, $y_score, 1)?;
+                crate::validate::check_shapes($y_true, $y_score, 1)?;
                 acc.$update($y_true, &Logits::new($y_score)?, $weights)
             }
             // An empty batch is a no-op, with or without the logit view.

@@ -12,11 +12,16 @@
 //! Weighted means are `Σ w·x / Σ w`. Deliberate difference: negative weights, which
 //! scikit-learn silently accepts, are rejected here.
 
-use crate::{
-    Average, AveragePrecision, Coverage, Dcg, Error, Label, LabelAveragePrecision, LabelDomain,
-    Matrix, Ndcg, RankingLoss, RankingMetric, RocAuc, RowRule, Score, TiePolicy, Undefined,
-    ZeroWeight,
+use crate::error::{Error, LabelDomain};
+use crate::labelwise::{Average, Undefined};
+use crate::matrix::Matrix;
+use crate::metric::RankingMetric;
+use crate::metrics::{
+    AveragePrecision, Coverage, Dcg, LabelAveragePrecision, Ndcg, RankingLoss, RocAuc,
 };
+use crate::row::metric::{RowRule, ZeroWeight};
+use crate::score::{Label, Score};
+use crate::ties::TiePolicy;
 
 /// `coverage_error`: the worst rank of a relevant label, ties at their worst rank, without
 /// Tsoumakas' − 1; 0 for rows without a relevant label. Needs at least 2 labels.

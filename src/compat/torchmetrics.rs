@@ -14,11 +14,14 @@
 
 use core::ops::Range;
 
-use crate::metric::{check_scores, check_shapes};
-use crate::{
-    AveragePrecision, Coverage, Error, Label, LabelDomain, Matrix, Ndcg, RankingLoss,
-    RankingMetric, RowRule, Score, TiePolicy,
-};
+use crate::error::{Error, LabelDomain};
+use crate::matrix::Matrix;
+use crate::metric::RankingMetric;
+use crate::metrics::{AveragePrecision, Coverage, Ndcg, RankingLoss};
+use crate::row::metric::RowRule;
+use crate::score::{Label, Score};
+use crate::ties::TiePolicy;
+use crate::validate::{check_scores, check_shapes};
 
 /// `multilabel_coverage_error` (on scores already normalised; see [`Logits`]).
 ///

@@ -1,7 +1,9 @@
 //! Label ranking average precision.
 
+use crate::kernel::RankedRow;
 use crate::metrics::row_option_builders;
-use crate::{RankSharing, RankedRow, RowMetric, RowOptions, RowRule, TiePolicy};
+use crate::row::metric::{RowMetric, RowOptions, RowRule};
+use crate::ties::{RankSharing, TiePolicy};
 
 /// Label ranking average precision (LRAP; "average precision" in mldr and MULAN): for each
 /// relevant label, the share of relevant labels among those ranked at or above it.
@@ -109,7 +111,7 @@ fn expected_average_precision(row: &RankedRow<'_>) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::RankingMetric;
+    use crate::metric::RankingMetric;
     use rstest::rstest;
 
     // scikit-learn: all-tied [[1,1,0]] gives 2/3, [[1,1,1,0]] gives 3/4.

@@ -1,7 +1,9 @@
 //! Coverage.
 
+use crate::kernel::{RankedRow, RelevantEnd};
 use crate::metrics::row_option_builders;
-use crate::{RankSharing, RankedRow, RelevantEnd, RowMetric, RowOptions, RowRule, TiePolicy};
+use crate::row::metric::{RowMetric, RowOptions, RowRule};
+use crate::ties::{RankSharing, TiePolicy};
 
 /// Coverage: how far down the ranking one has to go to cover every relevant label.
 ///
@@ -90,7 +92,7 @@ impl RowMetric for Coverage {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::RankingMetric;
+    use crate::metric::RankingMetric;
     use rstest::rstest;
 
     // scikit-learn's test_coverage_tie_handling, one-based.

@@ -2,8 +2,11 @@
 
 use std::cell::RefCell;
 
+use crate::error::Error;
+use crate::kernel::{Block, RankedRow};
 use crate::metrics::row_option_builders;
-use crate::{Block, Error, RankSharing, RankedRow, RowMetric, RowOptions, RowRule, TiePolicy};
+use crate::row::metric::{RowMetric, RowOptions, RowRule};
+use crate::ties::{RankSharing, TiePolicy};
 
 /// Discounted cumulative gain (DCG): the gains (label values, not 2^y − 1) of a row, each
 /// discounted by the position the ranking puts it at.
@@ -264,7 +267,7 @@ pub(crate) fn discount(r: usize, ln_base: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::RankingMetric;
+    use crate::metric::RankingMetric;
     use rstest::rstest;
 
     const GAINS: [[i32; 5]; 1] = [[10, 0, 0, 1, 5]];

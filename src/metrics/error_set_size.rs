@@ -1,7 +1,9 @@
 //! Error set size.
 
+use crate::kernel::RankedRow;
 use crate::metrics::{mis_ordered_pairs, row_option_builders};
-use crate::{RankedRow, RowMetric, RowOptions, RowRule, TiePolicy};
+use crate::row::metric::{RowMetric, RowOptions, RowRule};
+use crate::ties::TiePolicy;
 
 /// Error set size (MULAN's `ErrorSetSize`): the number of mis-ordered (relevant, irrelevant)
 /// pairs of a row, not normalised; the ranking loss times |Y|·|Ȳ|.

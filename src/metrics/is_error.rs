@@ -1,7 +1,9 @@
 //! Is-error.
 
+use crate::kernel::RankedRow;
 use crate::metrics::{mis_ordered_pairs, row_option_builders};
-use crate::{RankSharing, RankedRow, RowMetric, RowOptions, RowRule, TiePolicy};
+use crate::row::metric::{RowMetric, RowOptions, RowRule};
+use crate::ties::{RankSharing, TiePolicy};
 
 /// Is-error (MULAN's `IsError`): 1 when the row's ranking is not perfect, that is when some
 /// (relevant, irrelevant) pair is mis-ordered, else 0.

@@ -47,7 +47,7 @@ macro_rules! row_option_builders {
             #[doc = concat!("The same metric with another tie policy.\n\n```\nuse rankmetrics::{",
                 stringify!($metric), ", TiePolicy};\nlet m = ", stringify!($metric),
                 "::new(TiePolicy::Max", $args, ")", $then, ".with_ties(TiePolicy::First);\nassert_eq!(m.options().ranking.ties, TiePolicy::First);\n```")]
-            pub const fn with_ties(mut self, ties: $crate::TiePolicy) -> Self {
+            pub const fn with_ties(mut self, ties: $crate::ties::TiePolicy) -> Self {
                 self.options.ranking.ties = ties;
                 self
             }
@@ -55,7 +55,7 @@ macro_rules! row_option_builders {
             #[doc = concat!("The same metric with another tie grouping (MULAN's Weka tolerance, for example).\n\n```\nuse rankmetrics::{",
                 stringify!($metric), ", TieGrouping, TiePolicy};\nlet m = ", stringify!($metric),
                 "::new(TiePolicy::Last", $args, ")", $then, ".with_grouping(TieGrouping::WEKA);\nassert_eq!(m.options().ranking.grouping, TieGrouping::WEKA);\n```")]
-            pub const fn with_grouping(mut self, grouping: $crate::TieGrouping) -> Self {
+            pub const fn with_grouping(mut self, grouping: $crate::ties::TieGrouping) -> Self {
                 self.options.ranking.grouping = grouping;
                 self
             }
@@ -63,7 +63,7 @@ macro_rules! row_option_builders {
             #[doc = concat!("The same metric with another rule for rows without a relevant label.\n\n```\nuse rankmetrics::{",
                 stringify!($metric), ", RowRule, TiePolicy};\nlet m = ", stringify!($metric),
                 "::new(TiePolicy::Max", $args, ")", $then, ".on_no_relevant(RowRule::Skip);\nassert_eq!(m.options().no_relevant, RowRule::Skip);\n```")]
-            pub const fn on_no_relevant(mut self, rule: $crate::RowRule) -> Self {
+            pub const fn on_no_relevant(mut self, rule: $crate::row::metric::RowRule) -> Self {
                 self.options.no_relevant = rule;
                 self
             }
@@ -71,7 +71,7 @@ macro_rules! row_option_builders {
             #[doc = concat!("The same metric with another rule for rows whose labels are all relevant.\n\n```\nuse rankmetrics::{",
                 stringify!($metric), ", RowRule, TiePolicy};\nlet m = ", stringify!($metric),
                 "::new(TiePolicy::Max", $args, ")", $then, ".on_all_relevant(RowRule::Reject);\nassert_eq!(m.options().all_relevant, RowRule::Reject);\n```")]
-            pub const fn on_all_relevant(mut self, rule: $crate::RowRule) -> Self {
+            pub const fn on_all_relevant(mut self, rule: $crate::row::metric::RowRule) -> Self {
                 self.options.all_relevant = rule;
                 self
             }
@@ -79,7 +79,7 @@ macro_rules! row_option_builders {
             #[doc = concat!("The same metric accepting only labels of `domain`.\n\n```\nuse rankmetrics::{",
                 stringify!($metric), ", LabelDomain, TiePolicy};\nlet m = ", stringify!($metric),
                 "::new(TiePolicy::Max", $args, ")", $then, ".with_label_domain(LabelDomain::Binary);\nassert_eq!(m.options().labels, LabelDomain::Binary);\n```")]
-            pub const fn with_label_domain(mut self, domain: $crate::LabelDomain) -> Self {
+            pub const fn with_label_domain(mut self, domain: $crate::error::LabelDomain) -> Self {
                 self.options.labels = domain;
                 self
             }
@@ -95,7 +95,7 @@ macro_rules! row_option_builders {
             #[doc = concat!("The same metric with another zero-total-weight rule.\n\n```\nuse rankmetrics::{",
                 stringify!($metric), ", TiePolicy, ZeroWeight};\nlet m = ", stringify!($metric),
                 "::new(TiePolicy::Max", $args, ")", $then, ".on_zero_weight(ZeroWeight::Nan);\nassert_eq!(m.options().zero_weight, ZeroWeight::Nan);\n```")]
-            pub const fn on_zero_weight(mut self, rule: $crate::ZeroWeight) -> Self {
+            pub const fn on_zero_weight(mut self, rule: $crate::row::metric::ZeroWeight) -> Self {
                 self.options.zero_weight = rule;
                 self
             }
@@ -103,7 +103,7 @@ macro_rules! row_option_builders {
             #[doc = concat!("The same metric with another summation of row values.\n\n```\nuse rankmetrics::{",
                 stringify!($metric), ", Summation, TiePolicy};\nlet m = ", stringify!($metric),
                 "::new(TiePolicy::Max", $args, ")", $then, ".with_summation(Summation::Sequential);\nassert_eq!(m.options().summation, Summation::Sequential);\n```")]
-            pub const fn with_summation(mut self, summation: $crate::Summation) -> Self {
+            pub const fn with_summation(mut self, summation: $crate::sum::Summation) -> Self {
                 self.options.summation = summation;
                 self
             }
@@ -111,7 +111,7 @@ macro_rules! row_option_builders {
             #[doc = concat!("The metric's options.\n\n```\nuse rankmetrics::{",
                 stringify!($metric), ", TiePolicy};\nassert_eq!(", stringify!($metric),
                 "::new(TiePolicy::Min", $args, ")", $then, ".options().ranking.ties, TiePolicy::Min);\n```")]
-            pub const fn options(&self) -> $crate::RowOptions {
+            pub const fn options(&self) -> $crate::row::metric::RowOptions {
                 self.options
             }
         }
@@ -122,7 +122,7 @@ pub(crate) use row_option_builders;
 /// The number of mis-ordered (relevant, irrelevant) pairs of a row: pairs where the irrelevant
 /// label ranks above the relevant one, plus each tied pair inside a shared block weighted by the
 /// policy (1 for Max, 0 for Min, ½ for Average). Counted in halves as integers, so exact.
-pub(crate) fn mis_ordered_pairs(row: &crate::RankedRow<'_>) -> f64 {
+pub(crate) fn mis_ordered_pairs(row: &crate::kernel::RankedRow<'_>) -> f64 {
     let tie_halves = (2.0 * row.tied_pair_error()) as u64;
     let (mut relevant_above, mut halves) = (0u64, 0u64);
     for b in row.relevant_blocks() {
@@ -141,11 +141,11 @@ pub(crate) fn mis_ordered_pairs(row: &crate::RankedRow<'_>) -> f64 {
 /// wholly, and `Min` one whose shared rank `start + 1` is; single labels count when inside.
 /// NaN when the row does not cover its top `k` (a truncated row is never read as complete).
 pub(crate) fn top_k_sum(
-    row: &crate::RankedRow<'_>,
+    row: &crate::kernel::RankedRow<'_>,
     k: usize,
-    weight: impl Fn(&crate::Block) -> f64,
+    weight: impl Fn(&crate::kernel::Block) -> f64,
 ) -> f64 {
-    use crate::RankSharing;
+    use crate::ties::RankSharing;
     if !row.covers_top(k) {
         return f64::NAN;
     }
@@ -167,12 +167,4 @@ pub(crate) fn top_k_sum(
 /// the normaliser of the extreme-classification nDCG@k (same discounts as [`Dcg`]).
 pub(crate) fn ideal_binary_dcg(n_relevant: usize, k: usize) -> f64 {
     dcg::discount_sum(1..=n_relevant.min(k), 2.0)
-}
-
-/// Checks the `k` of a top-k metric: at least 1.
-pub(crate) const fn check_top_k(k: usize) -> Result<usize, crate::Error> {
-    match k {
-        0 => Err(crate::Error::InvalidK { value: 0 }),
-        k => Ok(k),
-    }
 }

@@ -2,11 +2,12 @@
 
 use std::cell::RefCell;
 
+use crate::error::{Error, LabelDomain};
+use crate::kernel::{RankedRow, Ranker, Ranking};
 use crate::metrics::dcg::{check_k, discounted_gain};
 use crate::metrics::{ideal_binary_dcg, row_option_builders};
-use crate::{
-    Error, LabelDomain, RankedRow, Ranker, Ranking, RowMetric, RowOptions, RowRule, TiePolicy,
-};
+use crate::row::metric::{RowMetric, RowOptions, RowRule};
+use crate::ties::TiePolicy;
 
 /// Normalised DCG: a row's [`Dcg`](crate::Dcg) divided by the DCG of its ideal ordering
 /// (IDCG: gains in descending order), both with the same truncation `k` and base 2.
@@ -163,7 +164,7 @@ pub(crate) fn with_ideal_ranking(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::RankingMetric;
+    use crate::metric::RankingMetric;
 
     #[test]
     fn sklearn_docstring() {

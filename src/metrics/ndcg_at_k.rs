@@ -1,8 +1,12 @@
 //! nDCG at k, as extreme multilabel classification defines it.
 
+use crate::error::Error;
+use crate::kernel::RankedRow;
 use crate::metrics::dcg::discounted;
-use crate::metrics::{check_top_k, ideal_binary_dcg, row_option_builders};
-use crate::{Error, RankedRow, RowMetric, RowOptions, RowRule, TiePolicy};
+use crate::metrics::{ideal_binary_dcg, row_option_builders};
+use crate::row::metric::{RowMetric, RowOptions, RowRule};
+use crate::ties::TiePolicy;
+use crate::validate::check_top_k;
 
 /// nDCG@k as the extreme multilabel classification (XMC) literature defines it (the Extreme
 /// Classification Repository; pyxclib's `ndcg`): binary relevance, normalised by the best DCG@k
@@ -93,7 +97,8 @@ impl RowMetric for NdcgAtK {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Ndcg, RankingMetric};
+    use crate::metric::RankingMetric;
+    use crate::metrics::Ndcg;
 
     #[test]
     fn equals_sklearn_ndcg_on_binary_labels() {

@@ -1,7 +1,9 @@
 //! One-error.
 
+use crate::kernel::{RankedRow, RelevantEnd};
 use crate::metrics::row_option_builders;
-use crate::{RankSharing, RankedRow, RelevantEnd, RowMetric, RowOptions, RowRule, TiePolicy};
+use crate::row::metric::{RowMetric, RowOptions, RowRule};
+use crate::ties::{RankSharing, TiePolicy};
 
 /// One-error: 1 when the top-ranked label is irrelevant, else 0.
 ///

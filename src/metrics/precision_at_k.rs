@@ -1,7 +1,11 @@
 //! Precision at k.
 
-use crate::metrics::{check_top_k, row_option_builders, top_k_sum};
-use crate::{Error, RankedRow, RowMetric, RowOptions, RowRule, TiePolicy};
+use crate::error::Error;
+use crate::kernel::RankedRow;
+use crate::metrics::{row_option_builders, top_k_sum};
+use crate::row::metric::{RowMetric, RowOptions, RowRule};
+use crate::ties::TiePolicy;
+use crate::validate::check_top_k;
 
 /// Precision@k, as extreme multilabel classification (XMC) reports it: the fraction of the
 /// top `k` positions that hold a relevant (non-zero) label.
@@ -87,7 +91,7 @@ impl RowMetric for PrecisionAtK {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::RankingMetric;
+    use crate::metric::RankingMetric;
     use rstest::rstest;
 
     // One group of 4 tied labels, 2 relevant, behind one relevant label; k = 3.

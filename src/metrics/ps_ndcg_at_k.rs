@@ -1,10 +1,15 @@
 //! Propensity-scored nDCG at k.
 
+use crate::error::Error;
+use crate::kernel::RankedRow;
+use crate::matrix::Matrix;
 use crate::metrics::dcg::discounted;
 use crate::metrics::ndcg::with_ideal_ranking;
 use crate::metrics::{ideal_binary_dcg, row_option_builders};
 use crate::propensity::{propensity_options, ratio_of_means};
-use crate::{Error, Label, Matrix, RankedRow, RowMetric, RowOptions, Score, TiePolicy};
+use crate::row::metric::{RowMetric, RowOptions};
+use crate::score::{Label, Score};
+use crate::ties::TiePolicy;
 
 /// Propensity-scored nDCG@k (Jain, Prabhu & Varma 2016): the XMC [`NdcgAtK`](crate::NdcgAtK)
 /// in which each hit counts its label's inverse propensity `1/p_l` (see
@@ -153,7 +158,7 @@ impl RowMetric for PsNdcgAtK {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::RankingMetric;
+    use crate::metric::RankingMetric;
 
     #[test]
     fn with_unit_weights_it_is_ndcg_at_k() {
@@ -161,7 +166,7 @@ mod tests {
         let s = [[0.5, 0.5, 0.1, 0.9, 0.5], [0.3, 0.3, 0.3, 0.9, 0.3]];
         for t in [TiePolicy::Average, TiePolicy::Min, TiePolicy::Last] {
             let ps = PsNdcgAtK::new(t, 3, vec![1.0; 5]).unwrap();
-            let plain = crate::NdcgAtK::new(t, 3).unwrap();
+            let plain = crate::metrics::NdcgAtK::new(t, 3).unwrap();
             assert_eq!(
                 ps.evaluate(&y, &s, None).unwrap(),
                 plain.evaluate(&y, &s, None).unwrap()

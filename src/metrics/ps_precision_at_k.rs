@@ -1,9 +1,14 @@
 //! Propensity-scored precision at k.
 
+use crate::error::Error;
+use crate::kernel::RankedRow;
+use crate::matrix::Matrix;
 use crate::metrics::ndcg::with_ideal_ranking;
 use crate::metrics::{row_option_builders, top_k_sum};
 use crate::propensity::{propensity_options, ratio_of_means};
-use crate::{Error, Label, Matrix, RankedRow, RowMetric, RowOptions, Score, TiePolicy};
+use crate::row::metric::{RowMetric, RowOptions};
+use crate::score::{Label, Score};
+use crate::ties::TiePolicy;
 
 /// Propensity-scored precision@k (Jain, Prabhu & Varma 2016): precision@k in which each hit
 /// counts its label's inverse propensity `1/p_l` (see [`PropensityModel`](crate::PropensityModel)),
@@ -150,7 +155,7 @@ impl RowMetric for PsPrecisionAtK {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::RankingMetric;
+    use crate::metric::RankingMetric;
 
     #[test]
     fn optimistic_orders_ties_by_weight() {

@@ -1,7 +1,9 @@
 //! Ranking loss.
 
+use crate::kernel::RankedRow;
 use crate::metrics::{mis_ordered_pairs, row_option_builders};
-use crate::{RankedRow, RowMetric, RowOptions, RowRule, TiePolicy};
+use crate::row::metric::{RowMetric, RowOptions, RowRule};
+use crate::ties::TiePolicy;
 
 /// Ranking loss: the share of (relevant, irrelevant) label pairs that are mis-ordered.
 ///
@@ -61,7 +63,7 @@ impl RowMetric for RankingLoss {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::RankingMetric;
+    use crate::metric::RankingMetric;
     use rstest::rstest;
 
     // scikit-learn's test_ranking_loss_ties_handling.

@@ -1,7 +1,11 @@
 //! Recall at k.
 
-use crate::metrics::{check_top_k, row_option_builders, top_k_sum};
-use crate::{Error, RankedRow, RowMetric, RowOptions, RowRule, TiePolicy};
+use crate::error::Error;
+use crate::kernel::RankedRow;
+use crate::metrics::{row_option_builders, top_k_sum};
+use crate::row::metric::{RowMetric, RowOptions, RowRule};
+use crate::ties::TiePolicy;
+use crate::validate::check_top_k;
 
 /// Recall@k: the fraction of a row's relevant (non-zero) labels found in its top `k`
 /// positions.
@@ -77,7 +81,7 @@ impl RowMetric for RecallAtK {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::RankingMetric;
+    use crate::metric::RankingMetric;
 
     #[test]
     fn rows_without_relevant_labels_score_zero_or_skip() {
