@@ -1,0 +1,450 @@
+//! The counting path: a row with few relevant labels ranked without sorting it, by counting
+//! for each relevant score the labels above and equal to it. It gives the relevant blocks
+//! exactly as the full ranking does.
+
+use std::cmp::Ordering;
+
+use super::path::counts;
+use super::scan::{count_above_and_equal, gather_nonzero};
+use super::sort::sort_few;
+use super::{Block, RankedRow, Ranker, Ranking, Reach, RelevantEnd};
+use crate::score::Score;
+use crate::ties::{RankSharing, TiePolicy};
+
+/// A tie group holding relevant labels, found by counting: its relevant members are
+/// `keys[first..first + members]`, `start` labels rank above it, `len` are in it.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct CountedGroup {
+    first: usize,
+    members: usize,
+    start: usize,
+    len: usize,
+}
+
+/// The reach a row's groups were counted for, the positions they cover, its relevant count.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct CountedFor {
+    reach: Reach,
+    covered: usize,
+    n_relevant: usize,
+}
+
+impl Ranker {
+    /// Ranks one row for a formula that reads only [`RankedRow::relevant_blocks`] (and the
+    /// counts, sharing and gains): the blocks holding a relevant label are exactly those
+    /// [`rank`](Self::rank) gives, but a row with few relevant labels is ranked without
+    /// sorting it, by counting for each relevant score the labels scored above and equal to
+    /// it (O(r·L) instead of O(L log L)). Such a row has no [`order`](RankedRow::order) and
+    /// may lack the blocks without a relevant label. `Random` and tolerance grouping always
+    /// sort.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{Ranker, Ranking, TiePolicy};
+    /// let mut ranker = Ranker::new();
+    /// let row = ranker.rank_relevant(&[0.2f64, 0.7, 0.7, 0.9], &[0.0, 0.0, 1.0, 0.0],
+    ///     Ranking::new(TiePolicy::Last), 0);
+    /// let b: Vec<_> = row.relevant_blocks().collect();
+    /// assert_eq!((b.len(), b[0].start), (1, 1)); // Last: column 2 before column 1
+    /// ```
+    pub fn rank_relevant<'a, T: Score>(
+        &'a mut self,
+        scores: &[T],
+        gains: &'a [f64],
+        ranking: Ranking,
+        row: usize,
+    ) -> RankedRow<'a> {
+        self.gather(gains);
+        self.rank_gathered(scores, gains, ranking, row, Reach::All)
+    }
+
+    /// Ranks one row for a formula that reads a single relevant block: the first (one-error)
+    /// or the last (coverage). The row's [`relevant_blocks`](RankedRow::relevant_blocks)
+    /// then yield that block only (or all of them, when the row had to be sorted), exactly
+    /// as [`rank`](Self::rank) gives it; the counts and gains describe the whole row. No
+    /// sort: the best (worst) relevant score is found among the relevant labels, and one pass
+    /// counts the labels above and equal to it, whatever the number of relevant labels.
+    /// `Random` and tolerance grouping sort.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{Ranker, Ranking, RelevantEnd, TiePolicy};
+    /// let mut ranker = Ranker::new();
+    /// let (scores, gains) = ([0.2f64, 0.7, 0.7, 0.9], [1.0, 0.0, 1.0, 1.0]);
+    /// let ranking = Ranking::new(TiePolicy::Max);
+    /// let last = *ranker.rank_relevant_end(&scores, &gains, ranking, 0, RelevantEnd::Last)
+    ///     .relevant_blocks().next_back().unwrap();
+    /// assert_eq!((last.start, last.len), (3, 1));
+    /// let first = ranker.rank_relevant_end(&scores, &gains, ranking, 0, RelevantEnd::First);
+    /// assert_eq!((first.relevant_blocks().count(), first.n_relevant()), (1, 3));
+    /// ```
+    pub fn rank_relevant_end<'a, T: Score>(
+        &'a mut self,
+        scores: &[T],
+        gains: &'a [f64],
+        ranking: Ranking,
+        row: usize,
+        end: RelevantEnd,
+    ) -> RankedRow<'a> {
+        self.gather(gains);
+        self.rank_gathered(scores, gains, ranking, row, Reach::End(end))
+    }
+
+    /// Puts the columns of the non-zero gains into the gathered columns, in column order.
+    pub(crate) fn gather(&mut self, gains: &[f64]) {
+        gather_nonzero(gains, &mut self.gathered);
+    }
+
+    /// How many relevant columns [`gather`](Self::gather) found.
+    #[inline]
+    pub(crate) fn gathered_len(&self) -> usize {
+        self.gathered.len()
+    }
+
+    /// [`rank_relevant`](Self::rank_relevant) ([`Reach::All`]),
+    /// [`rank_relevant_end`](Self::rank_relevant_end) ([`Reach::End`]) or the relevant blocks
+    /// of the top k ([`Reach::Top`]), once the relevant columns are gathered.
+    pub(crate) fn rank_gathered<'a, T: Score>(
+        &'a mut self,
+        scores: &[T],
+        gains: &'a [f64],
+        ranking: Ranking,
+        row: usize,
+        reach: Reach,
+    ) -> RankedRow<'a> {
+        self.forget_assignment();
+        let n = ranked_len(scores, gains);
+        if !counts(ranking, n, self.gathered.len(), reach) {
+            return match reach {
+                Reach::Top(k) => self.rank_top(scores, gains, ranking, row, k),
+                _ => self.rank(scores, gains, ranking, row),
+            };
+        }
+        let (scores, gains) = (&scores[..n], &gains[..n]);
+        if let (Reach::End(end), Some(sharing)) = (reach, ranking.ties.sharing()) {
+            return self.rank_end_shared(scores, gains, end, sharing);
+        }
+        self.keys.clear();
+        self.keys.extend(
+            self.gathered
+                .iter()
+                .filter_map(|&j| Some((!scores.get(j as usize)?.order_key(), j))),
+        );
+        let n_relevant = self.keys.len();
+        // The best score has the smallest key.
+        let extreme = match reach {
+            Reach::End(RelevantEnd::First) => self.keys.iter().map(|k| k.0).min(),
+            Reach::End(RelevantEnd::Last) => self.keys.iter().map(|k| k.0).max(),
+            _ => None,
+        };
+        match extreme {
+            // One tie group's relevant members, gathered in column order: sorted already.
+            Some(key) => self.keys.retain(|k| k.0 == key),
+            None => sort_few(&mut self.keys, &mut self.radix_scratch, true),
+        }
+        let top = match reach {
+            Reach::Top(k) => k,
+            _ => n,
+        };
+        let covered = self.count_groups(scores, top);
+        self.counted_for = Some(CountedFor {
+            reach,
+            covered,
+            n_relevant,
+        });
+        let ranked = self.place_counted(scores, gains, ranking.ties, covered);
+        gathered_row(ranked, reach, n_relevant)
+    }
+
+    /// [`rank_gathered`](Self::rank_gathered) for a caller that has ranked this same row (the
+    /// same scores, gains and gathered columns) with the same `reach` just before, under
+    /// another policy: the counted groups are placed again under the new policy, not counted
+    /// again.
+    pub(crate) fn rank_gathered_again<'a, T: Score>(
+        &'a mut self,
+        scores: &[T],
+        gains: &'a [f64],
+        ranking: Ranking,
+        row: usize,
+        reach: Reach,
+    ) -> RankedRow<'a> {
+        let n = ranked_len(scores, gains);
+        // One end under a rank-sharing policy is not placed from the groups (`rank_end_shared`).
+        let shared_end = matches!(reach, Reach::End(_)) && ranking.ties.sharing().is_some();
+        match self.counted_for {
+            Some(c)
+                if c.reach == reach
+                    && !shared_end
+                    && counts(ranking, n, self.gathered.len(), reach) =>
+            {
+                let ranked = self.place_counted(&scores[..n], &gains[..n], ranking.ties, c.covered);
+                gathered_row(ranked, reach, c.n_relevant)
+            }
+            _ => self.rank_gathered(scores, gains, ranking, row, reach),
+        }
+    }
+
+    /// [`rank_gathered`](Self::rank_gathered) for one end under a rank-sharing policy: the
+    /// end's tie group is one block, whose relevant members are the gathered columns scored
+    /// as the best (worst) of them.
+    fn rank_end_shared<'a, T: Score>(
+        &'a mut self,
+        scores: &[T],
+        gains: &'a [f64],
+        end: RelevantEnd,
+        sharing: RankSharing,
+    ) -> RankedRow<'a> {
+        self.forget_assignment();
+        self.blocks.clear();
+        self.order.clear();
+        // Float comparisons: -0.0 and 0.0 are one score, as the keys say.
+        let beats = |s: T, t: T| match end {
+            RelevantEnd::First => s > t,
+            RelevantEnd::Last => s < t,
+        };
+        let mut relevant_scores = self.gathered.iter().filter_map(|&j| scores.get(j as usize));
+        // A select, not a branch: which relevant score wins is unpredictable.
+        let extreme = relevant_scores.next().map(|&first| {
+            relevant_scores.fold((1, first), |(n, t), &s| {
+                (n + 1, if beats(s, t) { s } else { t })
+            })
+        });
+        let n_relevant = extreme.map_or(0, |(n, _)| n);
+        if let Some((_, t)) = extreme {
+            let (start, len) = count_above_and_equal(scores, t);
+            let members = self.gathered.iter().map(|&j| j as usize);
+            let member_gains = members
+                .filter(|&j| scores.get(j) == Some(&t))
+                .map(|j| gains[j]);
+            self.blocks.push(shared_block(start, len, member_gains));
+        }
+        RankedRow {
+            blocks: &self.blocks,
+            order: &self.order,
+            gains,
+            n_labels: scores.len(),
+            n_relevant,
+            sharing: Some(sharing),
+            relevant_at: None,
+            covered: scores.len(),
+        }
+    }
+
+    /// The counting path of [`rank_relevant`](Self::rank_relevant), its policy-free half:
+    /// `keys` holds the relevant labels, sorted. Each run of equal keys is one tie group's
+    /// relevant members; one pass over the row counts the group's labels above (`start`) and in
+    /// it (`len`). Stops at the first group that starts at position `top` or below; returns the
+    /// positions the groups cover.
+    fn count_groups<T: Score>(&mut self, scores: &[T], top: usize) -> usize {
+        self.counted.clear();
+        self.places_known = false;
+        let narrowed = self.narrowed.of(scores, self.keys.len());
+        let mut first = 0;
+        while let Some(&(key, column)) = self.keys.get(first) {
+            let members = self.keys[first..].iter().take_while(|k| k.0 == key).count();
+            let group = first;
+            first += members;
+            let Some(&t) = scores.get(column as usize) else {
+                continue;
+            };
+            let (start, len) = narrowed
+                .and_then(|n| self.narrowed.count(n, t, members))
+                .unwrap_or_else(|| count_above_and_equal(scores, t));
+            if start >= top {
+                return start;
+            }
+            self.counted.push(CountedGroup {
+                first: group,
+                members,
+                start,
+                len,
+            });
+        }
+        scores.len()
+    }
+
+    /// The members' places in column order among their counted group (`equal_before`, by
+    /// key), needed by ordering policies only when irrelevant labels share the group.
+    fn count_places<T: Score>(&mut self, scores: &[T]) {
+        if self.places_known {
+            return;
+        }
+        let Ranker {
+            keys,
+            counted,
+            equal_before,
+            ..
+        } = self;
+        equal_before.clear();
+        equal_before.resize(keys.len(), 0);
+        for g in counted.iter() {
+            let run = &keys[g.first..g.first + g.members];
+            let places = &mut equal_before[g.first..g.first + g.members];
+            let t = scores.get(run[0].1 as usize).copied();
+            match t.filter(|_| g.len > g.members) {
+                Some(t) => {
+                    let (mut equal, mut from) = (0, 0);
+                    for (m, (&(_, column), place)) in run.iter().zip(places).enumerate() {
+                        let segment = scores.get(from..column as usize).unwrap_or(&[]);
+                        (equal, from) = (
+                            equal + count_above_and_equal(segment, t).1,
+                            column as usize + 1,
+                        );
+                        *place = equal + m;
+                    }
+                }
+                None => places.iter_mut().enumerate().for_each(|(m, p)| *p = m),
+            }
+        }
+        self.places_known = true;
+    }
+
+    /// The counting path's other half: the counted groups' blocks under `ties`.
+    fn place_counted<'a, T: Score>(
+        &'a mut self,
+        scores: &[T],
+        gains: &'a [f64],
+        ties: TiePolicy,
+        covered: usize,
+    ) -> RankedRow<'a> {
+        let sharing = ties.sharing();
+        if sharing.is_none() {
+            self.count_places(scores);
+        }
+        let Ranker {
+            keys,
+            counted,
+            equal_before,
+            blocks,
+            order,
+            ..
+        } = self;
+        blocks.clear();
+        order.clear();
+        for g in counted.iter() {
+            let run = &keys[g.first..g.first + g.members];
+            let (start, len) = (g.start, g.len);
+            if sharing.is_some() {
+                let member_gains = run.iter().map(|k| gains[k.1 as usize]);
+                blocks.push(shared_block(start, len, member_gains));
+                continue;
+            }
+            let equal_before = &equal_before[g.first..g.first + g.members];
+            let gain = |k: &(u64, u32)| gains[k.1 as usize];
+            let irrelevant = len - g.members;
+            let group = blocks.len();
+            for (m, k) in run.iter().enumerate() {
+                let g = gain(k);
+                // The place the full path's stable sort by gain gives: members of higher
+                // (lower) gain first, then equal gains in column order; irrelevant members
+                // have gain 0.
+                let placed_by_gain = |better: Ordering, zero_before: bool| {
+                    let before = run.iter().enumerate().filter(|&(i, o)| {
+                        let c = gain(o).total_cmp(&g);
+                        c == better || (c == Ordering::Equal && i < m)
+                    });
+                    before.count() + if zero_before { irrelevant } else { 0 }
+                };
+                let place = match ties {
+                    TiePolicy::Last => len - 1 - equal_before[m],
+                    TiePolicy::Optimistic => placed_by_gain(Ordering::Greater, g < 0.0),
+                    TiePolicy::Pessimistic => placed_by_gain(Ordering::Less, g > 0.0),
+                    _ => equal_before[m],
+                };
+                blocks.push(Block {
+                    start: start + place,
+                    len: 1,
+                    relevant: 1,
+                    gain: g,
+                });
+            }
+            blocks[group..].sort_unstable_by_key(|b| b.start);
+        }
+        RankedRow {
+            blocks,
+            order,
+            gains,
+            n_labels: scores.len(),
+            n_relevant: keys.len(),
+            sharing,
+            relevant_at: None,
+            covered,
+        }
+    }
+}
+
+/// The block of a tie group of `len` labels below `start` others, under a rank-sharing
+/// policy, whose relevant members have `member_gains` in column order.
+fn shared_block(start: usize, len: usize, member_gains: impl Iterator<Item = f64>) -> Block {
+    // In column order, as the full path sums (its zeros change nothing).
+    let (relevant, gain) = member_gains.fold((0, 0.0), |(r, g), x| (r + 1, g + x));
+    Block {
+        start,
+        len,
+        relevant,
+        gain,
+    }
+}
+
+/// A counted row as its reach reads it: the end's block alone for one end; the row's relevant
+/// count.
+fn gathered_row(mut ranked: RankedRow<'_>, reach: Reach, n_relevant: usize) -> RankedRow<'_> {
+    ranked.n_relevant = n_relevant;
+    let blocks = ranked.blocks;
+    ranked.blocks = match reach {
+        Reach::End(RelevantEnd::First) => blocks.get(..1).unwrap_or(blocks),
+        Reach::End(RelevantEnd::Last) => &blocks[blocks.len().saturating_sub(1)..],
+        _ => blocks,
+    };
+    ranked
+}
+
+/// The labels a row ranks: as many as it has both scores and gains for, at most u32::MAX
+/// (columns are stored as u32).
+fn ranked_len<T>(scores: &[T], gains: &[f64]) -> usize {
+    scores.len().min(gains.len()).min(u32::MAX as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::kernel::testing::snapshot;
+    use crate::kernel::{Ranker, Ranking, Reach, RelevantEnd};
+    use crate::ties::TiePolicy;
+
+    #[test]
+    fn counted_groups_placed_again_equal_a_fresh_count() {
+        let policies = [
+            TiePolicy::Max,
+            TiePolicy::First,
+            TiePolicy::Last,
+            TiePolicy::Optimistic,
+            TiePolicy::Pessimistic,
+            TiePolicy::Expected,
+            TiePolicy::Random(5),
+            TiePolicy::Min,
+        ];
+        let scores = [0.5, 0.9, 0.5, 0.1, 0.5, 0.9, 0.3];
+        let gains = [1.0, 0.0, 2.0, 1.0, 0.0, 3.0, 0.0];
+        let reaches = [
+            Reach::All,
+            Reach::Top(2),
+            Reach::End(RelevantEnd::First),
+            Reach::End(RelevantEnd::Last),
+        ];
+        for reach in reaches {
+            let mut shared = Ranker::new();
+            shared.gather(&gains);
+            for (k, &ties) in policies.iter().enumerate() {
+                let ranking = Ranking::new(ties);
+                let mut fresh = Ranker::new();
+                fresh.gather(&gains);
+                let expected = snapshot(&fresh.rank_gathered(&scores, &gains, ranking, 3, reach));
+                let row = match k {
+                    0 => shared.rank_gathered(&scores, &gains, ranking, 3, reach),
+                    _ => shared.rank_gathered_again(&scores, &gains, ranking, 3, reach),
+                };
+                assert_eq!(snapshot(&row), expected, "{reach:?} {ties:?}");
+            }
+        }
+    }
+}

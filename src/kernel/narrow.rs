@@ -1,0 +1,169 @@
+//! The counting path's counts on a row's scores narrowed to f32, where they are exact.
+
+use super::scan::count_above_and_equal;
+use crate::score::Score;
+
+/// A row's f64 scores rounded to f32, for counting four to a vector where f64 goes two: the
+/// rounding is monotone (s <= t gives f32(s) <= f32(t)), so a label above (below) a group in
+/// f32 is above (below) it exactly. Only labels rounding onto the group's own f32 value are in
+/// doubt; when they are just the group's members, the f32 counts are the exact counts, else the
+/// group is counted again in f64. Rows where that keeps happening (ties with irrelevant labels)
+/// stop being narrowed for a while: the counts are exact either way, only the time differs.
+#[derive(Debug, Default, Clone)]
+pub(super) struct Narrowed {
+    scores: Vec<f32>,
+    /// Rows left before narrowing is tried again after a row where it did not pay.
+    rest: u32,
+    /// This row's groups counted again in f64, and counted in all.
+    recounted: u32,
+    counted: u32,
+}
+
+impl Narrowed {
+    /// How many rows narrowing rests after a row where at least a quarter of its groups had
+    /// to be counted again.
+    const REST: u32 = 32;
+
+    /// Narrows a row whose `groups` (at most) relevant tie groups are about to be counted,
+    /// when that pays: f64 scores, two groups or more, and not resting. Some(row length).
+    pub(super) fn of<T: Score>(&mut self, scores: &[T], groups: usize) -> Option<usize> {
+        if self.counted > 0 && 4 * self.recounted >= self.counted {
+            self.rest = Self::REST;
+        }
+        (self.recounted, self.counted) = (0, 0);
+        if self.rest > 0 {
+            self.rest -= 1;
+            return None;
+        }
+        if core::mem::size_of::<T>() <= 4 || groups < 2 {
+            return None;
+        }
+        narrow_into(scores, &mut self.scores);
+        Some(scores.len())
+    }
+
+    /// (labels above, labels equal) for the group scored `t` with `members` relevant labels,
+    /// when the f32 counts are exact; None when the group must be counted in f64.
+    pub(super) fn count<T: Score>(
+        &mut self,
+        n: usize,
+        t: T,
+        members: usize,
+    ) -> Option<(usize, usize)> {
+        self.counted += 1;
+        let (above, equal) = count_above_and_equal(&self.scores[..n], t.as_f64() as f32);
+        if equal == members {
+            return Some((above, equal));
+        }
+        self.recounted += 1;
+        None
+    }
+}
+
+crate::wide::wide! {
+    /// `scores` rounded to f32, into `out` ([`Narrowed`]).
+    fn narrow_into<T: Score>(scores: &[T], out: &mut Vec<f32>) -> () = narrow_into_body;
+}
+
+/// [`narrow_into`]'s loop.
+#[inline(always)]
+fn narrow_into_body<T: Score>(scores: &[T], out: &mut Vec<f32>) {
+    out.clear();
+    out.extend(scores.iter().map(|&s| s.as_f64() as f32));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Narrowed;
+    use crate::kernel::assign::SplitMix64;
+    use crate::kernel::scan::{count_above_and_equal, gather_by_masks, gather_by_steps};
+    use crate::kernel::{Ranker, Ranking, Reach};
+    use crate::ties::TiePolicy;
+
+    /// The counting path's f32 narrowing: scores that differ in f64 but round to one f32 (or
+    /// to infinity, or to zero) are counted again exactly; the relevant blocks are the full
+    /// ranking's, and the gathered columns are every non-zero gain's, on both gather paths.
+    #[test]
+    fn narrowed_counts_equal_the_full_ranking() {
+        let near = 0.5 + f64::EPSILON;
+        let set = [
+            0.5,
+            near,
+            0.5 - 1e-12,
+            1e300,
+            2e300,
+            -1e300,
+            1e-310,
+            0.0,
+            -0.0,
+            3.0,
+            0.25,
+        ];
+        let policies = [
+            TiePolicy::Max,
+            TiePolicy::Min,
+            TiePolicy::First,
+            TiePolicy::Last,
+        ];
+        let (mut narrowed, mut recounted) = (0, 0);
+        for row in 0..3000 {
+            let mut rng = SplitMix64::for_row(7, row);
+            let n = 2 + rng.below(40) as usize;
+            let scores: Vec<f64> = (0..n)
+                .map(|_| set[rng.below(set.len() as u64) as usize])
+                .collect();
+            let gains: Vec<f64> = (0..n)
+                .map(|_| [0.0, 0.0, 0.0, 0.0, 1.0, 2.0][rng.below(6) as usize])
+                .collect();
+            let expected: Vec<u32> = (0..n as u32)
+                .filter(|&j| gains[j as usize] != 0.0)
+                .collect();
+            let mut ranker = Ranker::new();
+            for by_masks in [true, false] {
+                let mut columns = vec![9; 3];
+                match by_masks {
+                    true => gather_by_masks(&gains, &mut columns),
+                    false => gather_by_steps(&gains, &mut columns),
+                }
+                assert_eq!(columns, expected, "{gains:?}");
+            }
+            ranker.gather(&gains);
+            for ties in policies {
+                let ranking = Ranking::new(ties);
+                let full = Ranker::new()
+                    .rank(&scores, &gains, ranking, row)
+                    .blocks()
+                    .to_vec();
+                let relevant: Vec<_> = full.iter().filter(|b| b.relevant > 0).copied().collect();
+                let counted = ranker.rank_gathered(&scores, &gains, ranking, row, Reach::All);
+                let counted: Vec<_> = counted.relevant_blocks().copied().collect();
+                assert_eq!(counted, relevant, "{scores:?} {gains:?} {ties:?}");
+            }
+            // The f32 counts themselves, whichever path the row took above (another test may
+            // force one, process-wide): exact whenever they are given.
+            let mut narrow = Narrowed::default();
+            let Some(len) = narrow.of(&scores, 2) else {
+                continue;
+            };
+            for &j in &expected {
+                let t = scores[j as usize];
+                let members = expected
+                    .iter()
+                    .filter(|&&o| scores[o as usize] == t)
+                    .count();
+                match narrow.count(len, t, members) {
+                    Some(counts) => {
+                        assert_eq!(counts, count_above_and_equal(&scores, t), "{scores:?} {t}");
+                        narrowed += 1;
+                    }
+                    None => recounted += 1,
+                }
+            }
+        }
+        // Both outcomes of the f32 count were exercised.
+        assert!(
+            narrowed > 1000 && recounted > 1000,
+            "{narrowed} {recounted}"
+        );
+    }
+}
