@@ -1,0 +1,90 @@
+//! The cells of both matrices, read and validated once and copied in the layouts the
+//! averages read: by column (label-wise) and by row (per sample, pooled).
+
+use crate::error::{Error, LabelDomain};
+use crate::matrix::{Matrix, RowReader};
+use crate::validate::{check_scores, read_labels};
+use crate::score::{Label, Score};
+
+/// Which copies of the cells the averages read.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Layouts {
+    pub(super) by_column: bool,
+    pub(super) by_row: bool,
+}
+
+/// The cells, copied in the layouts asked for: `by_column` holds column j's scores and labels
+/// (as given: one byte each for `u8` labels) at `j·n..(j+1)·n`, `by_row` row i's scores and
+/// label values at `i·L..(i+1)·L`.
+pub(super) struct Cells<T, L> {
+    pub(super) by_column: Option<(Vec<T>, Vec<L>)>,
+    pub(super) by_row: Option<(Vec<T>, Vec<f64>)>,
+}
+
+/// Rows transposed at a time into the column copy: each column then receives a run of
+/// consecutive cells rather than one cell per row.
+const TRANSPOSE_ROWS: usize = 32;
+
+/// Reads both matrices, validating each row as the row metrics do, into the `layouts` asked
+/// for.
+pub(super) fn read_cells<T, Y, S>(
+    y_true: &Y,
+    y_score: &S,
+    domain: LabelDomain,
+    layouts: Layouts,
+) -> Result<Cells<T, Y::Elem>, Error>
+where
+    T: Score,
+    Y: Matrix + ?Sized,
+    Y::Elem: Label,
+    S: Matrix<Elem = T> + ?Sized,
+{
+    let (n, l) = (y_true.nrows(), y_true.ncols());
+    let mut by_row = layouts
+        .by_row
+        .then(|| (Vec::with_capacity(n * l), vec![0.0; n * l]));
+    let (mut truth, mut reader) = (RowReader::new(y_true), RowReader::new(y_score));
+    // Any label fills the column copy before the rows overwrite it.
+    let filler = (n > 0).then(|| truth.row(0).first().copied()).flatten();
+    let mut by_column = layouts.by_column.then(|| {
+        let labels = filler.map_or_else(Vec::new, |y| vec![y; n * l]);
+        (vec![T::zero(); n * l], labels)
+    });
+    // The rows not yet transposed: TRANSPOSE_ROWS of them at most.
+    let (mut pending_scores, mut pending_labels) = (Vec::new(), Vec::new());
+    let mut gains = vec![0.0; l];
+    for i in 0..n {
+        let s = reader.row(i);
+        check_scores(s, i)?;
+        let y = truth.row(i);
+        read_labels(y, domain, i, &mut gains)?;
+        if let Some((scores, labels)) = &mut by_row {
+            scores.extend_from_slice(s);
+            labels[i * l..(i + 1) * l].copy_from_slice(&gains);
+        }
+        let Some((scores, labels)) = &mut by_column else {
+            continue;
+        };
+        pending_scores.extend_from_slice(s);
+        pending_labels.extend_from_slice(y);
+        if (i + 1) % TRANSPOSE_ROWS == 0 || i + 1 == n {
+            let first = i + 1 - pending_scores.len() / l.max(1);
+            transpose_into(scores, &pending_scores, first, n, l);
+            transpose_into(labels, &pending_labels, first, n, l);
+            pending_scores.clear();
+            pending_labels.clear();
+        }
+    }
+    Ok(Cells { by_column, by_row })
+}
+
+/// Writes `rows` (row-major, L per row, the rows from `first` on) into the column-major
+/// `columns` of n rows.
+fn transpose_into<X: Copy>(columns: &mut [X], rows: &[X], first: usize, n: usize, l: usize) {
+    for (j, column) in columns.chunks_mut(n.max(1)).enumerate().take(l) {
+        let cells = rows.iter().skip(j).step_by(l.max(1));
+        for (cell, &x) in column[first..].iter_mut().zip(cells) {
+            *cell = x;
+        }
+    }
+}

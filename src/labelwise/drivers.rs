@@ -1,0 +1,308 @@
+//! The drivers behind the entry points: validate the inputs, read the cells once, then value
+//! every vector each lane's averaging asks for, serially or on the threads of a rayon pool.
+
+use super::cells::{read_cells, Cells, Layouts};
+use super::columns::{column_values, column_weight};
+use super::lanes::{add_values, fail, wants, Lane};
+use super::means::Means;
+use super::pooled::{check_pool_size, finish_pieces, micro_in_pieces, pooled_values};
+use super::samples::sample_values;
+use super::vector::VectorMetric;
+use super::{Average, Mean};
+use crate::error::{Error, LabelDomain};
+use crate::kernel::Ranker;
+use crate::matrix::Matrix;
+use crate::validate::{check_shapes, check_weights};
+use crate::score::{Label, Score};
+use crate::ties::{TieGrouping, TiePolicy};
+
+/// The inputs a runner of the vectors reads: the cells, the matrices, the weights, (n, L).
+pub(super) type Run<'a, M, T, Y, S> = fn(
+    &mut [Lane<'a, M>],
+    &Cells<T, <Y as Matrix>::Elem>,
+    (&Y, &S),
+    Option<&[f64]>,
+    (usize, usize),
+);
+
+/// Validates, reads the cells once and lets `run` value the vectors; the lanes' results.
+pub(super) fn evaluate_lanes<'m, M, T, Y, S>(
+    metrics: &'m [M],
+    y_true: &Y,
+    y_score: &S,
+    sample_weight: Option<&[T]>,
+    run: Run<'m, M, T, Y, S>,
+) -> Vec<Result<f64, Error>>
+where
+    M: VectorMetric,
+    T: Score,
+    Y: Matrix + ?Sized,
+    Y::Elem: Label,
+    S: Matrix<Elem = T> + ?Sized,
+{
+    let l_in = y_true.ncols();
+    let mut lanes: Vec<Lane<'_, M>> = metrics
+        .iter()
+        .map(|metric| {
+            let o = metric.options();
+            // Under `samples` the weights weigh the mean, not the items of a vector.
+            let mut failed = metric
+                .check(sample_weight.is_some() && o.average != Average::Samples)
+                .err();
+            // The mean of a geometric mean over orders needs E[x^(1/L)] per label: no closed
+            // form.
+            if failed.is_none()
+                && o.mean == Mean::Geometric
+                && o.ranking.ties == TiePolicy::Expected
+            {
+                failed = Some(Error::UnsupportedPolicy {
+                    policy: TiePolicy::Expected,
+                });
+            }
+            let average = match o.average {
+                _ if l_in == 1 && o.one_column_binary => Average::Macro,
+                a => a,
+            };
+            // Pieces are cut between tie groups of equal keys, and random draws would restart
+            // in each piece.
+            let pieces = average == Average::Micro
+                && metric.reads_pieces()
+                && o.ranking.grouping == TieGrouping::Exact
+                && !matches!(o.ranking.ties, TiePolicy::Random(_));
+            Lane {
+                metric,
+                options: o,
+                average,
+                means: Means::new(o),
+                failed,
+                pieces,
+            }
+        })
+        .collect();
+    let checked = check_shapes(y_true, y_score, 1).and_then(|(n, l)| {
+        let weights: Option<Vec<f64>> = sample_weight
+            .map(|w| check_weights(w, n).map(|w| w.iter().map(|x| x.as_f64()).collect()))
+            .transpose()?;
+        Ok((n, l, weights))
+    });
+    let (n, l, weights) = match checked {
+        Ok(c) => c,
+        Err(e) => {
+            return lanes
+                .iter()
+                .map(|lane| Err(lane.failed.unwrap_or(e)))
+                .collect()
+        }
+    };
+    // scikit-learn's matrix-wide label-type check, as the row-wise metrics make it.
+    if lanes
+        .iter()
+        .any(|lane| lane.failed.is_none() && lane.options.labels == LabelDomain::Indicator)
+    {
+        if let Err(e) = crate::validate::check_indicator(y_true, 0, &mut Default::default()) {
+            fail(
+                &mut lanes,
+                |lane| lane.options.labels == LabelDomain::Indicator,
+                e,
+            );
+        }
+    }
+    // The cells, read once (in the layouts the averages need); each label domain validates
+    // them once.
+    let mut cells: Option<Cells<T, Y::Elem>> = None;
+    let mut domains: Vec<LabelDomain> = Vec::new();
+    let mut layouts = Layouts::default();
+    for lane in lanes.iter().filter(|lane| lane.failed.is_none()) {
+        if !domains.contains(&lane.options.labels) {
+            domains.push(lane.options.labels);
+        }
+        match lane.average {
+            Average::Macro | Average::Weighted => layouts.by_column = true,
+            Average::Samples => layouts.by_row = true,
+            Average::Micro => layouts.by_row |= !lane.pieces,
+        }
+    }
+    for domain in domains {
+        let wanted = if cells.is_some() {
+            Layouts::default()
+        } else {
+            layouts
+        };
+        match read_cells(y_true, y_score, domain, wanted) {
+            Ok(c) => {
+                cells.get_or_insert(c);
+            }
+            Err(e) => fail(&mut lanes, |lane| lane.options.labels == domain, e),
+        }
+    }
+    if let Some(cells) = cells {
+        run(
+            &mut lanes,
+            &cells,
+            (y_true, y_score),
+            weights.as_deref(),
+            (n, l),
+        );
+    }
+    lanes
+        .iter()
+        .map(|lane| match lane.failed {
+            Some(e) => Err(e),
+            None => lane.means.value(lane.average),
+        })
+        .collect()
+}
+
+/// Runs every lane over the vectors its averaging asks for: each vector sorted once per
+/// grouping, ranked once per policy; then the pooled ranking in pieces.
+pub(super) fn vectors<M, T, Y, S>(
+    lanes: &mut [Lane<'_, M>],
+    cells: &Cells<T, Y::Elem>,
+    (y_true, y_score): (&Y, &S),
+    weights: Option<&[f64]>,
+    (n, l): (usize, usize),
+) where
+    M: VectorMetric,
+    T: Score,
+    Y: Matrix + ?Sized,
+    Y::Elem: Label,
+    S: Matrix<Elem = T> + ?Sized,
+{
+    check_pool_size(lanes, n, l);
+    let values = pooled_values(lanes, cells, weights, l, Ranker::new());
+    add_values(lanes, &values, |_| 1.0);
+    let (mut ranker, mut col_labels, mut values) = (Ranker::new(), Vec::new(), Vec::new());
+    // Macro and weighted averages read the same columns: one copy and sort serve both.
+    if let Some((scores, labels)) = &cells.by_column {
+        for j in 0..l {
+            values.clear();
+            let column = (&scores[..], &labels[..]);
+            let positive_weight = column_values(
+                lanes,
+                column,
+                weights,
+                n,
+                j,
+                &mut ranker,
+                &mut col_labels,
+                &mut values,
+            );
+            add_values(lanes, &values, column_weight(positive_weight));
+        }
+    }
+    if let Some((scores, labels)) = cells.by_row.as_ref() {
+        if wants(lanes, Average::Samples) {
+            for i in 0..n {
+                values.clear();
+                sample_values(lanes, (scores, labels), l, i, &mut ranker, &mut values);
+                let weight = weights.map_or(1.0, |w| w[i]);
+                add_values(lanes, &values, |_| weight);
+            }
+        }
+    }
+    if lanes
+        .iter()
+        .any(|lane| lane.pieces && lane.failed.is_none())
+    {
+        let sums = micro_in_pieces(lanes, y_true, y_score, weights);
+        finish_pieces(lanes, sums);
+    }
+}
+
+/// [`vectors`] on the threads of the current rayon pool: the pooled vector, the pieces and the
+/// columns are valued at once, then the rows in windows; every value is added in the order
+/// [`vectors`] adds it, so each result is bitwise the same.
+#[cfg(feature = "rayon")]
+pub(super) fn vectors_parallel<M, T, Y, S>(
+    lanes: &mut [Lane<'_, M>],
+    cells: &Cells<T, Y::Elem>,
+    (y_true, y_score): (&Y, &S),
+    weights: Option<&[f64]>,
+    (n, l): (usize, usize),
+) where
+    M: VectorMetric + Sync,
+    T: Score,
+    Y: Matrix + Sync + ?Sized,
+    Y::Elem: Label + Sync,
+    S: Matrix<Elem = T> + Sync + ?Sized,
+{
+    use rayon::prelude::*;
+    check_pool_size(lanes, n, l);
+    let shared: &[Lane<'_, M>] = lanes;
+    let pieces = shared
+        .iter()
+        .any(|lane| lane.pieces && lane.failed.is_none());
+    let ((pooled, sums), columns) = rayon::join(
+        || {
+            rayon::join(
+                || {
+                    pooled_values(
+                        shared,
+                        cells,
+                        weights,
+                        l,
+                        Ranker::new().with_parallel_sort(),
+                    )
+                },
+                || pieces.then(|| micro_in_pieces(shared, y_true, y_score, weights)),
+            )
+        },
+        || match &cells.by_column {
+            Some((scores, labels)) => (0..l)
+                .into_par_iter()
+                .map_init(
+                    || (Ranker::new(), Vec::new()),
+                    |(ranker, col_labels), j| {
+                        let mut values = Vec::new();
+                        let column = (&scores[..], &labels[..]);
+                        let weight = column_values(
+                            shared,
+                            column,
+                            weights,
+                            n,
+                            j,
+                            ranker,
+                            col_labels,
+                            &mut values,
+                        );
+                        (weight, values)
+                    },
+                )
+                .collect(),
+            None => Vec::new(),
+        },
+    );
+    add_values(lanes, &pooled, |_| 1.0);
+    for (positive_weight, values) in &columns {
+        add_values(lanes, values, column_weight(*positive_weight));
+    }
+    if let Some((scores, labels)) = cells.by_row.as_ref() {
+        if wants(lanes, Average::Samples) {
+            for window in (0..n).step_by(crate::row::parallel::WINDOW_ROWS) {
+                let rows = window..n.min(window + crate::row::parallel::WINDOW_ROWS);
+                let shared: &[Lane<'_, M>] = lanes;
+                // Per chunk: its rows' values end to end, and where each row's end.
+                let chunks = crate::row::parallel::in_chunks(rows, Ranker::new, |ranker, rows| {
+                    let (mut ends, mut values) = (Vec::new(), Vec::new());
+                    for i in rows {
+                        sample_values(shared, (scores, labels), l, i, ranker, &mut values);
+                        ends.push(values.len());
+                    }
+                    (ends, values)
+                });
+                let mut i = window;
+                for (ends, values) in &chunks {
+                    let mut start = 0;
+                    for &end in ends {
+                        let weight = weights.map_or(1.0, |w| w[i]);
+                        add_values(lanes, &values[start..end], |_| weight);
+                        (start, i) = (end, i + 1);
+                    }
+                }
+            }
+        }
+    }
+    if let Some(sums) = sums {
+        finish_pieces(lanes, sums);
+    }
+}

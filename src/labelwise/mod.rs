@@ -1,0 +1,229 @@
+//! Label-wise, pooled and per-sample averages of binary ranking metrics (AUC, average
+//! precision): the one ranking kernel run over each column, over all cells, or over each row.
+//!
+//! A [`Matrix`] hands out rows only and a column metric needs every row before it can rank a
+//! column, so the cells are copied once, column by column for label-wise averages and row by
+//! row for the per-sample and pooled ones. A pooled (micro) ranking that a metric can read in
+//! pieces is ranked a piece at a time from the input instead: no copy of the n·L cells.
+//!
+//! The files, from the bottom up:
+//! * `vector.rs`: one vector to rank ([`Vector`], its [`Weights`](vector::Weights)) and the
+//!   metric that values it ([`VectorMetric`]).
+//! * `pairs.rs`: [`AucSums`](pairs::AucSums), the relevant/irrelevant pair sums AUC reads,
+//!   whole or piece by piece.
+//! * `means.rs`: how the per-vector values are combined (the undefined rule and the mean).
+//! * `lanes.rs`: one metric's progress (`Lane`) and one vector ranked for every lane.
+//! * `cells.rs`: the cells, read and validated once, copied by column and by row.
+//! * `columns.rs`, `samples.rs`, `pooled.rs`: the vectors of each averaging (label-wise, per
+//!   sample, micro; the micro pool also in pieces).
+//! * `drivers.rs`: validation, then every vector valued, serially or on a rayon pool.
+//! * `builders.rs`: the option builders every label-wise metric shares.
+//! * this file: the options ([`Average`], [`Undefined`], [`Mean`], [`LabelwiseOptions`]) and
+//!   the entry points.
+
+mod builders;
+mod cells;
+mod columns;
+mod drivers;
+mod lanes;
+mod means;
+pub(crate) mod pairs;
+mod pooled;
+mod samples;
+pub(crate) mod vector;
+
+pub(crate) use builders::labelwise_builders;
+pub(crate) use vector::{Vector, VectorMetric};
+
+use crate::error::{Error, LabelDomain};
+use crate::kernel::Ranking;
+use crate::matrix::Matrix;
+use crate::score::{Label, Score};
+use crate::ties::TiePolicy;
+
+/// Over what a binary metric runs, and how its values are averaged (scikit-learn's `average`).
+///
+/// # Example
+/// ```
+/// use rankmetrics::{Average, RocAuc, RankingMetric, TiePolicy};
+/// let (y, s) = ([[1, 0], [0, 1]], [[0.9, 0.2], [0.1, 0.8]]);
+/// let micro = RocAuc::new(Average::Micro, TiePolicy::Average);
+/// assert_eq!(micro.evaluate(&y, &s, None).unwrap(), 1.0);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Average {
+    /// All n·L cells pooled into one binary problem; a sample's weight applies to its cells.
+    Micro,
+    /// Each label (column) with the sample weights, then the plain mean over labels.
+    Macro,
+    /// Each label with the sample weights, then the mean weighted by the label's relevant
+    /// weight Σᵢ wᵢ·yᵢⱼ. Labels of weight 0 are left out (scikit-learn forces them to 0), and
+    /// a total weight below 1e-8 gives 0, as scikit-learn's `isclose(…, 0)` does.
+    Weighted,
+    /// Each sample (row) across its labels, unweighted, then the mean weighted by the sample
+    /// weights; samples of weight 0 are left out.
+    Samples,
+}
+
+/// What a vector (column, row or pool) on which the metric is undefined contributes: for AUC a
+/// single-class vector, for average precision one without a relevant label.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{Average, RocAuc, RankingMetric, TiePolicy, Undefined};
+/// let (y, s) = ([[1, 0], [1, 1]], [[0.9, 0.2], [0.1, 0.8]]);
+/// let auc = RocAuc::new(Average::Macro, TiePolicy::Average);
+/// assert!(auc.evaluate(&y, &s, None).unwrap().is_nan()); // column 0 is all relevant
+/// let half = auc.on_undefined(Undefined::Value(0.5));
+/// assert_eq!(half.evaluate(&y, &s, None).unwrap(), 0.75);
+/// assert_eq!(auc.on_undefined(Undefined::Skip).evaluate(&y, &s, None).unwrap(), 1.0);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Undefined {
+    /// NaN, which propagates to the mean (scikit-learn's ROC AUC, MULAN).
+    Nan,
+    /// This value, counted in the mean (mldr's `undefined_value`).
+    Value(f64),
+    /// Left out of the mean (mldr's `NA` with `na.rm = TRUE`, MULAN's MAP); NaN if every
+    /// vector is.
+    Skip,
+    /// An error: [`Error::SingleClass`] (mldr's `micro_auc`).
+    Reject,
+}
+
+/// How the per-vector values are combined.
+///
+/// # Example
+/// ```
+/// use rankmetrics::Mean;
+/// assert_ne!(Mean::Arithmetic, Mean::Geometric);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Mean {
+    /// The (weighted) arithmetic mean, summed with compensation.
+    Arithmetic,
+    /// The arithmetic mean as a plain left-to-right sum divided by the count: MULAN's
+    /// `Utils.mean`, reproduced bit for bit.
+    Sequential,
+    /// `(Π vᵢ)^(1/count)`, the product taken left to right (MULAN's geometric variants).
+    Geometric,
+}
+
+/// The options every label-wise metric has.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{Average, LabelwiseOptions, TiePolicy, Undefined};
+/// let o = LabelwiseOptions::new(Average::Macro, TiePolicy::Average);
+/// assert_eq!(o.undefined, Undefined::Nan);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct LabelwiseOptions {
+    /// The ranking inside each vector (ties inside a column are between samples, in row order).
+    pub ranking: Ranking,
+    /// Over what the metric runs and how it averages.
+    pub average: Average,
+    /// What an undefined vector contributes.
+    pub undefined: Undefined,
+    /// How the values are combined.
+    pub mean: Mean,
+    /// Which label values are accepted.
+    pub labels: LabelDomain,
+    /// NaN when no vector is defined, whatever [`undefined`](Self::undefined) says (mldr:
+    /// `mean()` of an empty `sapply` result is `NA`).
+    pub nan_if_none_defined: bool,
+    /// A one-column input is one binary problem and `average` is ignored (scikit-learn).
+    pub one_column_binary: bool,
+}
+
+impl LabelwiseOptions {
+    /// `average` with `ties`, exact tie grouping, NaN for undefined vectors, the compensated
+    /// arithmetic mean, labels 0 or 1.
+    pub const fn new(average: Average, ties: TiePolicy) -> Self {
+        LabelwiseOptions {
+            ranking: Ranking::new(ties),
+            average,
+            undefined: Undefined::Nan,
+            mean: Mean::Arithmetic,
+            labels: LabelDomain::Binary,
+            nan_if_none_defined: false,
+            one_column_binary: false,
+        }
+    }
+}
+
+/// Validates the inputs, runs `metric` over the vectors its averaging asks for and combines
+/// the values.
+pub(crate) fn evaluate<M, T, Y, S>(
+    metric: &M,
+    y_true: &Y,
+    y_score: &S,
+    sample_weight: Option<&[T]>,
+) -> Result<f64, Error>
+where
+    M: VectorMetric,
+    T: Score,
+    Y: Matrix + ?Sized,
+    Y::Elem: Label,
+    S: Matrix<Elem = T> + ?Sized,
+{
+    let [value] = evaluate_many(
+        core::slice::from_ref(metric),
+        y_true,
+        y_score,
+        sample_weight,
+    )[..] else {
+        unreachable!("one metric in, one value out")
+    };
+    value
+}
+
+/// Evaluates several label-wise metrics on the same data: the cells are read and validated
+/// once, each vector (column, row or the pooled cells) is sorted once per tie grouping and
+/// ranked once per policy, and each metric reads that ranking. Each metric's values are
+/// combined in the same order as alone, so every result equals, bitwise, its own evaluation.
+pub(crate) fn evaluate_many<M, T, Y, S>(
+    metrics: &[M],
+    y_true: &Y,
+    y_score: &S,
+    sample_weight: Option<&[T]>,
+) -> Vec<Result<f64, Error>>
+where
+    M: VectorMetric,
+    T: Score,
+    Y: Matrix + ?Sized,
+    Y::Elem: Label,
+    S: Matrix<Elem = T> + ?Sized,
+{
+    drivers::evaluate_lanes(metrics, y_true, y_score, sample_weight, drivers::vectors)
+}
+
+/// [`evaluate_many`] on the threads of the current rayon pool: bitwise the same values.
+#[cfg(feature = "rayon")]
+pub(crate) fn evaluate_many_parallel<M, T, Y, S>(
+    metrics: &[M],
+    y_true: &Y,
+    y_score: &S,
+    sample_weight: Option<&[T]>,
+) -> Vec<Result<f64, Error>>
+where
+    M: VectorMetric + Sync,
+    T: Score,
+    Y: Matrix + Sync + ?Sized,
+    Y::Elem: Label + Sync,
+    S: Matrix<Elem = T> + Sync + ?Sized,
+{
+    drivers::evaluate_lanes(
+        metrics,
+        y_true,
+        y_score,
+        sample_weight,
+        drivers::vectors_parallel,
+    )
+}
