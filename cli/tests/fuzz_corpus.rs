@@ -5,7 +5,7 @@
 //! Long fuzzing runs: docs/fuzzing.md.
 
 // The command's reader modules, compiled in as the `readers` fuzz target does.
-#[path = "../src/input.rs"]
+#[path = "../src/input/mod.rs"]
 #[allow(dead_code)]
 mod input;
 #[path = "../src/npy.rs"]

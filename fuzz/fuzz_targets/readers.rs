@@ -2,7 +2,7 @@
 //! command's own source files, compiled in here.
 #![no_main]
 
-#[path = "../../cli/src/input.rs"]
+#[path = "../../cli/src/input/mod.rs"]
 #[allow(dead_code)]
 mod input;
 #[path = "../../cli/src/npy.rs"]

@@ -3,8 +3,8 @@
 
 use crate::error::{Error, LabelDomain};
 use crate::matrix::{Matrix, RowReader};
-use crate::validate::{check_scores, read_labels};
 use crate::score::{Label, Score};
+use crate::validate::{check_scores, read_labels};
 
 /// Which copies of the cells the averages read.
 #[derive(Debug, Clone, Copy, Default)]

@@ -12,9 +12,9 @@ use super::{Average, Mean};
 use crate::error::{Error, LabelDomain};
 use crate::kernel::Ranker;
 use crate::matrix::Matrix;
-use crate::validate::{check_shapes, check_weights};
 use crate::score::{Label, Score};
 use crate::ties::{TieGrouping, TiePolicy};
+use crate::validate::{check_shapes, check_weights};
 
 /// The inputs a runner of the vectors reads: the cells, the matrices, the weights, (n, L).
 pub(super) type Run<'a, M, T, Y, S> = fn(

@@ -1,8 +1,7 @@
 //! Area under the ROC curve, label-wise, pooled or per sample.
 
 use crate::kernel::{Block, RankedRow};
-// Re-exported: the registry's `AnyLabelwise` names the sums by this path.
-pub(crate) use crate::labelwise::pairs::AucSums;
+use crate::labelwise::pairs::AucSums;
 use crate::labelwise::vector::{Vector, VectorMetric};
 use crate::labelwise::{labelwise_builders, Average, LabelwiseOptions};
 use crate::score::Score;

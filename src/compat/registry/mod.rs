@@ -1,0 +1,404 @@
+//! Presets by name: the toolkit's own metric names and parameter keys, as `rankmetrics eval`
+//! takes them.
+//!
+//! ```
+//! use rankmetrics::registry::{Convention, Preset};
+//! let params = [("ties_method".to_string(), "first".to_string())];
+//! let p = Preset::lookup(Convention::Mldr, "coverage", &params, None).unwrap();
+//! let v = p.evaluate(&[[1, 0]], &[[0.5, 0.5]], None::<&[f64]>).unwrap();
+//! assert_eq!(v, 0.0);
+//! ```
+//!
+//! The files:
+//! * `mod.rs`: the conventions ([`Convention`]), the lookup's error ([`LookupError`]) and the
+//!   public face of a [`Preset`] (look up, evaluate, accumulate, per-row values).
+//! * `params.rs`: a parameter's effective value ([`ParamValue`]), and the parsing and naming of
+//!   the values the presets take (booleans, tie rules, groupings, row rules, `k`, `log_base`).
+//! * `plan.rs`: how a preset computes its value: the row-wise and label-wise metric types
+//!   chosen at run time and the view of the scores (as given, torchmetrics' logits, `float32`).
+//! * `lookup.rs`: from a convention, a metric name and its parameters to a plan, the
+//!   toolkit's defaults filled in.
+//! * `evaluate_all.rs`: many presets on the same data, each row ranked once for all of them
+//!   ([`evaluate_all`], and its parallel twin with feature `rayon`).
+//! * `accumulator.rs`: a preset evaluated in batches ([`PresetAccumulator`]).
+
+mod accumulator;
+mod evaluate_all;
+mod lookup;
+mod params;
+mod plan;
+
+use core::fmt;
+
+use crate::compat::torchmetrics::{evaluate_on_logits, Float32Scores, Logits};
+use crate::error::Error;
+use crate::matrix::Matrix;
+use crate::metric::RankingMetric;
+use crate::row::metric::RowMetric;
+use crate::score::{Label, Score};
+use crate::ties::TiePolicy;
+
+pub use self::accumulator::PresetAccumulator;
+pub use self::evaluate_all::evaluate_all;
+#[cfg(feature = "rayon")]
+pub use self::evaluate_all::evaluate_all_parallel;
+pub use self::params::ParamValue;
+use self::plan::Plan;
+
+/// A family of presets: this crate's own metrics, or one toolkit's.
+///
+/// # Example
+/// ```
+/// use rankmetrics::registry::Convention;
+/// assert_eq!(Convention::parse("mulan"), Some(Convention::Mulan));
+/// assert!(Convention::Sklearn.metric_names().contains(&"coverage_error"));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Convention {
+    /// rankmetrics' own metrics, every option a parameter (tie policy: `--ties`, default max).
+    Rankmetrics,
+    /// scikit-learn 1.9.
+    Sklearn,
+    /// torchmetrics 1.9 (values in `f64`).
+    Torchmetrics,
+    /// mldr 0.4.2.
+    Mldr,
+    /// MULAN with Weka 3.7.
+    Mulan,
+}
+
+impl Convention {
+    /// Every convention.
+    pub const ALL: [Convention; 5] = [
+        Convention::Rankmetrics,
+        Convention::Sklearn,
+        Convention::Torchmetrics,
+        Convention::Mldr,
+        Convention::Mulan,
+    ];
+
+    /// The name used on the command line and in JSON output.
+    ///
+    /// # Example
+    /// ```
+    /// assert_eq!(rankmetrics::registry::Convention::Sklearn.name(), "sklearn");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Convention::Rankmetrics => "rankmetrics",
+            Convention::Sklearn => "sklearn",
+            Convention::Torchmetrics => "torchmetrics",
+            Convention::Mldr => "mldr",
+            Convention::Mulan => "mulan",
+        }
+    }
+
+    /// The convention called `name`.
+    ///
+    /// # Example
+    /// ```
+    /// assert!(rankmetrics::registry::Convention::parse("weka").is_none());
+    /// ```
+    pub fn parse(name: &str) -> Option<Convention> {
+        Convention::ALL.into_iter().find(|c| c.name() == name)
+    }
+
+    /// The metrics of this convention, named as the toolkit names them.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::registry::Convention;
+    /// assert_eq!(Convention::Mulan.metric_names()[0], "AveragePrecision");
+    /// ```
+    pub fn metric_names(self) -> &'static [&'static str] {
+        match self {
+            Convention::Rankmetrics => &[
+                "coverage",
+                "average_precision",
+                "ranking_loss",
+                "one_error",
+                "is_error",
+                "error_set_size",
+                "dcg",
+                "ndcg",
+                "precision_at_k",
+                "recall_at_k",
+                "ndcg_at_k",
+            ],
+            Convention::Sklearn => &[
+                "coverage_error",
+                "label_ranking_average_precision_score",
+                "label_ranking_loss",
+                "dcg_score",
+                "ndcg_score",
+                "roc_auc_score",
+                "average_precision_score",
+            ],
+            Convention::Torchmetrics => &[
+                "multilabel_coverage_error",
+                "multilabel_ranking_average_precision",
+                "multilabel_ranking_loss",
+                "retrieval_normalized_dcg",
+            ],
+            Convention::Mldr => &[
+                "average_precision",
+                "coverage",
+                "one_error",
+                "ranking_loss",
+                "macro_auc",
+                "example_auc",
+                "micro_auc",
+            ],
+            Convention::Mulan => &[
+                "AveragePrecision",
+                "Coverage",
+                "OneError",
+                "IsError",
+                "ErrorSetSize",
+                "RankingLoss",
+                "MacroAUC",
+                "MicroAUC",
+                "MeanAveragePrecision",
+                "GeometricMeanAveragePrecision",
+                "MeanAverageInterpolatedPrecision",
+                "GeometricMeanAverageInterpolatedPrecision",
+                "MacroAUCPR",
+            ],
+        }
+    }
+
+    /// Whether the toolkit's own functions take sample weights (only scikit-learn's do; the
+    /// others' presets apply weights as an extension).
+    ///
+    /// # Example
+    /// ```
+    /// assert!(rankmetrics::registry::Convention::Sklearn.takes_weights());
+    /// ```
+    pub fn takes_weights(self) -> bool {
+        matches!(self, Convention::Sklearn | Convention::Rankmetrics)
+    }
+}
+
+impl fmt::Display for Convention {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Why a preset could not be looked up.
+///
+/// # Example
+/// ```
+/// use rankmetrics::registry::{Convention, LookupError, Preset};
+/// let err = Preset::lookup(Convention::Sklearn, "ndcg", &[], None).unwrap_err();
+/// assert!(matches!(err, LookupError::UnknownMetric { .. }));
+/// ```
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum LookupError {
+    /// The convention has no metric of that name.
+    #[error("{convention} has no metric {metric:?}; it has: {}", convention.metric_names().join(", "))]
+    UnknownMetric {
+        /// The convention.
+        convention: Convention,
+        /// The name asked for.
+        metric: String,
+    },
+    /// A parameter's value is not one the metric takes.
+    #[error("parameter {key}={value:?}: expected {expected}")]
+    InvalidParam {
+        /// The parameter.
+        key: String,
+        /// The value given.
+        value: String,
+        /// What it takes.
+        expected: &'static str,
+    },
+}
+
+/// A metric found by name, with its parameters resolved.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Preset {
+    convention: Convention,
+    name: &'static str,
+    params: Vec<(&'static str, ParamValue)>,
+    plan: Plan,
+}
+
+impl Preset {
+    /// Looks up `metric` of `convention`. Parameters the metric does not take are ignored
+    /// (see [`param_keys`](Self::param_keys)); `ties` overrides the toolkit's tie rule and
+    /// keeps its other rules.
+    ///
+    /// # Errors
+    /// [`LookupError::UnknownMetric`], or [`LookupError::InvalidParam`] for a value the
+    /// metric cannot take.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::registry::{Convention, Preset};
+    /// let p = Preset::lookup(Convention::Mulan, "RankingLoss", &[], None).unwrap();
+    /// assert_eq!(p.name(), "RankingLoss");
+    /// ```
+    pub fn lookup(
+        convention: Convention,
+        metric: &str,
+        params: &[(String, String)],
+        ties: Option<TiePolicy>,
+    ) -> Result<Preset, LookupError> {
+        lookup::lookup(convention, metric, params, ties)
+    }
+
+    /// The parameter keys `metric` of `convention` takes (besides `--ties`).
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::registry::{Convention, Preset};
+    /// assert_eq!(Preset::param_keys(Convention::Mldr, "coverage"), ["ties_method"]);
+    /// assert!(Preset::param_keys(Convention::Mldr, "one_error").is_empty());
+    /// ```
+    pub fn param_keys(convention: Convention, metric: &str) -> &'static [&'static str] {
+        match (convention, metric) {
+            (Convention::Rankmetrics, "coverage") => {
+                &["one_based", "grouping", "no_relevant", "all_relevant"]
+            }
+            (Convention::Rankmetrics, "dcg") => {
+                &["k", "log_base", "grouping", "no_relevant", "all_relevant"]
+            }
+            (Convention::Rankmetrics, "ndcg" | "precision_at_k" | "recall_at_k" | "ndcg_at_k") => {
+                &["k", "grouping", "no_relevant", "all_relevant"]
+            }
+            (Convention::Rankmetrics, _) => &["grouping", "no_relevant", "all_relevant"],
+            (Convention::Sklearn, "dcg_score") => &["k", "log_base", "ignore_ties"],
+            (Convention::Sklearn, "ndcg_score") => &["k", "ignore_ties"],
+            (Convention::Torchmetrics, "retrieval_normalized_dcg") => &["top_k"],
+            (Convention::Mldr, "average_precision" | "coverage") => &["ties_method"],
+            (Convention::Sklearn, "roc_auc_score" | "average_precision_score") => &["average"],
+            (Convention::Mldr, "macro_auc" | "example_auc") => &["undefined_value", "na_rm"],
+            (
+                Convention::Mulan,
+                "MeanAverageInterpolatedPrecision" | "GeometricMeanAverageInterpolatedPrecision",
+            ) => &["num_recall_levels"],
+            (
+                Convention::Mulan,
+                "MacroAUC"
+                | "MicroAUC"
+                | "MeanAveragePrecision"
+                | "GeometricMeanAveragePrecision"
+                | "MacroAUCPR",
+            ) => &[],
+            (Convention::Mulan, _) => &["weka"],
+            _ => &[],
+        }
+    }
+
+    /// The convention.
+    pub fn convention(&self) -> Convention {
+        self.convention
+    }
+
+    /// The metric's name, as the toolkit spells it.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The effective parameters, defaults included.
+    pub fn params(&self) -> &[(&'static str, ParamValue)] {
+        &self.params
+    }
+
+    /// Evaluates the preset. Weights are applied even where the toolkit has none (a weighted
+    /// mean of the same per-row values).
+    ///
+    /// # Errors
+    /// As the preset's metric.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::registry::{Convention, Preset};
+    /// let p = Preset::lookup(Convention::Sklearn, "label_ranking_loss", &[], None).unwrap();
+    /// assert_eq!(p.evaluate(&[[1, 0], [0, 1]], &[[0.5, 0.5], [0.2, 0.8]], Some(&[1.0, 3.0])).unwrap(), 0.25);
+    /// ```
+    pub fn evaluate<T, Y, S>(
+        &self,
+        y_true: &Y,
+        y_score: &S,
+        sample_weight: Option<&[T]>,
+    ) -> Result<f64, Error>
+    where
+        T: Score,
+        Y: Matrix + ?Sized,
+        Y::Elem: Label,
+        S: Matrix<Elem = T> + ?Sized,
+    {
+        match &self.plan {
+            Plan::Row {
+                metric,
+                logits: true,
+            } => evaluate_on_logits(metric, y_score, y_true, sample_weight),
+            Plan::Float32Row { metric } => {
+                metric.evaluate(y_true, &Float32Scores::new(y_score), sample_weight)
+            }
+            Plan::Row {
+                metric,
+                logits: false,
+            } => metric.evaluate(y_true, y_score, sample_weight),
+            Plan::Labelwise(metric) => metric.evaluate(y_true, y_score, sample_weight),
+        }
+    }
+
+    /// An empty accumulator for this preset: evaluate in batches, merge shards, read the value.
+    ///
+    /// Row-wise presets keep sums and counts (constant size); label-wise ones keep the rows
+    /// (see [`LabelwiseAccumulator`](crate::LabelwiseAccumulator)). torchmetrics' logit
+    /// detection is made per batch, as its own `update()` does.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::registry::{Convention, Preset};
+    /// let p = Preset::lookup(Convention::Sklearn, "label_ranking_loss", &[], None).unwrap();
+    /// let mut acc = p.accumulator();
+    /// acc.update(&[[1, 0]], &[[0.5, 0.5]], None::<&[f64]>).unwrap();
+    /// acc.update(&[[0, 1]], &[[0.2, 0.8]], None::<&[f64]>).unwrap();
+    /// assert_eq!(acc.value().unwrap(), 0.5);
+    /// ```
+    pub fn accumulator(&self) -> PresetAccumulator {
+        PresetAccumulator::new(&self.plan)
+    }
+
+    /// The value of every row (`None` for rows the preset skips).
+    ///
+    /// # Errors
+    /// As the preset's metric; [`Error::NotRowWise`] for a label-wise or pooled metric.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::registry::{Convention, Preset};
+    /// let p = Preset::lookup(Convention::Mulan, "AveragePrecision", &[], None).unwrap();
+    /// assert_eq!(p.per_sample(&[[0, 0], [1, 0]], &[[0.1, 0.2], [0.1, 0.2]]).unwrap(), [None, Some(0.5)]);
+    /// ```
+    pub fn per_sample<T, Y, S>(&self, y_true: &Y, y_score: &S) -> Result<Vec<Option<f64>>, Error>
+    where
+        T: Score,
+        Y: Matrix + ?Sized,
+        Y::Elem: Label,
+        S: Matrix<Elem = T> + ?Sized,
+    {
+        match &self.plan {
+            Plan::Row {
+                metric,
+                logits: true,
+            } => {
+                crate::validate::check_shapes(y_true, y_score, 1)?;
+                metric.per_sample(y_true, &Logits::new(y_score)?)
+            }
+            Plan::Float32Row { metric } => metric.per_sample(y_true, &Float32Scores::new(y_score)),
+            Plan::Row {
+                metric,
+                logits: false,
+            } => metric.per_sample(y_true, y_score),
+            Plan::Labelwise(_) => Err(Error::NotRowWise),
+        }
+    }
+}

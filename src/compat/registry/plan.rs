@@ -1,0 +1,222 @@
+//! How a preset computes its value: the metric types chosen at run time ([`AnyRow`],
+//! [`AnyLabelwise`]), the [`Plan`] that holds one, and the view of the scores a row-wise plan
+//! takes ([`ScoreView`]).
+
+use crate::error::{Error, LabelDomain};
+use crate::kernel::{RankedRow, RelevantEnd};
+use crate::labelwise::pairs::AucSums;
+use crate::labelwise::{LabelwiseOptions, Vector, VectorMetric};
+use crate::matrix::Matrix;
+use crate::metric::RankingMetric;
+use crate::metrics;
+use crate::row::metric::{RowMetric, RowOptions};
+use crate::score::{Label, Score};
+use crate::ties::TiePolicy;
+
+/// One of the row-wise metric types, chosen at run time.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub(super) enum AnyRow {
+    Coverage(metrics::Coverage),
+    AveragePrecision(metrics::AveragePrecision),
+    RankingLoss(metrics::RankingLoss),
+    OneError(metrics::OneError),
+    IsError(metrics::IsError),
+    ErrorSetSize(metrics::ErrorSetSize),
+    Dcg(metrics::Dcg),
+    Ndcg(metrics::Ndcg),
+    PrecisionAtK(metrics::PrecisionAtK),
+    RecallAtK(metrics::RecallAtK),
+    NdcgAtK(metrics::NdcgAtK),
+}
+
+/// Applies `$body` to the metric inside any `AnyRow` variant.
+macro_rules! each_row {
+    ($value:expr, $m:ident => $body:expr) => {
+        match $value {
+            AnyRow::Coverage($m) => $body,
+            AnyRow::AveragePrecision($m) => $body,
+            AnyRow::RankingLoss($m) => $body,
+            AnyRow::OneError($m) => $body,
+            AnyRow::IsError($m) => $body,
+            AnyRow::ErrorSetSize($m) => $body,
+            AnyRow::Dcg($m) => $body,
+            AnyRow::Ndcg($m) => $body,
+            AnyRow::PrecisionAtK($m) => $body,
+            AnyRow::RecallAtK($m) => $body,
+            AnyRow::NdcgAtK($m) => $body,
+        }
+    };
+}
+pub(super) use each_row;
+
+impl AnyRow {
+    pub(super) fn with_ties(self, ties: TiePolicy) -> Self {
+        each_row!(self, m => AnyRow::from(m.with_ties(ties)))
+    }
+}
+
+macro_rules! any_row_from {
+    ($($variant:ident),*) => {$(
+        impl From<metrics::$variant> for AnyRow {
+            fn from(m: metrics::$variant) -> Self {
+                AnyRow::$variant(m)
+            }
+        }
+    )*};
+}
+any_row_from!(
+    Coverage,
+    AveragePrecision,
+    RankingLoss,
+    OneError,
+    IsError,
+    ErrorSetSize,
+    Dcg,
+    Ndcg,
+    PrecisionAtK,
+    RecallAtK,
+    NdcgAtK
+);
+
+impl RowMetric for AnyRow {
+    fn options(&self) -> RowOptions {
+        each_row!(self, m => m.options())
+    }
+    fn row_value(&self, row: &RankedRow<'_>) -> f64 {
+        each_row!(self, m => m.row_value(row))
+    }
+    fn reads_only_relevant_blocks(&self) -> bool {
+        each_row!(self, m => m.reads_only_relevant_blocks())
+    }
+    fn reads_one_relevant_block(&self) -> Option<RelevantEnd> {
+        each_row!(self, m => m.reads_one_relevant_block())
+    }
+
+    fn top_k(&self) -> Option<usize> {
+        each_row!(self, m => m.top_k())
+    }
+}
+
+/// How a preset computes its value.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Plan {
+    /// A row-wise metric; `logits`: torchmetrics' sigmoid normalisation applies first.
+    Row { metric: AnyRow, logits: bool },
+    /// A row-wise metric on scores cast to `float32` (torchmetrics' retrieval metrics).
+    Float32Row { metric: AnyRow },
+    /// A label-wise, pooled or per-sample-averaged binary metric.
+    Labelwise(AnyLabelwise),
+}
+
+/// One of the label-wise metric types, chosen at run time.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub(super) enum AnyLabelwise {
+    RocAuc(metrics::RocAuc),
+    AveragePrecision(metrics::LabelAveragePrecision),
+    Interpolated(metrics::InterpolatedAveragePrecision),
+}
+
+impl AnyLabelwise {
+    pub(super) fn with_ties(self, t: TiePolicy) -> Self {
+        match self {
+            AnyLabelwise::RocAuc(m) => AnyLabelwise::RocAuc(m.with_ties(t)),
+            AnyLabelwise::AveragePrecision(m) => AnyLabelwise::AveragePrecision(m.with_ties(t)),
+            AnyLabelwise::Interpolated(m) => AnyLabelwise::Interpolated(m.with_ties(t)),
+        }
+    }
+
+    /// The labels the metric accepts.
+    pub(super) fn label_domain(&self) -> LabelDomain {
+        match self {
+            AnyLabelwise::RocAuc(m) => m.options().labels,
+            AnyLabelwise::AveragePrecision(m) => m.options().labels,
+            AnyLabelwise::Interpolated(m) => m.options().labels,
+        }
+    }
+}
+
+impl VectorMetric for AnyLabelwise {
+    fn options(&self) -> LabelwiseOptions {
+        match self {
+            AnyLabelwise::RocAuc(m) => m.options(),
+            AnyLabelwise::AveragePrecision(m) => m.options(),
+            AnyLabelwise::Interpolated(m) => m.options(),
+        }
+    }
+
+    fn check(&self, weighted: bool) -> Result<(), Error> {
+        match self {
+            AnyLabelwise::RocAuc(m) => m.check(weighted),
+            AnyLabelwise::AveragePrecision(m) => m.check(weighted),
+            AnyLabelwise::Interpolated(m) => m.check(weighted),
+        }
+    }
+
+    fn vector_value<T: Score>(&self, v: &Vector<'_, T>, row: &RankedRow<'_>) -> Option<f64> {
+        match self {
+            AnyLabelwise::RocAuc(m) => m.vector_value(v, row),
+            AnyLabelwise::AveragePrecision(m) => m.vector_value(v, row),
+            AnyLabelwise::Interpolated(m) => m.vector_value(v, row),
+        }
+    }
+
+    fn reads_only_relevant_blocks(&self, weighted: bool) -> bool {
+        match self {
+            AnyLabelwise::RocAuc(m) => m.reads_only_relevant_blocks(weighted),
+            AnyLabelwise::AveragePrecision(m) => m.reads_only_relevant_blocks(weighted),
+            AnyLabelwise::Interpolated(m) => m.reads_only_relevant_blocks(weighted),
+        }
+    }
+
+    fn reads_pieces(&self) -> bool {
+        match self {
+            AnyLabelwise::RocAuc(m) => m.reads_pieces(),
+            AnyLabelwise::AveragePrecision(m) => m.reads_pieces(),
+            AnyLabelwise::Interpolated(m) => m.reads_pieces(),
+        }
+    }
+
+    fn add_piece<T: Score>(&self, sums: &mut AucSums, v: &Vector<'_, T>, row: &RankedRow<'_>) {
+        match self {
+            AnyLabelwise::RocAuc(m) => m.add_piece(sums, v, row),
+            AnyLabelwise::AveragePrecision(m) => m.add_piece(sums, v, row),
+            AnyLabelwise::Interpolated(m) => m.add_piece(sums, v, row),
+        }
+    }
+
+    fn pieces_value(&self, sums: &AucSums) -> Option<f64> {
+        match self {
+            AnyLabelwise::RocAuc(m) => m.pieces_value(sums),
+            AnyLabelwise::AveragePrecision(m) => m.pieces_value(sums),
+            AnyLabelwise::Interpolated(m) => m.pieces_value(sums),
+        }
+    }
+}
+
+impl<T: Score> RankingMetric<T> for AnyLabelwise {
+    fn evaluate<Y, S>(&self, y_true: &Y, y_score: &S, w: Option<&[T]>) -> Result<f64, Error>
+    where
+        Y: Matrix + ?Sized,
+        Y::Elem: Label,
+        S: Matrix<Elem = T> + ?Sized,
+    {
+        match self {
+            AnyLabelwise::RocAuc(m) => m.evaluate(y_true, y_score, w),
+            AnyLabelwise::AveragePrecision(m) => m.evaluate(y_true, y_score, w),
+            AnyLabelwise::Interpolated(m) => m.evaluate(y_true, y_score, w),
+        }
+    }
+}
+
+/// How a row-wise preset sees the scores of each batch.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub(super) enum ScoreView {
+    AsIs,
+    /// torchmetrics' sigmoid when a score of the batch lies outside [0, 1].
+    Logits,
+    /// Cast to `float32` (torchmetrics' retrieval metrics).
+    Float32,
+}
