@@ -3,10 +3,10 @@
 //! metrics stream through [`RowAccumulator`](crate::RowAccumulator), with the row pass.
 
 use crate::error::{Error, Incompatibility, LabelDomain};
-use crate::matrix::{Matrix, RowMajor, RowReader};
+use crate::matrix::{LabelMatrix, RowMajor, RowReader, ScoreMatrix};
 use crate::metric::RankingMetric;
 use crate::row::state::Shape;
-use crate::score::{Label, Score};
+use crate::score::Score;
 use crate::validate::{check_scores, check_shapes, check_weights, numbered_from, read_labels};
 
 /// A label-wise, pooled or per-sample-averaged metric (ROC AUC, label average precision)
@@ -64,16 +64,15 @@ impl<M: RankingMetric<f64>> LabelwiseAccumulator<M> {
         &mut self,
         y_true: &Y,
         y_score: &S,
-        sample_weight: Option<&[T]>,
+        sample_weight: Option<&[f64]>,
     ) -> Result<(), Error>
     where
         T: Score,
-        Y: Matrix + ?Sized,
-        Y::Elem: Label,
-        S: Matrix<Elem = T> + ?Sized,
+        Y: LabelMatrix + ?Sized,
+        S: ScoreMatrix<T> + ?Sized,
     {
         let (n, l) = match check_shapes(y_true, y_score, 1) {
-            Err(Error::NoSamples) if sample_weight.map_or(true, <[T]>::is_empty) => return Ok(()),
+            Err(Error::NoSamples) if sample_weight.map_or(true, <[f64]>::is_empty) => return Ok(()),
             other => other?,
         };
         let mut shape = self.shape;
@@ -95,8 +94,7 @@ impl<M: RankingMetric<f64>> LabelwiseAccumulator<M> {
         self.shape = shape;
         self.truth.extend(truth);
         self.scores.extend(scores);
-        self.weights
-            .extend(weights.into_iter().flatten().map(|w| w.as_f64()));
+        self.weights.extend(weights.into_iter().flatten());
         Ok(())
     }
 

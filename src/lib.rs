@@ -71,7 +71,7 @@ pub use error::{Degeneracy, Error, Incompatibility, LabelDomain};
 pub use kernel::{set_kernel_path, KernelPath};
 pub use kernel::{Block, RankedRow, Ranker, Ranking, RelevantEnd};
 pub use labelwise::{Average, LabelwiseOptions, Mean, Undefined};
-pub use matrix::{Matrix, RowMajor};
+pub use matrix::{LabelMatrix, Matrix, RowMajor, ScoreMatrix};
 pub use metric::RankingMetric;
 pub use metrics::{
     AveragePrecision, Coverage, Dcg, Direction, ErrorSetSize, InterpolatedAveragePrecision,

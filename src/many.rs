@@ -5,7 +5,7 @@
 
 use crate::error::{Error, LabelDomain};
 use crate::kernel::{counts, selects_top, Ranker, Ranking, Reach};
-use crate::matrix::{Matrix, RowReader};
+use crate::matrix::{LabelMatrix, RowReader, ScoreMatrix};
 use crate::row::metric::{RowMetric, RowOptions};
 #[cfg(feature = "rayon")]
 use crate::row::parallel::{in_chunks, CHUNK_ROWS, WINDOW_ROWS};
@@ -34,19 +34,18 @@ pub(crate) fn evaluate_rows<T, Y, S>(
     metrics: &[&(dyn RowMetric + Sync)],
     y_true: &Y,
     y_score: &S,
-    sample_weight: Option<&[T]>,
+    sample_weight: Option<&[f64]>,
 ) -> Vec<Result<f64, Error>>
 where
     T: Score,
-    Y: Matrix + ?Sized,
-    Y::Elem: Label,
-    S: Matrix<Elem = T> + ?Sized,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
 {
     evaluate_lanes(metrics, y_true, y_score, sample_weight, pass)
 }
 
 /// What a row loop reads: the lanes, the matrices, the checked weights, (n, L).
-type Pass<'m, T, Y, S> = fn(&mut [Lane<'m>], (&Y, &S), Option<&[T]>, (usize, usize));
+type Pass<'m, Y, S> = fn(&mut [Lane<'m>], (&Y, &S), Option<&[f64]>, (usize, usize));
 
 /// Makes the checks one-shot evaluation makes before the first row, lets `pass` run the rows,
 /// and gives each lane's result.
@@ -54,14 +53,13 @@ fn evaluate_lanes<'m, T, Y, S>(
     metrics: &[&'m (dyn RowMetric + Sync)],
     y_true: &Y,
     y_score: &S,
-    sample_weight: Option<&[T]>,
-    pass: Pass<'m, T, Y, S>,
+    sample_weight: Option<&[f64]>,
+    pass: Pass<'m, Y, S>,
 ) -> Vec<Result<f64, Error>>
 where
     T: Score,
-    Y: Matrix + ?Sized,
-    Y::Elem: Label,
-    S: Matrix<Elem = T> + ?Sized,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
 {
     let mut lanes: Vec<Lane<'_>> = metrics
         .iter()
@@ -128,13 +126,12 @@ pub(crate) fn evaluate_rows_parallel<T, Y, S>(
     metrics: &[&(dyn RowMetric + Sync)],
     y_true: &Y,
     y_score: &S,
-    sample_weight: Option<&[T]>,
+    sample_weight: Option<&[f64]>,
 ) -> Vec<Result<f64, Error>>
 where
     T: Score,
-    Y: Matrix + Sync + ?Sized,
-    Y::Elem: Label,
-    S: Matrix<Elem = T> + Sync + ?Sized,
+    Y: LabelMatrix + Sync + ?Sized,
+    S: ScoreMatrix<T> + Sync + ?Sized,
 {
     evaluate_lanes(metrics, y_true, y_score, sample_weight, pass_parallel)
 }
@@ -391,13 +388,12 @@ fn add_outcomes(lanes: &mut [Lane<'_>], outcomes: &[Outcome], errors: &[Error], 
 fn pass<T, Y, S>(
     lanes: &mut [Lane<'_>],
     (y_true, y_score): (&Y, &S),
-    weights: Option<&[T]>,
+    weights: Option<&[f64]>,
     (n, l): (usize, usize),
 ) where
     T: Score,
-    Y: Matrix + ?Sized,
-    Y::Elem: Label,
-    S: Matrix<Elem = T> + ?Sized,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
 {
     let plan = RowPlan::new(lanes);
     let (mut truth, mut scores) = (RowReader::new(y_true), RowReader::new(y_score));
@@ -407,7 +403,7 @@ fn pass<T, Y, S>(
         outcomes.clear();
         let row = (scores.row(i), truth.row(i));
         row_outcomes(lanes, &plan, row, (i, l), &mut scratch, &mut outcomes);
-        let w = weights.map_or(1.0, |w| w[i].as_f64());
+        let w = weights.map_or(1.0, |w| w[i]);
         add_outcomes(lanes, &outcomes.outcomes, &outcomes.errors, w);
         if lanes.iter().all(|lane| lane.failed.is_some()) {
             return;
@@ -421,13 +417,12 @@ fn pass<T, Y, S>(
 fn pass_parallel<T, Y, S>(
     lanes: &mut [Lane<'_>],
     (y_true, y_score): (&Y, &S),
-    weights: Option<&[T]>,
+    weights: Option<&[f64]>,
     (n, l): (usize, usize),
 ) where
     T: Score,
-    Y: Matrix + Sync + ?Sized,
-    Y::Elem: Label,
-    S: Matrix<Elem = T> + Sync + ?Sized,
+    Y: LabelMatrix + Sync + ?Sized,
+    S: ScoreMatrix<T> + Sync + ?Sized,
 {
     let plan = RowPlan::new(lanes);
     let chunk = CHUNK_ROWS;
@@ -458,7 +453,7 @@ fn pass_parallel<T, Y, S>(
         for (ends, outcomes) in &chunks {
             let mut start = 0;
             for &end in ends {
-                let w = weights.map_or(1.0, |w| w[i].as_f64());
+                let w = weights.map_or(1.0, |w| w[i]);
                 let row = &outcomes.outcomes[start..end];
                 add_outcomes(lanes, row, &outcomes.errors, w);
                 (start, i) = (end, i + 1);

@@ -2,17 +2,17 @@
 //! ([`RowMetric`], defined with the row pass in `row/`).
 
 use crate::error::Error;
-use crate::matrix::Matrix;
+use crate::matrix::{LabelMatrix, ScoreMatrix};
 use crate::row::metric::RowMetric;
 use crate::row::state::RowState;
-use crate::score::{Label, Score};
+use crate::score::Score;
 
 /// A multilabel ranking metric over score type `T` (`f32` or `f64`).
 ///
 /// # Contract
 /// * `y_true` and `y_score` are n × L matrices (rows = samples, columns = labels); a label is
 ///   relevant when it is non-zero. `sample_weight`, when given, has one finite, non-negative
-///   weight per row.
+///   `f64` weight per row, whatever the score type.
 /// * The result is a pure function of the inputs and the metric's options: evaluating twice
 ///   gives bitwise the same value; nothing is cached or mutated, the caller's data included.
 /// * Ties are ranked by the metric's [`TiePolicy`](crate::TiePolicy), through the crate's one
@@ -40,12 +40,11 @@ pub trait RankingMetric<T: Score> {
         &self,
         y_true: &Y,
         y_score: &S,
-        sample_weight: Option<&[T]>,
+        sample_weight: Option<&[f64]>,
     ) -> Result<f64, Error>
     where
-        Y: Matrix + ?Sized,
-        Y::Elem: Label,
-        S: Matrix<Elem = T> + ?Sized;
+        Y: LabelMatrix + ?Sized,
+        S: ScoreMatrix<T> + ?Sized;
 }
 
 impl<T: Score, M: RowMetric> RankingMetric<T> for M {
@@ -53,12 +52,11 @@ impl<T: Score, M: RowMetric> RankingMetric<T> for M {
         &self,
         y_true: &Y,
         y_score: &S,
-        sample_weight: Option<&[T]>,
+        sample_weight: Option<&[f64]>,
     ) -> Result<f64, Error>
     where
-        Y: Matrix + ?Sized,
-        Y::Elem: Label,
-        S: Matrix<Elem = T> + ?Sized,
+        Y: LabelMatrix + ?Sized,
+        S: ScoreMatrix<T> + ?Sized,
     {
         // One batch of a fresh accumulator: streaming and one-shot share every step.
         let mut state = RowState::new(self.options(), 0);

@@ -11,14 +11,14 @@
 //! (`ThreadPool::install` chooses them).
 
 use crate::error::Error;
-use crate::matrix::Matrix;
+use crate::matrix::{LabelMatrix, ScoreMatrix};
 #[cfg(doc)]
 use crate::metric::RankingMetric;
 use crate::row::metric::RowMetric;
 use crate::row::parallel::for_each_row;
 pub use crate::row::parallel::{CHUNK_ROWS, WINDOW_ROWS};
 use crate::row::state::RowState;
-use crate::score::{Label, Score};
+use crate::score::Score;
 
 /// [`RankingMetric::evaluate`] for a row-wise metric, with rows spread over the threads of the
 /// current rayon pool.
@@ -39,14 +39,13 @@ pub fn evaluate<M, T, Y, S>(
     metric: &M,
     y_true: &Y,
     y_score: &S,
-    sample_weight: Option<&[T]>,
+    sample_weight: Option<&[f64]>,
 ) -> Result<f64, Error>
 where
     M: RowMetric + Sync,
     T: Score,
-    Y: Matrix + Sync + ?Sized,
-    Y::Elem: Label,
-    S: Matrix<Elem = T> + Sync + ?Sized,
+    Y: LabelMatrix + Sync + ?Sized,
+    S: ScoreMatrix<T> + Sync + ?Sized,
 {
     // As the sequential evaluation: one batch of a fresh accumulator.
     let mut state = RowState::new(metric.options(), 0);
@@ -74,9 +73,8 @@ pub fn per_sample<M, T, Y, S>(
 where
     M: RowMetric + Sync,
     T: Score,
-    Y: Matrix + Sync + ?Sized,
-    Y::Elem: Label,
-    S: Matrix<Elem = T> + Sync + ?Sized,
+    Y: LabelMatrix + Sync + ?Sized,
+    S: ScoreMatrix<T> + Sync + ?Sized,
 {
     let mut values = Vec::with_capacity(y_true.nrows());
     let mut seen = Default::default();

@@ -1,10 +1,10 @@
 //! The label propensity model of Jain, Prabhu & Varma (2016), for propensity-scored metrics.
 
 use crate::error::{Error, LabelDomain};
-use crate::matrix::Matrix;
+use crate::matrix::{LabelMatrix, ScoreMatrix};
 use crate::metric::RankingMetric;
 use crate::row::metric::{RowOptions, RowRule};
-use crate::score::{Label, Score};
+use crate::score::Score;
 use crate::ties::TiePolicy;
 use crate::validate::check_top_k;
 
@@ -154,13 +154,12 @@ pub(crate) fn ratio_of_means<T, Y, S>(
     best: &impl RankingMetric<T>,
     y_true: &Y,
     y_score: &S,
-    w: Option<&[T]>,
+    w: Option<&[f64]>,
 ) -> Result<f64, Error>
 where
     T: Score,
-    Y: Matrix + ?Sized,
-    Y::Elem: Label,
-    S: Matrix<Elem = T> + ?Sized,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
 {
     Ok(value.evaluate(y_true, y_score, w)? / best.evaluate(y_true, y_score, w)?)
 }

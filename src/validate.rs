@@ -6,7 +6,7 @@
 use std::ops::Range;
 
 use crate::error::{Error, LabelDomain};
-use crate::matrix::{Matrix, RowReader};
+use crate::matrix::{LabelMatrix, Matrix, RowReader};
 use crate::score::{Label, Score};
 
 /// Checks that both inputs are matrices of one shape, with rows, and at least `min_labels`
@@ -62,18 +62,15 @@ pub(crate) fn check_scores<T: Score>(scores: &[T], row: usize) -> Result<(), Err
 }
 
 /// Checks a weight vector: one finite, non-negative entry per row.
-pub(crate) fn check_weights<T: Score>(w: &[T], nrows: usize) -> Result<&[T], Error> {
+pub(crate) fn check_weights(w: &[f64], nrows: usize) -> Result<&[f64], Error> {
     if w.len() != nrows {
         return Err(Error::WeightLength {
             expected: nrows,
             found: w.len(),
         });
     }
-    match w.iter().position(|x| !(x.is_finite() && *x >= T::zero())) {
-        Some(row) => Err(Error::InvalidWeight {
-            row,
-            value: w[row].as_f64(),
-        }),
+    match w.iter().position(|x| !(x.is_finite() && *x >= 0.0)) {
+        Some(row) => Err(Error::InvalidWeight { row, value: w[row] }),
         None => Ok(w),
     }
 }
@@ -128,8 +125,7 @@ pub(crate) fn check_indicator<Y>(
     seen: &mut IndicatorValues,
 ) -> Result<(), Error>
 where
-    Y: Matrix + ?Sized,
-    Y::Elem: Label,
+    Y: LabelMatrix + ?Sized,
 {
     check_indicator_rows(y_true, 0..y_true.nrows(), first_row, seen, false).map(|_| ())
 }
@@ -144,8 +140,7 @@ pub(crate) fn check_indicator_rows<Y>(
     until_known: bool,
 ) -> Result<usize, Error>
 where
-    Y: Matrix + ?Sized,
-    Y::Elem: Label,
+    Y: LabelMatrix + ?Sized,
 {
     let mut reader = RowReader::new(y_true);
     for row in rows.clone() {

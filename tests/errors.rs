@@ -297,10 +297,10 @@ fn invalid_weights_report_row_and_value() {
     }
     // -0.0 is not negative.
     assert!(COVERAGE.evaluate(&y, &s, Some(&[1.0, -0.0, 1.0])).is_ok());
-    // f32 weights with f32 scores.
+    // Weights are f64 whatever the score type: f32 scores take the same f64 weights.
     let s32 = [[0.5f32, 0.1], [0.2, 0.3], [0.1, 0.1]];
     assert_eq!(
-        COVERAGE.evaluate(&y, &s32, Some(&[-1.0f32, 1.0, 1.0])),
+        COVERAGE.evaluate(&y, &s32, Some(&[-1.0, 1.0, 1.0])),
         Err(Error::InvalidWeight {
             row: 0,
             value: -1.0

@@ -82,7 +82,7 @@ fn evaluate_g<T: Score>(
     grouping: TieGrouping,
     y: &[Vec<u8>],
     s: &[Vec<T>],
-    w: Option<&[T]>,
+    w: Option<&[f64]>,
 ) -> Result<f64, Error> {
     with_metric!(kind, ties, grouping, |m| m.evaluate(y, s, w))
 }
@@ -92,7 +92,7 @@ fn evaluate<T: Score>(
     ties: TiePolicy,
     y: &[Vec<u8>],
     s: &[Vec<T>],
-    w: Option<&[T]>,
+    w: Option<&[f64]>,
 ) -> Result<f64, Error> {
     evaluate_g(kind, ties, TieGrouping::Exact, y, s, w)
 }
@@ -659,7 +659,7 @@ proptest! {
                         bits(&per_sample_g(kind, ties, grouping, &y, &s64))
                     );
                     let (a, b) = (
-                        evaluate_g(kind, ties, grouping, &y, &s32, Some(&w)),
+                        evaluate_g(kind, ties, grouping, &y, &s32, Some(&w64)),
                         evaluate_g(kind, ties, grouping, &y, &s64, Some(&w64)),
                     );
                     prop_assert_eq!(a.map(f64::to_bits), b.map(f64::to_bits), "{:?} {:?}", kind, ties);

@@ -60,7 +60,7 @@ struct Case {
 }
 
 impl Case {
-    fn eval<T: Score>(&self, y: &[Vec<u8>], s: &[Vec<T>], w: Option<&[T]>) -> Result<f64, Error> {
+    fn eval<T: Score>(&self, y: &[Vec<u8>], s: &[Vec<T>], w: Option<&[f64]>) -> Result<f64, Error> {
         match &self.subject {
             Subject::Preset(p) => p.evaluate(y, s, w),
             Subject::Labelwise(Labelwise::RocAuc(m)) => m.evaluate(y, s, w),
@@ -610,7 +610,7 @@ fn f32_matches_f64_at(n: usize) {
     ];
     for (convention, name) in names {
         let p = Preset::lookup(convention, name, &[], None).unwrap();
-        let v32 = p.evaluate(&y, &a32, None::<&[f32]>).unwrap();
+        let v32 = p.evaluate(&y, &a32, None).unwrap();
         let v64 = p.evaluate(&y, &a64, None::<&[f64]>).unwrap();
         assert!(
             (v32 - v64).abs() <= 1e-6,

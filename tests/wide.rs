@@ -28,7 +28,7 @@ fn values<T: rankmetrics::Score>(
     presets: &[Preset],
     y: &RowMajor<'_, u8>,
     s: &RowMajor<'_, T>,
-    w: Option<&[T]>,
+    w: Option<&[f64]>,
 ) -> Vec<String> {
     presets
         .iter()
@@ -75,7 +75,10 @@ fn wide_and_baseline_loops_give_the_same_bits() {
         let w: Option<Vec<f64>> =
             (case % 2 == 0).then(|| (0..n).map(|_| rng.below(3) as f64).collect());
         let s32: Vec<f32> = s.iter().map(|&x| x as f32).collect();
-        let w32: Option<Vec<f32>> = w.as_ref().map(|w| w.iter().map(|&x| x as f32).collect());
+        // The weights an f32 caller would have: rounded to f32, passed as f64.
+        let w32: Option<Vec<f64>> = w
+            .as_ref()
+            .map(|w| w.iter().map(|&x| f64::from(x as f32)).collect());
         let yt = RowMajor::new(&y, n, l).unwrap();
         let (ys, ys32) = (
             RowMajor::new(&s, n, l).unwrap(),

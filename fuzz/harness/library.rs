@@ -259,10 +259,11 @@ fn run_preset(preset: &Preset, d: &Data, as_f32: bool, finite: bool) {
     };
     if as_f32 {
         let s = cast_rows(&d.y_score);
-        let w: Option<Vec<f32>> = d
+        // The weights an f32 caller would have: rounded to f32 (weights are passed as f64).
+        let w: Option<Vec<f64>> = d
             .weights
             .as_ref()
-            .map(|w| w.iter().map(|&x| x as f32).collect());
+            .map(|w| w.iter().map(|&x| f64::from(x as f32)).collect());
         let r = preset.evaluate(&d.y_true, &s, w.as_deref());
         check_value(preset, &r);
         let baseline = with_baseline_loops(|| preset.evaluate(&d.y_true, &s, w.as_deref()));

@@ -8,9 +8,10 @@
 //! `coverage` fail with "subscript out of bounds" as soon as a row after the first has a
 //! relevant label (an indexing bug, docs/conventions.md); these presets compute the value.
 
+use crate::matrix::{LabelMatrix, ScoreMatrix};
 use crate::{
-    Average, AveragePrecision, Coverage, Direction, Error, Label, LabelDomain, Matrix, OneError,
-    RankingLoss, RankingMetric, RocAuc, Score, TiePolicy, Undefined,
+    Average, AveragePrecision, Coverage, Direction, Error, LabelDomain, OneError, RankingLoss,
+    RankingMetric, RocAuc, Score, TiePolicy, Undefined,
 };
 
 /// `average_precision(true_labels, predictions)` with the default `ties_method = "last"`;
@@ -78,9 +79,8 @@ pub fn average_precision<T, Y, S>(
 ) -> Result<f64, Error>
 where
     T: Score,
-    Y: Matrix + ?Sized,
-    Y::Elem: Label,
-    S: Matrix<Elem = T> + ?Sized,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
 {
     AVERAGE_PRECISION
         .with_ties(ties_method)
@@ -104,9 +104,8 @@ pub fn coverage<T, Y, S>(
 ) -> Result<f64, Error>
 where
     T: Score,
-    Y: Matrix + ?Sized,
-    Y::Elem: Label,
-    S: Matrix<Elem = T> + ?Sized,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
 {
     COVERAGE
         .with_ties(ties_method)
@@ -125,9 +124,8 @@ where
 pub fn one_error<T, Y, S>(true_labels: &Y, predictions: &S) -> Result<f64, Error>
 where
     T: Score,
-    Y: Matrix + ?Sized,
-    Y::Elem: Label,
-    S: Matrix<Elem = T> + ?Sized,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
 {
     ONE_ERROR.evaluate(true_labels, predictions, None)
 }
@@ -144,9 +142,8 @@ where
 pub fn ranking_loss<T, Y, S>(true_labels: &Y, predictions: &S) -> Result<f64, Error>
 where
     T: Score,
-    Y: Matrix + ?Sized,
-    Y::Elem: Label,
-    S: Matrix<Elem = T> + ?Sized,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
 {
     RANKING_LOSS.evaluate(true_labels, predictions, None)
 }
@@ -229,9 +226,8 @@ pub fn macro_auc<T, Y, S>(
 ) -> Result<f64, Error>
 where
     T: Score,
-    Y: Matrix + ?Sized,
-    Y::Elem: Label,
-    S: Matrix<Elem = T> + ?Sized,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
 {
     MACRO_AUC
         .on_undefined(undefined_rule(undefined_value, na_rm))
@@ -256,9 +252,8 @@ pub fn example_auc<T, Y, S>(
 ) -> Result<f64, Error>
 where
     T: Score,
-    Y: Matrix + ?Sized,
-    Y::Elem: Label,
-    S: Matrix<Elem = T> + ?Sized,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
 {
     EXAMPLE_AUC
         .on_undefined(undefined_rule(undefined_value, na_rm))
@@ -278,9 +273,8 @@ where
 pub fn micro_auc<T, Y, S>(true_labels: &Y, predictions: &S) -> Result<f64, Error>
 where
     T: Score,
-    Y: Matrix + ?Sized,
-    Y::Elem: Label,
-    S: Matrix<Elem = T> + ?Sized,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
 {
     MICRO_AUC.evaluate(true_labels, predictions, None)
 }

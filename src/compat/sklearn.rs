@@ -14,13 +14,13 @@
 
 use crate::error::{Error, LabelDomain};
 use crate::labelwise::{Average, Undefined};
-use crate::matrix::Matrix;
+use crate::matrix::{LabelMatrix, ScoreMatrix};
 use crate::metric::RankingMetric;
 use crate::metrics::{
     AveragePrecision, Coverage, Dcg, LabelAveragePrecision, Ndcg, RankingLoss, RocAuc,
 };
 use crate::row::metric::{RowRule, ZeroWeight};
-use crate::score::{Label, Score};
+use crate::score::Score;
 use crate::ties::TiePolicy;
 
 /// `coverage_error`: the worst rank of a relevant label, ties at their worst rank, without
@@ -79,13 +79,12 @@ pub const LABEL_RANKING_LOSS: RankingLoss = RankingLoss::new(TiePolicy::Max)
 pub fn coverage_error<T, Y, S>(
     y_true: &Y,
     y_score: &S,
-    sample_weight: Option<&[T]>,
+    sample_weight: Option<&[f64]>,
 ) -> Result<f64, Error>
 where
     T: Score,
-    Y: Matrix + ?Sized,
-    Y::Elem: Label,
-    S: Matrix<Elem = T> + ?Sized,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
 {
     COVERAGE_ERROR.evaluate(y_true, y_score, sample_weight)
 }
@@ -105,13 +104,12 @@ where
 pub fn label_ranking_average_precision_score<T, Y, S>(
     y_true: &Y,
     y_score: &S,
-    sample_weight: Option<&[T]>,
+    sample_weight: Option<&[f64]>,
 ) -> Result<f64, Error>
 where
     T: Score,
-    Y: Matrix + ?Sized,
-    Y::Elem: Label,
-    S: Matrix<Elem = T> + ?Sized,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
 {
     LABEL_RANKING_AVERAGE_PRECISION_SCORE.evaluate(y_true, y_score, sample_weight)
 }
@@ -129,13 +127,12 @@ where
 pub fn label_ranking_loss<T, Y, S>(
     y_true: &Y,
     y_score: &S,
-    sample_weight: Option<&[T]>,
+    sample_weight: Option<&[f64]>,
 ) -> Result<f64, Error>
 where
     T: Score,
-    Y: Matrix + ?Sized,
-    Y::Elem: Label,
-    S: Matrix<Elem = T> + ?Sized,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
 {
     LABEL_RANKING_LOSS.evaluate(y_true, y_score, sample_weight)
 }
@@ -200,14 +197,13 @@ pub fn dcg_score<T, Y, S>(
     y_score: &S,
     k: Option<usize>,
     log_base: f64,
-    sample_weight: Option<&[T]>,
+    sample_weight: Option<&[f64]>,
     ignore_ties: bool,
 ) -> Result<f64, Error>
 where
     T: Score,
-    Y: Matrix + ?Sized,
-    Y::Elem: Label,
-    S: Matrix<Elem = T> + ?Sized,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
 {
     DCG_SCORE
         .with_ties(ignore_ties_policy(ignore_ties))
@@ -236,14 +232,13 @@ pub fn ndcg_score<T, Y, S>(
     y_true: &Y,
     y_score: &S,
     k: Option<usize>,
-    sample_weight: Option<&[T]>,
+    sample_weight: Option<&[f64]>,
     ignore_ties: bool,
 ) -> Result<f64, Error>
 where
     T: Score,
-    Y: Matrix + ?Sized,
-    Y::Elem: Label,
-    S: Matrix<Elem = T> + ?Sized,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
 {
     NDCG_SCORE
         .with_ties(ignore_ties_policy(ignore_ties))
@@ -301,13 +296,12 @@ pub fn roc_auc_score<T, Y, S>(
     y_true: &Y,
     y_score: &S,
     average: Average,
-    sample_weight: Option<&[T]>,
+    sample_weight: Option<&[f64]>,
 ) -> Result<f64, Error>
 where
     T: Score,
-    Y: Matrix + ?Sized,
-    Y::Elem: Label,
-    S: Matrix<Elem = T> + ?Sized,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
 {
     ROC_AUC_SCORE
         .averaged(average)
@@ -330,13 +324,12 @@ pub fn average_precision_score<T, Y, S>(
     y_true: &Y,
     y_score: &S,
     average: Average,
-    sample_weight: Option<&[T]>,
+    sample_weight: Option<&[f64]>,
 ) -> Result<f64, Error>
 where
     T: Score,
-    Y: Matrix + ?Sized,
-    Y::Elem: Label,
-    S: Matrix<Elem = T> + ?Sized,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
 {
     AVERAGE_PRECISION_SCORE
         .averaged(average)

@@ -15,11 +15,11 @@
 use core::ops::Range;
 
 use crate::error::{Error, LabelDomain};
-use crate::matrix::Matrix;
+use crate::matrix::{LabelMatrix, Matrix, ScoreMatrix};
 use crate::metric::RankingMetric;
 use crate::metrics::{AveragePrecision, Coverage, Ndcg, RankingLoss};
 use crate::row::metric::RowRule;
-use crate::score::{Label, Score};
+use crate::score::Score;
 use crate::ties::TiePolicy;
 use crate::validate::{check_scores, check_shapes};
 
@@ -142,14 +142,13 @@ pub(crate) fn evaluate_on_logits<M, T, Y, S>(
     metric: &M,
     preds: &S,
     target: &Y,
-    weights: Option<&[T]>,
+    weights: Option<&[f64]>,
 ) -> Result<f64, Error>
 where
     M: RankingMetric<T>,
     T: Score,
-    Y: Matrix + ?Sized,
-    Y::Elem: Label,
-    S: Matrix<Elem = T> + ?Sized,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
 {
     check_shapes(target, preds, 1)?;
     metric.evaluate(target, &Logits::new(preds)?, weights)
@@ -168,9 +167,8 @@ where
 pub fn multilabel_coverage_error<T, S, Y>(preds: &S, target: &Y) -> Result<f64, Error>
 where
     T: Score,
-    Y: Matrix + ?Sized,
-    Y::Elem: Label,
-    S: Matrix<Elem = T> + ?Sized,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
 {
     evaluate_on_logits(&MULTILABEL_COVERAGE_ERROR, preds, target, None)
 }
@@ -188,9 +186,8 @@ where
 pub fn multilabel_ranking_average_precision<T, S, Y>(preds: &S, target: &Y) -> Result<f64, Error>
 where
     T: Score,
-    Y: Matrix + ?Sized,
-    Y::Elem: Label,
-    S: Matrix<Elem = T> + ?Sized,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
 {
     evaluate_on_logits(&MULTILABEL_RANKING_AVERAGE_PRECISION, preds, target, None)
 }
@@ -209,9 +206,8 @@ where
 pub fn multilabel_ranking_loss<T, S, Y>(preds: &S, target: &Y) -> Result<f64, Error>
 where
     T: Score,
-    Y: Matrix + ?Sized,
-    Y::Elem: Label,
-    S: Matrix<Elem = T> + ?Sized,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
 {
     evaluate_on_logits(&MULTILABEL_RANKING_LOSS, preds, target, None)
 }
@@ -323,9 +319,8 @@ pub fn retrieval_normalized_dcg<T, S, Y>(
 ) -> Result<f64, Error>
 where
     T: Score,
-    Y: Matrix + ?Sized,
-    Y::Elem: Label,
-    S: Matrix<Elem = T> + ?Sized,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
 {
     RETRIEVAL_NORMALIZED_DCG
         .with_k(top_k)?

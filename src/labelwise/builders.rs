@@ -95,12 +95,11 @@ macro_rules! labelwise_builders {
                 &self,
                 y_true: &Y,
                 y_score: &S,
-                sample_weight: Option<&[T]>,
+                sample_weight: Option<&[f64]>,
             ) -> Result<f64, $crate::Error>
             where
-                Y: $crate::Matrix + ?Sized,
-                Y::Elem: $crate::Label,
-                S: $crate::Matrix<Elem = T> + ?Sized,
+                Y: $crate::matrix::LabelMatrix + ?Sized,
+                S: $crate::matrix::ScoreMatrix<T> + ?Sized,
             {
                 $crate::labelwise::evaluate(self, y_true, y_score, sample_weight)
             }

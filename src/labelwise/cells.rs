@@ -2,8 +2,8 @@
 //! averages read: by column (label-wise) and by row (per sample, pooled).
 
 use crate::error::{Error, LabelDomain};
-use crate::matrix::{Matrix, RowReader};
-use crate::score::{Label, Score};
+use crate::matrix::{LabelMatrix, RowReader, ScoreMatrix};
+use crate::score::Score;
 use crate::validate::{check_scores, read_labels};
 
 /// Which copies of the cells the averages read.
@@ -35,9 +35,8 @@ pub(super) fn read_cells<T, Y, S>(
 ) -> Result<Cells<T, Y::Elem>, Error>
 where
     T: Score,
-    Y: Matrix + ?Sized,
-    Y::Elem: Label,
-    S: Matrix<Elem = T> + ?Sized,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
 {
     let (n, l) = (y_true.nrows(), y_true.ncols());
     let mut by_row = layouts

@@ -11,8 +11,8 @@ use super::vector::VectorMetric;
 use super::{Average, Mean};
 use crate::error::{Error, LabelDomain};
 use crate::kernel::Ranker;
-use crate::matrix::Matrix;
-use crate::score::{Label, Score};
+use crate::matrix::{LabelMatrix, Matrix, ScoreMatrix};
+use crate::score::Score;
 use crate::ties::{TieGrouping, TiePolicy};
 use crate::validate::{check_shapes, check_weights};
 
@@ -30,15 +30,14 @@ pub(super) fn evaluate_lanes<'m, M, T, Y, S>(
     metrics: &'m [M],
     y_true: &Y,
     y_score: &S,
-    sample_weight: Option<&[T]>,
+    sample_weight: Option<&[f64]>,
     run: Run<'m, M, T, Y, S>,
 ) -> Vec<Result<f64, Error>>
 where
     M: VectorMetric,
     T: Score,
-    Y: Matrix + ?Sized,
-    Y::Elem: Label,
-    S: Matrix<Elem = T> + ?Sized,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
 {
     let l_in = y_true.ncols();
     let mut lanes: Vec<Lane<'_, M>> = metrics
@@ -81,7 +80,7 @@ where
         .collect();
     let checked = check_shapes(y_true, y_score, 1).and_then(|(n, l)| {
         let weights: Option<Vec<f64>> = sample_weight
-            .map(|w| check_weights(w, n).map(|w| w.iter().map(|x| x.as_f64()).collect()))
+            .map(|w| check_weights(w, n).map(|w| w.to_vec()))
             .transpose()?;
         Ok((n, l, weights))
     });
@@ -164,9 +163,8 @@ pub(super) fn vectors<M, T, Y, S>(
 ) where
     M: VectorMetric,
     T: Score,
-    Y: Matrix + ?Sized,
-    Y::Elem: Label,
-    S: Matrix<Elem = T> + ?Sized,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
 {
     check_pool_size(lanes, n, l);
     let values = pooled_values(lanes, cells, weights, l, Ranker::new());
@@ -222,9 +220,9 @@ pub(super) fn vectors_parallel<M, T, Y, S>(
 ) where
     M: VectorMetric + Sync,
     T: Score,
-    Y: Matrix + Sync + ?Sized,
-    Y::Elem: Label + Sync,
-    S: Matrix<Elem = T> + Sync + ?Sized,
+    Y: LabelMatrix + Sync + ?Sized,
+    Y::Elem: Sync,
+    S: ScoreMatrix<T> + Sync + ?Sized,
 {
     use rayon::prelude::*;
     check_pool_size(lanes, n, l);

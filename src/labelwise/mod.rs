@@ -37,8 +37,8 @@ pub(crate) use vector::{Vector, VectorMetric};
 
 use crate::error::{Error, LabelDomain};
 use crate::kernel::Ranking;
-use crate::matrix::Matrix;
-use crate::score::{Label, Score};
+use crate::matrix::{LabelMatrix, ScoreMatrix};
+use crate::score::Score;
 use crate::ties::TiePolicy;
 
 /// Over what a binary metric runs, and how its values are averaged (scikit-learn's `average`).
@@ -164,14 +164,13 @@ pub(crate) fn evaluate<M, T, Y, S>(
     metric: &M,
     y_true: &Y,
     y_score: &S,
-    sample_weight: Option<&[T]>,
+    sample_weight: Option<&[f64]>,
 ) -> Result<f64, Error>
 where
     M: VectorMetric,
     T: Score,
-    Y: Matrix + ?Sized,
-    Y::Elem: Label,
-    S: Matrix<Elem = T> + ?Sized,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
 {
     let [value] = evaluate_many(
         core::slice::from_ref(metric),
@@ -192,14 +191,13 @@ pub(crate) fn evaluate_many<M, T, Y, S>(
     metrics: &[M],
     y_true: &Y,
     y_score: &S,
-    sample_weight: Option<&[T]>,
+    sample_weight: Option<&[f64]>,
 ) -> Vec<Result<f64, Error>>
 where
     M: VectorMetric,
     T: Score,
-    Y: Matrix + ?Sized,
-    Y::Elem: Label,
-    S: Matrix<Elem = T> + ?Sized,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
 {
     drivers::evaluate_lanes(metrics, y_true, y_score, sample_weight, drivers::vectors)
 }
@@ -210,14 +208,14 @@ pub(crate) fn evaluate_many_parallel<M, T, Y, S>(
     metrics: &[M],
     y_true: &Y,
     y_score: &S,
-    sample_weight: Option<&[T]>,
+    sample_weight: Option<&[f64]>,
 ) -> Vec<Result<f64, Error>>
 where
     M: VectorMetric + Sync,
     T: Score,
-    Y: Matrix + Sync + ?Sized,
-    Y::Elem: Label + Sync,
-    S: Matrix<Elem = T> + Sync + ?Sized,
+    Y: LabelMatrix + Sync + ?Sized,
+    Y::Elem: Sync,
+    S: ScoreMatrix<T> + Sync + ?Sized,
 {
     drivers::evaluate_lanes(
         metrics,

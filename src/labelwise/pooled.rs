@@ -8,7 +8,7 @@ use super::vector::{Vector, VectorMetric, Weights};
 use super::Average;
 use crate::error::Error;
 use crate::kernel::{Ranker, Ranking};
-use crate::matrix::{Matrix, RowReader};
+use crate::matrix::{LabelMatrix, RowReader, ScoreMatrix};
 use crate::score::{Label, Score};
 use crate::ties::TieGrouping;
 
@@ -66,9 +66,8 @@ pub(super) fn micro_in_pieces<M, T, Y, S>(
 where
     M: VectorMetric,
     T: Score,
-    Y: Matrix + ?Sized,
-    Y::Elem: Label,
-    S: Matrix<Elem = T> + ?Sized,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
 {
     let n = y_score.nrows();
     let key = |s: &T| !s.order_key();

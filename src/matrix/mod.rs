@@ -2,7 +2,8 @@
 
 use core::ops::Range;
 
-use crate::Error;
+use crate::error::Error;
+use crate::score::{Label, Score};
 
 #[cfg(feature = "faer")]
 mod faer_impl;
@@ -55,6 +56,39 @@ pub trait Matrix {
         Ok(())
     }
 }
+
+/// A [`Matrix`] of labels (`bool`, integers or floats): the bound a label input needs, written
+/// once. Every `Matrix` whose elements are [`Label`]s is one, `dyn Matrix<Elem = L>` included.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{LabelMatrix, Label};
+/// fn relevant<Y: LabelMatrix + ?Sized>(y: &Y) -> usize {
+///     let mut cells = Vec::new();
+///     y.extend_rows(0..y.nrows(), &mut cells);
+///     cells.iter().filter(|c| c.value() != 0.0).count()
+/// }
+/// assert_eq!(relevant(&[[1u8, 0], [1, 1]]), 3);
+/// ```
+pub trait LabelMatrix: Matrix<Elem: Label> {}
+
+impl<M: Matrix<Elem: Label> + ?Sized> LabelMatrix for M {}
+
+/// A [`Matrix`] of scores of type `T` (`f32` or `f64`): the bound a score input needs, written
+/// once.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{AveragePrecision, LabelMatrix, RankingMetric, Score, ScoreMatrix, TiePolicy};
+/// // A generic caller writes two bounds besides the score type.
+/// fn lrap<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(y: &Y, s: &S) -> f64 {
+///     AveragePrecision::new(TiePolicy::Max).evaluate(y, s, None).unwrap()
+/// }
+/// assert_eq!(lrap(&[[1, 0]], &[[0.9f32, 0.1]]), 1.0);
+/// ```
+pub trait ScoreMatrix<T: Score>: Matrix<Elem = T> {}
+
+impl<T: Score, M: Matrix<Elem = T> + ?Sized> ScoreMatrix<T> for M {}
 
 impl<M: Matrix + ?Sized> Matrix for &M {
     type Elem = M::Elem;

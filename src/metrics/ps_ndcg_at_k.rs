@@ -2,13 +2,13 @@
 
 use crate::error::Error;
 use crate::kernel::RankedRow;
-use crate::matrix::Matrix;
+use crate::matrix::{LabelMatrix, ScoreMatrix};
 use crate::metrics::dcg::discounted;
 use crate::metrics::ndcg::with_ideal_ranking;
 use crate::metrics::{ideal_binary_dcg, row_option_builders};
 use crate::propensity::{propensity_options, ratio_of_means};
 use crate::row::metric::{RowMetric, RowOptions};
-use crate::score::{Label, Score};
+use crate::score::Score;
 use crate::ties::TiePolicy;
 
 /// Propensity-scored nDCG@k (Jain, Prabhu & Varma 2016): the XMC [`NdcgAtK`](crate::NdcgAtK)
@@ -93,13 +93,12 @@ impl PsNdcgAtK {
         &self,
         y_true: &Y,
         y_score: &S,
-        w: Option<&[T]>,
+        w: Option<&[f64]>,
     ) -> Result<f64, Error>
     where
         T: Score,
-        Y: Matrix + ?Sized,
-        Y::Elem: Label,
-        S: Matrix<Elem = T> + ?Sized,
+        Y: LabelMatrix + ?Sized,
+        S: ScoreMatrix<T> + ?Sized,
     {
         ratio_of_means(
             self,

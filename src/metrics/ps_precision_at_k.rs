@@ -2,12 +2,12 @@
 
 use crate::error::Error;
 use crate::kernel::RankedRow;
-use crate::matrix::Matrix;
+use crate::matrix::{LabelMatrix, ScoreMatrix};
 use crate::metrics::ndcg::with_ideal_ranking;
 use crate::metrics::{row_option_builders, top_k_sum};
 use crate::propensity::{propensity_options, ratio_of_means};
 use crate::row::metric::{RowMetric, RowOptions};
-use crate::score::{Label, Score};
+use crate::score::Score;
 use crate::ties::TiePolicy;
 
 /// Propensity-scored precision@k (Jain, Prabhu & Varma 2016): precision@k in which each hit
@@ -97,13 +97,12 @@ impl PsPrecisionAtK {
         &self,
         y_true: &Y,
         y_score: &S,
-        w: Option<&[T]>,
+        w: Option<&[f64]>,
     ) -> Result<f64, Error>
     where
         T: Score,
-        Y: Matrix + ?Sized,
-        Y::Elem: Label,
-        S: Matrix<Elem = T> + ?Sized,
+        Y: LabelMatrix + ?Sized,
+        S: ScoreMatrix<T> + ?Sized,
     {
         ratio_of_means(
             self,

@@ -2,10 +2,10 @@
 //! merges with other accumulators, for the exact one-shot value.
 
 use crate::error::{Error, Incompatibility};
-use crate::matrix::Matrix;
+use crate::matrix::{LabelMatrix, ScoreMatrix};
 use crate::row::metric::RowMetric;
 use crate::row::state::RowState;
-use crate::score::{Label, Score};
+use crate::score::Score;
 
 /// A row-wise metric evaluated in batches: [`update`](Self::update) with each batch of rows,
 /// [`merge`](Self::merge) accumulators of other shards, and read [`value`](Self::value).
@@ -67,13 +67,12 @@ impl<M: RowMetric> RowAccumulator<M> {
         &mut self,
         y_true: &Y,
         y_score: &S,
-        sample_weight: Option<&[T]>,
+        sample_weight: Option<&[f64]>,
     ) -> Result<(), Error>
     where
         T: Score,
-        Y: Matrix + ?Sized,
-        Y::Elem: Label,
-        S: Matrix<Elem = T> + ?Sized,
+        Y: LabelMatrix + ?Sized,
+        S: ScoreMatrix<T> + ?Sized,
     {
         self.state
             .update(&self.metric, y_true, y_score, sample_weight)
@@ -102,14 +101,13 @@ impl<M: RowMetric> RowAccumulator<M> {
         &mut self,
         y_true: &Y,
         y_score: &S,
-        sample_weight: Option<&[T]>,
+        sample_weight: Option<&[f64]>,
     ) -> Result<(), Error>
     where
         M: Sync,
         T: Score,
-        Y: Matrix + Sync + ?Sized,
-        Y::Elem: Label,
-        S: Matrix<Elem = T> + Sync + ?Sized,
+        Y: LabelMatrix + Sync + ?Sized,
+        S: ScoreMatrix<T> + Sync + ?Sized,
     {
         self.state
             .update_parallel(&self.metric, y_true, y_score, sample_weight)

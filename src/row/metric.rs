@@ -3,10 +3,10 @@
 
 use crate::error::{Error, LabelDomain};
 use crate::kernel::{RankedRow, Ranking, RelevantEnd};
-use crate::matrix::Matrix;
+use crate::matrix::{LabelMatrix, ScoreMatrix};
 use crate::row::accumulator::RowAccumulator;
 use crate::row::pass::for_each_row;
-use crate::score::{Label, Score};
+use crate::score::Score;
 use crate::sum::Summation;
 use crate::ties::TiePolicy;
 use crate::validate::IndicatorValues;
@@ -225,9 +225,8 @@ pub trait RowMetric {
     where
         Self: Sized,
         T: Score,
-        Y: Matrix + ?Sized,
-        Y::Elem: Label,
-        S: Matrix<Elem = T> + ?Sized,
+        Y: LabelMatrix + ?Sized,
+        S: ScoreMatrix<T> + ?Sized,
     {
         let mut values = Vec::with_capacity(y_true.nrows());
         let mut indicator = IndicatorValues::default();

@@ -8,10 +8,10 @@ use rayon::prelude::*;
 use core::ops::Range;
 
 use crate::error::Error;
-use crate::matrix::Matrix;
+use crate::matrix::{LabelMatrix, ScoreMatrix};
 use crate::row::metric::RowMetric;
 use crate::row::pass::{check_inputs, RowScratch};
-use crate::score::{Label, Score};
+use crate::score::Score;
 use crate::validate::IndicatorValues;
 
 /// Rows per task: enough work per task to hide scheduling.
@@ -34,9 +34,8 @@ pub(crate) fn for_each_row<M, T, Y, S>(
 where
     M: RowMetric + Sync,
     T: Score,
-    Y: Matrix + Sync + ?Sized,
-    Y::Elem: Label,
-    S: Matrix<Elem = T> + Sync + ?Sized,
+    Y: LabelMatrix + Sync + ?Sized,
+    S: ScoreMatrix<T> + Sync + ?Sized,
 {
     let checked = check_inputs(metric, y_true, y_score, first_row, indicator)?;
     let n = checked.rows;

@@ -7,7 +7,7 @@ use std::ops::Range;
 
 use crate::error::{Degeneracy, Error, LabelDomain};
 use crate::kernel::{RankedRow, Ranker, Ranking, Reach};
-use crate::matrix::{Matrix, RowReader};
+use crate::matrix::{LabelMatrix, Matrix, RowReader, ScoreMatrix};
 use crate::row::metric::{RowMetric, RowOptions, RowRule};
 use crate::score::{Label, Score};
 use crate::validate::{
@@ -31,9 +31,8 @@ pub(crate) fn for_each_row<M, T, Y, S>(
 where
     M: RowMetric,
     T: Score,
-    Y: Matrix + ?Sized,
-    Y::Elem: Label,
-    S: Matrix<Elem = T> + ?Sized,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
 {
     let checked = check_inputs(metric, y_true, y_score, first_row, indicator)?;
     RowScratch::default().each_row(metric, y_true, y_score, &checked, 0..checked.rows, sink)
@@ -63,8 +62,7 @@ pub(crate) fn check_inputs<M, Y, S>(
 ) -> Result<CheckedInputs, Error>
 where
     M: RowMetric,
-    Y: Matrix + ?Sized,
-    Y::Elem: Label,
+    Y: LabelMatrix + ?Sized,
     S: Matrix + ?Sized,
 {
     let options = metric.options();
@@ -112,9 +110,8 @@ impl RowScratch {
     where
         M: RowMetric,
         T: Score,
-        Y: Matrix + ?Sized,
-        Y::Elem: Label,
-        S: Matrix<Elem = T> + ?Sized,
+        Y: LabelMatrix + ?Sized,
+        S: ScoreMatrix<T> + ?Sized,
     {
         let options = metric.options();
         let (l, domain, ranking) = (y_true.ncols(), options.labels, options.ranking);
@@ -201,8 +198,7 @@ impl CheckedInputs {
     /// checks the whole label matrix first).
     fn first_error<Y>(&self, y_true: &Y, from: usize) -> Result<(), Error>
     where
-        Y: Matrix + ?Sized,
-        Y::Elem: Label,
+        Y: LabelMatrix + ?Sized,
     {
         match self.indicator_from {
             Some((checked, [a, b])) => {

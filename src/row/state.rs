@@ -3,10 +3,10 @@
 //! check across batches; and the mean they give ([`mean_value`]).
 
 use crate::error::{Error, Incompatibility, LabelDomain};
-use crate::matrix::Matrix;
+use crate::matrix::{LabelMatrix, ScoreMatrix};
 use crate::row::metric::{RowMetric, RowOptions, ZeroWeight};
 use crate::row::pass::for_each_row;
-use crate::score::{Label, Score};
+use crate::score::Score;
 use crate::sum::WeightedMean;
 use crate::validate::{check_weights, numbered_from, IndicatorValues};
 
@@ -75,14 +75,13 @@ impl RowState {
         metric: &M,
         y_true: &Y,
         y_score: &S,
-        sample_weight: Option<&[T]>,
+        sample_weight: Option<&[f64]>,
     ) -> Result<(), Error>
     where
         M: RowMetric,
         T: Score,
-        Y: Matrix + ?Sized,
-        Y::Elem: Label,
-        S: Matrix<Elem = T> + ?Sized,
+        Y: LabelMatrix + ?Sized,
+        S: ScoreMatrix<T> + ?Sized,
     {
         self.update_by(y_true, y_score, sample_weight, |first_row, seen, sink| {
             for_each_row(metric, y_true, y_score, first_row, seen, sink)
@@ -97,14 +96,13 @@ impl RowState {
         metric: &M,
         y_true: &Y,
         y_score: &S,
-        sample_weight: Option<&[T]>,
+        sample_weight: Option<&[f64]>,
     ) -> Result<(), Error>
     where
         M: RowMetric + Sync,
         T: Score,
-        Y: Matrix + Sync + ?Sized,
-        Y::Elem: Label,
-        S: Matrix<Elem = T> + Sync + ?Sized,
+        Y: LabelMatrix + Sync + ?Sized,
+        S: ScoreMatrix<T> + Sync + ?Sized,
     {
         self.update_by(y_true, y_score, sample_weight, |first_row, seen, sink| {
             crate::row::parallel::for_each_row(metric, y_true, y_score, first_row, seen, sink)
@@ -117,7 +115,7 @@ impl RowState {
         &mut self,
         y_true: &Y,
         y_score: &S,
-        sample_weight: Option<&[T]>,
+        sample_weight: Option<&[f64]>,
         rows: impl FnOnce(
             usize,
             &mut IndicatorValues,
@@ -126,13 +124,12 @@ impl RowState {
     ) -> Result<(), Error>
     where
         T: Score,
-        Y: Matrix + ?Sized,
-        Y::Elem: Label,
-        S: Matrix<Elem = T> + ?Sized,
+        Y: LabelMatrix + ?Sized,
+        S: ScoreMatrix<T> + ?Sized,
     {
         if y_true.nrows() == 0
             && y_score.nrows() == 0
-            && sample_weight.map_or(true, <[T]>::is_empty)
+            && sample_weight.map_or(true, <[f64]>::is_empty)
         {
             return Ok(()); // an empty batch adds nothing (NoSamples is for `value`)
         }
@@ -144,7 +141,7 @@ impl RowState {
         let mean = &mut next.mean;
         rows(self.next_row, &mut next.indicator, &mut |i, v| {
             if let Some(v) = v {
-                mean.add(v, weights.map_or(1.0, |w| w[i].as_f64()));
+                mean.add(v, weights.map_or(1.0, |w| w[i]));
             }
         })?;
         next.next_row += y_true.nrows();

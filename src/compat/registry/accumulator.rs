@@ -6,9 +6,9 @@ use crate::accumulator::LabelwiseAccumulator;
 use crate::compat::torchmetrics::{Float32Scores, Logits};
 use crate::error::Error;
 use crate::error::Incompatibility;
-use crate::matrix::Matrix;
+use crate::matrix::{LabelMatrix, ScoreMatrix};
 use crate::row::accumulator::RowAccumulator;
-use crate::score::{Label, Score};
+use crate::score::Score;
 
 /// A preset evaluated in batches; see [`Preset::accumulator`](super::Preset::accumulator).
 #[derive(Debug, Clone, PartialEq)]
@@ -83,13 +83,12 @@ impl PresetAccumulator {
         &mut self,
         y_true: &Y,
         y_score: &S,
-        sample_weight: Option<&[T]>,
+        sample_weight: Option<&[f64]>,
     ) -> Result<(), Error>
     where
         T: Score,
-        Y: Matrix + ?Sized,
-        Y::Elem: Label,
-        S: Matrix<Elem = T> + ?Sized,
+        Y: LabelMatrix + ?Sized,
+        S: ScoreMatrix<T> + ?Sized,
     {
         feed_batch!(self, update, y_true, y_score, sample_weight)
     }
@@ -115,13 +114,12 @@ impl PresetAccumulator {
         &mut self,
         y_true: &Y,
         y_score: &S,
-        sample_weight: Option<&[T]>,
+        sample_weight: Option<&[f64]>,
     ) -> Result<(), Error>
     where
         T: Score,
-        Y: Matrix + Sync + ?Sized,
-        Y::Elem: Label,
-        S: Matrix<Elem = T> + Sync + ?Sized,
+        Y: LabelMatrix + Sync + ?Sized,
+        S: ScoreMatrix<T> + Sync + ?Sized,
     {
         feed_batch!(self, update_parallel, y_true, y_score, sample_weight)
     }

@@ -5,9 +5,9 @@ use super::plan::{AnyLabelwise, Plan, ScoreView};
 use super::Preset;
 use crate::compat::torchmetrics::{Float32Scores, Logits};
 use crate::error::Error;
-use crate::matrix::Matrix;
+use crate::matrix::{LabelMatrix, ScoreMatrix};
 use crate::row::metric::RowMetric;
-use crate::score::{Label, Score};
+use crate::score::Score;
 
 /// The row-wise presets' values (`None` for the others), grouped by how they see the scores:
 /// one call of `$evaluate_rows` (sequential or parallel) a group.
@@ -90,13 +90,12 @@ pub fn evaluate_all<T, Y, S>(
     presets: &[Preset],
     y_true: &Y,
     y_score: &S,
-    sample_weight: Option<&[T]>,
+    sample_weight: Option<&[f64]>,
 ) -> Vec<Result<f64, Error>>
 where
     T: Score,
-    Y: Matrix + ?Sized,
-    Y::Elem: Label,
-    S: Matrix<Elem = T> + ?Sized,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
 {
     let mut results = row_presets!(
         crate::many::evaluate_rows,
@@ -132,13 +131,12 @@ pub fn evaluate_all_parallel<T, Y, S>(
     presets: &[Preset],
     y_true: &Y,
     y_score: &S,
-    sample_weight: Option<&[T]>,
+    sample_weight: Option<&[f64]>,
 ) -> Vec<Result<f64, Error>>
 where
     T: Score,
-    Y: Matrix + Sync + ?Sized,
-    Y::Elem: Label,
-    S: Matrix<Elem = T> + Sync + ?Sized,
+    Y: LabelMatrix + Sync + ?Sized,
+    S: ScoreMatrix<T> + Sync + ?Sized,
 {
     let (mut results, labelwise) = rayon::join(
         || {
@@ -195,13 +193,12 @@ fn finish<T, Y, S>(
     results: Vec<Option<Result<f64, Error>>>,
     y_true: &Y,
     y_score: &S,
-    sample_weight: Option<&[T]>,
+    sample_weight: Option<&[f64]>,
 ) -> Vec<Result<f64, Error>>
 where
     T: Score,
-    Y: Matrix + ?Sized,
-    Y::Elem: Label,
-    S: Matrix<Elem = T> + ?Sized,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
 {
     presets
         .iter()

@@ -32,10 +32,10 @@ use core::fmt;
 
 use crate::compat::torchmetrics::{evaluate_on_logits, Float32Scores, Logits};
 use crate::error::Error;
-use crate::matrix::Matrix;
+use crate::matrix::{LabelMatrix, ScoreMatrix};
 use crate::metric::RankingMetric;
 use crate::row::metric::RowMetric;
-use crate::score::{Label, Score};
+use crate::score::Score;
 use crate::ties::TiePolicy;
 
 pub use self::accumulator::PresetAccumulator;
@@ -324,13 +324,12 @@ impl Preset {
         &self,
         y_true: &Y,
         y_score: &S,
-        sample_weight: Option<&[T]>,
+        sample_weight: Option<&[f64]>,
     ) -> Result<f64, Error>
     where
         T: Score,
-        Y: Matrix + ?Sized,
-        Y::Elem: Label,
-        S: Matrix<Elem = T> + ?Sized,
+        Y: LabelMatrix + ?Sized,
+        S: ScoreMatrix<T> + ?Sized,
     {
         match &self.plan {
             Plan::Row {
@@ -381,9 +380,8 @@ impl Preset {
     pub fn per_sample<T, Y, S>(&self, y_true: &Y, y_score: &S) -> Result<Vec<Option<f64>>, Error>
     where
         T: Score,
-        Y: Matrix + ?Sized,
-        Y::Elem: Label,
-        S: Matrix<Elem = T> + ?Sized,
+        Y: LabelMatrix + ?Sized,
+        S: ScoreMatrix<T> + ?Sized,
     {
         match &self.plan {
             Plan::Row {

@@ -6,11 +6,11 @@ use crate::error::{Error, LabelDomain};
 use crate::kernel::{RankedRow, RelevantEnd};
 use crate::labelwise::pairs::AucSums;
 use crate::labelwise::{LabelwiseOptions, Vector, VectorMetric};
-use crate::matrix::Matrix;
+use crate::matrix::{LabelMatrix, ScoreMatrix};
 use crate::metric::RankingMetric;
 use crate::metrics;
 use crate::row::metric::{RowMetric, RowOptions};
-use crate::score::{Label, Score};
+use crate::score::Score;
 use crate::ties::TiePolicy;
 
 /// One of the row-wise metric types, chosen at run time.
@@ -196,11 +196,10 @@ impl VectorMetric for AnyLabelwise {
 }
 
 impl<T: Score> RankingMetric<T> for AnyLabelwise {
-    fn evaluate<Y, S>(&self, y_true: &Y, y_score: &S, w: Option<&[T]>) -> Result<f64, Error>
+    fn evaluate<Y, S>(&self, y_true: &Y, y_score: &S, w: Option<&[f64]>) -> Result<f64, Error>
     where
-        Y: Matrix + ?Sized,
-        Y::Elem: Label,
-        S: Matrix<Elem = T> + ?Sized,
+        Y: LabelMatrix + ?Sized,
+        S: ScoreMatrix<T> + ?Sized,
     {
         match self {
             AnyLabelwise::RocAuc(m) => m.evaluate(y_true, y_score, w),
