@@ -68,7 +68,10 @@ toolkit's own metric of that concept (\"-\" where a toolkit has none), then the 
 the interval [pessimistic, optimistic] of every ordering of the ties and its exact expectation, \
 and the spread (largest minus smallest value across the policies and toolkits). A value \
 outside the interval is marked with *: that convention differs by more than its tie rule. \
-All cells are computed in one pass over the data (one sort per row).
+Numbered notes under the table (and the Markdown) say why a cell is nan, naming the first row \
+or label that leaves it undefined, and why a flagged value that prints as an end of the \
+interval lies outside it; JSON and CSV carry the values alone. All cells are computed in one \
+pass over the data (one sort per row).
 
 Exit status: 0 when every policy and toolkit cell has a value; 1 when some reported an error \
 (the table is still printed; tie-analysis cells a metric has no closed form for do not count); \

@@ -19,6 +19,32 @@ pub struct Concept {
     pub reference: (Convention, Named),
     /// The concept's metric in scikit-learn, torchmetrics, mldr and MULAN (`TOOLKITS` order).
     pub toolkits: [Option<Named>; 4],
+    /// What the value is a mean over: where a cell is NaN, the table names the row or label
+    /// that has no value.
+    pub over: Over,
+}
+
+/// What a concept's value is a mean over, and which of those can have no value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Over {
+    /// Each row's ranking of its labels; a convention may leave out rows without a relevant
+    /// label (or with only relevant ones), and is undefined when it leaves out every row.
+    Rows,
+    /// Each row as a binary problem (AUC per sample): undefined with a single class.
+    Samples,
+    /// Each label's column across the samples: undefined without what `Needs` says.
+    Labels(Needs),
+    /// Every cell pooled into one binary problem: undefined with a single class.
+    Pool,
+}
+
+/// What a label's column needs to have a value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Needs {
+    /// A relevant and an irrelevant sample (AUC).
+    BothClasses,
+    /// A relevant sample (average precision).
+    Relevant,
 }
 
 /// The toolkits, in column order.
@@ -47,6 +73,7 @@ pub const CONCEPTS: &[Concept] = &[
             Some(("coverage", NONE)),
             Some(("Coverage", NONE)),
         ],
+        over: Over::Rows,
     },
     Concept {
         name: "coverage (ranks from 1)",
@@ -57,6 +84,7 @@ pub const CONCEPTS: &[Concept] = &[
             None,
             None,
         ],
+        over: Over::Rows,
     },
     Concept {
         name: "average precision (LRAP)",
@@ -67,6 +95,7 @@ pub const CONCEPTS: &[Concept] = &[
             Some(("average_precision", NONE)),
             Some(("AveragePrecision", NONE)),
         ],
+        over: Over::Rows,
     },
     Concept {
         name: "ranking loss",
@@ -77,6 +106,7 @@ pub const CONCEPTS: &[Concept] = &[
             Some(("ranking_loss", NONE)),
             Some(("RankingLoss", NONE)),
         ],
+        over: Over::Rows,
     },
     Concept {
         name: "one-error",
@@ -87,21 +117,25 @@ pub const CONCEPTS: &[Concept] = &[
             Some(("one_error", NONE)),
             Some(("OneError", NONE)),
         ],
+        over: Over::Rows,
     },
     Concept {
         name: "is-error",
         reference: (Convention::Rankmetrics, ("is_error", NONE)),
         toolkits: [None, None, None, Some(("IsError", NONE))],
+        over: Over::Rows,
     },
     Concept {
         name: "error set size",
         reference: (Convention::Rankmetrics, ("error_set_size", NONE)),
         toolkits: [None, None, None, Some(("ErrorSetSize", NONE))],
+        over: Over::Rows,
     },
     Concept {
         name: "DCG",
         reference: (Convention::Rankmetrics, ("dcg", NONE)),
         toolkits: [Some(("dcg_score", NONE)), None, None, None],
+        over: Over::Rows,
     },
     Concept {
         name: "NDCG",
@@ -112,21 +146,25 @@ pub const CONCEPTS: &[Concept] = &[
             None,
             None,
         ],
+        over: Over::Rows,
     },
     Concept {
         name: "precision@5 (XMC)",
         reference: (Convention::Rankmetrics, ("precision_at_k", NONE)),
         toolkits: [None, None, None, None],
+        over: Over::Rows,
     },
     Concept {
         name: "recall@5 (XMC)",
         reference: (Convention::Rankmetrics, ("recall_at_k", NONE)),
         toolkits: [None, None, None, None],
+        over: Over::Rows,
     },
     Concept {
         name: "nDCG@5 (XMC, binary relevance)",
         reference: (Convention::Rankmetrics, ("ndcg_at_k", NONE)),
         toolkits: [None, None, None, None],
+        over: Over::Rows,
     },
     Concept {
         name: "AUC, macro (per label)",
@@ -137,6 +175,7 @@ pub const CONCEPTS: &[Concept] = &[
             Some(("macro_auc", NONE)),
             Some(("MacroAUC", NONE)),
         ],
+        over: Over::Labels(Needs::BothClasses),
     },
     Concept {
         name: "AUC, micro (pooled)",
@@ -147,6 +186,7 @@ pub const CONCEPTS: &[Concept] = &[
             Some(("micro_auc", NONE)),
             Some(("MicroAUC", NONE)),
         ],
+        over: Over::Pool,
     },
     Concept {
         name: "AUC, per sample",
@@ -157,6 +197,7 @@ pub const CONCEPTS: &[Concept] = &[
             Some(("example_auc", NONE)),
             None,
         ],
+        over: Over::Samples,
     },
     Concept {
         name: "label AP, macro",
@@ -167,6 +208,7 @@ pub const CONCEPTS: &[Concept] = &[
             None,
             Some(("MeanAveragePrecision", NONE)),
         ],
+        over: Over::Labels(Needs::Relevant),
     },
     Concept {
         name: "label AP, geometric mean",
@@ -177,6 +219,7 @@ pub const CONCEPTS: &[Concept] = &[
             None,
             Some(("GeometricMeanAveragePrecision", NONE)),
         ],
+        over: Over::Labels(Needs::Relevant),
     },
     Concept {
         name: "interpolated AP, mean",
@@ -190,6 +233,7 @@ pub const CONCEPTS: &[Concept] = &[
             None,
             Some(("MeanAverageInterpolatedPrecision", NONE)),
         ],
+        over: Over::Labels(Needs::Relevant),
     },
     Concept {
         name: "interpolated AP, geometric",
@@ -203,11 +247,13 @@ pub const CONCEPTS: &[Concept] = &[
             None,
             Some(("GeometricMeanAverageInterpolatedPrecision", NONE)),
         ],
+        over: Over::Labels(Needs::Relevant),
     },
     Concept {
         name: "AUC-PR, macro",
         reference: (Convention::Mulan, ("MacroAUCPR", NONE)),
         toolkits: [None, None, None, Some(("MacroAUCPR", NONE))],
+        over: Over::Labels(Needs::Relevant),
     },
 ];
 
@@ -304,11 +350,10 @@ impl Row {
 
     /// Whether `column`'s value lies outside the interval (beyond rounding).
     pub fn outside(&self, column: Column) -> bool {
-        let (Some((lo, hi)), Some(v)) = (self.interval(), self.value(column)) else {
+        let (Some(interval), Some(v)) = (self.interval(), self.value(column)) else {
             return false;
         };
-        let slack = 1e-9 * lo.abs().max(hi.abs()).max(1.0);
-        column.is_convention() && (v < lo - slack || v > hi + slack)
+        column.is_convention() && outside(v, interval)
     }
 
     /// The conventions whose values lie outside the interval.
@@ -320,19 +365,49 @@ impl Row {
     }
 }
 
+/// Whether `v` lies outside `[lo, hi]` by more than rounding (relative 1e-9).
+pub fn outside(v: f64, (lo, hi): (f64, f64)) -> bool {
+    let slack = 1e-9 * lo.abs().max(hi.abs()).max(1.0);
+    v < lo - slack || v > hi + slack
+}
+
+/// The preset of `metric` with its parameters, `extra` ones after them, and `ties`.
+///
+/// # Errors
+/// A message if the registry does not know the preset (a bug of the mapping).
+fn lookup(
+    convention: Convention,
+    (metric, params): Named,
+    extra: &[(&str, String)],
+    ties: Option<TiePolicy>,
+) -> Result<Preset, String> {
+    let params: Vec<(String, String)> = params
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .chain(extra.iter().map(|(k, v)| (k.to_string(), v.clone())))
+        .collect();
+    Preset::lookup(convention, metric, &params, ties)
+        .map_err(|e| format!("comparison table: {convention} {metric}: {e}"))
+}
+
+impl Concept {
+    /// The reference preset under `ties`, with the `extra` parameters; `None` when the
+    /// reference does not take one of them (the registry would ignore it).
+    pub fn reference_with(&self, extra: &[(&str, String)], ties: TiePolicy) -> Option<Preset> {
+        let (convention, named) = self.reference;
+        let keys = Preset::param_keys(convention, named.0);
+        if !extra.iter().all(|(k, _)| keys.contains(k)) {
+            return None;
+        }
+        lookup(convention, named, extra, Some(ties)).ok()
+    }
+}
+
 /// The presets of every cell, in row-major order; `None` where a toolkit lacks the concept.
 ///
 /// # Errors
 /// A message if a preset of the mapping is unknown to the registry (a bug of the mapping).
 fn cell_presets(columns: &[Column]) -> Result<Vec<Vec<Option<Preset>>>, String> {
-    let lookup = |convention: Convention, (metric, params): Named, ties: Option<TiePolicy>| {
-        let params: Vec<(String, String)> = params
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
-        Preset::lookup(convention, metric, &params, ties)
-            .map_err(|e| format!("comparison table: {convention} {metric}: {e}"))
-    };
     CONCEPTS
         .iter()
         .map(|concept| {
@@ -341,12 +416,12 @@ fn cell_presets(columns: &[Column]) -> Result<Vec<Vec<Option<Preset>>>, String> 
                 .map(|&column| match column {
                     Column::Policy(t) | Column::Analysis(t) => {
                         let (convention, named) = concept.reference;
-                        lookup(convention, named, Some(t)).map(Some)
+                        lookup(convention, named, &[], Some(t)).map(Some)
                     }
                     Column::Toolkit(c) => {
                         let i = TOOLKITS.iter().position(|&t| t == c).unwrap_or(0);
                         concept.toolkits[i]
-                            .map(|named| lookup(c, named, None))
+                            .map(|named| lookup(c, named, &[], None))
                             .transpose()
                     }
                 })

@@ -5,6 +5,7 @@
 mod args;
 mod compare;
 mod input;
+mod notes;
 mod npy;
 mod output;
 mod plot;
@@ -218,11 +219,13 @@ fn compare(args: &CompareArgs) -> Result<ExitCode, String> {
         let svg = plot::svg(&rows)?;
         output::write_atomically(path, svg.as_bytes())?;
     }
+    // The footnotes read the inputs again: only the formats for people print them.
+    let notes = || notes::Notes::new(&rows, &y_true, &y_score, inputs.weights.as_deref());
     print(&match args.format {
         Format::Json => output::compare_json(&rows, inputs.weights.is_some()),
-        Format::Table => output::compare_table(&rows),
+        Format::Table => output::compare_table(&rows, &notes()),
         Format::Csv => output::compare_csv(&rows),
-        Format::Markdown => output::compare_markdown(&rows),
+        Format::Markdown => output::compare_markdown(&rows, &notes()),
     });
     let all_values = rows
         .iter()

@@ -7,7 +7,8 @@ use rankmetrics::registry::{Convention, ParamValue, Preset};
 use rankmetrics::Error;
 use serde_json::Value;
 
-use crate::compare::{Column, Row};
+use crate::compare::{Cell, Column, Row};
+use crate::notes::{Flag, Notes};
 
 /// One requested metric and what it gave.
 #[derive(Debug)]
@@ -226,59 +227,82 @@ fn plain_number(x: f64) -> String {
 // compare
 
 /// What a comparison cell shows to people: 4 decimals, "*" outside the interval, "—" where the
-/// toolkit lacks the concept, "error (n)" with a numbered note.
+/// toolkit lacks the concept, "error (n)" with a numbered note, and a numbered note after
+/// "nan" (why it has no value) and after a flagged value that prints as an end of the interval
+/// (how far outside it is, and why).
 struct Shown {
     rows: Vec<Vec<String>>,
     notes: Vec<String>,
 }
 
+/// The numbered notes under the table, each text once.
+#[derive(Default)]
+struct Numbered(Vec<String>);
+
+impl Numbered {
+    /// `shown` followed by the number of the note `text`; `shown` alone without a note.
+    fn mark(&mut self, shown: String, text: Option<String>) -> String {
+        let Some(text) = text else {
+            return shown;
+        };
+        let i = match self.0.iter().position(|n| *n == text) {
+            Some(i) => i,
+            None => {
+                self.0.push(text);
+                self.0.len() - 1
+            }
+        };
+        format!("{shown} ({})", i + 1)
+    }
+}
+
 /// The comparison's columns: concept, each column's value (the analysis as one interval
 /// column and the expectation), then spread.
-fn shown(rows: &[Row]) -> Shown {
+fn shown(rows: &[Row], remarks: &Notes) -> Shown {
+    use rankmetrics::TiePolicy::{Optimistic, Pessimistic};
     let columns = Column::all();
     let mut header = vec!["metric".to_string()];
-    let mut notes: Vec<String> = Vec::new();
     for c in &columns {
         match c {
-            Column::Analysis(rankmetrics::TiePolicy::Pessimistic) => header.push("interval".into()),
-            Column::Analysis(rankmetrics::TiePolicy::Optimistic) => {}
+            Column::Analysis(Pessimistic) => header.push("interval".into()),
+            Column::Analysis(Optimistic) => {}
             c => header.push(c.name().into()),
         }
     }
     header.push("spread".into());
     let mut out = vec![header];
-    let mut note = |text: String| -> String {
-        let i = match notes.iter().position(|n| *n == text) {
-            Some(i) => i,
-            None => {
-                notes.push(text);
-                notes.len() - 1
-            }
-        };
-        format!("error ({})", i + 1)
-    };
-    for row in rows {
+    let mut notes = Numbered::default();
+    for (r, row) in rows.iter().enumerate() {
         let mut line = vec![row.concept.name.to_string()];
-        for (cell, &column) in row.cells.iter().zip(&columns) {
+        let undefined = || remarks.undefined(r).map(str::to_string);
+        for (c, (cell, &column)) in row.cells.iter().zip(&columns).enumerate() {
             let text = match (column, cell) {
-                (Column::Analysis(rankmetrics::TiePolicy::Optimistic), _) => continue,
-                (Column::Analysis(rankmetrics::TiePolicy::Pessimistic), _) => {
-                    match row.interval() {
-                        Some((lo, hi)) => format!("[{}, {}]", fixed(lo), fixed(hi)),
-                        None => "n/a".into(),
+                (Column::Analysis(Optimistic), _) => continue,
+                (Column::Analysis(Pessimistic), _) => match row.interval() {
+                    Some((lo, hi)) if lo.is_nan() || hi.is_nan() => {
+                        notes.mark(format!("[{}, {}]", fixed(lo), fixed(hi)), undefined())
                     }
-                }
+                    Some((lo, hi)) => format!("[{}, {}]", fixed(lo), fixed(hi)),
+                    None => "n/a".into(),
+                },
                 (_, None) => "—".into(),
                 (_, Some(cell)) => match &cell.result {
-                    Ok(v) if row.outside(column) => format!("{}*", fixed(*v)),
+                    Ok(v) if v.is_nan() => notes.mark(fixed(*v), undefined()),
+                    Ok(v) if row.outside(column) => notes.mark(
+                        format!("{}*", fixed(*v)),
+                        flag_note(row, cell, *v, remarks.flag(r, c)),
+                    ),
                     Ok(v) => fixed(*v),
                     // The analysis has no closed form for some metrics: not the data's fault.
                     Err(_) if !column.is_convention() => "n/a".into(),
-                    Err(e) => note(format!(
-                        "{} {}: {e}",
-                        cell.preset.convention(),
-                        cell.preset.name()
-                    )),
+                    Err(e) => notes.mark(
+                        "error".into(),
+                        Some(format!(
+                            "{} {}: {e}",
+                            cell.preset.convention(),
+                            cell.preset.name()
+                        )),
+                    ),
                 },
             };
             line.push(text);
@@ -286,7 +310,54 @@ fn shown(rows: &[Row]) -> Shown {
         line.push(row.spread().map_or("—".into(), fixed));
         out.push(line);
     }
-    Shown { rows: out, notes }
+    Shown {
+        rows: out,
+        notes: notes.0,
+    }
+}
+
+/// The note of a flagged value `v` that prints as an end of the interval: both with enough
+/// decimals to tell them apart, and why the value lies outside.
+fn flag_note(row: &Row, cell: &Cell, v: f64, flag: Option<Flag>) -> Option<String> {
+    let (lo, hi) = row.interval()?;
+    let end = if v < lo { lo } else { hi };
+    if fixed(v) != fixed(end) {
+        return None;
+    }
+    // The first precision that separates them, and one digit more.
+    let d = (DECIMALS + 1..=17)
+        .find(|&d| format!("{v:.d$}") != format!("{end:.d$}"))
+        .map_or(17, |d| (d + 1).min(17));
+    let who = match cell.column {
+        Column::Toolkit(c) => format!("{c} {}", cell.preset.name()),
+        column => column.name().to_string(),
+    };
+    let why = match flag? {
+        Flag::Shared(t) => format!(
+            "under {t}, tied items share the {} rank of their group, which no ordering of \
+             the ties gives",
+            match t {
+                rankmetrics::TiePolicy::Min => "best",
+                rankmetrics::TiePolicy::Max => "worst",
+                _ => "average",
+            }
+        ),
+        Flag::Merged {
+            rule,
+            interval: (a, b),
+        } => format!(
+            "{}, which the interval does not do; with those ties it is [{a:.d$}, {b:.d$}]",
+            rule.describe()
+        ),
+        Flag::Definition => format!(
+            "more than ties: {} has rules of its own for this metric (docs/conventions.md)",
+            cell.preset.convention()
+        ),
+    };
+    Some(format!(
+        "{}, {who}: {v:.d$} vs interval end {end:.d$}: {why}",
+        row.concept.name
+    ))
 }
 
 /// The legend printed under the table.
@@ -300,22 +371,28 @@ fn legend(notes: &[String]) -> String {
          spread: largest minus smallest value across the policies and toolkits.\n\
          *: outside the interval, so that convention differs by more than how it breaks ties.\n",
     );
+    if !notes.is_empty() {
+        text.push_str(
+            "(n): note n below: an error, why a cell has no value, or why a flagged value that \
+             prints as an end of the interval lies outside it (rows and labels count from 0).\n",
+        );
+    }
     for (i, n) in notes.iter().enumerate() {
         let _ = writeln!(text, "({}) {n}", i + 1);
     }
     text
 }
 
-/// The comparison as aligned columns, with a legend.
-pub fn compare_table(rows: &[Row]) -> String {
-    let s = shown(rows);
+/// The comparison as aligned columns, with a legend and the notes.
+pub fn compare_table(rows: &[Row], notes: &Notes) -> String {
+    let s = shown(rows, notes);
     let right: Vec<bool> = (0..s.rows[0].len()).map(|i| i > 0).collect();
     format!("{}\n{}", aligned(&s.rows, &right), legend(&s.notes))
 }
 
-/// The comparison as a Markdown table, with the legend as text below.
-pub fn compare_markdown(rows: &[Row]) -> String {
-    let s = shown(rows);
+/// The comparison as a Markdown table, with the legend and the notes as text below.
+pub fn compare_markdown(rows: &[Row], notes: &Notes) -> String {
+    let s = shown(rows, notes);
     let right: Vec<bool> = (0..s.rows[0].len()).map(|i| i > 0).collect();
     let legend: String = legend(&s.notes)
         .lines()
@@ -391,10 +468,13 @@ pub fn compare_json(rows: &[Row], weighted: bool) -> String {
     )
 }
 
+/// The decimals the comparison shows.
+const DECIMALS: usize = 4;
+
 /// Four decimals, for people; non-finite values as in JSON.
 fn fixed(x: f64) -> String {
     if x.is_finite() {
-        format!("{x:.4}")
+        format!("{x:.DECIMALS$}")
     } else {
         plain_number(x)
     }

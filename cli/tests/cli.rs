@@ -1357,6 +1357,207 @@ fn compare_reads_files_and_reports_errors_like_eval() {
     r.assert_file_error(&bad, ":2:3: expected 3 numbers as on line 1, found 2");
 }
 
+/// Writes the files and runs `compare -q --format FORMAT` on them (weights if given).
+fn compare_files(
+    s: &Scratch,
+    (y_true, y_score, weights): (&str, &str, Option<&str>),
+    format: &str,
+) -> Run {
+    let t = s.file("t.txt", y_true);
+    let sc = s.file("s.txt", y_score);
+    let mut args: Vec<&OsStr> = ["compare", "-q", "--format", format, "--y-true"]
+        .map(OsStr::new)
+        .into();
+    args.extend([t.as_os_str(), "--y-score".as_ref(), sc.as_os_str()]);
+    let w = weights.map(|w| s.file("w.txt", w));
+    if let Some(w) = &w {
+        args.extend(["--sample-weight".as_ref(), w.as_os_str()]);
+    }
+    run(&args)
+}
+
+/// The number of `note` in a table's notes.
+fn note_number<'a>(table: &'a Run, note: &str) -> &'a str {
+    let found = table
+        .stdout
+        .lines()
+        .find_map(|l| l.strip_suffix(note)?.strip_prefix('(')?.strip_suffix(") "));
+    found.unwrap_or_else(|| panic!("{note:?} not in {table:?}"))
+}
+
+/// The line of `metric`'s row in a table.
+fn table_row<'a>(table: &'a str, metric: &str) -> &'a str {
+    let found = table
+        .lines()
+        .find(|l| l.starts_with(&format!("{metric}  ")));
+    found.unwrap_or_else(|| panic!("no row {metric}: {table}"))
+}
+
+#[test]
+fn compare_says_which_row_leaves_a_cell_undefined() {
+    let table = run(&["compare", "-q"]);
+    assert_eq!(table.status, 0, "{table:?}");
+    // Row 4 of the built-in example has no relevant label: scikit-learn's per-sample AUC,
+    // every policy and the interval are NaN, with one note; mldr counts the row as 0.5.
+    let note = "(1) AUC, per sample: undefined, row 4 has no relevant label (1 of 8 rows has one \
+                class)\n";
+    assert!(table.stdout.contains(note), "{table:?}");
+    let row = table_row(&table.stdout, "AUC, per sample");
+    assert_eq!(row.matches("nan (1)").count(), 7, "{row}");
+    assert!(
+        row.contains("[nan, nan] (1)") && row.contains("0.8542"),
+        "{row}"
+    );
+    let md = run(&["compare", "-q", "--format", "markdown"]);
+    assert!(md.stdout.contains(&note.replace('\n', "  \n")), "{md:?}");
+    assert!(md.stdout.contains("| nan (1) |"), "{md:?}");
+}
+
+#[rstest]
+#[case::a_label_without_relevant_samples(
+    "1 0 0\n0 1 0\n1 1 0\n",
+    None,
+    &[
+        "AUC, macro (per label): undefined, label 2 has no relevant sample (1 of 3 labels has \
+         one class)",
+        "label AP, geometric mean: undefined, label 2 has no relevant sample (1 of 3 labels \
+         has none)",
+    ],
+)]
+#[case::a_label_with_only_relevant_samples(
+    "1 0 1\n1 1 0\n1 0 1\n",
+    None,
+    &["AUC, macro (per label): undefined, label 0 has only relevant samples (1 of 3 labels \
+       has one class)"],
+)]
+#[case::nothing_relevant(
+    "0 0 0\n0 0 0\n0 0 0\n",
+    None,
+    &[
+        "AUC, micro (pooled): undefined, no label of any sample is relevant",
+        // MULAN leaves rows without a relevant label out of its average precision.
+        "average precision (LRAP): undefined, every row is left out: none has a relevant label",
+        "AUC, per sample: undefined, row 0 has no relevant label (3 of 3 rows have one class)",
+    ],
+)]
+#[case::everything_relevant(
+    "1 1 1\n1 1 1\n1 1 1\n",
+    None,
+    &["AUC, micro (pooled): undefined, every label of every sample is relevant"],
+)]
+#[case::zero_total_weight(
+    "1 0 0\n0 1 1\n1 0 1\n",
+    Some("0\n0\n0\n"),
+    // scikit-learn's LRAP is NaN where the other metrics report an error.
+    &["average precision (LRAP): undefined, the sample weights sum to zero"],
+)]
+fn compare_says_why_a_cell_is_undefined(
+    #[case] y_true: &str,
+    #[case] weights: Option<&str>,
+    #[case] notes: &[&str],
+) {
+    let s = Scratch::new("undefined");
+    let files = (y_true, "0.1 0.5 0.3\n0.2 0.2 0.9\n0.4 0.1 0.3\n", weights);
+    let table = compare_files(&s, files, "table");
+    let md = compare_files(&s, files, "markdown");
+    for note in notes {
+        let (metric, _) = note.split_once(": undefined").unwrap();
+        let number = note_number(&table, note);
+        // Each NaN cell of the row points to the note.
+        let row = table_row(&table.stdout, metric);
+        assert!(row.contains(&format!("nan ({number})")), "{row}");
+        assert!(!row.contains("nan  "), "a bare nan: {row}");
+        assert!(
+            md.stdout.contains(&format!("({number}) {note}  \n")),
+            "{md:?}"
+        );
+    }
+    // The formats for programs carry values, not notes.
+    for format in ["json", "csv"] {
+        let r = compare_files(&s, files, format);
+        assert!(!r.stdout.contains("undefined,"), "{r:?}");
+    }
+}
+
+#[test]
+fn compare_says_why_a_flagged_value_that_prints_as_an_interval_end_is_outside() {
+    // Rows whose scores differ by less than each convention's ties notice, among 40,000 rows
+    // so that the values move by less than the table's 4 decimals.
+    let special = [
+        // 5e-7 apart: MULAN's Weka grouping (1e-6) ties them.
+        ("0 1 0", "0.5000005 0.5 0.1"),
+        // 1e-9 apart: one float32, so torchmetrics' retrieval NDCG ties them.
+        ("0 1 0", "0.300000001 0.3 0.1"),
+        // torchmetrics' sigmoid of logits rounds both to 1.
+        ("0 1 0", "45 40 -3"),
+        // Two relevant labels tied: rank-sharing policies give them one rank.
+        ("1 1 0", "0.5 0.5 0.1"),
+    ];
+    let (n, misranked) = (40_000, 4_000);
+    let mut y_true: String = special.iter().map(|(t, _)| format!("{t}\n")).collect();
+    let mut y_score: String = special.iter().map(|(_, s)| format!("{s}\n")).collect();
+    y_true += &"0 1 0\n".repeat(misranked);
+    y_true += &"1 0 0\n".repeat(n - misranked - special.len());
+    y_score += &"0.9 0.5 0.1\n".repeat(n - special.len());
+    let s = Scratch::new("flagged");
+    let r = compare_files(&s, (&y_true, &y_score, None), "table");
+    assert_eq!(r.status, 0, "{r:?}");
+    for (row, cell, note) in [
+        (
+            "coverage (ranks from 0)",
+            "0.1001*",
+            "coverage (ranks from 0), mulan Coverage: 0.100050 vs interval end 0.100100: \
+             scores less than 1e-6 apart tie (Weka's grouping), which the interval does not \
+             do; with those ties it is [0.100050, 0.100100]",
+        ),
+        (
+            "NDCG",
+            "0.9631*",
+            "NDCG, torchmetrics retrieval_normalized_dcg: 0.9630699 vs interval end 0.9630653: \
+             scores are cast to float32, so scores that round to one float32 tie, which the \
+             interval does not do; with those ties it is [0.9630653, 0.9630745]",
+        ),
+        (
+            "ranking loss",
+            "0.0500*",
+            "ranking loss, torchmetrics multilabel_ranking_loss: 0.050025 vs interval end \
+             0.050037: scores outside [0, 1] go through a sigmoid, which rounds large scores \
+             to one value, so they tie, which the interval does not do; with those ties it is \
+             [0.050025, 0.050037]",
+        ),
+        (
+            "coverage (ranks from 1)",
+            "1.1001*",
+            "coverage (ranks from 1), min: 1.100075 vs interval end 1.100100: under min, tied \
+             items share the best rank of their group, which no ordering of the ties gives",
+        ),
+    ] {
+        let line = table_row(&r.stdout, row);
+        assert!(
+            line.contains(&format!("{cell} ({})", note_number(&r, note))),
+            "{line}"
+        );
+    }
+    // A flagged value that prints differently from the interval needs no note.
+    let one_error = table_row(&r.stdout, "one-error");
+    assert!(one_error.contains("0.1000*  ["), "{one_error}");
+
+    // MULAN leaves out the row without a relevant label, which the others count as 1: not a
+    // matter of ties, so the note says the convention's own rules put it there.
+    let mut y_true = String::from("0 0 0\n");
+    let mut y_score = String::from("0.2 0.5 0.1\n");
+    y_true += &"0 1 0\n".repeat(2_000);
+    y_true += &"1 0 0\n".repeat(17_999);
+    y_score += &"0.6 0.5 0.1\n".repeat(2_000);
+    y_score += &"0.9 0.5 0.1\n".repeat(17_999);
+    let r = compare_files(&s, (&y_true, &y_score, None), "table");
+    let note = "(1) average precision (LRAP), mulan AveragePrecision: 0.9499975 vs interval end \
+                0.9500000: more than ties: mulan has rules of its own for this metric \
+                (docs/conventions.md)\n";
+    assert!(r.stdout.contains(note), "{r:?}");
+    assert!(table_row(&r.stdout, "average precision (LRAP)").contains("0.9500* (1)"));
+}
+
 #[test]
 fn no_progress_bar_when_stderr_is_not_a_terminal() {
     let r = run(&["compare"]);
