@@ -113,3 +113,42 @@ fn zero_weight_interpolated_precision_is_nan_not_infinite() {
         assert!(v.is_nan(), "{grouping:?}: {v}");
     }
 }
+
+/// Interpolated AP moved with the scale of the weights (tests/reliability.rs,
+/// `scaling_weights_changes_nothing`): pooled, the relevant weight ranked at or above score
+/// 0.75 is w₀ + 2w₁ + 2w₂ + w₃, exactly half of the total 2w₀ + 4w₁ + 4w₂ + 2w₃, so that
+/// block reaches the recall level 0.5; with the weights × 0.3 the float sums came out at a
+/// recall of 0.49999999999999994 and the level fell to the next step. Min's shared rank makes
+/// the reaching block's precision 1.146 (above 1), so the value jumped from 0.947 to 0.912
+/// (Average: 0.751 to 0.742). The expected values are exact rational arithmetic on these
+/// weights, rounded once.
+#[test]
+fn interpolated_precision_levels_do_not_move_with_the_weight_scale() {
+    let y = [
+        [0, 0, 1, 0, 1],
+        [1, 0, 1, 1, 1],
+        [1, 1, 1, 1, 0],
+        [1, 1, 0, 0, 0],
+    ];
+    let s = [
+        [1.0, 0.5, 0.75, 0.125, 0.25],
+        [0.75, 1.0, 0.375, 0.75, 0.5],
+        [0.875, 0.875, 0.625, 0.375, 0.625],
+        [0.0, 1.0, 0.5, 0.75, 0.0],
+    ];
+    let w = [2.3731222014142728, 3.7759477580554575, 0.05, 0.05];
+    for (ties, exact) in [
+        (TiePolicy::Min, 0.9473821195021682),
+        (TiePolicy::Average, 0.7511708471764112),
+    ] {
+        let m = InterpolatedAveragePrecision::new(Average::Micro, ties, 11);
+        for scale in [1.0, 0.3, 4.0, 7.0] {
+            let scaled: Vec<f64> = w.iter().map(|x| x * scale).collect();
+            let v = m.evaluate(&y, &s, Some(&scaled)).unwrap();
+            assert!(
+                (v - exact).abs() <= 1e-14,
+                "{ties:?} x{scale}: {v} vs {exact}"
+            );
+        }
+    }
+}
