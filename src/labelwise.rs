@@ -10,7 +10,7 @@ use crate::kernel::Reach;
 use crate::matrix::RowReader;
 use crate::metric::{check_scores, check_shapes, check_weights, read_labels};
 use crate::metrics::roc_auc::AucSums;
-use crate::sum::{Sum, WeightedMean};
+use crate::sum::{with_headroom, Sum, WeightedMean};
 use crate::{
     Error, Label, LabelDomain, Matrix, RankedRow, Ranker, Ranking, Score, TieGrouping, TiePolicy,
 };
@@ -390,7 +390,9 @@ where
         .collect();
     let checked = check_shapes(y_true, y_score, 1).and_then(|(n, l)| {
         let weights: Option<Vec<f64>> = sample_weight
-            .map(|w| check_weights(w, n).map(|w| w.iter().map(|x| x.as_f64()).collect()))
+            .map(|w| {
+                check_weights(w, n).map(|w| with_headroom(w.iter().map(|x| x.as_f64()).collect()))
+            })
             .transpose()?;
         Ok((n, l, weights))
     });

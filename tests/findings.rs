@@ -2,6 +2,7 @@
 
 use std::ops::Range;
 
+use rankmetrics::registry::{Convention, Preset};
 use rankmetrics::{
     Average, Error, InterpolatedAveragePrecision, LabelAveragePrecision, LabelDomain, Matrix, Mean,
     RankingLoss, RankingMetric, RocAuc, TieGrouping, TiePolicy, Undefined,
@@ -151,4 +152,63 @@ fn interpolated_precision_levels_do_not_move_with_the_weight_scale() {
             );
         }
     }
+}
+
+/// Sample weights near f64::MAX overflowed the weight sums: interpolated AP was inf, AUC and
+/// AP NaN (fuzzing). Rows 1 and 2 weigh the same and row 0 nothing, so every value is the
+/// value under weights [0, 1, 1]. MULAN's MAiP by hand: label 0 ranks rows 0 (relevant, weight
+/// 0), 1, 2 (relevant): recall 0 already reaches level 0 at row 0, and the best precision at
+/// or below it is row 2's M/2M = ½, at every level; label 1 ranks row 1 (relevant) then the
+/// tie {0, 2} in row order: every precision is 1; label 2 is label 0 again (rows 0, 2, 1).
+/// The mean is (½ + 1 + ½)/3.
+#[test]
+fn weights_near_the_largest_float_give_the_metric_value() {
+    let y = [[1.0, 0.0, 1.0], [0.0, 1.0, 1.0], [1.0, 1.0, 0.0]];
+    let s = [[0.9, 0.5, 0.5], [0.5, 0.7, 0.2], [0.1, 0.5, 0.3]];
+    let (huge, unit) = ([0.0, f64::MAX, f64::MAX], [0.0, 1.0, 1.0]);
+    let maip = Preset::lookup(
+        Convention::Mulan,
+        "MeanAverageInterpolatedPrecision",
+        &[],
+        None,
+    )
+    .unwrap();
+    assert_eq!(maip.evaluate(&y, &s, Some(&huge)).unwrap(), 2.0 / 3.0);
+    for average in [
+        Average::Micro,
+        Average::Macro,
+        Average::Weighted,
+        Average::Samples,
+    ] {
+        for ties in [TiePolicy::Min, TiePolicy::Average, TiePolicy::First] {
+            let values = |w: &[f64]| {
+                [
+                    InterpolatedAveragePrecision::new(average, ties, 11).evaluate(&y, &s, Some(w)),
+                    LabelAveragePrecision::new(average, ties).evaluate(&y, &s, Some(w)),
+                    RocAuc::new(average, ties)
+                        .on_undefined(Undefined::Skip)
+                        .evaluate(&y, &s, Some(w)),
+                ]
+            };
+            for (h, u) in values(&huge).into_iter().zip(values(&unit)) {
+                // NaN both ways where weight 0 leaves a class empty (an AUC of no pairs).
+                let (h, u) = (h.unwrap(), u.unwrap());
+                let same = (h.is_nan() && u.is_nan()) || (h - u).abs() <= 1e-15;
+                assert!(same, "{average:?} {ties:?}: {h} vs {u}");
+            }
+        }
+    }
+    // The fuzzer's input: one row of weight f64::MAX, labels -1 read as relevant.
+    let y = [[-1.0; 3]; 3];
+    let s = [
+        [-5e-324, -f64::MAX, -f64::MAX],
+        [-f64::MAX, 1e38, 4.87e-120],
+        [1.0, 1.0, 1.0],
+    ];
+    let m = InterpolatedAveragePrecision::new(Average::Micro, TiePolicy::Optimistic, 10)
+        .with_label_domain(LabelDomain::NonZero);
+    let huge = m.evaluate(&y, &s, Some(&[0.0, 0.0, f64::MAX])).unwrap();
+    let unit = m.evaluate(&y, &s, Some(&[0.0, 0.0, 1.0])).unwrap();
+    assert_eq!(huge, unit);
+    assert_eq!(huge, 1.0); // every item is relevant: every precision is 1
 }
