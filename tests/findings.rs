@@ -115,6 +115,23 @@ fn zero_weight_interpolated_precision_is_nan_not_infinite() {
     }
 }
 
+/// The fallback of label-wise precision for tiny weights (the plain ratio overflows) must give
+/// the ratio's value, not only a finite number. One column of three tied items, the relevant
+/// one first in row order, weights [w, 0, 0]; under Min the group's shared rank is 1, so its
+/// rank weight is W_block·(rank − start)/len = w·1/3 and its precision w/(w/3) = 3 whatever w;
+/// recall goes 0 → 1 there, so AP = 3 (Min's shared rank can push AP above 1). With w = 5e-324,
+/// w/3 underflows to 0 and the plain ratio is inf: the fallback takes it with both sides over
+/// w, 1/(0 + 1·1/3), the same bits as w = 1 gives.
+#[test]
+fn tiny_weight_precision_is_the_ratio_of_weights() {
+    let (y, s) = ([[1], [0], [0]], [[0.5], [0.5], [0.5]]);
+    let ap = LabelAveragePrecision::new(Average::Macro, TiePolicy::Min);
+    let tiny = ap.evaluate(&y, &s, Some(&[5e-324, 0.0, 0.0])).unwrap();
+    let unit = ap.evaluate(&y, &s, Some(&[1.0, 0.0, 0.0])).unwrap();
+    assert_eq!(tiny, 1.0 / (1.0 / 3.0));
+    assert_eq!(tiny.to_bits(), unit.to_bits());
+}
+
 /// Interpolated AP moved with the scale of the weights (tests/reliability.rs,
 /// `scaling_weights_changes_nothing`): pooled, the relevant weight ranked at or above score
 /// 0.75 is w₀ + 2w₁ + 2w₂ + w₃, exactly half of the total 2w₀ + 4w₁ + 4w₂ + 2w₃, so that
