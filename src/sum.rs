@@ -105,9 +105,11 @@ impl WeightedMean {
 /// over W₊·W₋; a weighted mean), so a common factor changes nothing; but a weight near
 /// `f64::MAX` made those sums overflow (an interpolated AP of `inf`, an AUC of NaN). When the
 /// largest weight is 2^401 or more, every weight is multiplied by the power of two that brings
-/// the largest to [2^400, 2^401): exact, except for weights that become subnormal (below
-/// 2^-622 of the largest, so far below any sum's rounding that only a vector of them alone
-/// notices). Smaller weights are returned as they are, bit for bit.
+/// the largest to [2^400, 2^401): exact, except for weights below 2^-1422 of the largest
+/// (2^-399 at most), which become subnormal and round; so far below the largest that only a
+/// vector of them alone notices, and scikit-learn's `weighted` rule (a total below 1e-8 gives
+/// 0), which compares with a constant. When the largest weight is smaller, the weights are
+/// returned as they are, bit for bit.
 pub(crate) fn with_headroom(mut weights: Vec<f64>) -> Vec<f64> {
     // The weights are validated: finite and non-negative, so `max` is too.
     let max = weights.iter().fold(0.0f64, |m, &w| m.max(w));
