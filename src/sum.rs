@@ -100,6 +100,32 @@ impl WeightedMean {
     }
 }
 
+/// Sample weights whose sums, and products of two sums, stay finite. Every label-wise value
+/// is a ratio of weight sums (precision: relevant weight over rank weight; AUC: pair weight
+/// over W₊·W₋; a weighted mean), so a common factor changes nothing; but a weight near
+/// `f64::MAX` made those sums overflow (an interpolated AP of `inf`, an AUC of NaN). When the
+/// largest weight is 2^401 or more, every weight is multiplied by the power of two that brings
+/// the largest to [2^400, 2^401): exact, except for weights below 2^-1422 of the largest
+/// (2^-399 at most), which become subnormal and round; so far below the largest that only a
+/// vector of them alone notices, and scikit-learn's `weighted` rule (a total below 1e-8 gives
+/// 0), which compares with a constant. When the largest weight is smaller, the weights are
+/// returned as they are, bit for bit.
+pub(crate) fn with_headroom(mut weights: Vec<f64>) -> Vec<f64> {
+    // The weights are validated: finite and non-negative, so `max` is too.
+    let max = weights.iter().fold(0.0f64, |m, &w| m.max(w));
+    // The biased exponent: 2^e is stored as e + 1023.
+    let exponent = (max.to_bits() >> 52) & 0x7ff;
+    if exponent <= 1023 + 400 {
+        return weights;
+    }
+    // 2^(400 − e) with e = exponent − 1023 in 401..=1023: a normal number in [2^-623, 2^-1].
+    let factor = f64::from_bits((2 * 1023 + 400 - exponent) << 52);
+    for w in &mut weights {
+        *w *= factor;
+    }
+    weights
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -114,5 +140,22 @@ mod tests {
         }
         assert_eq!(s.value(), 2.0);
         assert_eq!(plain.value(), 1.0);
+    }
+
+    #[test]
+    fn huge_weights_are_scaled_by_a_power_of_two_and_others_kept() {
+        let kept = vec![0.0, 3.5, 2f64.powi(400) * 1.5];
+        assert_eq!(with_headroom(kept.clone()), kept);
+        let scaled = with_headroom(vec![0.0, f64::MAX, 2f64.powi(401), 1.0]);
+        // f64::MAX = (2 − 2^-52)·2^1023 becomes (2 − 2^-52)·2^400.
+        assert_eq!(
+            scaled,
+            [
+                0.0,
+                f64::MAX / 2f64.powi(623),
+                2f64.powi(-222),
+                2f64.powi(-623)
+            ]
+        );
     }
 }

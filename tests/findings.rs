@@ -2,6 +2,7 @@
 
 use std::ops::Range;
 
+use rankmetrics::registry::{Convention, Preset};
 use rankmetrics::{
     Average, Error, InterpolatedAveragePrecision, LabelAveragePrecision, LabelDomain, Matrix, Mean,
     RankingLoss, RankingMetric, RocAuc, TieGrouping, TiePolicy, Undefined,
@@ -112,4 +113,119 @@ fn zero_weight_interpolated_precision_is_nan_not_infinite() {
         let v = m.evaluate(&y_true, &y_score, Some(&[0.0; 4])).unwrap();
         assert!(v.is_nan(), "{grouping:?}: {v}");
     }
+}
+
+/// The fallback of label-wise precision for tiny weights (the plain ratio overflows) must give
+/// the ratio's value, not only a finite number. One column of three tied items, the relevant
+/// one first in row order, weights [w, 0, 0]; under Min the group's shared rank is 1, so its
+/// rank weight is W_block·(rank − start)/len = w·1/3 and its precision w/(w/3) = 3 whatever w;
+/// recall goes 0 → 1 there, so AP = 3 (Min's shared rank can push AP above 1). With w = 5e-324,
+/// w/3 underflows to 0 and the plain ratio is inf: the fallback takes it with both sides over
+/// w, 1/(0 + 1·1/3), the same bits as w = 1 gives.
+#[test]
+fn tiny_weight_precision_is_the_ratio_of_weights() {
+    let (y, s) = ([[1], [0], [0]], [[0.5], [0.5], [0.5]]);
+    let ap = LabelAveragePrecision::new(Average::Macro, TiePolicy::Min);
+    let tiny = ap.evaluate(&y, &s, Some(&[5e-324, 0.0, 0.0])).unwrap();
+    let unit = ap.evaluate(&y, &s, Some(&[1.0, 0.0, 0.0])).unwrap();
+    assert_eq!(tiny, 1.0 / (1.0 / 3.0));
+    assert_eq!(tiny.to_bits(), unit.to_bits());
+}
+
+/// Interpolated AP moved with the scale of the weights (tests/reliability.rs,
+/// `scaling_weights_changes_nothing`): pooled, the relevant weight ranked at or above score
+/// 0.75 is w₀ + 2w₁ + 2w₂ + w₃, exactly half of the total 2w₀ + 4w₁ + 4w₂ + 2w₃, so that
+/// block reaches the recall level 0.5; with the weights × 0.3 the float sums came out at a
+/// recall of 0.49999999999999994 and the level fell to the next step. Min's shared rank makes
+/// the reaching block's precision 1.146 (above 1), so the value jumped from 0.947 to 0.912
+/// (Average: 0.751 to 0.742). The expected values are exact rational arithmetic on these
+/// weights, rounded once.
+#[test]
+fn interpolated_precision_levels_do_not_move_with_the_weight_scale() {
+    let y = [
+        [0, 0, 1, 0, 1],
+        [1, 0, 1, 1, 1],
+        [1, 1, 1, 1, 0],
+        [1, 1, 0, 0, 0],
+    ];
+    let s = [
+        [1.0, 0.5, 0.75, 0.125, 0.25],
+        [0.75, 1.0, 0.375, 0.75, 0.5],
+        [0.875, 0.875, 0.625, 0.375, 0.625],
+        [0.0, 1.0, 0.5, 0.75, 0.0],
+    ];
+    let w = [2.3731222014142728, 3.7759477580554575, 0.05, 0.05];
+    for (ties, exact) in [
+        (TiePolicy::Min, 0.9473821195021682),
+        (TiePolicy::Average, 0.7511708471764112),
+    ] {
+        let m = InterpolatedAveragePrecision::new(Average::Micro, ties, 11);
+        for scale in [1.0, 0.3, 4.0, 7.0] {
+            let scaled: Vec<f64> = w.iter().map(|x| x * scale).collect();
+            let v = m.evaluate(&y, &s, Some(&scaled)).unwrap();
+            assert!(
+                (v - exact).abs() <= 1e-14,
+                "{ties:?} x{scale}: {v} vs {exact}"
+            );
+        }
+    }
+}
+
+/// Sample weights near f64::MAX overflowed the weight sums: interpolated AP was inf, AUC and
+/// AP NaN (fuzzing). Rows 1 and 2 weigh the same and row 0 nothing, so every value is the
+/// value under weights [0, 1, 1]. MULAN's MAiP by hand: label 0 ranks rows 0 (relevant, weight
+/// 0), 1, 2 (relevant): recall 0 already reaches level 0 at row 0, and the best precision at
+/// or below it is row 2's M/2M = ½, at every level; label 1 ranks row 1 (relevant) then the
+/// tie {0, 2} in row order: every precision is 1; label 2 is label 0 again (rows 0, 2, 1).
+/// The mean is (½ + 1 + ½)/3.
+#[test]
+fn weights_near_the_largest_float_give_the_metric_value() {
+    let y = [[1.0, 0.0, 1.0], [0.0, 1.0, 1.0], [1.0, 1.0, 0.0]];
+    let s = [[0.9, 0.5, 0.5], [0.5, 0.7, 0.2], [0.1, 0.5, 0.3]];
+    let (huge, unit) = ([0.0, f64::MAX, f64::MAX], [0.0, 1.0, 1.0]);
+    let maip = Preset::lookup(
+        Convention::Mulan,
+        "MeanAverageInterpolatedPrecision",
+        &[],
+        None,
+    )
+    .unwrap();
+    assert_eq!(maip.evaluate(&y, &s, Some(&huge)).unwrap(), 2.0 / 3.0);
+    for average in [
+        Average::Micro,
+        Average::Macro,
+        Average::Weighted,
+        Average::Samples,
+    ] {
+        for ties in [TiePolicy::Min, TiePolicy::Average, TiePolicy::First] {
+            let values = |w: &[f64]| {
+                [
+                    InterpolatedAveragePrecision::new(average, ties, 11).evaluate(&y, &s, Some(w)),
+                    LabelAveragePrecision::new(average, ties).evaluate(&y, &s, Some(w)),
+                    RocAuc::new(average, ties)
+                        .on_undefined(Undefined::Skip)
+                        .evaluate(&y, &s, Some(w)),
+                ]
+            };
+            for (h, u) in values(&huge).into_iter().zip(values(&unit)) {
+                // NaN both ways where weight 0 leaves a class empty (an AUC of no pairs).
+                let (h, u) = (h.unwrap(), u.unwrap());
+                let same = (h.is_nan() && u.is_nan()) || (h - u).abs() <= 1e-15;
+                assert!(same, "{average:?} {ties:?}: {h} vs {u}");
+            }
+        }
+    }
+    // The fuzzer's input: one row of weight f64::MAX, labels -1 read as relevant.
+    let y = [[-1.0; 3]; 3];
+    let s = [
+        [-5e-324, -f64::MAX, -f64::MAX],
+        [-f64::MAX, 1e38, 4.87e-120],
+        [1.0, 1.0, 1.0],
+    ];
+    let m = InterpolatedAveragePrecision::new(Average::Micro, TiePolicy::Optimistic, 10)
+        .with_label_domain(LabelDomain::NonZero);
+    let huge = m.evaluate(&y, &s, Some(&[0.0, 0.0, f64::MAX])).unwrap();
+    let unit = m.evaluate(&y, &s, Some(&[0.0, 0.0, 1.0])).unwrap();
+    assert_eq!(huge, unit);
+    assert_eq!(huge, 1.0); // every item is relevant: every precision is 1
 }

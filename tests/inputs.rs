@@ -12,7 +12,7 @@ const N: usize = 307;
 const L: usize = 19;
 
 fn data() -> (Vec<f64>, Vec<f64>) {
-    let mut rng = Rng(0x1A9D_7E5D_0000_0001);
+    let mut rng = Rng::seeded(0x1A9D_7E5D_0000_0001);
     let y = (0..N * L)
         .map(|_| (rng.below(5) == 0) as u8 as f64)
         .collect();

@@ -5,6 +5,7 @@
 mod common;
 
 use common::Rng;
+use proptest::prelude::*;
 use rankmetrics::*;
 
 const TOL: f64 = 1e-12;
@@ -90,7 +91,7 @@ fn close(a: f64, b: f64) -> bool {
 
 #[test]
 fn top_k_metrics_equal_their_naive_definitions() {
-    let mut rng = Rng(0x0C5E_ED00_0000_0001);
+    let mut rng = Rng::seeded(0x0C5E_ED00_0000_0001);
     let mut checked = 0;
     for _ in 0..400 {
         let l = 1 + rng.below(9);
@@ -153,7 +154,7 @@ impl<M: RowMetric> RowMetric for Full<M> {
 
 #[test]
 fn the_top_k_path_equals_the_full_sort_bitwise() {
-    let mut rng = Rng(0x0C5E_ED00_0000_0002);
+    let mut rng = Rng::seeded(0x0C5E_ED00_0000_0002);
     for _ in 0..300 {
         let (n, l) = (1 + rng.below(4), 1 + rng.below(700));
         let k = 1 + rng.below(12);
@@ -195,7 +196,7 @@ fn the_top_k_path_equals_the_full_sort_bitwise() {
 
 #[test]
 fn rank_top_blocks_are_a_prefix_of_the_full_ranking() {
-    let mut rng = Rng(0x0C5E_ED00_0000_0003);
+    let mut rng = Rng::seeded(0x0C5E_ED00_0000_0003);
     let (mut full, mut top) = (Ranker::new(), Ranker::new());
     for row in 0..200 {
         let l = 1 + rng.below(1000);
@@ -228,7 +229,7 @@ fn rank_top_blocks_are_a_prefix_of_the_full_ranking() {
 
 #[test]
 fn ndcg_at_k_is_sklearn_ndcg_with_k_on_binary_labels() {
-    let mut rng = Rng(0x0C5E_ED00_0000_0004);
+    let mut rng = Rng::seeded(0x0C5E_ED00_0000_0004);
     for _ in 0..300 {
         let (n, l) = (1 + rng.below(5), 1 + rng.below(9));
         let k = 1 + rng.below(l + 1);
@@ -247,7 +248,7 @@ fn ndcg_at_k_is_sklearn_ndcg_with_k_on_binary_labels() {
 
 #[test]
 fn normalised_propensity_metrics_are_ratios_of_means() {
-    let mut rng = Rng(0x0C5E_ED00_0000_0005);
+    let mut rng = Rng::seeded(0x0C5E_ED00_0000_0005);
     for _ in 0..200 {
         let (n, l) = (1 + rng.below(5), 2 + rng.below(8));
         let k = 1 + rng.below(l);
@@ -277,7 +278,7 @@ fn normalised_propensity_metrics_are_ratios_of_means() {
 
 #[test]
 fn propensity_scored_metrics_with_unit_weights_are_the_plain_ones() {
-    let mut rng = Rng(0x0C5E_ED00_0000_0006);
+    let mut rng = Rng::seeded(0x0C5E_ED00_0000_0006);
     for _ in 0..200 {
         let (n, l) = (1 + rng.below(4), 1 + rng.below(9));
         let k = 1 + rng.below(l + 1);
@@ -294,6 +295,68 @@ fn propensity_scored_metrics_with_unit_weights_are_the_plain_ones() {
             let psn = PsNdcgAtK::new(t, k, ones).unwrap().evaluate(&y, &s, None);
             let nd = NdcgAtK::new(t, k).unwrap().evaluate(&y, &s, None);
             assert_eq!(psn.unwrap(), nd.unwrap(), "{t:?}");
+        }
+    }
+}
+
+/// Rows of `l` labels with heavy ties (scores from at most three levels, most of a row tied),
+/// binary labels, and a `k` below `l`, so that a tie group straddles the top-k boundary.
+fn straddling_rows() -> impl Strategy<Value = (Vec<Vec<f64>>, Vec<Vec<f64>>, usize)> {
+    (3usize..12, 1usize..5)
+        .prop_flat_map(|(l, n)| {
+            let row = (
+                prop::collection::vec(0u8..3, l),
+                prop::collection::vec(prop::bool::weighted(0.4), l),
+            );
+            let rows = prop::collection::vec(row, n).prop_map(|rows| {
+                let s = rows
+                    .iter()
+                    .map(|(s, _)| s.iter().map(|&v| v as f64 / 2.0).collect());
+                let y = rows
+                    .iter()
+                    .map(|(_, y)| y.iter().map(|&v| v as u8 as f64).collect());
+                (s.collect::<Vec<Vec<f64>>>(), y.collect::<Vec<Vec<f64>>>())
+            });
+            (rows, 1..l)
+        })
+        .prop_map(|((s, y), k)| (s, y, k))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    /// Recall@k row by row against the naive placement of each relevant label, under every
+    /// policy; the mean is the mean of the rows. `Random` has no closed form: its value is a
+    /// count of hits over |y| between the pessimistic and the optimistic placement.
+    #[test]
+    fn recall_at_k_equals_its_naive_definition((s, y, k) in straddling_rows()) {
+        let l = s[0].len();
+        let optimistic = RecallAtK::new(TiePolicy::Optimistic, k).unwrap().per_sample(&y, &s).unwrap();
+        let pessimistic = RecallAtK::new(TiePolicy::Pessimistic, k).unwrap().per_sample(&y, &s).unwrap();
+        for t in POLICIES {
+            let m = RecallAtK::new(t, k).unwrap();
+            let rows = m.per_sample(&y, &s).unwrap();
+            for (i, got) in rows.iter().enumerate() {
+                let got = got.unwrap();
+                let n_rel = y[i].iter().filter(|&&v| v != 0.0).count();
+                if n_rel == 0 {
+                    prop_assert_eq!(got, 0.0);
+                    continue;
+                }
+                if let TiePolicy::Random(_) = t {
+                    let hits = got * n_rel as f64;
+                    prop_assert!(close(hits, hits.round()), "{t:?} row {i}: {got}");
+                    let (low, high) = (pessimistic[i].unwrap(), optimistic[i].unwrap());
+                    prop_assert!(low - 1e-12 <= got && got <= high + 1e-12, "{t:?} row {i}: {got} outside [{low}, {high}]");
+                    continue;
+                }
+                let (hits, _) = naive(&s[i], &y[i], &vec![1.0; l], k, t);
+                let expected = hits / n_rel as f64;
+                prop_assert!(close(got, expected), "{t:?} k={k} row {i}: {got} vs {expected} on s={:?} y={:?}", s[i], y[i]);
+            }
+            let mean = rows.iter().map(|v| v.unwrap()).sum::<f64>() / rows.len() as f64;
+            let whole = m.evaluate(&y, &s, None).unwrap();
+            prop_assert!(close(whole, mean), "{t:?}: {whole} vs mean of rows {mean}");
         }
     }
 }

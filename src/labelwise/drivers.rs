@@ -13,6 +13,7 @@ use crate::error::{Error, LabelDomain};
 use crate::kernel::Ranker;
 use crate::matrix::{LabelMatrix, Matrix, ScoreMatrix};
 use crate::score::Score;
+use crate::sum::with_headroom;
 use crate::ties::{TieGrouping, TiePolicy};
 use crate::validate::{check_shapes, check_weights};
 
@@ -80,7 +81,7 @@ where
         .collect();
     let checked = check_shapes(y_true, y_score, 1).and_then(|(n, l)| {
         let weights: Option<Vec<f64>> = sample_weight
-            .map(|w| check_weights(w, n).map(|w| w.to_vec()))
+            .map(|w| check_weights(w, n).map(|w| with_headroom(w.to_vec())))
             .transpose()?;
         Ok((n, l, weights))
     });

@@ -91,4 +91,14 @@ mod tests {
         let skip = r.on_no_relevant(RowRule::Skip);
         assert_eq!(skip.evaluate(&y, &s, None).unwrap(), 0.5);
     }
+
+    /// The row pass ranks a row only as far as the metric's `top_k`: recall@k reads k
+    /// positions, and a full ranking (`None`) would give the same values, only slower.
+    #[test]
+    fn rows_are_ranked_only_to_k() {
+        assert_eq!(
+            RecallAtK::new(TiePolicy::Average, 3).unwrap().top_k(),
+            Some(3)
+        );
+    }
 }

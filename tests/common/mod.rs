@@ -5,6 +5,25 @@
 pub struct Rng(pub u64);
 
 impl Rng {
+    /// The stream of `fixed`, or, when `PROPTEST_RNG_SEED` is set (CI sets it per commit), of
+    /// `fixed` mixed with that seed: the same variable replays the proptest cases and these.
+    pub fn seeded(fixed: u64) -> Rng {
+        let seed = std::env::var("PROPTEST_RNG_SEED")
+            .ok()
+            .and_then(|s| s.trim().parse::<u64>().ok());
+        let Some(seed) = seed else {
+            return Rng(fixed);
+        };
+        // SplitMix64's finaliser spreads the seed over every bit; xorshift needs a state ≠ 0.
+        let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        match fixed ^ z ^ (z >> 31) {
+            0 => Rng(fixed | 1),
+            state => Rng(state),
+        }
+    }
+
     /// The next 64 random bits.
     pub fn next(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
