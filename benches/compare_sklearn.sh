@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Side by side: scikit-learn (../shared/bench/sklearn_bench.py) and rankmetrics
+# Side by side: scikit-learn (benches/python/sklearn_bench.py) and rankmetrics
 # (examples/bench_npy.rs) on the same .npy inputs, in one run; prints a table of medians and
 # ratios (sklearn / rankmetrics, and rankmetrics / one read of the scores).
 #
@@ -7,7 +7,7 @@
 #   SHAPES: comma list of gen_data.py shapes (default B); METRICS: sklearn_bench.py names
 #   (default coverage_error,lrap,label_ranking_loss,ndcg,ndcg@10,ndcg_ignore_ties).
 # Environment: BENCH_DATA (default target/bench-data; about 0.15 GB per shape generated),
-# SHARED_BENCH (default ../shared/bench, the folder of gen_data.py), REPEATS (default 3),
+# BENCH_SCRIPTS (default benches/python, the folder of gen_data.py), REPEATS (default 3),
 # RM_REPEATS (rankmetrics' repeats per process, default 15) and RM_RUNS (processes, default 5;
 # the table gives the median over processes of each process's median, and the range): on the
 # shared machine a whole process runs in a fast or a slow mode (vector-bound loops ran 1.5x
@@ -25,7 +25,7 @@ REPEATS=${REPEATS:-3}
 RM_REPEATS=${RM_REPEATS:-15}
 RM_RUNS=${RM_RUNS:-5}
 THREADS=${THREADS:-1}
-SHARED_BENCH=${SHARED_BENCH:-$(cd .. && pwd)/shared/bench}
+BENCH_SCRIPTS=${BENCH_SCRIPTS:-$PWD/benches/python}
 export BENCH_DATA=${BENCH_DATA:-$PWD/target/bench-data}
 mkdir -p "$BENCH_DATA"
 
@@ -33,7 +33,7 @@ python3 -c 'import numpy, scipy, sklearn' 2>/dev/null ||
     python3 -m pip install --quiet numpy scipy scikit-learn==1.9.1
 
 for s in ${SHAPES//,/ }; do
-    [ -f "$BENCH_DATA/${s}_y_score.npy" ] || python3 "$SHARED_BENCH/gen_data.py" "$s"
+    [ -f "$BENCH_DATA/${s}_y_score.npy" ] || python3 "$BENCH_SCRIPTS/gen_data.py" "$s"
 done
 
 cargo build --release --quiet --features rayon --example bench_npy
@@ -45,7 +45,7 @@ if [ "$THREADS" -eq 1 ] && [ "$PIN_CPU" != none ] && command -v taskset >/dev/nu
     pin=(taskset -c "$PIN_CPU")
 fi
 OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 \
-    "${pin[@]}" python3 "$SHARED_BENCH/sklearn_bench.py" --shapes "$SHAPES" --metrics "$METRICS" \
+    "${pin[@]}" python3 "$BENCH_SCRIPTS/sklearn_bench.py" --shapes "$SHAPES" --metrics "$METRICS" \
     --repeats "$REPEATS" --out "$BENCH_DATA/sklearn-baseline.json" >/dev/null
 for run in $(seq "$RM_RUNS"); do
     "${pin[@]}" target/release/examples/bench_npy "$BENCH_DATA" "$SHAPES" --metrics "read,$METRICS" \

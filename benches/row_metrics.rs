@@ -1,4 +1,4 @@
-//! Row-wise metrics on the shapes of ../shared/bench, with a one-read baseline to quote
+//! Row-wise metrics on the shapes of benches/python/gen_data.py, with a one-read baseline to quote
 //! ratios against.
 //!
 //! * A: 10,000 × 100, continuous scores, about 5 relevant labels per row.

@@ -1,4 +1,4 @@
-//! Times rankmetrics on the .npy inputs of ../shared/bench/gen_data.py, metric by metric, as
+//! Times rankmetrics on the .npy inputs of benches/python/gen_data.py, metric by metric, as
 //! sklearn_bench.py times scikit-learn: the median of `--repeats` calls after one warm-up.
 //! benches/compare_sklearn.sh runs both and prints the ratios.
 //!

@@ -1,4 +1,4 @@
-//! Benchmark inputs shared by the bench files: the shapes of ../shared/bench, drawn from a
+//! Benchmark inputs shared by the bench files: the shapes of benches/python/gen_data.py, drawn from a
 //! fixed xorshift stream with gen_data.py's score formula, sigmoid(1.5·y + N(0, 1)).
 
 use rankmetrics::RowMajor;

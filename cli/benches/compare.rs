@@ -1,5 +1,5 @@
 //! `rankmetrics compare` against single `rankmetrics eval` metrics on 100,000 × 100 scores
-//! (shape B of ../shared/bench; issue: compare must take at most 2× the slowest single metric).
+//! (shape B of benches/python/gen_data.py).
 //!
 //! `compare/all_cells` runs the command's own grid (cli/src/compare.rs: every
 //! metric under every tie policy and every toolkit's convention, with the tie analysis) on
