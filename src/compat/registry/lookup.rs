@@ -224,7 +224,8 @@ fn labelwise_preset<'p>(
                     v.parse::<f64>()
                         .map_err(|_| invalid("undefined_value", v, "a number or NA"))?,
                 ),
-            };
+            }
+            .filter(|v| !v.is_nan()); // R's NaN is missing too: the same as NA
             let na_rm = parse_bool("na_rm", get("na_rm").unwrap_or("false"))?;
             echo.push((
                 "undefined_value",

@@ -1,0 +1,85 @@
+//! Regression tests for what running the toolkits themselves (mldr with pROC, MULAN,
+//! torchmetrics) against the presets found (docs/conventions.md).
+
+use rankmetrics::registry::{Convention, Preset};
+use rankmetrics::{mldr, RankingMetric};
+
+fn params(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+    pairs
+        .iter()
+        .map(|&(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+/// pROC's direction compared class medians computed as `lower * 0.5 + upper * 0.5`, which
+/// turned a lone subnormal irrelevant score into 0, so the AUC was not flipped. mldr gives 1.
+#[test]
+fn a_subnormal_class_median_flips_the_auc_as_in_mldr() {
+    let tiny = 5e-324;
+    let (y, s) = ([[1], [0]], [[0.0], [tiny]]);
+    assert_eq!(mldr::MACRO_AUC.evaluate(&y, &s, None).unwrap(), 1.0);
+    assert_eq!(mldr::MICRO_AUC.evaluate(&y, &s, None).unwrap(), 1.0);
+    let (y, s) = ([[1, 0]], [[0.0, tiny]]);
+    assert_eq!(mldr::EXAMPLE_AUC.evaluate(&y, &s, None).unwrap(), 1.0);
+    // The other way round the medians already point the right way: no flip.
+    assert_eq!(
+        mldr::EXAMPLE_AUC.evaluate(&[[0, 1]], &s, None).unwrap(),
+        1.0
+    );
+    // Even counts: the median of {0, 5e-324} is their midpoint rounded once (0, ties to
+    // even), not above the relevant 0, so no flip; of {5e-324, 5e-324} it is 5e-324: flip.
+    let y = [[1, 0, 0]];
+    assert_eq!(
+        mldr::EXAMPLE_AUC
+            .evaluate(&y, &[[0.0, 0.0, tiny]], None)
+            .unwrap(),
+        0.25
+    );
+    assert_eq!(
+        mldr::EXAMPLE_AUC
+            .evaluate(&y, &[[0.0, tiny, tiny]], None)
+            .unwrap(),
+        1.0
+    );
+    // Through the registry, as the command runs it.
+    for name in ["macro_auc", "micro_auc"] {
+        let p = Preset::lookup(Convention::Mldr, name, &[], None).unwrap();
+        assert_eq!(
+            p.evaluate(&[[1], [0]], &[[0.0], [tiny]], None).unwrap(),
+            1.0
+        );
+    }
+}
+
+/// `undefined_value = NaN` was accepted as a number and, under `na.rm = TRUE`, gave NaN; R's
+/// `mean(na.rm = TRUE)` drops NaN as it drops NA.
+#[test]
+fn undefined_value_nan_is_r_na() {
+    // Label 1 and row 2 have a single class; labels 0 and 2 have AUC 1 after pROC's flip.
+    let y = [[1, 0, 0], [0, 0, 1], [0, 0, 0]];
+    let s = [[0.75, 0.5, 1.0], [1.0, 0.2, 0.1], [0.9, 0.2, 0.9]];
+    for na_rm in [false, true] {
+        let nan = mldr::macro_auc(&y, &s, Some(f64::NAN), na_rm).unwrap();
+        let na = mldr::macro_auc(&y, &s, None, na_rm).unwrap();
+        assert_eq!(nan.to_bits(), na.to_bits(), "na.rm = {na_rm}");
+        let nan = mldr::example_auc(&y, &s, Some(f64::NAN), na_rm).unwrap();
+        let na = mldr::example_auc(&y, &s, None, na_rm).unwrap();
+        assert_eq!(nan.to_bits(), na.to_bits(), "na.rm = {na_rm}");
+    }
+    assert_eq!(mldr::macro_auc(&y, &s, Some(f64::NAN), true).unwrap(), 1.0);
+    for name in ["macro_auc", "example_auc"] {
+        for value in ["NaN", "nan", "NA"] {
+            let p = params(&[("undefined_value", value), ("na_rm", "true")]);
+            let preset = Preset::lookup(Convention::Mldr, name, &p, None).unwrap();
+            let v = preset.evaluate(&y, &s, None).unwrap();
+            let want = if name == "macro_auc" { 1.0 } else { 0.75 };
+            assert_eq!(v, want, "{name} {value}");
+            let p = params(&[("undefined_value", value), ("na_rm", "false")]);
+            let preset = Preset::lookup(Convention::Mldr, name, &p, None).unwrap();
+            assert!(
+                preset.evaluate(&y, &s, None).unwrap().is_nan(),
+                "{name} {value}"
+            );
+        }
+    }
+}
