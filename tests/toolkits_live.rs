@@ -83,3 +83,30 @@ fn undefined_value_nan_is_r_na() {
         }
     }
 }
+
+/// MULAN adds a row's precisions in column order; rankmetrics added them in rank order, one or
+/// two ulps away on some inputs. The MULAN presets now add in MULAN's order; the crate's own
+/// metric keeps the rank order.
+#[test]
+fn mulan_average_precision_is_bitwise() {
+    let (y, s) = ([[0, 0, 1, 1, 1]], [[0.4, 0.5, 0.1, 0.2, 0.3]]);
+    let mulan_value = 0.4777777777777778_f64;
+    let v = rankmetrics::mulan::AveragePrecision
+        .evaluate(&y, &s, None)
+        .unwrap();
+    assert_eq!(v.to_bits(), mulan_value.to_bits());
+    for weka in [None, Some("3.9")] {
+        let p = params(&weka.map(|w| vec![("weka", w)]).unwrap_or_default());
+        let preset = Preset::lookup(Convention::Mulan, "AveragePrecision", &p, None).unwrap();
+        let v = preset.evaluate(&y, &s, None).unwrap();
+        assert_eq!(v.to_bits(), mulan_value.to_bits(), "weka {weka:?}");
+        let mut acc = preset.accumulator();
+        acc.update(&y, &s, None).unwrap();
+        assert_eq!(acc.value().unwrap().to_bits(), mulan_value.to_bits());
+    }
+    let own = Preset::lookup(Convention::Rankmetrics, "average_precision", &[], None).unwrap();
+    let own_value = own
+        .evaluate(&[[0, 0, 1, 1, 1]], &[[0.4, 0.5, 0.1, 0.2, 0.3]], None)
+        .unwrap();
+    assert_eq!(own_value.to_bits(), 0.4777777777777777_f64.to_bits());
+}
