@@ -110,3 +110,55 @@ fn mulan_average_precision_is_bitwise() {
         .unwrap();
     assert_eq!(own_value.to_bits(), 0.4777777777777777_f64.to_bits());
 }
+
+/// torchmetrics' `RetrievalNormalizedDCG` (the module) treats a row whose gains sum to 0 as a
+/// query without relevant documents: 0 under `empty_target_action="neg"`; the functional
+/// `retrieval_normalized_dcg` gives 1.0 here. The preset gives the functional's value on such
+/// rows (docs/conventions.md); this pins it.
+#[test]
+fn retrieval_ndcg_rows_whose_gains_sum_to_zero() {
+    let v = rankmetrics::torchmetrics::retrieval_normalized_dcg(&[[0.9, 0.1]], &[[1, -1]], None);
+    assert_eq!(v.unwrap(), 1.0);
+}
+
+/// `dtype=float32` presets give the same bits through `evaluate`, `evaluate_all`, the
+/// accumulator and `f32` scores without the parameter.
+#[test]
+fn torchmetrics_float32_paths_agree() {
+    use rankmetrics::registry::evaluate_all;
+    use rankmetrics::RowMajor;
+    let scores = [20.0, 18.0, -1.0, -90.0, -100.0, 0.5, 3.0, 3.0000001, 1e30];
+    let labels = [1, 0, 1, 1, 0, 0, 1, 0, 0];
+    let as_f32: Vec<f32> = scores.iter().map(|&x| x as f32).collect();
+    let (y, s) = (
+        RowMajor::new(&labels, 3, 3).unwrap(),
+        RowMajor::new(&scores, 3, 3).unwrap(),
+    );
+    let s32 = RowMajor::new(&as_f32, 3, 3).unwrap();
+    let names = Convention::Torchmetrics.metric_names();
+    let dtype = params(&[("dtype", "float32")]);
+    let presets: Vec<Preset> = names
+        .iter()
+        .filter(|n| n.starts_with("multilabel"))
+        .map(|n| Preset::lookup(Convention::Torchmetrics, n, &dtype, None).unwrap())
+        .collect();
+    let all = evaluate_all(&presets, &y, &s, None);
+    for (preset, from_all) in presets.iter().zip(all) {
+        let one = preset.evaluate(&y, &s, None).unwrap();
+        let plain = Preset::lookup(Convention::Torchmetrics, preset.name(), &[], None).unwrap();
+        let f32_scores = plain.evaluate(&y, &s32, None).unwrap();
+        let mut acc = preset.accumulator();
+        acc.update(&y, &s, None).unwrap();
+        let bits = [from_all.unwrap(), f32_scores, acc.value().unwrap()].map(f64::to_bits);
+        assert_eq!(bits, [one.to_bits(); 3], "{}", preset.name());
+        // float64 keeps 20 above 18 and -90 above -100 (coverage happens not to move here).
+        if preset.name() != "multilabel_coverage_error" {
+            assert_ne!(
+                plain.evaluate(&y, &s, None).unwrap(),
+                one,
+                "{}",
+                preset.name()
+            );
+        }
+    }
+}
