@@ -161,9 +161,12 @@ pub struct EvalArgs {
     pub params: Vec<(String, String)>,
 
     /// Overrides the tie rule of every metric: max, min, average, first, last, random,
-    /// random:SEED, or the tie analysis: expected, optimistic, pessimistic
-    #[arg(long, value_name = "POLICY", value_parser = parse_ties)]
-    pub ties: Option<TiePolicy>,
+    /// random:SEED, or the tie analysis: expected, optimistic, pessimistic. Repeat it (or list
+    /// policies separated by commas) to compute every metric under each; with --per-sample
+    /// that writes a column per metric and policy, named METRIC:POLICY (the per-sample
+    /// interval in one run: --ties pessimistic,expected,optimistic)
+    #[arg(long, value_name = "POLICY", value_parser = parse_ties, value_delimiter = ',')]
+    pub ties: Vec<TiePolicy>,
 
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Table)]
@@ -173,6 +176,23 @@ pub struct EvalArgs {
     /// for paired significance tests
     #[arg(long, value_name = "FILE")]
     pub per_sample: Option<PathBuf>,
+}
+
+impl EvalArgs {
+    /// The tie rules each metric is computed under, each once, in the order given: `[None]`
+    /// (the convention's own) without `--ties`.
+    pub fn tie_policies(&self) -> Vec<Option<TiePolicy>> {
+        let mut policies: Vec<Option<TiePolicy>> = Vec::new();
+        for &policy in &self.ties {
+            if !policies.contains(&Some(policy)) {
+                policies.push(Some(policy));
+            }
+        }
+        if policies.is_empty() {
+            policies.push(None);
+        }
+        policies
+    }
 }
 
 #[derive(Debug, Args)]
@@ -223,7 +243,8 @@ fn parse_param(s: &str) -> Result<(String, String), String> {
     }
 }
 
-/// The presets the arguments ask for, in order.
+/// The presets the arguments ask for, in order: each metric under each of
+/// [`tie_policies`](EvalArgs::tie_policies).
 ///
 /// # Errors
 /// A message for an unknown metric, a parameter no requested metric takes, or a parameter
@@ -235,10 +256,12 @@ pub fn presets(args: &EvalArgs) -> Result<Vec<Preset>, String> {
     } else {
         args.metrics.iter().map(String::as_str).collect()
     };
+    let policies = args.tie_policies();
     let presets = names
         .iter()
-        .map(|name| {
-            Preset::lookup(convention, name, &args.params, args.ties).map_err(|e| e.to_string())
+        .flat_map(|name| policies.iter().map(move |&ties| (name, ties)))
+        .map(|(name, ties)| {
+            Preset::lookup(convention, name, &args.params, ties).map_err(|e| e.to_string())
         })
         .collect::<Result<Vec<_>, _>>()?;
     let mut taken: Vec<&str> = Vec::new();

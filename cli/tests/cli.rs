@@ -1670,3 +1670,86 @@ fn files_of_different_lengths_are_caught_while_streaming() {
     eval_files(&short, &broken, &[])
         .assert_file_error(&broken, ":9001:2: expected a number, found \"x\"");
 }
+
+/// The per-sample file of `eval --per-sample` on the built-in example with `extra` arguments.
+fn per_sample_builtin(s: &Scratch, extra: &[&str]) -> String {
+    let out = s.dir.join("per-sample.csv");
+    let mut args = vec!["eval", "-q", "--per-sample", out.to_str().unwrap()];
+    args.extend(extra);
+    let r = run(&args);
+    assert_eq!(r.status, 0, "{r:?}");
+    std::fs::read_to_string(&out).unwrap()
+}
+
+#[test]
+fn one_per_sample_run_writes_a_column_per_tie_policy() {
+    let s = Scratch::new("ties-list");
+    let metrics = [
+        "--convention",
+        "sklearn",
+        "--metric",
+        "coverage_error",
+        "--metric",
+        "label_ranking_average_precision_score",
+    ];
+    let policies = ["pessimistic", "expected", "optimistic"];
+    let single: Vec<String> = policies
+        .iter()
+        .map(|p| per_sample_builtin(&s, &[&metrics[..], &["--ties", p]].concat()))
+        .collect();
+    // One policy: the columns are named as without --ties.
+    assert!(single[0].starts_with("sample,coverage_error,label_ranking_average_precision_score\n"));
+    // Repeated and listed alike; a policy given twice counts once.
+    let repeated = per_sample_builtin(
+        &s,
+        &[
+            &metrics[..],
+            &[
+                "--ties",
+                "pessimistic",
+                "--ties",
+                "expected,optimistic",
+                "--ties",
+                "expected",
+            ],
+        ]
+        .concat(),
+    );
+    let listed = per_sample_builtin(
+        &s,
+        &[&metrics[..], &["--ties", "pessimistic,expected,optimistic"]].concat(),
+    );
+    assert_eq!(repeated, listed);
+    let lines: Vec<Vec<&str>> = listed.lines().map(|l| l.split(',').collect()).collect();
+    let header = [
+        "sample",
+        "coverage_error:pessimistic",
+        "coverage_error:expected",
+        "coverage_error:optimistic",
+        "label_ranking_average_precision_score:pessimistic",
+        "label_ranking_average_precision_score:expected",
+        "label_ranking_average_precision_score:optimistic",
+    ];
+    assert_eq!(lines[0], header);
+    // Each column is bitwise the one-policy run's.
+    for (p, text) in single.iter().enumerate() {
+        for (i, line) in text.lines().enumerate().skip(1) {
+            let fields: Vec<&str> = line.split(',').collect();
+            assert_eq!(lines[i][1 + p], fields[1], "coverage, {}", policies[p]);
+            assert_eq!(lines[i][4 + p], fields[2], "LRAP, {}", policies[p]);
+        }
+    }
+    // The summary has a line per metric and policy.
+    let r = run(&[
+        &["eval", "-q", "--format", "json"],
+        &metrics[..],
+        &["--ties", "min,max"],
+    ]
+    .concat());
+    let ties: Vec<Value> = r
+        .results()
+        .iter()
+        .map(|x| x["params"]["ties"].clone())
+        .collect();
+    assert_eq!(ties, ["min", "max", "min", "max"].map(Value::from));
+}
