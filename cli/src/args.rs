@@ -20,6 +20,7 @@ use crate::input::{InputFormat, ReadOptions};
   rankmetrics compare                       # every convention side by side, built-in data
   rankmetrics compare --y-true labels.csv --y-score scores.npy --plot ties.svg
   rankmetrics eval --y-true labels.csv --y-score scores.csv --convention sklearn
+  rankmetrics example --format python       # the built-in example, to re-run elsewhere
 
 Run `rankmetrics eval --help` for the conventions, metrics and parameters, and
 `rankmetrics compare --help` for the comparison."
@@ -37,7 +38,29 @@ pub enum Command {
     /// Every metric under every tie policy and every toolkit's convention, side by side.
     #[command(long_about = COMPARE_ABOUT, after_long_help = COMPARE_EXAMPLES)]
     Compare(CompareArgs),
+    /// Print the built-in example data, to re-run what eval and compare report on it
+    /// elsewhere (scikit-learn, R).
+    #[command(long_about = EXAMPLE_ABOUT, after_long_help = EXAMPLE_EXAMPLES)]
+    Example(ExampleArgs),
 }
+
+const EXAMPLE_ABOUT: &str = "\
+Print the built-in example data that eval and compare use without --y-true and --y-score: 8 \
+samples x 5 labels, with the scores a k-NN classifier (k = 5) gives, which tie often. Saved as \
+files and passed back with --y-true and --y-score, they give exactly the values of the \
+built-in run; printed as NumPy or R code, they re-run the same numbers in scikit-learn, \
+torchmetrics or mldr.
+
+CSV and TSV print one matrix, with a header line naming the labels (label0, label1, ...) that \
+pandas' read_csv and R's read.csv take as column names and eval skips.";
+
+const EXAMPLE_EXAMPLES: &str = "\
+Examples:
+  rankmetrics example y-true > y_true.csv
+  rankmetrics example y-score > y_score.csv
+  rankmetrics eval --y-true y_true.csv --y-score y_score.csv   # the built-in run's values
+  rankmetrics example --format python     # y_true and y_score as NumPy arrays
+  rankmetrics example --format r          # as R matrices";
 
 const EVAL_ABOUT: &str = "\
 Compute ranking metrics of scores against true labels, read from files.
@@ -208,6 +231,39 @@ pub struct CompareArgs {
     /// [pessimistic, optimistic] interval
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct ExampleArgs {
+    /// The matrix to print [default with --format python or r: both]
+    #[arg(value_enum, value_name = "MATRIX")]
+    pub matrix: Option<ExampleMatrix>,
+
+    /// How to print it
+    #[arg(long, value_enum, default_value_t = ExampleFormat::Csv)]
+    pub format: ExampleFormat,
+}
+
+/// One matrix of the built-in example.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExampleMatrix {
+    /// The true labels (0/1)
+    YTrue,
+    /// The scores
+    YScore,
+}
+
+/// How `example` prints the data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExampleFormat {
+    /// Comma-separated, with a header line (one matrix)
+    Csv,
+    /// Tab-separated, with a header line (one matrix)
+    Tsv,
+    /// NumPy arrays named y_true and y_score
+    Python,
+    /// R matrices named y_true and y_score
+    R,
 }
 
 /// How results are printed.

@@ -4,6 +4,7 @@
 
 mod args;
 mod compare;
+mod example;
 mod input;
 mod notes;
 mod npy;
@@ -44,6 +45,7 @@ fn main() -> ExitCode {
     let threads = match &cli.command {
         Command::Eval(args) => args.data.threads,
         Command::Compare(args) => args.data.threads,
+        Command::Example(_) => None,
     };
     if let Some(n) = threads {
         // Only fails when a pool exists already, which nothing here builds before.
@@ -58,6 +60,10 @@ fn main() -> ExitCode {
     let status = match cli.command {
         Command::Eval(args) => eval(&args),
         Command::Compare(args) => compare(&args),
+        Command::Example(args) => example::text(&args).map(|text| {
+            print(&text);
+            ExitCode::SUCCESS
+        }),
     };
     match status {
         Ok(status) => status,

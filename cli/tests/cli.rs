@@ -1753,3 +1753,77 @@ fn one_per_sample_run_writes_a_column_per_tie_policy() {
         .collect();
     assert_eq!(ties, ["min", "max", "min", "max"].map(Value::from));
 }
+
+#[test]
+fn the_printed_example_read_back_gives_the_built_in_values() {
+    let s = Scratch::new("example");
+    let printed = |args: &[&str]| {
+        let r = run(&[&["example"], args].concat());
+        assert_eq!((r.status, r.stderr.as_str()), (0, ""), "{r:?}");
+        r.stdout
+    };
+    let t = s.file("y_true.csv", printed(&["y-true"]));
+    let sc = s.file("y_score.tsv", printed(&["y-score", "--format", "tsv"]));
+    assert!(std::fs::read_to_string(&t)
+        .unwrap()
+        .starts_with("label0,label1,label2,label3,label4\n1,0,0,1,0\n"));
+    let files = [
+        "--y-true",
+        t.to_str().unwrap(),
+        "--y-score",
+        sc.to_str().unwrap(),
+    ];
+    for convention in Convention::ALL.map(Convention::name) {
+        let args = ["eval", "-q", "--format", "json", "--convention", convention];
+        let builtin = run(&args);
+        let read_back = run(&[&args[..], &files].concat());
+        assert_eq!(read_back.stdout, builtin.stdout, "{convention}");
+        assert_eq!(read_back.status, builtin.status, "{convention}");
+    }
+    let builtin = run(&["compare", "-q", "--format", "json"]);
+    let read_back = run(&[&["compare", "-q", "--format", "json"], &files[..]].concat());
+    assert_eq!(read_back.stdout, builtin.stdout);
+    // CSV holds one matrix: without a name, a message and status 2.
+    run(&["example"]).assert_unusable("a CSV file holds one matrix: name it, y-true or y-score");
+    // The NumPy and R forms define both matrices; run them where Python and R are installed.
+    let python = printed(&["--format", "python"]);
+    assert!(python.contains("y_true = np.array([\n    [1, 0, 0, 1, 0],\n"));
+    assert!(python.contains("    [0.2, 0.0, 0.8, 0.2, 0.2],\n])\n"));
+    let r = printed(&["--format", "r"]);
+    assert!(r.contains("y_score <- matrix(c(\n  0.8, 0.2, 0.0, 0.8, 0.2,\n"));
+    assert!(r.ends_with("  0.2, 0.0, 0.8, 0.2, 0.2\n), nrow = 8, byrow = TRUE)\n"));
+    let csv_of_both = "print(','.join(map(str, y_true.flatten().tolist() + \
+                       y_score.flatten().tolist())))";
+    let r_csv_of_both = "cat(paste(c(t(y_true), t(y_score)), collapse = ','), '\\n')";
+    let expected: Vec<f64> = [&t, &sc]
+        .iter()
+        .flat_map(|p| {
+            let text = std::fs::read_to_string(p).unwrap();
+            text.lines()
+                .skip(1)
+                .flat_map(|l| l.split([',', '\t']).map(|f| f.parse::<f64>().unwrap()))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    for (program, code, source_arg) in [
+        ("python3", format!("{python}\n{csv_of_both}"), "-c"),
+        ("Rscript", format!("{r}\n{r_csv_of_both}"), "-e"),
+    ] {
+        let Ok(out) = Command::new(program).args([source_arg, &code]).output() else {
+            eprintln!("{program} is not installed: its form of the example is not run");
+            continue;
+        };
+        if !out.status.success() {
+            // Python without NumPy.
+            eprintln!("{program} failed: {}", String::from_utf8_lossy(&out.stderr));
+            continue;
+        }
+        let values: Vec<f64> = String::from_utf8(out.stdout)
+            .unwrap()
+            .trim()
+            .split(',')
+            .map(|f| f.trim().parse().unwrap())
+            .collect();
+        assert_eq!(values, expected, "{program}");
+    }
+}

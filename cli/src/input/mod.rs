@@ -108,7 +108,7 @@ pub struct Inputs {
 }
 
 /// True labels of the built-in example: 8 samples, 5 labels; sample 5 has no relevant label.
-const EXAMPLE_Y_TRUE: &str = "\
+pub const EXAMPLE_Y_TRUE: &str = "\
 1 0 0 1 0
 0 1 0 0 0
 1 1 0 0 1
@@ -121,7 +121,7 @@ const EXAMPLE_Y_TRUE: &str = "\
 
 /// Scores of the built-in example, as a k-NN classifier with k = 5 gives them (the share of
 /// the 5 neighbours having the label), so they are multiples of 0.2 and tie often.
-const EXAMPLE_Y_SCORE: &str = "\
+pub const EXAMPLE_Y_SCORE: &str = "\
 0.8 0.2 0.0 0.8 0.2
 0.4 0.4 0.2 0.0 0.6
 0.6 0.6 0.0 0.2 0.6
