@@ -66,8 +66,11 @@ const EVAL_ABOUT: &str = "\
 Compute ranking metrics of scores against true labels, read from files.
 
 Files hold one sample per line and one number per label, separated by commas or by whitespace \
-(whichever the first line uses); a first line without numbers is a header. Blank lines may only \
-trail the data. An empty file has zero samples, which every metric reports as its error. Other \
+(whichever the first line uses); a first line without numbers is a header. Fields may be quoted \
+(\"1\"). A first column without a name in the header (pandas' to_csv and R's write.csv write the \
+row index or row names so) is skipped, with a note, when it counts the rows from 0 or 1, and \
+refused otherwise. When both files have a header, their names must agree in order, or be \
+matched by name with --align-columns. Blank lines may only trail the data. An empty file has zero samples, which every metric reports as its error. Other \
 formats: .tsv, .npy (NumPy arrays) and .labels (sparse label lists), each also gzipped (.gz); see \
 --format-in. Without --y-true and --y-score, a built-in example (8 samples x 5 labels, k-NN \
 scores with ties) is evaluated.
@@ -133,6 +136,11 @@ pub struct DataArgs {
     #[arg(long)]
     pub header: bool,
 
+    /// Put the scores' columns in the labels' order, matching the names of both files' header
+    /// lines [default: the names must agree, in the same order]
+    #[arg(long, requires = "y_true")]
+    pub align_columns: bool,
+
     /// The number of labels of a .labels file [default: the scores' number of columns]
     #[arg(long, value_name = "N")]
     pub n_labels: Option<usize>,
@@ -155,6 +163,7 @@ impl DataArgs {
             header: self.header,
             n_labels: self.n_labels,
             quiet: self.quiet,
+            align_columns: self.align_columns,
         }
     }
 
