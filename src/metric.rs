@@ -10,9 +10,14 @@ use crate::score::Score;
 /// A multilabel ranking metric over score type `T` (`f32` or `f64`).
 ///
 /// # Contract
-/// * `y_true` and `y_score` are n × L matrices (rows = samples, columns = labels); a label is
-///   relevant when it is non-zero. `sample_weight`, when given, has one finite, non-negative
-///   `f64` weight per row, whatever the score type.
+/// * `y_true` and `y_score` are n × L matrices (rows = samples, columns = labels). Labels are
+///   0 or 1 (1 = relevant; `false`/`true` and `0.0`/`1.0` too) for the crate's own metrics of
+///   relevance, and any other value is [`Error::InvalidLabel`]; graded metrics take gains
+///   ([`Dcg`](crate::Dcg): any finite number, [`Ndcg`](crate::Ndcg): non-negative). Each
+///   metric's `with_label_domain(LabelDomain::NonZero)` counts every non-zero label as
+///   relevant instead; the toolkit presets apply their toolkit's own rule.
+///   `sample_weight`, when given, has one finite, non-negative `f64` weight per row, whatever
+///   the score type.
 /// * The result is a pure function of the inputs and the metric's options: evaluating twice
 ///   gives bitwise the same value; nothing is cached or mutated, the caller's data included.
 /// * Ties are ranked by the metric's [`TiePolicy`](crate::TiePolicy), through the crate's one

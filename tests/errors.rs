@@ -144,7 +144,7 @@ fn nan_label_is_invalid_for_every_metric() {
             row: 1,
             column: 1,
             value,
-            expected: LabelDomain::NonZero,
+            expected: LabelDomain::Binary,
         }) => assert!(value.is_nan()),
         other => panic!("{other:?}"),
     }
@@ -176,8 +176,10 @@ fn binary_presets_reject_label_two() {
     assert_eq!(mulan::IsError.evaluate(&y, &s, None), expected);
     assert_eq!(mulan::ErrorSetSize.evaluate(&y, &s, None), expected);
     assert_eq!(mulan::RankingLoss.evaluate(&y, &s, None), expected);
-    // The core metrics accept any finite label: 2 is relevant.
-    assert!(COVERAGE.evaluate(&y, &s, None).is_ok());
+    // The core metrics take 0/1 too, unless told that any non-zero label is relevant.
+    assert_eq!(COVERAGE.evaluate(&y, &s, None), expected);
+    let nonzero = COVERAGE.with_label_domain(LabelDomain::NonZero);
+    assert!(nonzero.evaluate(&y, &s, None).is_ok());
 }
 
 #[test]

@@ -10,8 +10,8 @@ use rankmetrics::*;
 
 /// Few distinct scores, so rows are full of ties; `-0.0` ties with `0.0`.
 static SCORES: [f64; 6] = [0.0, -0.0, 0.25, 0.5, 0.5, 1.0];
-/// Mostly irrelevant labels, graded and negative gains too (every metric here takes any
-/// finite label, NDCG once told so).
+/// Mostly irrelevant labels, graded and negative gains too (every metric here is told to take
+/// any finite label).
 static LABELS: [f64; 9] = [0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 2.5, -1.0, 0.1];
 
 fn dataset() -> impl Strategy<Value = (Vec<Vec<f64>>, Vec<Vec<f64>>)> {
@@ -31,19 +31,40 @@ fn bits(v: Vec<Option<f64>>) -> Vec<Option<u64>> {
 /// The per-sample values of every row-wise metric under `ties`, as bits.
 fn all_metrics(ties: TiePolicy, y: &[Vec<f64>], s: &[Vec<f64>]) -> Vec<Vec<Option<u64>>> {
     let any = LabelDomain::NonZero;
+    let coverage = Coverage::new(ties).with_label_domain(any);
     let mut out = vec![
-        bits(Coverage::new(ties).per_sample(y, s).unwrap()),
+        bits(coverage.per_sample(y, s).unwrap()),
+        bits(coverage.one_based(true).per_sample(y, s).unwrap()),
         bits(
-            Coverage::new(ties)
-                .one_based(true)
+            AveragePrecision::new(ties)
+                .with_label_domain(any)
                 .per_sample(y, s)
                 .unwrap(),
         ),
-        bits(AveragePrecision::new(ties).per_sample(y, s).unwrap()),
-        bits(RankingLoss::new(ties).per_sample(y, s).unwrap()),
-        bits(ErrorSetSize::new(ties).per_sample(y, s).unwrap()),
-        bits(IsError::new(ties).per_sample(y, s).unwrap()),
-        bits(OneError::new(ties).per_sample(y, s).unwrap()),
+        bits(
+            RankingLoss::new(ties)
+                .with_label_domain(any)
+                .per_sample(y, s)
+                .unwrap(),
+        ),
+        bits(
+            ErrorSetSize::new(ties)
+                .with_label_domain(any)
+                .per_sample(y, s)
+                .unwrap(),
+        ),
+        bits(
+            IsError::new(ties)
+                .with_label_domain(any)
+                .per_sample(y, s)
+                .unwrap(),
+        ),
+        bits(
+            OneError::new(ties)
+                .with_label_domain(any)
+                .per_sample(y, s)
+                .unwrap(),
+        ),
     ];
     // scikit-learn's presets check the label type in the row pass: on 0/1 labels.
     let binary: Vec<Vec<f64>> = y

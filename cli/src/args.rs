@@ -395,6 +395,8 @@ Parameter values:
   one_based                  true | false: count ranks from 1 (coverage)
   grouping                   exact | weka | a tolerance such as 1e-6: scores closer than it tie
   no_relevant, all_relevant  formula | skip | reject | a number: how such rows count
+  labels                     binary (0/1; anything else is an error) | nonzero (every non-zero
+                             label is relevant): rankmetrics' metrics of relevance
   ties_method                average | first | last | max | min | random | random:SEED
   weka                       3.7 (ties within 1e-6, as MULAN ships) | 3.9 (exact ties)
 

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use rankmetrics::registry::{Convention, ParamValue, Preset};
-use rankmetrics::Error;
+use rankmetrics::{Error, LabelDomain};
 use serde_json::Value;
 
 use crate::compare::{Cell, Column, Row};
@@ -46,6 +46,21 @@ impl Outcome<'_> {
         }
     }
 
+    /// The error as printed: the library's message, and for a label outside 0/1 of a metric
+    /// that takes `labels`, the parameter that accepts it.
+    fn error_text(&self, e: &Error) -> String {
+        let takes_labels = self.preset.params().iter().any(|(k, _)| *k == "labels");
+        match e {
+            Error::InvalidLabel {
+                expected: LabelDomain::Binary,
+                ..
+            } if takes_labels => {
+                format!("{e} (--param labels=nonzero counts every non-zero label as relevant)")
+            }
+            e => e.to_string(),
+        }
+    }
+
     /// One result object of the JSON schema, with `extra` members before the outcome.
     fn json(&self, extra: &str) -> String {
         let params: Vec<String> = self
@@ -55,7 +70,7 @@ impl Outcome<'_> {
             .collect();
         let outcome = match &self.result {
             Ok(v) => format!("\"value\": {}", json_number(*v)),
-            Err(e) => format!("\"error\": {}", json_str(&e.to_string())),
+            Err(e) => format!("\"error\": {}", json_str(&self.error_text(e))),
         };
         format!(
             "{{\"convention\": {}, \"metric\": {}, \"params\": {{{}}}, {extra}{outcome}}}",
@@ -81,7 +96,7 @@ pub fn csv(outcomes: &[Outcome<'_>]) -> String {
     for o in outcomes {
         let (value, error) = match &o.result {
             Ok(v) => (plain_number(*v), String::new()),
-            Err(e) => (String::new(), e.to_string()),
+            Err(e) => (String::new(), o.error_text(e)),
         };
         let fields = [
             o.preset.convention().name().to_string(),
@@ -160,7 +175,7 @@ fn eval_rows(outcomes: &[Outcome<'_>]) -> Vec<Vec<String>> {
             o.params_text(),
             match &o.result {
                 Ok(v) => plain_number(*v),
-                Err(e) => format!("error: {e}"),
+                Err(e) => format!("error: {}", o.error_text(e)),
             },
         ]);
     }

@@ -316,6 +316,48 @@ fn torchmetrics_rejects_labels_other_than_0_and_1() {
 }
 
 #[test]
+fn rankmetrics_takes_0_1_labels_unless_told_non_zero_is_relevant() {
+    let s = Scratch::new("signed");
+    let signed = "1,-1,-1\n-1,-1,1\n";
+    let own = ["--metric", "coverage", "--metric", "average_precision"];
+    let r = eval(&s, signed, DOC_SCORE, &own);
+    // The cell, and the parameter that accepts it.
+    assert_all_errors(&r, "y_true at row 0, column 1 is -1; expected 0 or 1");
+    assert_all_errors(&r, "--param labels=nonzero");
+    let r = eval(
+        &s,
+        signed,
+        DOC_SCORE,
+        &[&own[..], &["--param", "labels=nonzero"]].concat(),
+    );
+    assert_eq!(r.status, 0, "{r:?}");
+    let outcomes = r.outcomes();
+    assert_eq!(outcomes[1], ("average_precision".into(), Ok(1.0.into())));
+    assert!(r.results()[0]["params"]["labels"] == "nonzero", "{r:?}");
+    // The table says it too; scikit-learn's rule (any two integral values) is unchanged.
+    let t = s.file("signed.csv", signed);
+    let sc = s.file("scores.csv", DOC_SCORE);
+    let table = run(&[
+        "eval".as_ref(),
+        "--y-true".as_ref(),
+        t.as_os_str(),
+        "--y-score".as_ref(),
+        sc.as_os_str(),
+        "--metric".as_ref(),
+        "coverage".as_ref(),
+    ]);
+    assert_eq!(table.status, 1, "{table:?}");
+    assert!(table.stdout.contains("--param labels=nonzero"), "{table:?}");
+    let r = eval(
+        &s,
+        signed,
+        DOC_SCORE,
+        &["--convention", "sklearn", "--metric", "coverage_error"],
+    );
+    assert_eq!(r.status, 0, "{r:?}");
+}
+
+#[test]
 fn sklearn_coverage_error_needs_two_labels() {
     let s = Scratch::new("onelabel");
     let r = eval(&s, "1\n0\n", "0.5\n0.2\n", &["--convention", "sklearn"]);

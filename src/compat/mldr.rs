@@ -161,6 +161,7 @@ where
 /// assert!((mldr::MACRO_AUC.evaluate(&y, &s, None).unwrap() - 2.5 / 3.0).abs() < 1e-15);
 /// ```
 pub const MACRO_AUC: RocAuc = RocAuc::new(Average::Macro, TiePolicy::Average)
+    .with_label_domain(LabelDomain::Binary)
     .with_direction(Direction::Auto)
     .on_undefined(Undefined::Value(0.5))
     .nan_if_none_defined(true);

@@ -109,8 +109,9 @@ pub const RankingLoss: metrics::RankingLoss = metrics::RankingLoss::new(TiePolic
 /// assert_eq!(mulan::MacroAUC.evaluate(&[[1, 0], [0, 1]], &[[0.1, 0.2], [0.9, 0.8]], None).unwrap(), 0.5); // 0 and 1
 /// assert!(mulan::MacroAUC.evaluate(&[[1, 0], [1, 1]], &[[0.1, 0.2], [0.9, 0.8]], None).unwrap().is_nan());
 /// ```
-pub const MacroAUC: RocAuc =
-    RocAuc::new(Average::Macro, TiePolicy::Average).with_mean(Mean::Sequential);
+pub const MacroAUC: RocAuc = RocAuc::new(Average::Macro, TiePolicy::Average)
+    .with_label_domain(LabelDomain::Binary)
+    .with_mean(Mean::Sequential);
 
 /// `MicroAUC`: the ROC area of all cells pooled; NaN if they hold a single class.
 ///
@@ -133,6 +134,7 @@ pub const MicroAUC: RocAuc = MacroAUC.averaged(Average::Micro);
 /// ```
 pub const MeanAveragePrecision: LabelAveragePrecision =
     LabelAveragePrecision::new(Average::Macro, TiePolicy::First)
+        .with_label_domain(LabelDomain::Binary)
         .on_undefined(Undefined::Skip)
         .with_mean(Mean::Sequential);
 
@@ -146,7 +148,9 @@ pub const MeanAveragePrecision: LabelAveragePrecision =
 /// assert_eq!(mulan::GeometricMeanAveragePrecision.evaluate(&y, &s, None).unwrap(), 1.0);
 /// ```
 pub const GeometricMeanAveragePrecision: LabelAveragePrecision =
-    LabelAveragePrecision::new(Average::Macro, TiePolicy::First).with_mean(Mean::Geometric);
+    LabelAveragePrecision::new(Average::Macro, TiePolicy::First)
+        .with_label_domain(LabelDomain::Binary)
+        .with_mean(Mean::Geometric);
 
 /// `MeanAverageInterpolatedPrecision` with the `Evaluator`'s 10 recall levels
 /// (see [`mean_average_interpolated_precision`] for other counts).
@@ -181,6 +185,7 @@ pub const fn mean_average_interpolated_precision(
     levels: usize,
 ) -> metrics::InterpolatedAveragePrecision {
     metrics::InterpolatedAveragePrecision::new(Average::Macro, TiePolicy::First, levels)
+        .with_label_domain(LabelDomain::Binary)
         .on_undefined(Undefined::Skip)
         .with_mean(Mean::Sequential)
 }
@@ -195,6 +200,7 @@ pub const fn geometric_mean_average_interpolated_precision(
     levels: usize,
 ) -> metrics::InterpolatedAveragePrecision {
     metrics::InterpolatedAveragePrecision::new(Average::Macro, TiePolicy::First, levels)
+        .with_label_domain(LabelDomain::Binary)
         .with_mean(Mean::Geometric)
 }
 
@@ -209,5 +215,6 @@ pub const fn geometric_mean_average_interpolated_precision(
 /// ```
 pub const MacroAUCPR: LabelAveragePrecision =
     LabelAveragePrecision::new(Average::Macro, TiePolicy::Max)
+        .with_label_domain(LabelDomain::Binary)
         .on_undefined(Undefined::Value(0.0))
         .with_mean(Mean::Sequential);

@@ -146,7 +146,9 @@ where
 /// let v = sklearn::DCG_SCORE.evaluate(&[[10, 0, 0, 1, 5]], &[[0.1, 0.2, 0.3, 4.0, 70.0]], None);
 /// assert!((v.unwrap() - 9.499457825916874).abs() < 1e-12);
 /// ```
-pub const DCG_SCORE: Dcg = Dcg::new(TiePolicy::Average).with_min_labels(2);
+pub const DCG_SCORE: Dcg = Dcg::new(TiePolicy::Average)
+    .with_min_labels(2)
+    .with_label_domain(LabelDomain::NonZero);
 
 /// `ndcg_score` with its defaults (`k=None`, `ignore_ties=False`): tie-averaged gains,
 /// non-negative gains, at least 2 labels; a row of zero gains scores 0 and counts.
@@ -157,7 +159,9 @@ pub const DCG_SCORE: Dcg = Dcg::new(TiePolicy::Average).with_min_labels(2);
 /// let v = sklearn::NDCG_SCORE.evaluate(&[[10, 0, 0, 1, 5]], &[[0.1, 0.2, 0.3, 4.0, 70.0]], None);
 /// assert!((v.unwrap() - 0.6956940443813076).abs() < 1e-12);
 /// ```
-pub const NDCG_SCORE: Ndcg = Ndcg::new(TiePolicy::Average).with_min_labels(2);
+pub const NDCG_SCORE: Ndcg = Ndcg::new(TiePolicy::Average)
+    .with_min_labels(2)
+    .with_label_domain(LabelDomain::NonNegative);
 
 /// scikit-learn's `ignore_ties`: `False` averages tied gains; `True` ranks by `np.argsort`
 /// reversed, whose order among ties NumPy leaves unspecified. With a stable argsort, reversed,

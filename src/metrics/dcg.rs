@@ -2,7 +2,7 @@
 
 use std::cell::RefCell;
 
-use crate::error::Error;
+use crate::error::{Error, LabelDomain};
 use crate::kernel::{Block, RankedRow};
 use crate::metrics::row_option_builders;
 use crate::row::metric::{RowMetric, RowOptions, RowRule};
@@ -57,8 +57,10 @@ pub struct Dcg {
 impl Dcg {
     /// DCG with the given tie policy, no truncation, base 2, any finite gain.
     pub const fn new(ties: TiePolicy) -> Self {
+        let mut options = RowOptions::new(ties, RowRule::Formula, RowRule::Formula);
+        options.labels = LabelDomain::NonZero;
         Dcg {
-            options: RowOptions::new(ties, RowRule::Formula, RowRule::Formula),
+            options,
             k: None,
             log_base: 2.0,
         }

@@ -76,9 +76,10 @@ macro_rules! row_option_builders {
                 self
             }
 
-            #[doc = concat!("The same metric accepting only labels of `domain`.\n\n```\nuse rankmetrics::{",
+            #[doc = concat!("The same metric accepting only labels of `domain`. Metrics of relevance accept 0 or 1 by default ([`LabelDomain::Binary`](crate::LabelDomain::Binary)); ",
+                "`LabelDomain::NonZero` accepts any finite label and counts every non-zero one as relevant (a {-1, 1} encoding then makes every label relevant).\n\n```\nuse rankmetrics::{",
                 stringify!($metric), ", LabelDomain, TiePolicy};\nlet m = ", stringify!($metric),
-                "::new(TiePolicy::Max", $args, ")", $then, ".with_label_domain(LabelDomain::Binary);\nassert_eq!(m.options().labels, LabelDomain::Binary);\n```")]
+                "::new(TiePolicy::Max", $args, ")", $then, ".with_label_domain(LabelDomain::NonZero);\nassert_eq!(m.options().labels, LabelDomain::NonZero);\n```")]
             pub const fn with_label_domain(mut self, domain: $crate::error::LabelDomain) -> Self {
                 self.options.labels = domain;
                 self

@@ -17,7 +17,7 @@ use crate::validate::check_top_k;
 /// nDCG@k = DCG@k / Σ_{r=1}^{min(k, |y|)} 1 / log2(r + 1)
 /// ```
 ///
-/// A label is relevant when non-zero; its value is not a gain (unlike [`Ndcg`](crate::Ndcg)).
+/// Labels are 0 or 1, relevance rather than gains (unlike [`Ndcg`](crate::Ndcg)).
 /// Ties are placed as in [`Dcg`](crate::Dcg): `Average` and `Expected` spread a group's
 /// relevant labels evenly over its positions (the exact expectation), `Max` and `Min` give
 /// every member the discount of the group's worst or best position (0 beyond `k`), ordering

@@ -8,7 +8,7 @@ use crate::ties::TiePolicy;
 use crate::validate::check_top_k;
 
 /// Precision@k, as extreme multilabel classification (XMC) reports it: the fraction of the
-/// top `k` positions that hold a relevant (non-zero) label.
+/// top `k` positions that hold a relevant label (labels are 0 or 1).
 ///
 /// ```text
 /// P@k = (1/k) Σ_{l ∈ top k} y_l            (y binary; the divisor is k, whatever |y|)

@@ -7,7 +7,7 @@ use crate::row::metric::{RowMetric, RowOptions, RowRule};
 use crate::ties::TiePolicy;
 use crate::validate::check_top_k;
 
-/// Recall@k: the fraction of a row's relevant (non-zero) labels found in its top `k`
+/// Recall@k: the fraction of a row's relevant labels (labels are 0 or 1) found in its top `k`
 /// positions.
 ///
 /// ```text

@@ -59,8 +59,9 @@ pub enum ZeroWeight {
 /// # Example
 /// ```
 /// use rankmetrics::{RowOptions, RowRule, TiePolicy};
+/// use rankmetrics::LabelDomain;
 /// let o = RowOptions::new(TiePolicy::Max, RowRule::Value(0.0), RowRule::Formula);
-/// assert_eq!(o.min_labels, 1);
+/// assert_eq!((o.min_labels, o.labels), (1, LabelDomain::Binary));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -71,7 +72,8 @@ pub struct RowOptions {
     pub no_relevant: RowRule,
     /// The rule for rows whose labels are all relevant.
     pub all_relevant: RowRule,
-    /// Which label values are accepted.
+    /// Which label values are accepted: 0 or 1 unless the metric takes gains, or was told
+    /// that every non-zero label is relevant ([`LabelDomain::NonZero`]).
     pub labels: LabelDomain,
     /// The fewest labels per row accepted.
     pub min_labels: usize,
@@ -82,14 +84,15 @@ pub struct RowOptions {
 }
 
 impl RowOptions {
-    /// Options with the given tie policy and degenerate-row rules, exact tie grouping, any
-    /// finite label, at least one label, an error for zero total weight, and compensated sums.
+    /// Options with the given tie policy and degenerate-row rules, exact tie grouping, labels
+    /// 0 or 1 ([`LabelDomain::Binary`]: any other value is [`Error::InvalidLabel`]), at least
+    /// one label, an error for zero total weight, and compensated sums.
     pub const fn new(ties: TiePolicy, no_relevant: RowRule, all_relevant: RowRule) -> Self {
         RowOptions {
             ranking: Ranking::new(ties),
             no_relevant,
             all_relevant,
-            labels: LabelDomain::NonZero,
+            labels: LabelDomain::Binary,
             min_labels: 1,
             zero_weight: ZeroWeight::Error,
             summation: Summation::Compensated,

@@ -8,6 +8,7 @@ use super::params::{
 use super::plan::{each_row, AnyLabelwise, AnyRow, Plan};
 use super::{Convention, LookupError, Preset};
 use crate::compat::{mldr, mulan, sklearn, torchmetrics};
+use crate::error::LabelDomain;
 use crate::labelwise::Average;
 use crate::metrics;
 use crate::row::metric::RowMetric;
@@ -99,11 +100,26 @@ pub(super) fn lookup(
                 "all_relevant",
                 ParamValue::Str(rule_name(options.all_relevant)),
             ));
+            // Metrics of relevance take 0/1 labels unless told that non-zero is relevant;
+            // graded ones keep their gains' domain.
+            if !matches!(name, "dcg" | "ndcg") {
+                options.labels = match get("labels").unwrap_or("binary") {
+                    "binary" => LabelDomain::Binary,
+                    "nonzero" => LabelDomain::NonZero,
+                    v => return Err(invalid("labels", v, "binary or nonzero")),
+                };
+                let shown = match options.labels {
+                    LabelDomain::NonZero => "nonzero",
+                    _ => "binary",
+                };
+                echo.push(("labels", ParamValue::Str(shown.into())));
+            }
             each_row!(base, m => {
                 let m = m
                     .with_grouping(options.ranking.grouping)
                     .on_no_relevant(options.no_relevant)
-                    .on_all_relevant(options.all_relevant);
+                    .on_all_relevant(options.all_relevant)
+                    .with_label_domain(options.labels);
                 AnyRow::from(m)
             })
         }

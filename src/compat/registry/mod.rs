@@ -260,16 +260,21 @@ impl Preset {
     /// ```
     pub fn param_keys(convention: Convention, metric: &str) -> &'static [&'static str] {
         match (convention, metric) {
-            (Convention::Rankmetrics, "coverage") => {
-                &["one_based", "grouping", "no_relevant", "all_relevant"]
-            }
+            (Convention::Rankmetrics, "coverage") => &[
+                "one_based",
+                "grouping",
+                "no_relevant",
+                "all_relevant",
+                "labels",
+            ],
             (Convention::Rankmetrics, "dcg") => {
                 &["k", "log_base", "grouping", "no_relevant", "all_relevant"]
             }
-            (Convention::Rankmetrics, "ndcg" | "precision_at_k" | "recall_at_k" | "ndcg_at_k") => {
-                &["k", "grouping", "no_relevant", "all_relevant"]
+            (Convention::Rankmetrics, "ndcg") => &["k", "grouping", "no_relevant", "all_relevant"],
+            (Convention::Rankmetrics, "precision_at_k" | "recall_at_k" | "ndcg_at_k") => {
+                &["k", "grouping", "no_relevant", "all_relevant", "labels"]
             }
-            (Convention::Rankmetrics, _) => &["grouping", "no_relevant", "all_relevant"],
+            (Convention::Rankmetrics, _) => &["grouping", "no_relevant", "all_relevant", "labels"],
             (Convention::Sklearn, "dcg_score") => &["k", "log_base", "ignore_ties"],
             (Convention::Sklearn, "ndcg_score") => &["k", "ignore_ties"],
             (Convention::Torchmetrics, "retrieval_normalized_dcg") => &["top_k"],
