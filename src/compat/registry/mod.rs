@@ -400,3 +400,20 @@ impl Preset {
         }
     }
 }
+
+/// A preset is a metric like any other: generic code and
+/// [`DynRankingMetric`](crate::DynRankingMetric) lists take it.
+impl<T: Score> RankingMetric<T> for Preset {
+    fn evaluate<Y, S>(
+        &self,
+        y_true: &Y,
+        y_score: &S,
+        sample_weight: Option<&[f64]>,
+    ) -> Result<f64, Error>
+    where
+        Y: LabelMatrix + ?Sized,
+        S: ScoreMatrix<T> + ?Sized,
+    {
+        Preset::evaluate(self, y_true, y_score, sample_weight)
+    }
+}
