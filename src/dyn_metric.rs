@@ -29,7 +29,7 @@ use crate::score::{Label, Score};
 ///     Box::new(PrecisionAtK::new(TiePolicy::Max, 2).unwrap()),               // top-k
 ///     Box::new(RocAuc::new(Average::Macro, TiePolicy::Average)),             // label-wise
 ///     Box::new(PsPrecisionAtK::new(TiePolicy::Max, 2, vec![1.0, 2.0, 4.0]).unwrap()),
-///     Box::new(Preset::lookup(Convention::Sklearn, "label_ranking_loss", &[], None).unwrap()),
+///     Box::new(Preset::lookup(Convention::Sklearn, "label_ranking_loss", Preset::NO_PARAMS, None).unwrap()),
 /// ];
 /// let y_true = [[1u8, 0, 1], [0, 1, 1], [1, 0, 0]];
 /// let y_score = RowMajor::new(&[0.9, 0.2, 0.4, 0.1, 0.7, 0.3, 0.6, 0.6, 0.5], 3, 3).unwrap();

@@ -103,7 +103,7 @@ fn toolkit_presets_agree_bitwise() {
 fn registry_presets_agree_bitwise() {
     for convention in Convention::ALL {
         for name in convention.metric_names() {
-            let preset = Preset::lookup(convention, name, &[], None).unwrap();
+            let preset = Preset::lookup(convention, name, Preset::NO_PARAMS, None).unwrap();
             check(&format!("{convention} {name}"), preset);
         }
     }

@@ -11,9 +11,10 @@ fn every_preset() -> Vec<Preset> {
     let mut presets = Vec::new();
     for convention in Convention::ALL {
         for &name in convention.metric_names() {
-            presets.push(Preset::lookup(convention, name, &[], None).unwrap());
+            presets.push(Preset::lookup(convention, name, Preset::NO_PARAMS, None).unwrap());
             for ties in [TiePolicy::Expected, TiePolicy::Last, TiePolicy::Random(3)] {
-                presets.push(Preset::lookup(convention, name, &[], Some(ties)).unwrap());
+                presets
+                    .push(Preset::lookup(convention, name, Preset::NO_PARAMS, Some(ties)).unwrap());
             }
         }
     }

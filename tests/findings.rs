@@ -186,7 +186,7 @@ fn weights_near_the_largest_float_give_the_metric_value() {
     let maip = Preset::lookup(
         Convention::Mulan,
         "MeanAverageInterpolatedPrecision",
-        &[],
+        Preset::NO_PARAMS,
         None,
     )
     .unwrap();

@@ -81,7 +81,7 @@ macro_rules! row_presets {
 /// let presets: Vec<Preset> = Convention::Mldr
 ///     .metric_names()
 ///     .iter()
-///     .map(|m| Preset::lookup(Convention::Mldr, m, &[], None).unwrap())
+///     .map(|m| Preset::lookup(Convention::Mldr, m, Preset::NO_PARAMS, None).unwrap())
 ///     .collect();
 /// let values = evaluate_all(&presets, &[[0, 1, 0]], &[[0.5, 0.5, 0.1]], None::<&[f64]>);
 /// assert_eq!(values[0], Ok(1.0)); // average_precision under ties_method = "last"
@@ -120,7 +120,7 @@ where
 /// let presets: Vec<Preset> = Convention::Sklearn
 ///     .metric_names()
 ///     .iter()
-///     .map(|m| Preset::lookup(Convention::Sklearn, m, &[], None).unwrap())
+///     .map(|m| Preset::lookup(Convention::Sklearn, m, Preset::NO_PARAMS, None).unwrap())
 ///     .collect();
 /// let (y, s) = ([[0, 1, 0], [1, 0, 1]], [[0.5, 0.5, 0.1], [0.2, 0.7, 0.9]]);
 /// assert_eq!(evaluate_all_parallel(&presets, &y, &s, None::<&[f64]>),

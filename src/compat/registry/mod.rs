@@ -191,7 +191,7 @@ impl fmt::Display for Convention {
 /// # Example
 /// ```
 /// use rankmetrics::registry::{Convention, LookupError, Preset};
-/// let err = Preset::lookup(Convention::Sklearn, "ndcg", &[], None).unwrap_err();
+/// let err = Preset::lookup(Convention::Sklearn, "ndcg", Preset::NO_PARAMS, None).unwrap_err();
 /// assert!(matches!(err, LookupError::UnknownMetric { .. }));
 /// ```
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -215,6 +215,30 @@ pub enum LookupError {
         /// What it takes.
         expected: &'static str,
     },
+    /// The metric takes no parameter of that name (a misspelt key is an error, not ignored).
+    #[error(
+        "{convention} {metric} takes no parameter {key:?}; {}",
+        takes_phrase(takes)
+    )]
+    UnknownParam {
+        /// The convention.
+        convention: Convention,
+        /// The metric, as the toolkit spells it.
+        metric: &'static str,
+        /// The key given.
+        key: String,
+        /// The keys the metric takes ([`Preset::param_keys`]).
+        takes: &'static [&'static str],
+    },
+}
+
+/// The end of [`LookupError::UnknownParam`]'s message.
+fn takes_phrase(takes: &[&str]) -> String {
+    if takes.is_empty() {
+        "it takes none".into()
+    } else {
+        format!("it takes: {}", takes.join(", "))
+    }
 }
 
 /// A metric found by name, with its parameters resolved.
@@ -227,24 +251,42 @@ pub struct Preset {
 }
 
 impl Preset {
-    /// Looks up `metric` of `convention`. Parameters the metric does not take are ignored
-    /// (see [`param_keys`](Self::param_keys)); `ties` overrides the toolkit's tie rule and
-    /// keeps its other rules.
-    ///
-    /// # Errors
-    /// [`LookupError::UnknownMetric`], or [`LookupError::InvalidParam`] for a value the
-    /// metric cannot take.
+    /// No parameters, for [`lookup`](Self::lookup): a bare `&[]` leaves the key and value
+    /// types open, which the compiler cannot infer.
     ///
     /// # Example
     /// ```
     /// use rankmetrics::registry::{Convention, Preset};
-    /// let p = Preset::lookup(Convention::Mulan, "RankingLoss", &[], None).unwrap();
-    /// assert_eq!(p.name(), "RankingLoss");
+    /// let p = Preset::lookup(Convention::Mldr, "coverage", Preset::NO_PARAMS, None).unwrap();
+    /// assert_eq!(p.params()[0].1.to_string(), "last");
     /// ```
-    pub fn lookup(
+    pub const NO_PARAMS: &'static [(&'static str, &'static str); 0] = &[];
+
+    /// Looks up `metric` of `convention` with `params` (key, value) pairs, of `&str` or
+    /// `String`; the last value given for a key counts. `ties` overrides the toolkit's tie
+    /// rule and keeps its other rules.
+    ///
+    /// # Errors
+    /// [`LookupError::UnknownMetric`]; [`LookupError::UnknownParam`] for a key the metric
+    /// does not take (see [`param_keys`](Self::param_keys)); [`LookupError::InvalidParam`]
+    /// for a value the metric cannot take.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::registry::{Convention, LookupError, Preset};
+    /// let p = Preset::lookup(Convention::Sklearn, "ndcg_score", &[("k", "5")], None).unwrap();
+    /// assert_eq!(p.name(), "ndcg_score");
+    /// let err = Preset::lookup(Convention::Sklearn, "ndcg_score", &[("kk", "5")], None).unwrap_err();
+    /// assert!(matches!(err, LookupError::UnknownParam { ref key, .. } if key == "kk"));
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "sklearn ndcg_score takes no parameter \"kk\"; it takes: k, ignore_ties"
+    /// );
+    /// ```
+    pub fn lookup<K: AsRef<str>, V: AsRef<str>>(
         convention: Convention,
         metric: &str,
-        params: &[(String, String)],
+        params: &[(K, V)],
         ties: Option<TiePolicy>,
     ) -> Result<Preset, LookupError> {
         lookup::lookup(convention, metric, params, ties)
@@ -317,7 +359,7 @@ impl Preset {
     /// # Example
     /// ```
     /// use rankmetrics::registry::{Convention, Preset};
-    /// let p = Preset::lookup(Convention::Sklearn, "label_ranking_loss", &[], None).unwrap();
+    /// let p = Preset::lookup(Convention::Sklearn, "label_ranking_loss", Preset::NO_PARAMS, None).unwrap();
     /// assert_eq!(p.evaluate(&[[1, 0], [0, 1]], &[[0.5, 0.5], [0.2, 0.8]], Some(&[1.0, 3.0])).unwrap(), 0.25);
     /// ```
     pub fn evaluate<T, Y, S>(
@@ -356,7 +398,7 @@ impl Preset {
     /// # Example
     /// ```
     /// use rankmetrics::registry::{Convention, Preset};
-    /// let p = Preset::lookup(Convention::Sklearn, "label_ranking_loss", &[], None).unwrap();
+    /// let p = Preset::lookup(Convention::Sklearn, "label_ranking_loss", Preset::NO_PARAMS, None).unwrap();
     /// let mut acc = p.accumulator();
     /// acc.update(&[[1, 0]], &[[0.5, 0.5]], None::<&[f64]>).unwrap();
     /// acc.update(&[[0, 1]], &[[0.2, 0.8]], None::<&[f64]>).unwrap();
@@ -374,7 +416,7 @@ impl Preset {
     /// # Example
     /// ```
     /// use rankmetrics::registry::{Convention, Preset};
-    /// let p = Preset::lookup(Convention::Mulan, "AveragePrecision", &[], None).unwrap();
+    /// let p = Preset::lookup(Convention::Mulan, "AveragePrecision", Preset::NO_PARAMS, None).unwrap();
     /// assert_eq!(p.per_sample(&[[0, 0], [1, 0]], &[[0.1, 0.2], [0.1, 0.2]]).unwrap(), [None, Some(0.5)]);
     /// ```
     pub fn per_sample<T, Y, S>(&self, y_true: &Y, y_score: &S) -> Result<Vec<Option<f64>>, Error>
