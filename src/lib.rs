@@ -43,6 +43,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod accumulator;
+mod convention;
 mod dyn_metric;
 mod error;
 mod kernel;

@@ -6,8 +6,10 @@ use super::params::{
     with_log_base, zero_k, ParamValue,
 };
 use super::plan::{each_row, AnyLabelwise, AnyRow, Plan};
-use super::{Convention, LookupError, Preset};
+use super::Preset;
 use crate::compat::{mldr, mulan, sklearn, torchmetrics};
+use crate::convention::Convention;
+use crate::error::LookupError;
 use crate::labelwise::Average;
 use crate::metrics;
 use crate::row::metric::RowMetric;

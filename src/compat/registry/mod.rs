@@ -10,8 +10,9 @@
 //! ```
 //!
 //! The files:
-//! * `mod.rs`: the conventions ([`Convention`]), the lookup's error ([`LookupError`]) and the
-//!   public face of a [`Preset`] (look up, evaluate, accumulate, per-row values).
+//! * `mod.rs`: the public face of a [`Preset`] (look up, evaluate, accumulate, per-row
+//!   values). The conventions ([`Convention`], `src/convention.rs`) and the lookup's error
+//!   ([`LookupError`], `src/error.rs`) sit at the foundation and are re-exported here.
 //! * `params.rs`: a parameter's effective value ([`ParamValue`]), and the parsing and naming of
 //!   the values the presets take (booleans, tie rules, groupings, row rules, `k`, `log_base`).
 //! * `plan.rs`: how a preset computes its value: the row-wise and label-wise metric types
@@ -28,8 +29,6 @@ mod lookup;
 mod params;
 mod plan;
 
-use core::fmt;
-
 use crate::compat::torchmetrics::{evaluate_on_logits, Float32Scores, Logits};
 use crate::error::Error;
 use crate::matrix::{LabelMatrix, ScoreMatrix};
@@ -39,207 +38,14 @@ use crate::score::Score;
 use crate::ties::TiePolicy;
 
 pub use self::accumulator::PresetAccumulator;
+// Defined below the metrics, so that the crate's Error can hold a LookupError.
 pub use self::evaluate_all::evaluate_all;
 #[cfg(feature = "rayon")]
 pub use self::evaluate_all::evaluate_all_parallel;
 pub use self::params::ParamValue;
 use self::plan::Plan;
-
-/// A family of presets: this crate's own metrics, or one toolkit's.
-///
-/// # Example
-/// ```
-/// use rankmetrics::registry::Convention;
-/// assert_eq!(Convention::parse("mulan"), Some(Convention::Mulan));
-/// assert!(Convention::Sklearn.metric_names().contains(&"coverage_error"));
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Convention {
-    /// rankmetrics' own metrics, every option a parameter (tie policy: `--ties`, default max).
-    Rankmetrics,
-    /// scikit-learn 1.9.
-    Sklearn,
-    /// torchmetrics 1.9 (values in `f64`).
-    Torchmetrics,
-    /// mldr 0.4.2.
-    Mldr,
-    /// MULAN with Weka 3.7.
-    Mulan,
-}
-
-impl Convention {
-    /// Every convention.
-    pub const ALL: [Convention; 5] = [
-        Convention::Rankmetrics,
-        Convention::Sklearn,
-        Convention::Torchmetrics,
-        Convention::Mldr,
-        Convention::Mulan,
-    ];
-
-    /// The name used on the command line and in JSON output.
-    ///
-    /// # Example
-    /// ```
-    /// assert_eq!(rankmetrics::registry::Convention::Sklearn.name(), "sklearn");
-    /// ```
-    pub fn name(self) -> &'static str {
-        match self {
-            Convention::Rankmetrics => "rankmetrics",
-            Convention::Sklearn => "sklearn",
-            Convention::Torchmetrics => "torchmetrics",
-            Convention::Mldr => "mldr",
-            Convention::Mulan => "mulan",
-        }
-    }
-
-    /// The convention called `name`.
-    ///
-    /// # Example
-    /// ```
-    /// assert!(rankmetrics::registry::Convention::parse("weka").is_none());
-    /// ```
-    pub fn parse(name: &str) -> Option<Convention> {
-        Convention::ALL.into_iter().find(|c| c.name() == name)
-    }
-
-    /// The metrics of this convention, named as the toolkit names them.
-    ///
-    /// # Example
-    /// ```
-    /// use rankmetrics::registry::Convention;
-    /// assert_eq!(Convention::Mulan.metric_names()[0], "AveragePrecision");
-    /// ```
-    pub fn metric_names(self) -> &'static [&'static str] {
-        match self {
-            Convention::Rankmetrics => &[
-                "coverage",
-                "average_precision",
-                "ranking_loss",
-                "one_error",
-                "is_error",
-                "error_set_size",
-                "dcg",
-                "ndcg",
-                "precision_at_k",
-                "recall_at_k",
-                "ndcg_at_k",
-            ],
-            Convention::Sklearn => &[
-                "coverage_error",
-                "label_ranking_average_precision_score",
-                "label_ranking_loss",
-                "dcg_score",
-                "ndcg_score",
-                "roc_auc_score",
-                "average_precision_score",
-            ],
-            Convention::Torchmetrics => &[
-                "multilabel_coverage_error",
-                "multilabel_ranking_average_precision",
-                "multilabel_ranking_loss",
-                "retrieval_normalized_dcg",
-            ],
-            Convention::Mldr => &[
-                "average_precision",
-                "coverage",
-                "one_error",
-                "ranking_loss",
-                "macro_auc",
-                "example_auc",
-                "micro_auc",
-            ],
-            Convention::Mulan => &[
-                "AveragePrecision",
-                "Coverage",
-                "OneError",
-                "IsError",
-                "ErrorSetSize",
-                "RankingLoss",
-                "MacroAUC",
-                "MicroAUC",
-                "MeanAveragePrecision",
-                "GeometricMeanAveragePrecision",
-                "MeanAverageInterpolatedPrecision",
-                "GeometricMeanAverageInterpolatedPrecision",
-                "MacroAUCPR",
-            ],
-        }
-    }
-
-    /// Whether the toolkit's own functions take sample weights (only scikit-learn's do; the
-    /// others' presets apply weights as an extension).
-    ///
-    /// # Example
-    /// ```
-    /// assert!(rankmetrics::registry::Convention::Sklearn.takes_weights());
-    /// ```
-    pub fn takes_weights(self) -> bool {
-        matches!(self, Convention::Sklearn | Convention::Rankmetrics)
-    }
-}
-
-impl fmt::Display for Convention {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// Why a preset could not be looked up.
-///
-/// # Example
-/// ```
-/// use rankmetrics::registry::{Convention, LookupError, Preset};
-/// let err = Preset::lookup(Convention::Sklearn, "ndcg", Preset::NO_PARAMS, None).unwrap_err();
-/// assert!(matches!(err, LookupError::UnknownMetric { .. }));
-/// ```
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[non_exhaustive]
-pub enum LookupError {
-    /// The convention has no metric of that name.
-    #[error("{convention} has no metric {metric:?}; it has: {}", convention.metric_names().join(", "))]
-    UnknownMetric {
-        /// The convention.
-        convention: Convention,
-        /// The name asked for.
-        metric: String,
-    },
-    /// A parameter's value is not one the metric takes.
-    #[error("parameter {key}={value:?}: expected {expected}")]
-    InvalidParam {
-        /// The parameter.
-        key: String,
-        /// The value given.
-        value: String,
-        /// What it takes.
-        expected: &'static str,
-    },
-    /// The metric takes no parameter of that name (a misspelt key is an error, not ignored).
-    #[error(
-        "{convention} {metric} takes no parameter {key:?}; {}",
-        takes_phrase(takes)
-    )]
-    UnknownParam {
-        /// The convention.
-        convention: Convention,
-        /// The metric, as the toolkit spells it.
-        metric: &'static str,
-        /// The key given.
-        key: String,
-        /// The keys the metric takes ([`Preset::param_keys`]).
-        takes: &'static [&'static str],
-    },
-}
-
-/// The end of [`LookupError::UnknownParam`]'s message.
-fn takes_phrase(takes: &[&str]) -> String {
-    if takes.is_empty() {
-        "it takes none".into()
-    } else {
-        format!("it takes: {}", takes.join(", "))
-    }
-}
+pub use crate::convention::Convention;
+pub use crate::error::LookupError;
 
 /// A metric found by name, with its parameters resolved.
 #[derive(Debug, Clone, PartialEq)]
