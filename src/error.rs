@@ -138,7 +138,7 @@ pub enum LookupError {
         metric: &'static str,
         /// The key given.
         key: String,
-        /// The keys the metric takes ([`Preset::param_keys`]).
+        /// The keys the metric takes ([`Preset::param_keys`](crate::registry::Preset::param_keys)).
         takes: &'static [&'static str],
     },
 }

@@ -110,6 +110,7 @@ impl PresetAccumulator {
     /// assert_eq!(acc.value().unwrap(), p.evaluate(&y, &s, None).unwrap());
     /// ```
     #[cfg(feature = "rayon")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
     pub fn update_parallel<T, Y, S>(
         &mut self,
         y_true: &Y,

@@ -127,6 +127,7 @@ where
 ///            evaluate_all(&presets, &y, &s, None::<&[f64]>));
 /// ```
 #[cfg(feature = "rayon")]
+#[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
 pub fn evaluate_all_parallel<T, Y, S>(
     presets: &[Preset],
     y_true: &Y,
