@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use rankmetrics::registry::{Convention, Preset};
-use rankmetrics::RowMajor;
+use rankmetrics::{RowMajor, TiePolicy};
 use serde_json::Value;
 
 struct Case {
@@ -48,7 +48,11 @@ fn matrix(v: &Value) -> (usize, usize, Vec<f64>) {
 }
 
 fn cases() -> HashMap<String, Case> {
-    let doc = load("cases.json");
+    cases_in("cases.json")
+}
+
+fn cases_in(file: &str) -> HashMap<String, Case> {
+    let doc = load(file);
     doc["cases"]
         .as_array()
         .expect("cases")
@@ -266,4 +270,98 @@ fn conformance_with_every_toolkit() {
         "{} conformance records failed",
         failures.len()
     );
+}
+
+/// torchmetrics on float32 preds (golden-torchmetrics-f32.json): every record through the
+/// presets with `f32` scores, at the file's 1e-6. A ranking loss whose value depends on how
+/// torch orders ties, on rows over 16 labels (where torch's CPU sort is not stable), must lie
+/// between the values with tied pairs never and always counted.
+#[test]
+fn conformance_with_torchmetrics_on_float32_preds() {
+    let mut cases = cases();
+    cases.extend(cases_in("cases-logits.json"));
+    let golden = load("golden-torchmetrics-f32.json");
+    let (mut tally, mut in_interval) = (Tally::default(), 0);
+    for record in golden["results"].as_array().expect("results") {
+        let metric = record["metric"].as_str().expect("metric");
+        let id = record["case"].as_str().expect("case");
+        let case = &cases[id];
+        let scores: Vec<f32> = case.y_score.iter().map(|&x| x as f32).collect();
+        let value = |ties: Option<TiePolicy>| {
+            let preset =
+                Preset::lookup(Convention::Torchmetrics, metric, Preset::NO_PARAMS, ties).unwrap();
+            let y_true = RowMajor::new(&case.y_true, case.n, case.l);
+            let y_score = RowMajor::new(&scores, case.n, case.l);
+            match (y_true, y_score) {
+                (Ok(t), Ok(s)) => preset.evaluate(&t, &s, None).map_err(|e| e.to_string()),
+                (Err(e), _) | (_, Err(e)) => Err(e.to_string()),
+            }
+        };
+        let got = value(None);
+        let what = format!("torchmetrics f32 {metric} on {id}");
+        // The same values as f64 scores with `dtype=float32`, as the command passes them.
+        let rounded: Vec<f64> = scores.iter().map(|&x| f64::from(x)).collect();
+        let dtype = [("dtype".to_string(), "float32".to_string())];
+        let preset = Preset::lookup(Convention::Torchmetrics, metric, &dtype, None).unwrap();
+        let as_f64 = RowMajor::new(&case.y_true, case.n, case.l)
+            .and_then(|t| Ok((t, RowMajor::new(&rounded, case.n, case.l)?)))
+            .and_then(|(t, s)| preset.evaluate(&t, &s, None))
+            .map_err(|e| e.to_string());
+        if format!("{:?}", as_f64.map(f64::to_bits))
+            != format!("{:?}", got.clone().map(f64::to_bits))
+        {
+            tally
+                .failed
+                .push(format!("{what}: dtype=float32 on f64 scores differs"));
+            continue;
+        }
+        let ok = match (record.get("error"), &got) {
+            (Some(_), Err(_)) => true,
+            (Some(err), Ok(v)) => {
+                tally
+                    .failed
+                    .push(format!("{what}: expected error {err}, got {v}"));
+                continue;
+            }
+            (None, Err(e)) => {
+                tally.failed.push(format!("{what}: error {e}"));
+                continue;
+            }
+            (None, Ok(v)) => {
+                let expected = number(&record["value"]).expect("value");
+                let tie_order = record["tie_order_dependent"].as_bool() == Some(true);
+                if close(*v, expected, 1e-6) {
+                    true
+                } else if tie_order && case.l > 16 {
+                    let (lo, hi) = (value(Some(TiePolicy::Min)), value(Some(TiePolicy::Max)));
+                    let (lo, hi) = (lo.expect("optimistic"), hi.expect("pessimistic"));
+                    let slack = 1e-6 * hi.abs();
+                    let inside = expected >= lo - slack && expected <= hi + slack;
+                    in_interval += usize::from(inside);
+                    inside
+                } else {
+                    tally
+                        .failed
+                        .push(format!("{what}: expected {expected}, got {v:.17}"));
+                    continue;
+                }
+            }
+        };
+        if ok {
+            tally.passed += 1;
+        } else {
+            tally
+                .failed
+                .push(format!("{what}: outside the tie interval"));
+        }
+    }
+    println!(
+        "conformance torchmetrics float32: {} passed ({in_interval} of them in the tie interval), {} failed",
+        tally.passed,
+        tally.failed.len()
+    );
+    for f in tally.failed.iter().take(15) {
+        println!("  FAIL {f}");
+    }
+    assert!(tally.failed.is_empty());
 }

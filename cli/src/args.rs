@@ -20,6 +20,7 @@ use crate::input::{InputFormat, ReadOptions};
   rankmetrics compare                       # every convention side by side, built-in data
   rankmetrics compare --y-true labels.csv --y-score scores.npy --plot ties.svg
   rankmetrics eval --y-true labels.csv --y-score scores.csv --convention sklearn
+  rankmetrics example --format python       # the built-in example, to re-run elsewhere
 
 Run `rankmetrics eval --help` for the conventions, metrics and parameters, and
 `rankmetrics compare --help` for the comparison."
@@ -37,14 +38,39 @@ pub enum Command {
     /// Every metric under every tie policy and every toolkit's convention, side by side.
     #[command(long_about = COMPARE_ABOUT, after_long_help = COMPARE_EXAMPLES)]
     Compare(CompareArgs),
+    /// Print the built-in example data, to re-run what eval and compare report on it
+    /// elsewhere (scikit-learn, R).
+    #[command(long_about = EXAMPLE_ABOUT, after_long_help = EXAMPLE_EXAMPLES)]
+    Example(ExampleArgs),
 }
+
+const EXAMPLE_ABOUT: &str = "\
+Print the built-in example data that eval and compare use without --y-true and --y-score: 8 \
+samples x 5 labels, with the scores a k-NN classifier (k = 5) gives, which tie often. Saved as \
+files and passed back with --y-true and --y-score, they give exactly the values of the \
+built-in run; printed as NumPy or R code, they re-run the same numbers in scikit-learn, \
+torchmetrics or mldr.
+
+CSV and TSV print one matrix, with a header line naming the labels (label0, label1, ...) that \
+pandas' read_csv and R's read.csv take as column names and eval skips.";
+
+const EXAMPLE_EXAMPLES: &str = "\
+Examples:
+  rankmetrics example y-true > y_true.csv
+  rankmetrics example y-score > y_score.csv
+  rankmetrics eval --y-true y_true.csv --y-score y_score.csv   # the built-in run's values
+  rankmetrics example --format python     # y_true and y_score as NumPy arrays
+  rankmetrics example --format r          # as R matrices";
 
 const EVAL_ABOUT: &str = "\
 Compute ranking metrics of scores against true labels, read from files.
 
 Files hold one sample per line and one number per label, separated by commas or by whitespace \
-(whichever the first line uses); a first line without numbers is a header. Blank lines may only \
-trail the data. An empty file has zero samples, which every metric reports as its error. Other \
+(whichever the first line uses); a first line without numbers is a header. Fields may be quoted \
+(\"1\"). A first column without a name in the header (pandas' to_csv and R's write.csv write the \
+row index or row names so) is skipped, with a note, when it counts the rows from 0 or 1, and \
+refused otherwise. When both files have a header, their names must agree in order, or be \
+matched by name with --align-columns. Blank lines may only trail the data. An empty file has zero samples, which every metric reports as its error. Other \
 formats: .tsv, .npy (NumPy arrays) and .labels (sparse label lists), each also gzipped (.gz); see \
 --format-in. Without --y-true and --y-score, a built-in example (8 samples x 5 labels, k-NN \
 scores with ties) is evaluated.
@@ -110,6 +136,11 @@ pub struct DataArgs {
     #[arg(long)]
     pub header: bool,
 
+    /// Put the scores' columns in the labels' order, matching the names of both files' header
+    /// lines [default: the names must agree, in the same order]
+    #[arg(long, requires = "y_true")]
+    pub align_columns: bool,
+
     /// The number of labels of a .labels file [default: the scores' number of columns]
     #[arg(long, value_name = "N")]
     pub n_labels: Option<usize>,
@@ -132,6 +163,7 @@ impl DataArgs {
             header: self.header,
             n_labels: self.n_labels,
             quiet: self.quiet,
+            align_columns: self.align_columns,
         }
     }
 
@@ -161,9 +193,12 @@ pub struct EvalArgs {
     pub params: Vec<(String, String)>,
 
     /// Overrides the tie rule of every metric: max, min, average, first, last, random,
-    /// random:SEED, or the tie analysis: expected, optimistic, pessimistic
-    #[arg(long, value_name = "POLICY", value_parser = parse_ties)]
-    pub ties: Option<TiePolicy>,
+    /// random:SEED, or the tie analysis: expected, optimistic, pessimistic. Repeat it (or list
+    /// policies separated by commas) to compute every metric under each; with --per-sample
+    /// that writes a column per metric and policy, named METRIC:POLICY (the per-sample
+    /// interval in one run: --ties pessimistic,expected,optimistic)
+    #[arg(long, value_name = "POLICY", value_parser = parse_ties, value_delimiter = ',')]
+    pub ties: Vec<TiePolicy>,
 
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Table)]
@@ -173,6 +208,23 @@ pub struct EvalArgs {
     /// for paired significance tests
     #[arg(long, value_name = "FILE")]
     pub per_sample: Option<PathBuf>,
+}
+
+impl EvalArgs {
+    /// The tie rules each metric is computed under, each once, in the order given: `[None]`
+    /// (the convention's own) without `--ties`.
+    pub fn tie_policies(&self) -> Vec<Option<TiePolicy>> {
+        let mut policies: Vec<Option<TiePolicy>> = Vec::new();
+        for &policy in &self.ties {
+            if !policies.contains(&Some(policy)) {
+                policies.push(Some(policy));
+            }
+        }
+        if policies.is_empty() {
+            policies.push(None);
+        }
+        policies
+    }
 }
 
 #[derive(Debug, Args)]
@@ -188,6 +240,39 @@ pub struct CompareArgs {
     /// [pessimistic, optimistic] interval
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct ExampleArgs {
+    /// The matrix to print [default with --format python or r: both]
+    #[arg(value_enum, value_name = "MATRIX")]
+    pub matrix: Option<ExampleMatrix>,
+
+    /// How to print it
+    #[arg(long, value_enum, default_value_t = ExampleFormat::Csv)]
+    pub format: ExampleFormat,
+}
+
+/// One matrix of the built-in example.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExampleMatrix {
+    /// The true labels (0/1)
+    YTrue,
+    /// The scores
+    YScore,
+}
+
+/// How `example` prints the data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExampleFormat {
+    /// Comma-separated, with a header line (one matrix)
+    Csv,
+    /// Tab-separated, with a header line (one matrix)
+    Tsv,
+    /// NumPy arrays named y_true and y_score
+    Python,
+    /// R matrices named y_true and y_score
+    R,
 }
 
 /// How results are printed.
@@ -223,7 +308,8 @@ fn parse_param(s: &str) -> Result<(String, String), String> {
     }
 }
 
-/// The presets the arguments ask for, in order.
+/// The presets the arguments ask for, in order: each metric under each of
+/// [`tie_policies`](EvalArgs::tie_policies).
 ///
 /// # Errors
 /// A message for an unknown metric, a parameter no requested metric takes, or a parameter
@@ -235,9 +321,11 @@ pub fn presets(args: &EvalArgs) -> Result<Vec<Preset>, String> {
     } else {
         args.metrics.iter().map(String::as_str).collect()
     };
+    let policies = args.tie_policies();
     let presets = names
         .iter()
-        .map(|name| {
+        .flat_map(|name| policies.iter().map(move |&ties| (name, ties)))
+        .map(|(name, ties)| {
             // One --param may serve several --metric's: each preset gets the keys it takes;
             // a key no requested metric takes is reported below.
             let keys = Preset::param_keys(convention, name);
@@ -247,7 +335,7 @@ pub fn presets(args: &EvalArgs) -> Result<Vec<Preset>, String> {
                 .filter(|(k, _)| keys.contains(&k.as_str()))
                 .map(|(k, v)| (k.as_str(), v.as_str()))
                 .collect();
-            Preset::lookup(convention, name, &params, args.ties).map_err(|e| e.to_string())
+            Preset::lookup(convention, name, &params, ties).map_err(|e| e.to_string())
         })
         .collect::<Result<Vec<_>, _>>()?;
     let mut taken: Vec<&str> = Vec::new();

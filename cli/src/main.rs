@@ -4,6 +4,7 @@
 
 mod args;
 mod compare;
+mod example;
 mod input;
 mod notes;
 mod npy;
@@ -44,6 +45,7 @@ fn main() -> ExitCode {
     let threads = match &cli.command {
         Command::Eval(args) => args.data.threads,
         Command::Compare(args) => args.data.threads,
+        Command::Example(_) => None,
     };
     if let Some(n) = threads {
         // Only fails when a pool exists already, which nothing here builds before.
@@ -58,6 +60,10 @@ fn main() -> ExitCode {
     let status = match cli.command {
         Command::Eval(args) => eval(&args),
         Command::Compare(args) => compare(&args),
+        Command::Example(args) => example::text(&args).map(|text| {
+            print(&text);
+            ExitCode::SUCCESS
+        }),
     };
     match status {
         Ok(status) => status,
@@ -147,36 +153,44 @@ fn eval_with_per_sample(
         .iter()
         .map(|preset| preset.evaluate(&y_true, &y_score, inputs.weights.as_deref()))
         .collect();
-    let (csv, skipped) = per_sample_csv(presets, &y_true, &y_score, &inputs.weights);
+    // With several tie policies a metric has a column under each: METRIC:POLICY.
+    let policies = args.tie_policies();
+    let columns: Vec<String> = presets
+        .iter()
+        .zip(policies.iter().cycle())
+        .map(|(preset, policy)| match policy {
+            Some(policy) if policies.len() > 1 => format!("{}:{policy}", preset.name()),
+            _ => preset.name().to_string(),
+        })
+        .collect();
+    let (csv, skipped) = per_sample_csv(presets, &columns, &y_true, &y_score, &inputs.weights);
     progress.finish();
     output::write_atomically(path, csv.as_bytes())?;
     if !args.data.quiet {
-        for (preset, e) in skipped {
-            eprintln!(
-                "rankmetrics: {}: no column for {}: {e}",
-                path.display(),
-                preset.name()
-            );
+        for (name, e) in skipped {
+            eprintln!("rankmetrics: {}: no column for {name}: {e}", path.display());
         }
     }
     Ok(results)
 }
 
 /// One CSV line per sample: its index, its weight if weights were given, and each row-wise
-/// preset's value (empty where the preset skips the row). Presets without per-sample values
-/// (label-wise ones, or an error) are returned with the reason instead.
-fn per_sample_csv<'p>(
-    presets: &'p [Preset],
+/// preset's value (empty where the preset skips the row) under its name in `names`. Presets
+/// without per-sample values (label-wise ones, or an error) are returned with the reason
+/// instead.
+fn per_sample_csv<'n>(
+    presets: &[Preset],
+    names: &'n [String],
     y_true: &RowMajor<'_, f64>,
     y_score: &RowMajor<'_, f64>,
     weights: &Option<Vec<f64>>,
-) -> (String, Vec<(&'p Preset, Error)>) {
+) -> (String, Vec<(&'n str, Error)>) {
     let mut columns: Vec<(&str, Vec<Option<f64>>)> = Vec::new();
     let mut skipped = Vec::new();
-    for preset in presets {
+    for (preset, name) in presets.iter().zip(names) {
         match preset.per_sample(y_true, y_score) {
-            Ok(values) => columns.push((preset.name(), values)),
-            Err(e) => skipped.push((preset, e)),
+            Ok(values) => columns.push((name, values)),
+            Err(e) => skipped.push((name.as_str(), e)),
         }
     }
     let mut header = vec!["sample"];

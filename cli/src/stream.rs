@@ -77,6 +77,12 @@ fn stream(
     // The first chunk fixes the number of labels a `.labels` file has.
     let (mut rows, mut ended) = read_chunk(&mut scores, &mut score_rows, logit_chunk)?;
     let mut labels = scores.labels_for(t, options, progress)?;
+    input::match_columns(
+        &mut labels,
+        &mut scores,
+        options.align_columns,
+        &mut score_rows,
+    )?;
     let mut weights = data
         .sample_weight
         .as_deref()

@@ -958,7 +958,8 @@ fn every_input_format_reads_the_same_data() {
     assert_eq!(r.status, 0, "{r:?}");
     assert!(r.stderr.contains("names.txt: line 1 is a header"), "{r:?}");
     let t = s.file("numbered.txt", "7 8 9\n1 0 0\n0 0 1\n");
-    let sc = s.file("numbered.csv", "1,2,3\n0.75,0.5,1\n1,0.2,0.1\n");
+    // Both headers name the same columns (named columns are compared).
+    let sc = s.file("numbered.csv", "7,8,9\n0.75,0.5,1\n1,0.2,0.1\n");
     let forced = eval_files(&t, &sc, &["--metric", "coverage", "--header"]);
     assert_eq!(forced.stdout, r.stdout);
     assert!(forced.stderr.is_empty(), "{forced:?}");
@@ -1669,4 +1670,371 @@ fn files_of_different_lengths_are_caught_while_streaming() {
     let broken = s.file("broken.csv", text);
     eval_files(&short, &broken, &[])
         .assert_file_error(&broken, ":9001:2: expected a number, found \"x\"");
+}
+
+/// The per-sample file of `eval --per-sample` on the built-in example with `extra` arguments.
+fn per_sample_builtin(s: &Scratch, extra: &[&str]) -> String {
+    let out = s.dir.join("per-sample.csv");
+    let mut args = vec!["eval", "-q", "--per-sample", out.to_str().unwrap()];
+    args.extend(extra);
+    let r = run(&args);
+    assert_eq!(r.status, 0, "{r:?}");
+    std::fs::read_to_string(&out).unwrap()
+}
+
+#[test]
+fn one_per_sample_run_writes_a_column_per_tie_policy() {
+    let s = Scratch::new("ties-list");
+    let metrics = [
+        "--convention",
+        "sklearn",
+        "--metric",
+        "coverage_error",
+        "--metric",
+        "label_ranking_average_precision_score",
+    ];
+    let policies = ["pessimistic", "expected", "optimistic"];
+    let single: Vec<String> = policies
+        .iter()
+        .map(|p| per_sample_builtin(&s, &[&metrics[..], &["--ties", p]].concat()))
+        .collect();
+    // One policy: the columns are named as without --ties.
+    assert!(single[0].starts_with("sample,coverage_error,label_ranking_average_precision_score\n"));
+    // Repeated and listed alike; a policy given twice counts once.
+    let repeated = per_sample_builtin(
+        &s,
+        &[
+            &metrics[..],
+            &[
+                "--ties",
+                "pessimistic",
+                "--ties",
+                "expected,optimistic",
+                "--ties",
+                "expected",
+            ],
+        ]
+        .concat(),
+    );
+    let listed = per_sample_builtin(
+        &s,
+        &[&metrics[..], &["--ties", "pessimistic,expected,optimistic"]].concat(),
+    );
+    assert_eq!(repeated, listed);
+    let lines: Vec<Vec<&str>> = listed.lines().map(|l| l.split(',').collect()).collect();
+    let header = [
+        "sample",
+        "coverage_error:pessimistic",
+        "coverage_error:expected",
+        "coverage_error:optimistic",
+        "label_ranking_average_precision_score:pessimistic",
+        "label_ranking_average_precision_score:expected",
+        "label_ranking_average_precision_score:optimistic",
+    ];
+    assert_eq!(lines[0], header);
+    // Each column is bitwise the one-policy run's.
+    for (p, text) in single.iter().enumerate() {
+        for (i, line) in text.lines().enumerate().skip(1) {
+            let fields: Vec<&str> = line.split(',').collect();
+            assert_eq!(lines[i][1 + p], fields[1], "coverage, {}", policies[p]);
+            assert_eq!(lines[i][4 + p], fields[2], "LRAP, {}", policies[p]);
+        }
+    }
+    // The summary has a line per metric and policy.
+    let r = run(&[
+        &["eval", "-q", "--format", "json"],
+        &metrics[..],
+        &["--ties", "min,max"],
+    ]
+    .concat());
+    let ties: Vec<Value> = r
+        .results()
+        .iter()
+        .map(|x| x["params"]["ties"].clone())
+        .collect();
+    assert_eq!(ties, ["min", "max", "min", "max"].map(Value::from));
+}
+
+#[test]
+fn the_printed_example_read_back_gives_the_built_in_values() {
+    let s = Scratch::new("example");
+    let printed = |args: &[&str]| {
+        let r = run(&[&["example"], args].concat());
+        assert_eq!((r.status, r.stderr.as_str()), (0, ""), "{r:?}");
+        r.stdout
+    };
+    let t = s.file("y_true.csv", printed(&["y-true"]));
+    let sc = s.file("y_score.tsv", printed(&["y-score", "--format", "tsv"]));
+    assert!(std::fs::read_to_string(&t)
+        .unwrap()
+        .starts_with("label0,label1,label2,label3,label4\n1,0,0,1,0\n"));
+    let files = [
+        "--y-true",
+        t.to_str().unwrap(),
+        "--y-score",
+        sc.to_str().unwrap(),
+    ];
+    for convention in Convention::ALL.map(Convention::name) {
+        let args = ["eval", "-q", "--format", "json", "--convention", convention];
+        let builtin = run(&args);
+        let read_back = run(&[&args[..], &files].concat());
+        assert_eq!(read_back.stdout, builtin.stdout, "{convention}");
+        assert_eq!(read_back.status, builtin.status, "{convention}");
+    }
+    let builtin = run(&["compare", "-q", "--format", "json"]);
+    let read_back = run(&[&["compare", "-q", "--format", "json"], &files[..]].concat());
+    assert_eq!(read_back.stdout, builtin.stdout);
+    // CSV holds one matrix: without a name, a message and status 2.
+    run(&["example"]).assert_unusable("a CSV file holds one matrix: name it, y-true or y-score");
+    // The NumPy and R forms define both matrices; run them where Python and R are installed.
+    let python = printed(&["--format", "python"]);
+    assert!(python.contains("y_true = np.array([\n    [1, 0, 0, 1, 0],\n"));
+    assert!(python.contains("    [0.2, 0.0, 0.8, 0.2, 0.2],\n])\n"));
+    let r = printed(&["--format", "r"]);
+    assert!(r.contains("y_score <- matrix(c(\n  0.8, 0.2, 0.0, 0.8, 0.2,\n"));
+    assert!(r.ends_with("  0.2, 0.0, 0.8, 0.2, 0.2\n), nrow = 8, byrow = TRUE)\n"));
+    let csv_of_both = "print(','.join(map(str, y_true.flatten().tolist() + \
+                       y_score.flatten().tolist())))";
+    let r_csv_of_both = "cat(paste(c(t(y_true), t(y_score)), collapse = ','), '\\n')";
+    let expected: Vec<f64> = [&t, &sc]
+        .iter()
+        .flat_map(|p| {
+            let text = std::fs::read_to_string(p).unwrap();
+            text.lines()
+                .skip(1)
+                .flat_map(|l| l.split([',', '\t']).map(|f| f.parse::<f64>().unwrap()))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    for (program, code, source_arg) in [
+        ("python3", format!("{python}\n{csv_of_both}"), "-c"),
+        ("Rscript", format!("{r}\n{r_csv_of_both}"), "-e"),
+    ] {
+        let Ok(out) = Command::new(program).args([source_arg, &code]).output() else {
+            eprintln!("{program} is not installed: its form of the example is not run");
+            continue;
+        };
+        if !out.status.success() {
+            // Python without NumPy.
+            eprintln!("{program} failed: {}", String::from_utf8_lossy(&out.stderr));
+            continue;
+        }
+        let values: Vec<f64> = String::from_utf8(out.stdout)
+            .unwrap()
+            .trim()
+            .split(',')
+            .map(|f| f.trim().parse().unwrap())
+            .collect();
+        assert_eq!(values, expected, "{program}");
+    }
+}
+
+/// A file written by pandas or R (tests/data/written/README.md says how).
+fn written(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/written")
+        .join(name)
+}
+
+/// The scores of tests/data/written, as plain CSV without header or index.
+const WRITTEN_SCORES: &str = "0.75,0.25,0,0.75\n0.5,0.5,0.25,0\n0.5,0.75,0,0.5\n\
+                              0.25,0,0.5,0.5\n0,0.5,0.25,0.75\n1,0,0.25,0.25\n";
+
+/// Every convention's JSON on `y_true` and `y_score` equals the one on `plain_true` and
+/// `plain_score`; returns the stderr of the first run.
+fn assert_reads_as(y_true: &Path, y_score: &Path, plain_true: &Path, plain_score: &Path) -> String {
+    let mut stderr = String::new();
+    for convention in Convention::ALL.map(Convention::name) {
+        let args = ["--convention", convention];
+        let read = eval_files(y_true, y_score, &args);
+        let plain = eval_files(plain_true, plain_score, &[&args[..], &["-q"]].concat());
+        assert_eq!(read.stdout, plain.stdout, "{convention}: {read:?}");
+        assert_eq!(read.status, plain.status, "{convention}");
+        if stderr.is_empty() {
+            stderr = read.stderr;
+        }
+    }
+    stderr
+}
+
+#[test]
+fn pandas_default_index_column_is_skipped_with_a_note() {
+    let s = Scratch::new("pandas");
+    let plain_score = s.file("s.csv", WRITTEN_SCORES);
+    let plain_true = written("pandas_y_true_noindex.csv");
+    let stderr = assert_reads_as(
+        &written("pandas_y_true.csv"),
+        &written("pandas_y_score.csv"),
+        &plain_true,
+        &plain_score,
+    );
+    assert!(
+        stderr.contains(
+            "pandas_y_true.csv: column 1 has no name in the header and counts the rows from 0 \
+             (pandas' default index 0, 1, 2, ...): skipped as a row index; \
+             df.to_csv(path, index=False) leaves it out"
+        ),
+        "{stderr}"
+    );
+    // A frame made from an array names its columns 0, 1, 2, ...: the header is still one.
+    let bare_true = s.file(
+        "t.csv",
+        "1,0,0,1\n0,1,0,0\n1,1,0,0\n0,0,1,0\n0,1,1,1\n1,0,0,0\n",
+    );
+    let r = eval_files(
+        &bare_true,
+        &written("pandas_y_score_unnamed.csv"),
+        &["-q", "--metric", "coverage"],
+    );
+    let plain = eval_files(&plain_true, &plain_score, &["-q", "--metric", "coverage"]);
+    assert_eq!((r.status, &r.stdout), (0, &plain.stdout), "{r:?}");
+    // A Series of weights: index and values.
+    let w = s.file("w.txt", "1\n2\n1\n0.5\n1\n3\n");
+    let weights = ["--convention", "sklearn", "--sample-weight"];
+    let r = eval_files(
+        &written("pandas_y_true.csv"),
+        &written("pandas_y_score.csv"),
+        &[
+            &weights[..],
+            &[written("pandas_weights.csv").to_str().unwrap()],
+        ]
+        .concat(),
+    );
+    let plain = eval_files(
+        &plain_true,
+        &plain_score,
+        &[&weights[..], &[w.to_str().unwrap()]].concat(),
+    );
+    assert_eq!((r.status, &r.stdout), (0, &plain.stdout), "{r:?}");
+    // -q: no notes.
+    let r = eval_files(
+        &written("pandas_y_true.csv"),
+        &written("pandas_y_score.csv"),
+        &["-q"],
+    );
+    assert_eq!(r.stderr, "");
+}
+
+#[test]
+fn r_default_row_names_are_skipped_and_quoted_fields_parse() {
+    let s = Scratch::new("r");
+    let plain_score = s.file("s.csv", WRITTEN_SCORES);
+    let stderr = assert_reads_as(
+        &written("r_y_true.csv"),
+        &written("r_y_score.csv"),
+        &written("r_y_true_norownames.csv"),
+        &plain_score,
+    );
+    assert!(
+        stderr.contains(
+            "r_y_score.csv: column 1 has no name in the header and counts the rows from 1 \
+             (R's default row names \"1\", \"2\", ...): skipped as a row index; \
+             write.csv(m, path, row.names = FALSE) leaves it out"
+        ),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn row_names_that_do_not_count_the_rows_are_refused_with_the_fix() {
+    for (scores, found, line) in [
+        ("pandas_y_score_shuffled.csv", "\"3\"", 2),
+        ("r_y_score_named_rows.csv", "\"s3\"", 2),
+    ] {
+        let r = eval_files(
+            &written("pandas_y_true_noindex.csv"),
+            &written(scores),
+            &["-q", "--align-columns"],
+        );
+        let path = written(scores);
+        r.assert_file_error(
+            &path,
+            &format!(
+                ":{line}:1: column 1 has no name in the header, so it holds row names (pandas' \
+                 to_csv and R's write.csv write them by default), but they do not count the \
+                 rows from 0 or 1 (found {found}), so they cannot be skipped safely; save the \
+                 file without them: df.to_csv(path, index=False) in pandas, write.csv(m, path, \
+                 row.names = FALSE) in R"
+            ),
+        );
+    }
+    // An index that counts, then stops counting.
+    let s = Scratch::new("index-breaks");
+    let t = s.file("t.csv", ",a,b\n0,1,0\n1,0,1\n5,1,1\n");
+    let sc = s.file("s.csv", "a,b\n0.5,0.2\n0.1,0.3\n0.4,0.4\n");
+    eval_files(&t, &sc, &["-q"]).assert_file_error(
+        &t,
+        ":4:1: column 1 has no name in the header and counted the rows (pandas' default index \
+         0, 1, 2, ...), but holds \"5\" here where 2 would follow, so it cannot be skipped safely as \
+         a row index; save the file without it: df.to_csv(path, index=False)",
+    );
+}
+
+#[test]
+fn header_names_must_agree_or_be_aligned() {
+    let s = Scratch::new("names");
+    // Labels headed a,b,c and scores headed c,b,a: never evaluated column by column.
+    let t = s.file("t.csv", "a,b,c\n1,0,0\n0,1,0\n");
+    let sc = s.file("s.csv", "c,b,a\n0.1,0.2,0.9\n0.3,0.8,0.2\n");
+    eval_files(&t, &sc, &["-q"]).assert_file_error(
+        &t,
+        ": data column 1 is named \"a\" in the header, but \"c\" in ",
+    );
+    let r = eval_files(
+        &t,
+        &sc,
+        &["--align-columns", "--metric", "average_precision"],
+    );
+    assert_eq!(r.outcomes()[0].1, Ok(Value::from(1.0)), "{r:?}");
+    // The files pandas writes, with the columns in another order.
+    let (labels, dcba) = (
+        written("pandas_y_true.csv"),
+        written("pandas_y_score_dcba.csv"),
+    );
+    let r = eval_files(&labels, &dcba, &["-q"]);
+    r.assert_unusable(
+        "the same names in another order: --align-columns puts the scores' columns in the \
+         labels' order",
+    );
+    let aligned = eval_files(&labels, &dcba, &["-q", "--align-columns"]);
+    let same = eval_files(&labels, &written("pandas_y_score.csv"), &["-q"]);
+    assert_eq!((aligned.status, &aligned.stdout), (0, &same.stdout));
+    // compare reads the files the same way.
+    let args = [
+        "compare",
+        "-q",
+        "--format",
+        "csv",
+        "--y-true",
+        labels.to_str().unwrap(),
+    ];
+    let aligned = run(&[
+        &args[..],
+        &["--y-score", dcba.to_str().unwrap(), "--align-columns"],
+    ]
+    .concat());
+    let same = run(&[
+        &args[..],
+        &["--y-score", written("pandas_y_score.csv").to_str().unwrap()],
+    ]
+    .concat());
+    assert_eq!(aligned.stdout, same.stdout);
+    assert!(run(&[&args[..], &["--y-score", dcba.to_str().unwrap()]].concat()).status == 2);
+    // Different names; names that cannot be matched; no header to align by.
+    let r_scores = written("r_y_score.csv");
+    eval_files(&labels, &r_scores, &["-q"]).assert_unusable("but \"V1\" in ");
+    eval_files(&labels, &r_scores, &["-q"]).assert_unusable("the files name different columns");
+    eval_files(&labels, &r_scores, &["-q", "--align-columns"]).assert_unusable("no column of ");
+    let dup = s.file("dup.csv", "a,a,b,c\n0.1,0.2,0.9,0\n0.3,0.8,0.2,0\n");
+    let t4 = s.file("t4.csv", "a,b,c,a\n1,0,0,1\n0,1,0,1\n");
+    eval_files(&t4, &dup, &["-q", "--align-columns"])
+        .assert_unusable("more than one column is named \"a\"");
+    let bare = s.file("bare.csv", "0.1,0.2,0.9\n0.3,0.8,0.2\n");
+    eval_files(&t, &bare, &["-q", "--align-columns"]).assert_file_error(
+        &bare,
+        ": no header line: --align-columns matches the scores' columns to the labels' by the \
+         names in both files' header lines",
+    );
+    // One header only: nothing to compare.
+    assert_eq!(eval_files(&t, &bare, &["-q"]).status, 0);
 }

@@ -73,6 +73,7 @@ pub fn check(data: &[u8]) {
         header: flags & 0x40 != 0,
         n_labels: (flags & 0x20 != 0).then_some(usize::from(byte(5) % 8)),
         quiet: true,
+        align_columns: flags & 0x10 != 0,
     };
     let result = Inputs::read(
         Some(&paths[0]),

@@ -190,23 +190,27 @@ pub const MICRO_AUC: RocAuc = MACRO_AUC
     .on_undefined(Undefined::Reject);
 
 /// mldr's `undefined_value`/`na.rm` pair as an [`Undefined`] rule: a number counts; `NA`
-/// (`None`) propagates, or is dropped under `na.rm = TRUE`.
+/// (`None`) propagates, or is dropped under `na.rm = TRUE`. `NaN` is `NA`, because R's
+/// `mean(na.rm = TRUE)` drops `NaN` as it drops `NA` (`is.na(NaN)` is `TRUE`), and without
+/// `na.rm` either one makes the mean missing.
 ///
 /// # Example
 /// ```
 /// use rankmetrics::{mldr, Undefined};
 /// assert_eq!(mldr::undefined_rule(None, true), Undefined::Skip);
+/// assert_eq!(mldr::undefined_rule(Some(f64::NAN), true), Undefined::Skip);
 /// assert_eq!(mldr::undefined_rule(Some(0.5), false), Undefined::Value(0.5));
 /// ```
-pub const fn undefined_rule(undefined_value: Option<f64>, na_rm: bool) -> Undefined {
-    match (undefined_value, na_rm) {
+pub fn undefined_rule(undefined_value: Option<f64>, na_rm: bool) -> Undefined {
+    match (undefined_value.filter(|v| !v.is_nan()), na_rm) {
         (Some(v), _) => Undefined::Value(v),
         (None, true) => Undefined::Skip,
         (None, false) => Undefined::Nan,
     }
 }
 
-/// `mldr::macro_auc(true_labels, predictions, undefined_value, na.rm)`; `None` is R's `NA`.
+/// `mldr::macro_auc(true_labels, predictions, undefined_value, na.rm)`; `None` is R's `NA`,
+/// and so is `Some(f64::NAN)` ([`undefined_rule`]).
 ///
 /// # Errors
 /// As [`average_precision`].
@@ -234,7 +238,8 @@ where
         .evaluate(true_labels, predictions, None)
 }
 
-/// `mldr::example_auc(true_labels, predictions, undefined_value, na.rm)`; `None` is R's `NA`.
+/// `mldr::example_auc(true_labels, predictions, undefined_value, na.rm)`; `None` is R's `NA`,
+/// and so is `Some(f64::NAN)` ([`undefined_rule`]).
 ///
 /// # Errors
 /// As [`average_precision`].

@@ -22,7 +22,9 @@ use crate::row::metric::RowRule;
 use crate::sum::Summation;
 use crate::ties::{TieGrouping, TiePolicy};
 
-/// `AveragePrecision`: rows without a relevant label are skipped (NaN if every row is).
+/// `AveragePrecision`: rows without a relevant label are skipped (NaN if every row is). A row's
+/// precisions are added in column order, as MULAN loops over the relevant labels, so the value
+/// is MULAN's bit for bit.
 ///
 /// # Example
 /// ```
@@ -35,7 +37,8 @@ pub const AveragePrecision: metrics::AveragePrecision =
         .with_grouping(TieGrouping::WEKA)
         .with_label_domain(LabelDomain::Binary)
         .on_no_relevant(RowRule::Skip)
-        .with_summation(Summation::Sequential);
+        .with_summation(Summation::Sequential)
+        .summed_in_column_order(true);
 
 /// `Coverage`: worst relevant rank − 1; 0 without a relevant label.
 ///

@@ -1,10 +1,12 @@
 //! torchmetrics 1.9 (`torchmetrics.functional.classification`): coverage, LRAP and ranking
-//! loss, evaluated in `f64` (torchmetrics itself returns `float32`; its goldens'
-//! `value_f64`); and retrieval NDCG ([`retrieval_normalized_dcg`], one query per row).
+//! loss (torchmetrics itself returns `float32`; these return the same value in `f64`); and
+//! retrieval NDCG ([`retrieval_normalized_dcg`], one query per row).
 //!
 //! * Logits: when any score of the whole input lies outside [0, 1], torchmetrics applies a
-//!   sigmoid to every score first. This can merge distinct scores into ties where the sigmoid
-//!   saturates (40 and 38 both map to 1.0), and these presets do the same.
+//!   sigmoid to every score first, in the preds' dtype: `f32` scores go through torch's
+//!   `float32` sigmoid ([`sigmoid_f32`], saturating above about 16.6), `f64` scores through the
+//!   `f64` one (saturating above about 36.7); see [`Logits`]. Both can merge distinct scores
+//!   into ties, and these presets do the same.
 //! * Targets must be 0 or 1, and there must be at least 2 labels.
 //! * Coverage and LRAP equal scikit-learn's; the ranking loss breaks ties by torch's (stable,
 //!   CPU) sort order, which is `TiePolicy::Last`.
@@ -12,6 +14,7 @@
 //!
 //! The functions take `(preds, target)` in torchmetrics' order.
 
+use core::any::TypeId;
 use core::ops::Range;
 
 use crate::error::{Error, LabelDomain};
@@ -67,6 +70,15 @@ pub const MULTILABEL_RANKING_LOSS: RankingLoss = RankingLoss::new(TiePolicy::Las
 /// every score when some score lies outside [0, 1], the scores unchanged otherwise. Computed
 /// on the fly; the caller's scores are not copied or modified.
 ///
+/// torch computes in the tensor's dtype, and so does the view:
+/// * `float64` preds ([`Logits::new`] on `f64` scores): the sigmoid in `f64`.
+/// * `float32` preds ([`Logits::new`] on `f32` scores, or [`Logits::float32`] on any): the
+///   scores are the `float32` values (an `f64` is cast, one beyond `f32::MAX` giving
+///   ±`f32::MAX`, which the sigmoid maps where torch maps ±inf), the test for [0, 1] reads
+///   them, and the sigmoid is torch's `float32` arithmetic ([`sigmoid_f32`]): exactly 1.0
+///   above about 16.6, exactly 0.0 below about -88.7, and logits closer than `float32`
+///   resolution tie.
+///
 /// # Example
 /// ```
 /// use rankmetrics::{torchmetrics::Logits, Matrix};
@@ -76,35 +88,113 @@ pub const MULTILABEL_RANKING_LOSS: RankingLoss = RankingLoss::new(TiePolicy::Las
 /// let mut row = Vec::new();
 /// view.extend_rows(0..1, &mut row);
 /// assert_eq!(row[0], row[1]); // both saturate to 1.0: a new tie
+///
+/// // float32 preds saturate much earlier: 20 and 18 are both 1.0.
+/// let scores = [[20.0f32, 18.0]];
+/// let mut row = Vec::new();
+/// Logits::new(&scores).unwrap().extend_rows(0..1, &mut row);
+/// assert_eq!(row, [1.0, 1.0]);
 /// ```
 #[derive(Debug, Clone, Copy)]
 pub struct Logits<'a, S: ?Sized> {
     scores: &'a S,
     sigmoid: bool,
+    float32: bool,
 }
 
 impl<'a, T: Score, S: Matrix<Elem = T> + ?Sized> Logits<'a, S> {
-    /// Looks at every score once to decide whether the sigmoid applies.
+    /// Looks at every score once to decide whether the sigmoid applies; computes in the
+    /// precision of `T` (`float32` for `f32` scores, `float64` for `f64`).
     ///
     /// # Errors
     /// [`Error::NonFiniteScore`] for the first NaN or infinite score, [`Error::RaggedRow`] for
     /// a ragged input.
     pub fn new(scores: &'a S) -> Result<Self, Error> {
+        Self::with_float32(scores, false)
+    }
+
+    /// As [`new`](Self::new), but as torchmetrics computes on `float32` preds whatever `T` is:
+    /// the scores are cast to `float32` first (so `f64` scores that hold `float32` values, as
+    /// read from a `float32` file, give what `f32` scores give).
+    ///
+    /// # Errors
+    /// As [`new`](Self::new).
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{torchmetrics::Logits, Matrix};
+    /// let scores = [[-90.0, -100.0, 0.5]];
+    /// let mut row = Vec::new();
+    /// Logits::float32(&scores).unwrap().extend_rows(0..1, &mut row);
+    /// assert_eq!(&row[..2], [0.0, 0.0]); // exp(90) overflows float32
+    /// ```
+    pub fn float32(scores: &'a S) -> Result<Self, Error> {
+        Self::with_float32(scores, true)
+    }
+
+    /// `float32` or `f32` scores: the float32 path; otherwise the path of `T`.
+    pub(crate) fn with_float32(scores: &'a S, float32: bool) -> Result<Self, Error> {
+        let float32 = float32 || TypeId::of::<T>() == TypeId::of::<f32>();
         scores.check_shape()?;
         let mut reader = crate::matrix::RowReader::new(scores);
         let mut sigmoid = false;
         for i in 0..scores.nrows() {
             let row = reader.row(i);
             check_scores(row, i)?;
-            sigmoid |= row.iter().any(|&s| s < T::zero() || s > T::one());
+            sigmoid |= match float32 {
+                // torch tests the float32 tensor: 1 + 1e-12 is 1.0 there, inside [0, 1].
+                true => row
+                    .iter()
+                    .map(|s| saturating_f32(s.as_f64()))
+                    .any(|s| !(0.0..=1.0).contains(&s)),
+                false => row.iter().any(|&s| s < T::zero() || s > T::one()),
+            };
         }
-        Ok(Logits { scores, sigmoid })
+        Ok(Logits {
+            scores,
+            sigmoid,
+            float32,
+        })
     }
 
     /// Whether the scores go through the sigmoid.
     pub fn applies_sigmoid(&self) -> bool {
         self.sigmoid
     }
+
+    /// Whether the view computes as torch does on `float32` preds.
+    ///
+    /// ```
+    /// use rankmetrics::torchmetrics::Logits;
+    /// assert!(Logits::new(&[[0.5f32, 2.0]]).unwrap().is_float32());
+    /// assert!(!Logits::new(&[[0.5f64, 2.0]]).unwrap().is_float32());
+    /// ```
+    pub fn is_float32(&self) -> bool {
+        self.float32
+    }
+}
+
+/// torch's sigmoid of a `float32` tensor, as the `float32` formula `1 / (1 + e)` with
+/// `e = exp(-x)` rounded to `float32` and the addition and division in `float32`. This is what
+/// reproduces torchmetrics on `float32` preds; a correctly rounded sigmoid does not (below
+/// -88.7, where `exp(-x)` overflows `float32`, it gives distinct subnormals where torch gives
+/// ties at 0, and above 16.6, where `1 + e` rounds to 1, it stays below 1).
+///
+/// # Example
+/// ```
+/// use rankmetrics::torchmetrics::sigmoid_f32;
+/// assert_eq!(sigmoid_f32(0.0), 0.5);
+/// assert_eq!((sigmoid_f32(20.0), sigmoid_f32(-90.0)), (1.0, 0.0));
+/// ```
+pub fn sigmoid_f32(x: f32) -> f32 {
+    let e = (-f64::from(x)).exp() as f32;
+    1.0 / (1.0 + e)
+}
+
+/// `x` cast to `float32`, an overflow giving ±`f32::MAX`: the sigmoid gives the same as for
+/// torch's ±inf (1 and 0), and any such score lies outside [0, 1], so the sigmoid applies.
+fn saturating_f32(x: f64) -> f32 {
+    (x as f32).clamp(f32::MIN, f32::MAX)
 }
 
 impl<T: Score, S: Matrix<Elem = T> + ?Sized> Matrix for Logits<'_, S> {
@@ -116,7 +206,7 @@ impl<T: Score, S: Matrix<Elem = T> + ?Sized> Matrix for Logits<'_, S> {
         self.scores.ncols()
     }
     fn row(&self, i: usize) -> Option<&[T]> {
-        if self.sigmoid {
+        if self.sigmoid || self.float32 {
             None
         } else {
             self.scores.row(i)
@@ -125,10 +215,26 @@ impl<T: Score, S: Matrix<Elem = T> + ?Sized> Matrix for Logits<'_, S> {
     fn extend_rows(&self, rows: Range<usize>, out: &mut Vec<T>) {
         let start = out.len();
         self.scores.extend_rows(rows, out);
-        if self.sigmoid {
-            for s in &mut out[start..] {
-                *s = T::from_f64(1.0 / (1.0 + (-s.as_f64()).exp()));
+        let Some(scores) = out.get_mut(start..) else {
+            return;
+        };
+        match (self.float32, self.sigmoid) {
+            (true, true) => {
+                for s in scores {
+                    *s = T::from_f64(f64::from(sigmoid_f32(saturating_f32(s.as_f64()))));
+                }
             }
+            (true, false) => {
+                for s in scores {
+                    *s = T::from_f64(f64::from(saturating_f32(s.as_f64())));
+                }
+            }
+            (false, true) => {
+                for s in scores {
+                    *s = T::from_f64(1.0 / (1.0 + (-s.as_f64()).exp()));
+                }
+            }
+            (false, false) => {}
         }
     }
     fn check_shape(&self) -> Result<(), Error> {
@@ -136,13 +242,15 @@ impl<T: Score, S: Matrix<Elem = T> + ?Sized> Matrix for Logits<'_, S> {
     }
 }
 
-/// Evaluates `metric` as torchmetrics does: shapes first, then the logit normalisation.
-/// Weights are an extension (torchmetrics has none).
+/// Evaluates `metric` as torchmetrics does: shapes first, then the logit normalisation, in
+/// `float32` when `float32` (or the scores are `f32`). Weights are an extension (torchmetrics
+/// has none).
 pub(crate) fn evaluate_on_logits<M, T, Y, S>(
     metric: &M,
     preds: &S,
     target: &Y,
     weights: Option<&[f64]>,
+    float32: bool,
 ) -> Result<f64, Error>
 where
     M: RankingMetric<T>,
@@ -151,7 +259,11 @@ where
     S: ScoreMatrix<T> + ?Sized,
 {
     check_shapes(target, preds, 1)?;
-    metric.evaluate(target, &Logits::new(preds)?, weights)
+    let logits = match float32 {
+        true => Logits::float32(preds)?,
+        false => Logits::new(preds)?,
+    };
+    metric.evaluate(target, &logits, weights)
 }
 
 /// `torchmetrics.functional.classification.multilabel_coverage_error(preds, target, num_labels)`.
@@ -170,7 +282,7 @@ where
     Y: LabelMatrix + ?Sized,
     S: ScoreMatrix<T> + ?Sized,
 {
-    evaluate_on_logits(&MULTILABEL_COVERAGE_ERROR, preds, target, None)
+    evaluate_on_logits(&MULTILABEL_COVERAGE_ERROR, preds, target, None, false)
 }
 
 /// `torchmetrics.functional.classification.multilabel_ranking_average_precision(preds, target, num_labels)`.
@@ -189,7 +301,13 @@ where
     Y: LabelMatrix + ?Sized,
     S: ScoreMatrix<T> + ?Sized,
 {
-    evaluate_on_logits(&MULTILABEL_RANKING_AVERAGE_PRECISION, preds, target, None)
+    evaluate_on_logits(
+        &MULTILABEL_RANKING_AVERAGE_PRECISION,
+        preds,
+        target,
+        None,
+        false,
+    )
 }
 
 /// `torchmetrics.functional.classification.multilabel_ranking_loss(preds, target, num_labels)`.
@@ -209,7 +327,7 @@ where
     Y: LabelMatrix + ?Sized,
     S: ScoreMatrix<T> + ?Sized,
 {
-    evaluate_on_logits(&MULTILABEL_RANKING_LOSS, preds, target, None)
+    evaluate_on_logits(&MULTILABEL_RANKING_LOSS, preds, target, None, false)
 }
 
 /// `RetrievalNormalizedDCG(top_k=None, empty_target_action="neg")` with one query per row (on
@@ -325,4 +443,95 @@ where
     RETRIEVAL_NORMALIZED_DCG
         .with_k(top_k)?
         .evaluate(target, &Float32Scores::new(preds), None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The float32 formula spelled with f64 operations, each rounded to f32: an f32 `+` or `/`
+    /// of f32 operands is the f64 result rounded once (f64 holds the exact sum, and its quotient
+    /// rounds to f32 as the f32 division does, 53 ≥ 2·24 + 2).
+    fn by_f64_steps(x: f32) -> f32 {
+        let e = (-f64::from(x)).exp() as f32;
+        let denominator = (1.0 + f64::from(e)) as f32;
+        (1.0 / f64::from(denominator)) as f32
+    }
+
+    proptest! {
+        #[test]
+        fn sigmoid_f32_is_the_float32_formula(x in -120.0f32..120.0) {
+            let y = sigmoid_f32(x);
+            prop_assert_eq!(y.to_bits(), by_f64_steps(x).to_bits());
+            // Against f32 arithmetic throughout (libm's expf): at most one ulp apart.
+            let direct = 1.0f32 / (1.0 + (-x).exp());
+            prop_assert!((y.to_bits() as i64 - direct.to_bits() as i64).abs() <= 1, "{x}");
+            // Saturation and underflow, as torch.
+            if x > 16.7 {
+                prop_assert_eq!(y, 1.0);
+            }
+            if x < -88.73 {
+                prop_assert_eq!(y, 0.0);
+            }
+            prop_assert!((0.0..=1.0).contains(&y));
+        }
+
+        #[test]
+        fn sigmoid_f32_is_monotone(a in -100.0f32..100.0, b in -100.0f32..100.0) {
+            let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
+            prop_assert!(sigmoid_f32(lo) <= sigmoid_f32(hi));
+        }
+
+        /// The f32 and f64 paths rank alike wherever the float32 values have no ties the f64
+        /// ones lack (and the reverse): the metric values then agree.
+        #[test]
+        fn f32_and_f64_paths_agree_without_new_ties(
+            logits in proptest::collection::vec(-30.0f32..30.0, 6),
+            labels in proptest::collection::vec(0u8..2, 6),
+        ) {
+            let f64_scores: Vec<f64> = logits.iter().map(|&x| f64::from(x)).collect();
+            let (s32, s64) = (
+                crate::RowMajor::new(&logits, 2, 3).unwrap(),
+                crate::RowMajor::new(&f64_scores, 2, 3).unwrap(),
+            );
+            let y = crate::RowMajor::new(&labels, 2, 3).unwrap();
+            let mut a = Vec::new();
+            Logits::new(&s32).unwrap().extend_rows(0..2, &mut a);
+            let mut b = Vec::new();
+            Logits::new(&s64).unwrap().extend_rows(0..2, &mut b);
+            let ties = |v: &[f64]| -> Vec<bool> {
+                v.chunks(3).flat_map(|r| {
+                    [(0, 1), (0, 2), (1, 2)].map(|(i, j)| r[i] == r[j])
+                }).collect()
+            };
+            let a: Vec<f64> = a.iter().map(|&x| f64::from(x)).collect();
+            prop_assume!(ties(&a) == ties(&b));
+            let v32 = MULTILABEL_RANKING_LOSS.evaluate(&y, &Logits::new(&s32).unwrap(), None);
+            let v64 = MULTILABEL_RANKING_LOSS.evaluate(&y, &Logits::new(&s64).unwrap(), None);
+            prop_assert_eq!(v32.unwrap(), v64.unwrap());
+            let v32 = MULTILABEL_COVERAGE_ERROR.evaluate(&y, &Logits::new(&s32).unwrap(), None);
+            let v64 = MULTILABEL_COVERAGE_ERROR.evaluate(&y, &Logits::new(&s64).unwrap(), None);
+            prop_assert_eq!(v32.unwrap(), v64.unwrap());
+            let v32 = MULTILABEL_RANKING_AVERAGE_PRECISION
+                .evaluate(&y, &Logits::new(&s32).unwrap(), None);
+            let v64 = MULTILABEL_RANKING_AVERAGE_PRECISION
+                .evaluate(&y, &Logits::new(&s64).unwrap(), None);
+            prop_assert_eq!(v32.unwrap(), v64.unwrap());
+        }
+    }
+
+    #[test]
+    fn the_issue_examples() {
+        let y = [[1, 0]];
+        for s in [[20.0f32, 18.0], [-90.0, -100.0]] {
+            assert_eq!(multilabel_coverage_error(&[s], &y).unwrap(), 2.0);
+            assert_eq!(multilabel_ranking_average_precision(&[s], &y).unwrap(), 0.5);
+            assert_eq!(multilabel_ranking_loss(&[s], &y).unwrap(), 1.0);
+            // float64 preds keep the pair apart.
+            let s64 = s.map(f64::from);
+            assert_eq!(multilabel_coverage_error(&[s64], &y).unwrap(), 1.0);
+            assert_eq!(multilabel_ranking_loss(&[s64], &y).unwrap(), 0.0);
+        }
+    }
 }

@@ -37,6 +37,9 @@ use crate::ties::{RankSharing, TiePolicy};
 ))]
 pub struct AveragePrecision {
     options: RowOptions,
+    /// Add a row's precisions in column order instead of rank order (MULAN).
+    #[cfg_attr(feature = "serde", serde(default))]
+    column_order: bool,
 }
 
 impl AveragePrecision {
@@ -44,7 +47,41 @@ impl AveragePrecision {
     pub const fn new(ties: TiePolicy) -> Self {
         AveragePrecision {
             options: RowOptions::new(ties, RowRule::Value(1.0), RowRule::Formula),
+            column_order: false,
         }
+    }
+
+    /// The same metric adding each row's precisions in column order (`true`, as MULAN's
+    /// `AveragePrecision` does) rather than in rank order (`false`, the default, as
+    /// scikit-learn, torchmetrics and mldr do). The terms are the same; floating-point
+    /// addition is not associative, so the order decides the last bit or two. Rows are then
+    /// ranked in full (the column of each relevant label is needed). Under
+    /// [`TiePolicy::Expected`] the value is an expectation and this has no effect.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{AveragePrecision, RankingMetric, TiePolicy};
+    /// let (y, s) = ([[0, 0, 1, 1, 1]], [[0.4, 0.5, 0.1, 0.2, 0.3]]);
+    /// let ap = AveragePrecision::new(TiePolicy::Last);
+    /// assert_eq!(ap.evaluate(&y, &s, None).unwrap(), 0.4777777777777777);
+    /// let by_column = ap.summed_in_column_order(true);
+    /// assert!(by_column.sums_in_column_order());
+    /// assert_eq!(by_column.evaluate(&y, &s, None).unwrap(), 0.4777777777777778);
+    /// ```
+    pub const fn summed_in_column_order(mut self, column_order: bool) -> Self {
+        self.column_order = column_order;
+        self
+    }
+
+    /// Whether a row's precisions are added in column order
+    /// ([`summed_in_column_order`](Self::summed_in_column_order)).
+    ///
+    /// ```
+    /// use rankmetrics::{AveragePrecision, TiePolicy};
+    /// assert!(!AveragePrecision::new(TiePolicy::Max).sums_in_column_order());
+    /// ```
+    pub const fn sums_in_column_order(&self) -> bool {
+        self.column_order
     }
 }
 
@@ -56,12 +93,41 @@ impl RowMetric for AveragePrecision {
     }
 
     fn reads_only_relevant_blocks(&self) -> bool {
-        true
+        // Column order needs each relevant label's column: the full ranking's order.
+        !self.column_order
     }
 
     fn row_value(&self, row: &RankedRow<'_>) -> f64 {
-        ranked_average_precision(row)
+        match self.column_order && row.sharing() != Some(RankSharing::Expected) {
+            true => column_order_average_precision(row),
+            false => ranked_average_precision(row),
+        }
     }
+}
+
+/// The average precision of one fully ranked row with its terms added in column order, as
+/// MULAN's `AveragePrecision` loops over the relevant labels by index. Each term is the same
+/// quotient as in [`ranked_average_precision`]; only the order of the additions differs.
+fn column_order_average_precision(row: &RankedRow<'_>) -> f64 {
+    let gains = row.gains();
+    let is_relevant = |j: &&u32| gains.get(**j as usize).is_some_and(|&g| g != 0.0);
+    let mut terms: Vec<(u32, f64)> = Vec::with_capacity(row.n_relevant());
+    let mut relevant_so_far = 0;
+    for b in row.relevant_blocks() {
+        relevant_so_far += b.relevant;
+        let precision = relevant_so_far as f64 / row.rank(b);
+        let members = row.order().get(b.start..b.start + b.len).unwrap_or(&[]);
+        terms.extend(members.iter().filter(is_relevant).map(|&j| (j, precision)));
+    }
+    if terms.len() != row.n_relevant() {
+        // Not a full ranking (no order to read): the rank-order sum.
+        return ranked_average_precision(row);
+    }
+    terms.sort_unstable_by_key(|&(column, _)| column);
+    let sum = terms
+        .iter()
+        .fold(0.0, |sum, &(_, precision)| sum + precision);
+    sum / row.n_relevant() as f64
 }
 
 /// The average precision of one ranked row (or column), by the formula above.
@@ -135,6 +201,29 @@ mod tests {
             .evaluate(&[[1, 1, 1]], &[[0.3; 3]], None)
             .unwrap();
         assert_eq!(v, expected);
+    }
+
+    /// MULAN adds a row's precisions by column, the rank order gives the other last bit.
+    #[test]
+    fn column_order_changes_only_the_order_of_the_additions() {
+        let (y, s) = ([[0, 0, 1, 1, 1]], [[0.4, 0.5, 0.1, 0.2, 0.3]]);
+        let ap = AveragePrecision::new(TiePolicy::Last);
+        // Ranks of columns 2, 3, 4: 5, 4, 3; precisions 3/5, 2/4, 1/3.
+        let by_rank: f64 = 1.0 / 3.0 + 2.0 / 4.0 + 3.0 / 5.0;
+        let by_column: f64 = 3.0 / 5.0 + 2.0 / 4.0 + 1.0 / 3.0;
+        assert_eq!(ap.evaluate(&y, &s, None).unwrap(), by_rank / 3.0);
+        let ap = ap.summed_in_column_order(true);
+        assert_eq!(ap.evaluate(&y, &s, None).unwrap(), by_column / 3.0);
+        // Shared ranks: each relevant label's term is its block's precision.
+        for ties in [TiePolicy::Max, TiePolicy::Min, TiePolicy::Average] {
+            let (y, s) = ([[1, 0, 1, 1]], [[0.5, 0.5, 0.9, 0.1]]);
+            let a = AveragePrecision::new(ties).evaluate(&y, &s, None).unwrap();
+            let b = AveragePrecision::new(ties)
+                .summed_in_column_order(true)
+                .evaluate(&y, &s, None)
+                .unwrap();
+            assert!((a - b).abs() <= 4.0 * f64::EPSILON, "{ties:?}");
+        }
     }
 
     // mldr probe tie2-first-rel [1,0]; [.5,.5]: last 0.5, first 1, average 2/3, min 1.

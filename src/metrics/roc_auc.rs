@@ -161,13 +161,28 @@ fn class_median<T: Score>(v: &Vector<'_, T>, row: &RankedRow<'_>, relevant: bool
         f64::NAN
     };
     let lower = nth((count - 1) / 2);
-    let upper = if count % 2 == 0 {
-        nth(count / 2)
+    match count % 2 {
+        // R returns the middle element itself: no arithmetic, so a subnormal stays as it is.
+        1 => lower,
+        _ => mean_of_two(lower, nth(count / 2)),
+    }
+}
+
+/// R's `mean(c(a, b))`, the median of an even count: (a + b) / 2 rounded once.
+///
+/// R adds in extended precision and divides by 2 there, then rounds to a double; where no
+/// double rounding intervenes that is the correctly rounded midpoint, computed here without
+/// extended precision. If `a + b` is finite, either |a + b| ≥ 2⁻¹⁰²¹ and halving it is exact
+/// (and commutes with rounding), or the sum is below the normal range, where every sum of two
+/// doubles is exact and the halving rounds once. If `a + b` overflows, both halves are exact
+/// and their sum rounds once. (`a * 0.5 + b * 0.5` is not this: 5e-324 × 0.5 rounds to 0.)
+fn mean_of_two(a: f64, b: f64) -> f64 {
+    let sum = a + b;
+    if sum.is_finite() {
+        sum * 0.5
     } else {
-        lower
-    };
-    // Halving first cannot overflow at ±1e308; each half is exact.
-    lower * 0.5 + upper * 0.5
+        a * 0.5 + b * 0.5
+    }
 }
 
 #[cfg(test)]
@@ -188,7 +203,55 @@ mod tests {
             .collect();
         match members.len() {
             0 => f64::NAN,
-            c => members[(c - 1) / 2] * 0.5 + members[c / 2] * 0.5,
+            c if c % 2 == 1 => members[c / 2],
+            c => mean_of_two(members[c / 2 - 1], members[c / 2]),
+        }
+    }
+
+    #[test]
+    fn mean_of_two_is_the_correctly_rounded_midpoint() {
+        let tiny = f64::from_bits(1);
+        let cases = [
+            (0.0, tiny, 0.0),
+            (tiny, tiny, tiny),
+            (-tiny, 0.0, -0.0),
+            (f64::MAX, f64::MAX, f64::MAX),
+            (f64::MAX, -f64::MAX, 0.0),
+            (1.0, 2.0, 1.5),
+            (0.1, 0.2, 0.15000000000000002),
+        ];
+        for (a, b, want) in cases {
+            assert_eq!(mean_of_two(a, b).to_bits(), want.to_bits(), "{a:e} {b:e}");
+            assert_eq!(mean_of_two(b, a).to_bits(), want.to_bits(), "{a:e} {b:e}");
+        }
+        // Multiples of the smallest subnormal up to twice the smallest normal: the midpoint
+        // (i + j) / 2 in units of 2⁻¹⁰⁷⁴, rounded half to even, in integers.
+        let around = |k: u64| {
+            [
+                k,
+                k + 1,
+                (1 << 52) - 1 - k,
+                (1 << 52) + k,
+                (1 << 53) - 1 - k,
+            ]
+        };
+        for i in (0..40).flat_map(around) {
+            for j in (0..40).flat_map(around) {
+                let (sum, unit) = (i + j, |k: u64| f64::from_bits(k));
+                let half = sum / 2 + u64::from(sum % 2 == 1 && (sum / 2) % 2 == 1);
+                assert_eq!(mean_of_two(unit(i), unit(j)), unit(half), "{i} {j}");
+            }
+        }
+        // Where both halves are exact, a/2 + b/2 rounds the midpoint once: the reference.
+        let mut draw = draws(0xA11CE);
+        for _ in 0..20_000 {
+            let mut bits = || f64::from_bits((draw(1 << 32) << 32) | draw(1 << 32));
+            let (a, b) = (bits(), bits());
+            let exact = |x: f64| x.is_finite() && (x * 0.5) * 2.0 == x;
+            if exact(a) && exact(b) {
+                let (got, want) = (mean_of_two(a, b), a * 0.5 + b * 0.5);
+                assert_eq!(got.to_bits(), want.to_bits(), "{a:e} {b:e}");
+            }
         }
     }
 

@@ -7,10 +7,13 @@
 //!   extension names and hands out its rows a chunk at a time.
 //! * `gz.rs`: a file's bytes, gzip-decoded for `.gz` and counted on the progress bar.
 //! * `lines.rs`: the numbered UTF-8 lines of a text file.
-//! * `text.rs`: delimited numbers (CSV, TSV, whitespace), with header detection.
+//! * `text.rs`: delimited numbers (CSV, TSV, whitespace, quoted or not), with header
+//!   detection and the row index pandas and R write as a first column.
+//! * `columns.rs`: the label and score files' column names, compared or matched.
 //! * `labels.rs`: sparse label lists (`.labels`), as indicator rows.
 //! * `npy_rows.rs`: the rows of a `.npy` array (its header and values: `crate::npy`).
 
+mod columns;
 mod gz;
 mod labels;
 mod lines;
@@ -22,6 +25,7 @@ use std::path::Path;
 
 use clap::ValueEnum;
 
+pub use self::columns::match_columns;
 use self::labels::LabelRows;
 use self::lines::Lines;
 use self::npy_rows::NpyRows;
@@ -94,6 +98,8 @@ pub struct ReadOptions {
     pub n_labels: Option<usize>,
     /// No notes on stderr.
     pub quiet: bool,
+    /// Put the scores' columns in the labels' order, by the names in the header lines.
+    pub align_columns: bool,
 }
 
 /// The data a run evaluates.
@@ -108,7 +114,7 @@ pub struct Inputs {
 }
 
 /// True labels of the built-in example: 8 samples, 5 labels; sample 5 has no relevant label.
-const EXAMPLE_Y_TRUE: &str = "\
+pub const EXAMPLE_Y_TRUE: &str = "\
 1 0 0 1 0
 0 1 0 0 0
 1 1 0 0 1
@@ -121,7 +127,7 @@ const EXAMPLE_Y_TRUE: &str = "\
 
 /// Scores of the built-in example, as a k-NN classifier with k = 5 gives them (the share of
 /// the 5 neighbours having the label), so they are multiples of 0.2 and tie often.
-const EXAMPLE_Y_SCORE: &str = "\
+pub const EXAMPLE_Y_SCORE: &str = "\
 0.8 0.2 0.0 0.8 0.2
 0.4 0.4 0.2 0.0 0.6
 0.6 0.6 0.0 0.2 0.6
@@ -154,8 +160,14 @@ impl Inputs {
     ) -> Result<Inputs, InputError> {
         let mut scores = RowStream::scores(y_true, y_score, options, progress)?;
         scores.start_stage(progress);
-        let y_score = scores.read_all()?;
+        let mut y_score = scores.read_all()?;
         let mut labels = scores.labels_for(y_true, options, progress)?;
+        match_columns(
+            &mut labels,
+            &mut scores,
+            options.align_columns,
+            &mut y_score.data,
+        )?;
         labels.start_stage(progress);
         let y_true = labels.read_all()?;
         if labels.rows() != scores.rows() {
@@ -231,6 +243,8 @@ pub struct RowStream<'a> {
     rows: usize,
     /// Numbers per row, once a row has been read.
     cols: usize,
+    /// Where each column of a row read comes from (`--align-columns`).
+    order: Option<Vec<usize>>,
 }
 
 enum Kind<'a> {
@@ -315,6 +329,7 @@ impl<'a> RowStream<'a> {
             },
             rows: 0,
             cols: 0,
+            order: None,
         };
         stream.kind = match format {
             Some(InputFormat::Npy) => stream.npy(reader, role)?,
@@ -339,7 +354,9 @@ impl<'a> RowStream<'a> {
                     _ => Separator::Detect,
                 };
                 let header = if options.header {
-                    HeaderRule::Forced
+                    HeaderRule::Forced {
+                        note: !options.quiet,
+                    }
                 } else {
                     HeaderRule::Detect {
                         note: !options.quiet,
@@ -366,6 +383,7 @@ impl<'a> RowStream<'a> {
             )),
             rows: 0,
             cols: 0,
+            order: None,
         }
     }
 
@@ -409,6 +427,12 @@ impl<'a> RowStream<'a> {
         if let Some(cols) = (out.len() - start).checked_div(read) {
             self.cols = cols;
         }
+        if let Some(order) = self.order.as_deref().filter(|o| o.len() == self.cols) {
+            let mut scratch = vec![0.0; order.len()];
+            for row in out[start..].chunks_exact_mut(order.len()) {
+                columns::permute(row, order, &mut scratch);
+            }
+        }
         self.rows += read;
         Ok(read)
     }
@@ -438,6 +462,18 @@ impl<'a> RowStream<'a> {
             rows,
             cols: if rows == 0 { 0 } else { self.cols },
         })
+    }
+
+    /// The names of the header line (an index column's aside), reading it if nothing has been
+    /// read yet; `None` for a file without one.
+    ///
+    /// # Errors
+    /// The first line cannot be read.
+    pub fn column_names(&mut self) -> Result<Option<Vec<String>>, InputError> {
+        match &mut self.kind {
+            Kind::Text(t) => Ok(t.names(&self.source, self.gz)?.map(<[String]>::to_vec)),
+            _ => Ok(None),
+        }
     }
 
     /// Rows read so far.

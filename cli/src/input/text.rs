@@ -1,6 +1,9 @@
 //! Delimited text: numbers separated by commas, tabs or whitespace, one sample per line, with
-//! an optional header line.
+//! an optional header line. Fields may be quoted (R quotes its header and row names), and the
+//! first column is skipped when it is a row index: pandas' `to_csv` and R's `write.csv` write
+//! one by default, under an empty header name.
 
+use std::borrow::Cow;
 use std::io::BufRead;
 
 use super::lines::Lines;
@@ -16,27 +19,54 @@ pub(super) enum Separator {
     Whitespace,
 }
 
-/// What to do with the first line of a text file.
+/// What to do with the first line of a text file; `note` says on stderr what was skipped.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) enum HeaderRule {
     /// It is data (the built-in example).
     None,
-    /// Skip it if none of its fields is a number; `note` says so on stderr.
+    /// Skip it if none of its fields is a number, or if its first field is empty (pandas'
+    /// header over its index column: `,0,1,2`).
     Detect { note: bool },
     /// Skip it (`--header`).
-    Forced,
+    Forced { note: bool },
+}
+
+/// The first column of a file whose header leaves it unnamed: a row index, skipped while it
+/// counts the rows from `base`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Index {
+    /// The header names it: the column is data.
+    None,
+    /// Unnamed; no data line read yet.
+    Expected,
+    /// Counting from 0 (pandas' index) or 1 (R's row names).
+    Counting { base: u64 },
 }
 
 /// Delimited text, parsed line by line. Blank lines may only trail the data: one inside it
 /// would silently shift every later sample.
 pub(super) struct TextRows<'a> {
     lines: Lines<'a>,
+    /// The first line, read ahead by [`names`](Self::names) when it is data.
+    pending: Option<(usize, String)>,
+    /// Whether the first line has been read.
+    started: bool,
+    parser: Parser,
+}
+
+/// Turns data lines into numbers.
+struct Parser {
     separator: Separator,
-    /// Fields per line: fixed (weights), or set by the first data line.
+    /// Fields per line, the index column aside: fixed (weights), or set by the first data line.
     width: Option<usize>,
     /// The line that set the width, for the ragged-line message.
     width_line: Option<usize>,
     header: HeaderRule,
+    /// The header's column names, the index column's aside.
+    names: Option<Vec<String>>,
+    index: Index,
+    /// Data lines read.
+    rows: u64,
     /// The first blank line after the last data line.
     blank: Option<usize>,
 }
@@ -50,12 +80,40 @@ impl<'a> TextRows<'a> {
     ) -> Self {
         TextRows {
             lines: Lines::new(reader),
-            separator,
-            width,
-            width_line: None,
-            header,
-            blank: None,
+            pending: None,
+            started: false,
+            parser: Parser {
+                separator,
+                width,
+                width_line: None,
+                header,
+                names: None,
+                index: Index::None,
+                rows: 0,
+                blank: None,
+            },
         }
+    }
+
+    /// The header's column names (without an index column's), reading the first line if
+    /// nothing has been read yet; `None` without a header line.
+    ///
+    /// # Errors
+    /// The first line cannot be read.
+    pub(super) fn names(
+        &mut self,
+        source: &str,
+        gz: bool,
+    ) -> Result<Option<&[String]>, InputError> {
+        if !self.started {
+            self.started = true;
+            if let Some((line_no, line)) = self.lines.next(source, gz)? {
+                if !self.parser.header(source, line) {
+                    self.pending = Some((line_no, line.to_string()));
+                }
+            }
+        }
+        Ok(self.parser.names.as_deref())
     }
 
     pub(super) fn read_rows(
@@ -65,98 +123,255 @@ impl<'a> TextRows<'a> {
         max: usize,
         out: &mut Vec<f64>,
     ) -> Result<usize, InputError> {
-        let error = |line: usize, column: usize, message: String| InputError {
-            source: source.to_string(),
-            place: Some((line, column)),
-            message,
-        };
+        self.names(source, gz)?;
         let mut read = 0;
+        if max > 0 {
+            if let Some((line_no, line)) = self.pending.take() {
+                read += usize::from(self.parser.line(source, line_no, &line, out)?);
+            }
+        }
         while read < max {
             let Some((line_no, line)) = self.lines.next(source, gz)? else {
                 break;
             };
-            if line_no == 1 && self.header != HeaderRule::None {
-                let forced = self.header == HeaderRule::Forced;
-                if is_header(line, self.separator, forced) {
-                    if self.header == (HeaderRule::Detect { note: true }) {
-                        eprintln!("rankmetrics: {source}: line 1 is a header, skipped");
-                    }
-                    continue;
-                }
-            }
-            if line.trim().is_empty() {
-                self.blank.get_or_insert(line_no);
-                continue;
-            }
-            if let Some(blank) = self.blank {
-                return Err(error(
-                    blank,
-                    1,
-                    "blank line among the samples (only trailing blank lines are allowed)".into(),
-                ));
-            }
-            if self.separator == Separator::Detect {
-                self.separator = if line.contains(',') {
-                    Separator::Comma
-                } else {
-                    Separator::Whitespace
-                };
-            }
-            let fields = fields(line, self.separator);
-            let expected = *self.width.get_or_insert_with(|| {
-                self.width_line = Some(line_no);
-                fields.len()
-            });
-            if fields.len() != expected {
-                let message = match self.width_line {
-                    Some(first) => format!(
-                        "expected {expected} numbers as on line {first}, found {}",
-                        fields.len()
-                    ),
-                    None => format!(
-                        "expected {expected} number per line, found {}",
-                        fields.len()
-                    ),
-                };
-                return Err(error(line_no, expected.min(fields.len()) + 1, message));
-            }
-            for (j, field) in fields.iter().enumerate() {
-                let x = field.parse::<f64>().map_err(|_| {
-                    error(
-                        line_no,
-                        j + 1,
-                        format!("expected a number, found {field:?}"),
-                    )
-                })?;
-                out.push(x);
-            }
-            read += 1;
+            read += usize::from(self.parser.line(source, line_no, line, out)?);
         }
         Ok(read)
     }
 }
 
-/// Splits a line into fields.
-fn fields(line: &str, separator: Separator) -> Vec<&str> {
-    match separator {
-        Separator::Comma => line.split(',').map(str::trim).collect(),
-        Separator::Tab => line.split('\t').map(str::trim).collect(),
-        Separator::Whitespace | Separator::Detect => line.split_whitespace().collect(),
+impl Parser {
+    /// Takes the first line as the header if it is one (saying so on stderr if asked), and
+    /// returns whether it was.
+    fn header(&mut self, source: &str, first: &str) -> bool {
+        let forced = match self.header {
+            HeaderRule::None => return false,
+            HeaderRule::Detect { .. } => false,
+            HeaderRule::Forced { .. } => true,
+        };
+        if !is_header(first, self.separator, forced) {
+            return false;
+        }
+        if self.header == (HeaderRule::Detect { note: true }) {
+            eprintln!("rankmetrics: {source}: line 1 is a header, skipped");
+        }
+        let separator = match self.separator {
+            Separator::Detect if first.contains(',') => Separator::Comma,
+            s => s,
+        };
+        let mut names: Vec<String> = fields(first, separator)
+            .into_iter()
+            .map(Cow::into_owned)
+            .collect();
+        if names.len() >= 2 && names[0].is_empty() {
+            names.remove(0);
+            self.index = Index::Expected;
+        }
+        self.names = Some(names);
+        true
+    }
+
+    /// Parses a line that is not the header into `out`; returns whether it was a sample (not
+    /// a blank line).
+    fn line(
+        &mut self,
+        source: &str,
+        line_no: usize,
+        line: &str,
+        out: &mut Vec<f64>,
+    ) -> Result<bool, InputError> {
+        let error = |column: usize, message: String| InputError {
+            source: source.to_string(),
+            place: Some((line_no, column)),
+            message,
+        };
+        if line.trim().is_empty() {
+            self.blank.get_or_insert(line_no);
+            return Ok(false);
+        }
+        if let Some(blank) = self.blank {
+            return Err(InputError {
+                place: Some((blank, 1)),
+                ..error(
+                    1,
+                    "blank line among the samples (only trailing blank lines are allowed)".into(),
+                )
+            });
+        }
+        if self.separator == Separator::Detect {
+            self.separator = if line.contains(',') {
+                Separator::Comma
+            } else {
+                Separator::Whitespace
+            };
+        }
+        let mut fields = fields(line, self.separator);
+        // The field number of the first value, 1-based, for messages.
+        let mut first = 1;
+        if self.index != Index::None && !fields.is_empty() {
+            self.row_index(source, &fields[0])
+                .map_err(|m| error(1, m))?;
+            fields.remove(0);
+            first = 2;
+        }
+        let expected = *self.width.get_or_insert_with(|| {
+            self.width_line = Some(line_no);
+            fields.len()
+        });
+        if fields.len() != expected {
+            let message = match self.width_line {
+                Some(first) => format!(
+                    "expected {expected} numbers as on line {first}, found {}",
+                    fields.len()
+                ),
+                None => format!(
+                    "expected {expected} number per line, found {}",
+                    fields.len()
+                ),
+            };
+            return Err(error(expected.min(fields.len()) + first, message));
+        }
+        for (j, field) in fields.iter().enumerate() {
+            let x = field
+                .parse::<f64>()
+                .map_err(|_| error(j + first, format!("expected a number, found {field:?}")))?;
+            out.push(x);
+        }
+        self.rows += 1;
+        Ok(true)
+    }
+
+    /// Checks the first field of a data line in a file whose header leaves the first column
+    /// unnamed: it must count the rows, from 0 (pandas' index) or 1 (R's row names), for the
+    /// column to be skipped as an index. Otherwise it holds names that are no samples' data,
+    /// and the message says how to save the file without them.
+    fn row_index(&mut self, source: &str, field: &str) -> Result<(), String> {
+        let value = field.parse::<u64>().ok();
+        let base = match (self.index, value) {
+            (Index::Counting { base }, _) => base,
+            (_, Some(first @ (0 | 1))) => {
+                if matches!(
+                    self.header,
+                    HeaderRule::Detect { note: true } | HeaderRule::Forced { note: true }
+                ) {
+                    let (what, fix) = index_kind(first);
+                    eprintln!(
+                        "rankmetrics: {source}: column 1 has no name in the header and counts \
+                         the rows from {first} ({what}): skipped as a row index; {fix} leaves \
+                         it out"
+                    );
+                }
+                self.index = Index::Counting { base: first };
+                first
+            }
+            _ => 0,
+        };
+        let expected = self.rows + base;
+        if value == Some(expected) {
+            return Ok(());
+        }
+        Err(match self.index {
+            Index::Counting { base } => {
+                let (what, fix) = index_kind(base);
+                format!(
+                    "column 1 has no name in the header and counted the rows ({what}), but \
+                     holds {field:?} here where {expected} would follow, so it cannot be \
+                     skipped safely as a row index; save the file without it: {fix}"
+                )
+            }
+            _ => format!(
+                "column 1 has no name in the header, so it holds row names (pandas' to_csv and \
+                 R's write.csv write them by default), but they do not count the rows from 0 \
+                 or 1 (found {field:?}), so they cannot be skipped safely; save the file \
+                 without them: df.to_csv(path, index=False) in pandas, write.csv(m, path, \
+                 row.names = FALSE) in R"
+            ),
+        })
     }
 }
 
+/// What a row index counting from `base` is, and the save option that leaves it out.
+fn index_kind(base: u64) -> (&'static str, &'static str) {
+    if base == 0 {
+        (
+            "pandas' default index 0, 1, 2, ...",
+            "df.to_csv(path, index=False)",
+        )
+    } else {
+        (
+            "R's default row names \"1\", \"2\", ...",
+            "write.csv(m, path, row.names = FALSE)",
+        )
+    }
+}
+
+/// Splits a line into fields, trimmed and unquoted (`"a ""b"""` is `a "b"`); a separator
+/// inside quotes is part of the field.
+fn fields(line: &str, separator: Separator) -> Vec<Cow<'_, str>> {
+    if !line.contains('"') {
+        fn plain(f: &str) -> Cow<'_, str> {
+            Cow::Borrowed(f.trim())
+        }
+        return match separator {
+            Separator::Comma => line.split(',').map(plain).collect(),
+            Separator::Tab => line.split('\t').map(plain).collect(),
+            Separator::Whitespace | Separator::Detect => {
+                line.split_whitespace().map(Cow::Borrowed).collect()
+            }
+        };
+    }
+    let is_separator = |c: char| match separator {
+        Separator::Comma => c == ',',
+        Separator::Tab => c == '\t',
+        Separator::Whitespace | Separator::Detect => c.is_whitespace(),
+    };
+    let whitespace = matches!(separator, Separator::Whitespace | Separator::Detect);
+    let mut out = Vec::new();
+    let mut field = String::new();
+    let (mut quoted, mut in_field) = (false, false);
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        if quoted {
+            match c {
+                '"' if chars.peek() == Some(&'"') => {
+                    chars.next();
+                    field.push('"');
+                }
+                '"' => quoted = false,
+                c => field.push(c),
+            }
+        } else if is_separator(c) {
+            if !whitespace || in_field {
+                out.push(Cow::Owned(field.trim().to_string()));
+                field.clear();
+            }
+            in_field = false;
+        } else if c == '"' {
+            quoted = true;
+            in_field = true;
+        } else {
+            field.push(c);
+            in_field = true;
+        }
+    }
+    if !whitespace || in_field {
+        out.push(Cow::Owned(field.trim().to_string()));
+    }
+    out
+}
+
 /// Whether a file's first line is a header: always when `forced`, else when it has fields
-/// and none of them is a number (a line of column names).
+/// and none of them is a number (a line of column names), or when its first field is empty
+/// (the unnamed index column over pandas' default column names: `,0,1,2`).
 fn is_header(first: &str, separator: Separator, forced: bool) -> bool {
     let separator = match separator {
         Separator::Detect if first.contains(',') => Separator::Comma,
         s => s,
     };
+    let fields = fields(first, separator);
     forced
-        || (!first.trim().is_empty()
-            && fields(first, separator)
-                .iter()
-                .all(|f| f.parse::<f64>().is_err()))
+        || (!first.trim().is_empty() && fields.iter().all(|f| f.parse::<f64>().is_err()))
+        || (fields.len() >= 2 && fields[0].is_empty())
 }
 
 #[cfg(test)]
@@ -178,6 +393,7 @@ mod tests {
             )),
             rows: 0,
             cols: 0,
+            order: None,
         }
     }
 
@@ -261,11 +477,37 @@ mod tests {
     }
 
     #[test]
+    fn quoted_fields_are_unquoted() {
+        let f = |line, sep| -> Vec<String> {
+            fields(line, sep).into_iter().map(Cow::into_owned).collect()
+        };
+        assert_eq!(
+            f("\"\",\"V1\",\"a,b\"", Separator::Comma),
+            ["", "V1", "a,b"]
+        );
+        assert_eq!(
+            f("\"1\", 0.5 ,\"say \"\"x\"\"\"", Separator::Comma),
+            ["1", "0.5", "say \"x\""]
+        );
+        assert_eq!(
+            f("\"1\"  0 \"a b\"", Separator::Whitespace),
+            ["1", "0", "a b"]
+        );
+        assert_eq!(f("\"1\"\t\t2", Separator::Tab), ["1", "", "2"]);
+        let t = parse_table("\"1\",\"0.5\"\n2,3\n", None).unwrap();
+        assert_eq!(t.data, [1.0, 0.5, 2.0, 3.0]);
+    }
+
+    #[test]
     fn a_first_line_without_numbers_is_a_header() {
         assert!(is_header("a,b,c", Separator::Detect, false));
         // One number makes it data (and its other fields errors).
         assert!(!is_header("1,b,c", Separator::Detect, false));
         assert!(is_header("1 2", Separator::Whitespace, true));
         assert!(!is_header("", Separator::Detect, false));
+        // pandas' header over its index and default column names; R's quoted one.
+        assert!(is_header(",0,1,2", Separator::Detect, false));
+        assert!(is_header("\"\",\"V1\"", Separator::Detect, false));
+        assert!(!is_header("0,1,2", Separator::Detect, false));
     }
 }

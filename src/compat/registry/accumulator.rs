@@ -33,15 +33,16 @@ macro_rules! feed_batch {
         match &mut $acc.0 {
             Streaming::Row {
                 acc,
-                view: ScoreView::Logits,
+                view: view @ (ScoreView::Logits | ScoreView::Float32Logits),
             } if $y_score.nrows() > 0 => {
                 crate::validate::check_shapes($y_true, $y_score, 1)?;
-                acc.$update($y_true, &Logits::new($y_score)?, $weights)
+                let float32 = *view == ScoreView::Float32Logits;
+                acc.$update($y_true, &Logits::with_float32($y_score, float32)?, $weights)
             }
             // An empty batch is a no-op, with or without the logit view.
             Streaming::Row {
                 acc,
-                view: ScoreView::AsIs | ScoreView::Logits,
+                view: ScoreView::AsIs | ScoreView::Logits | ScoreView::Float32Logits,
             } => acc.$update($y_true, $y_score, $weights),
             Streaming::Row {
                 acc,
@@ -67,6 +68,10 @@ impl PresetAccumulator {
             Plan::Float32Row { metric } => Streaming::Row {
                 acc: RowAccumulator::new(*metric),
                 view: ScoreView::Float32,
+            },
+            Plan::Float32Logits { metric } => Streaming::Row {
+                acc: RowAccumulator::new(*metric),
+                view: ScoreView::Float32Logits,
             },
             Plan::Labelwise(m) => {
                 Streaming::Labelwise(LabelwiseAccumulator::new(*m, m.label_domain()))

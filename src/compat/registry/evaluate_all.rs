@@ -16,7 +16,12 @@ macro_rules! row_presets {
         let (presets, y_true, y_score, sample_weight) = ($presets, $y_true, $y_score, $weights);
         let mut results: Vec<Option<Result<f64, Error>>> = vec![None; presets.len()];
         // Row-wise presets, grouped by how they see the scores: one pass over the rows a group.
-        for view in [ScoreView::AsIs, ScoreView::Logits, ScoreView::Float32] {
+        for view in [
+            ScoreView::AsIs,
+            ScoreView::Logits,
+            ScoreView::Float32,
+            ScoreView::Float32Logits,
+        ] {
             let (indices, metrics): (Vec<usize>, Vec<&(dyn RowMetric + Sync)>) = presets
                 .iter()
                 .enumerate()
@@ -35,7 +40,8 @@ macro_rules! row_presets {
                         },
                         ScoreView::Logits,
                     )
-                    | (Plan::Float32Row { metric }, ScoreView::Float32) => {
+                    | (Plan::Float32Row { metric }, ScoreView::Float32)
+                    | (Plan::Float32Logits { metric }, ScoreView::Float32Logits) => {
                         Some((k, metric as &(dyn RowMetric + Sync)))
                     }
                     _ => None,
@@ -52,12 +58,14 @@ macro_rules! row_presets {
                     &Float32Scores::new(y_score),
                     sample_weight,
                 ),
-                ScoreView::Logits => match crate::validate::check_shapes(y_true, y_score, 1)
-                    .and_then(|_| Logits::new(y_score))
-                {
-                    Ok(logits) => $evaluate_rows(&metrics, y_true, &logits, sample_weight),
-                    Err(e) => vec![Err(e); metrics.len()],
-                },
+                ScoreView::Logits | ScoreView::Float32Logits => {
+                    match crate::validate::check_shapes(y_true, y_score, 1).and_then(|_| {
+                        Logits::with_float32(y_score, view == ScoreView::Float32Logits)
+                    }) {
+                        Ok(logits) => $evaluate_rows(&metrics, y_true, &logits, sample_weight),
+                        Err(e) => vec![Err(e); metrics.len()],
+                    }
+                }
             };
             for (k, v) in indices.into_iter().zip(values) {
                 results[k] = Some(v);

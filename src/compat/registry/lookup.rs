@@ -130,6 +130,15 @@ pub(super) fn lookup<K: AsRef<str>, V: AsRef<str>>(
         }
         (Convention::Torchmetrics, n) => {
             logits = true;
+            // Absent: the score type decides (`f32` scores are float32 preds).
+            if let Some(dtype) = get("dtype") {
+                float32 = match dtype {
+                    "float32" => true,
+                    "float64" => false,
+                    v => return Err(invalid("dtype", v, "float32 or float64")),
+                };
+                echo.push(("dtype", ParamValue::Str(dtype.into())));
+            }
             match n {
                 "multilabel_coverage_error" => torchmetrics::MULTILABEL_COVERAGE_ERROR.into(),
                 "multilabel_ranking_loss" => torchmetrics::MULTILABEL_RANKING_LOSS.into(),
@@ -188,10 +197,10 @@ pub(super) fn lookup<K: AsRef<str>, V: AsRef<str>>(
         convention,
         name,
         params: echo,
-        plan: if float32 {
-            Plan::Float32Row { metric }
-        } else {
-            Plan::Row { metric, logits }
+        plan: match (float32, logits) {
+            (true, true) => Plan::Float32Logits { metric },
+            (true, false) => Plan::Float32Row { metric },
+            (false, _) => Plan::Row { metric, logits },
         },
     })
 }
@@ -235,7 +244,8 @@ fn labelwise_preset<'p>(
                     v.parse::<f64>()
                         .map_err(|_| invalid("undefined_value", v, "a number or NA"))?,
                 ),
-            };
+            }
+            .filter(|v| !v.is_nan()); // R's NaN is missing too: the same as NA
             let na_rm = parse_bool("na_rm", get("na_rm").unwrap_or("false"))?;
             echo.push((
                 "undefined_value",

@@ -121,6 +121,7 @@ impl Preset {
             (Convention::Sklearn, "dcg_score") => &["k", "log_base", "ignore_ties"],
             (Convention::Sklearn, "ndcg_score") => &["k", "ignore_ties"],
             (Convention::Torchmetrics, "retrieval_normalized_dcg") => &["top_k"],
+            (Convention::Torchmetrics, _) => &["dtype"],
             (Convention::Mldr, "average_precision" | "coverage") => &["ties_method"],
             (Convention::Sklearn, "roc_auc_score" | "average_precision_score") => &["average"],
             (Convention::Mldr, "macro_auc" | "example_auc") => &["undefined_value", "na_rm"],
@@ -183,7 +184,10 @@ impl Preset {
             Plan::Row {
                 metric,
                 logits: true,
-            } => evaluate_on_logits(metric, y_score, y_true, sample_weight),
+            } => evaluate_on_logits(metric, y_score, y_true, sample_weight, false),
+            Plan::Float32Logits { metric } => {
+                evaluate_on_logits(metric, y_score, y_true, sample_weight, true)
+            }
             Plan::Float32Row { metric } => {
                 metric.evaluate(y_true, &Float32Scores::new(y_score), sample_weight)
             }
@@ -238,6 +242,10 @@ impl Preset {
             } => {
                 crate::validate::check_shapes(y_true, y_score, 1)?;
                 metric.per_sample(y_true, &Logits::new(y_score)?)
+            }
+            Plan::Float32Logits { metric } => {
+                crate::validate::check_shapes(y_true, y_score, 1)?;
+                metric.per_sample(y_true, &Logits::float32(y_score)?)
             }
             Plan::Float32Row { metric } => metric.per_sample(y_true, &Float32Scores::new(y_score)),
             Plan::Row {

@@ -105,6 +105,8 @@ pub(super) enum Plan {
     Row { metric: AnyRow, logits: bool },
     /// A row-wise metric on scores cast to `float32` (torchmetrics' retrieval metrics).
     Float32Row { metric: AnyRow },
+    /// A row-wise metric through torchmetrics' sigmoid normalisation on `float32` preds.
+    Float32Logits { metric: AnyRow },
     /// A label-wise, pooled or per-sample-averaged binary metric.
     Labelwise(AnyLabelwise),
 }
@@ -218,4 +220,6 @@ pub(super) enum ScoreView {
     Logits,
     /// Cast to `float32` (torchmetrics' retrieval metrics).
     Float32,
+    /// torchmetrics' sigmoid as on `float32` preds ([`Logits::float32`](crate::torchmetrics::Logits::float32)).
+    Float32Logits,
 }
