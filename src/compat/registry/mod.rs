@@ -25,6 +25,7 @@
 
 mod accumulator;
 mod evaluate_all;
+mod from_metric;
 mod lookup;
 mod params;
 mod plan;
