@@ -20,11 +20,13 @@ pub enum Convention {
     Rankmetrics,
     /// scikit-learn 1.9.
     Sklearn,
-    /// torchmetrics 1.9 (values in `f64`).
+    /// torchmetrics 1.9, on float32 or float64 predictions (the score type, or the `dtype`
+    /// parameter, decides).
     Torchmetrics,
     /// mldr 0.4.2.
     Mldr,
-    /// MULAN with Weka 3.7.
+    /// MULAN (git 43f6389) with the tie grouping of Weka before August 2018 (3.6, 3.7), or of
+    /// Weka 3.9 with `weka=3.9`.
     Mulan,
 }
 

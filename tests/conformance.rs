@@ -1,4 +1,4 @@
-//! Every golden record of ../shared/conformance (copied to tests/data/conformance) whose metric
+//! Every golden record of tests/data/conformance (the toolkits' own outputs) whose metric
 //! the registry knows, evaluated through `registry::Preset`, at the tolerances of the data's
 //! README. Set RANKMETRICS_CONFORMANCE_DIR to test another copy.
 

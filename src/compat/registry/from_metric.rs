@@ -34,8 +34,8 @@ fn preset_of(name: &'static str, metric: AnyRow, own: Vec<(&'static str, String)
         // The looked-up preset's echo, with the typed metric in place of the one built from
         // the parameters (they differ only in what the registry has no key for).
         Ok(found) => Preset { plan, ..found },
-        // Every value above is one `lookup` reads back; should one not be, the parameters are
-        // still described as given.
+        // Every value above is one `lookup` reads back (tests/preset_from.rs); should one not
+        // be, the parameters are still described as given.
         Err(_) => Preset {
             convention: Convention::Rankmetrics,
             name,

@@ -106,8 +106,12 @@ impl Preset {
     /// use rankmetrics::registry::{Convention, Preset};
     /// assert_eq!(Preset::param_keys(Convention::Mldr, "coverage"), ["ties_method"]);
     /// assert!(Preset::param_keys(Convention::Mldr, "one_error").is_empty());
+    /// assert!(Preset::param_keys(Convention::Mulan, "NoSuchMeasure").is_empty());
     /// ```
     pub fn param_keys(convention: Convention, metric: &str) -> &'static [&'static str] {
+        if !convention.metric_names().contains(&metric) {
+            return &[];
+        }
         match (convention, metric) {
             (Convention::Rankmetrics, "coverage") => {
                 &["one_based", "grouping", "no_relevant", "all_relevant"]
