@@ -2068,10 +2068,10 @@ fn a_header_one_name_short_marks_a_row_index() {
 fn a_header_of_another_width_is_an_error() {
     let s = Scratch::new("wide-header");
     for (header, names) in [("a,b", 2), ("a,b,c,d,e", 5)] {
-        let y = s.file("t.csv", &format!("{header}\n1,0,0,1\n0,1,0,0\n"));
+        let y = s.file("t.csv", format!("{header}\n1,0,0,1\n0,1,0,0\n"));
         let scores = s.file(
             "s.csv",
-            &format!("{header}\n0.5,0.1,0.2,0.3\n0.1,0.9,0.2,0.3\n"),
+            format!("{header}\n0.5,0.1,0.2,0.3\n0.1,0.9,0.2,0.3\n"),
         );
         let r = eval_files(&y, &scores, &["-q"]);
         assert_eq!(r.status, 2, "{r:?}");
