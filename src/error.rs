@@ -33,6 +33,33 @@ impl fmt::Display for LabelDomain {
     }
 }
 
+/// Which input an error is about, reported by [`Error::MatrixContract`] and
+/// [`Error::MatrixShapeChanged`].
+///
+/// # Example
+/// ```
+/// use rankmetrics::Input;
+/// assert_eq!(Input::Labels.to_string(), "y_true");
+/// assert_eq!(Input::Scores.to_string(), "y_score");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Input {
+    /// The true labels (`y_true`).
+    Labels,
+    /// The scores (`y_score`).
+    Scores,
+}
+
+impl fmt::Display for Input {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Input::Labels => "y_true",
+            Input::Scores => "y_score",
+        })
+    }
+}
+
 /// Which kind of degenerate row a metric was configured to reject.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -373,4 +400,29 @@ pub enum Error {
     /// A preset could not be looked up by name (from [`registry::Preset::lookup`](crate::registry::Preset::lookup)).
     #[error(transparent)]
     Lookup(#[from] LookupError),
+    /// A [`Matrix`](crate::Matrix) implementation broke its contract: [`row`](crate::Matrix::row)
+    /// returned a row of another length than [`ncols`](crate::Matrix::ncols), or
+    /// [`extend_rows`](crate::Matrix::extend_rows) appended another number of values than
+    /// `ncols()` per row asked for (too few when `nrows()` counts rows the data does not hold).
+    #[error("the Matrix behind {matrix} broke its contract reading from row {row}: it gave {found} values where ncols() per row asked for {expected}")]
+    MatrixContract {
+        /// The input whose matrix broke the contract.
+        matrix: Input,
+        /// The row asked for (the first row of the block, for `extend_rows`).
+        row: usize,
+        /// The number of values due: `ncols()` times the rows asked for.
+        expected: usize,
+        /// The number of values returned or appended.
+        found: usize,
+    },
+    /// A [`Matrix`](crate::Matrix)'s `nrows()` or `ncols()` changed while it was read.
+    #[error("the Matrix behind {matrix} changed its shape (rows, labels) from {expected:?} to {found:?} while it was read")]
+    MatrixShapeChanged {
+        /// The input whose matrix changed.
+        matrix: Input,
+        /// The shape when reading began.
+        expected: (usize, usize),
+        /// The shape reported later.
+        found: (usize, usize),
+    },
 }

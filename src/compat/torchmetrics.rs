@@ -19,8 +19,8 @@
 use core::any::TypeId;
 use core::ops::Range;
 
-use crate::error::{Error, LabelDomain};
-use crate::matrix::{LabelMatrix, Matrix, ScoreMatrix};
+use crate::error::{Error, Input, LabelDomain};
+use crate::matrix::{LabelMatrix, Matrix, RowReader, ScoreMatrix};
 use crate::metric::RankingMetric;
 use crate::metrics::{AveragePrecision, Coverage, Ndcg, RankingLoss};
 use crate::row::metric::RowRule;
@@ -138,10 +138,10 @@ impl<'a, T: Score, S: Matrix<Elem = T> + ?Sized> Logits<'a, S> {
     pub(crate) fn with_float32(scores: &'a S, float32: bool) -> Result<Self, Error> {
         let float32 = float32 || TypeId::of::<T>() == TypeId::of::<f32>();
         scores.check_shape()?;
-        let mut reader = crate::matrix::RowReader::new(scores);
+        let mut reader = RowReader::new(scores, Input::Scores);
         let mut sigmoid = false;
         for i in 0..scores.nrows() {
-            let row = reader.row(i);
+            let row = reader.row(i)?;
             check_scores(row, i)?;
             sigmoid |= match float32 {
                 // torch tests the float32 tensor: 1 + 1e-12 is 1.0 there, inside [0, 1].
