@@ -34,7 +34,8 @@ fn presets() -> Vec<Preset> {
     ]
     .iter()
     .map(|&(convention, name)| {
-        Preset::lookup(convention, name, &[], None).unwrap_or_else(|e| panic!("{name}: {e}"))
+        Preset::lookup(convention, name, Preset::NO_PARAMS, None)
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
     })
     .collect()
 }

@@ -2,6 +2,8 @@
 
 use core::fmt;
 
+use crate::convention::Convention;
+
 /// What a label had to be, reported by [`Error::InvalidLabel`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -115,10 +117,72 @@ impl fmt::Display for Incompatibility {
     }
 }
 
+/// Why a preset could not be looked up.
+///
+/// # Example
+/// ```
+/// use rankmetrics::registry::{Convention, LookupError, Preset};
+/// let err = Preset::lookup(Convention::Sklearn, "ndcg", Preset::NO_PARAMS, None).unwrap_err();
+/// assert!(matches!(err, LookupError::UnknownMetric { .. }));
+///
+/// // `?` turns it into the crate's Error, next to evaluation errors.
+/// fn coverage(y: &[[u8; 2]], s: &[[f64; 2]]) -> Result<f64, rankmetrics::Error> {
+///     let p = Preset::lookup(Convention::Sklearn, "coverage_error", Preset::NO_PARAMS, None)?;
+///     p.evaluate(y, s, None)
+/// }
+/// assert_eq!(coverage(&[[1, 0]], &[[0.2, 0.8]]).unwrap(), 2.0);
+/// ```
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum LookupError {
+    /// The convention has no metric of that name.
+    #[error("{convention} has no metric {metric:?}; it has: {}", convention.metric_names().join(", "))]
+    UnknownMetric {
+        /// The convention.
+        convention: Convention,
+        /// The name asked for.
+        metric: String,
+    },
+    /// A parameter's value is not one the metric takes.
+    #[error("parameter {key}={value:?}: expected {expected}")]
+    InvalidParam {
+        /// The parameter.
+        key: String,
+        /// The value given.
+        value: String,
+        /// What it takes.
+        expected: &'static str,
+    },
+    /// The metric takes no parameter of that name (a misspelt key is an error, not ignored).
+    #[error(
+        "{convention} {metric} takes no parameter {key:?}; {}",
+        takes_phrase(takes)
+    )]
+    UnknownParam {
+        /// The convention.
+        convention: Convention,
+        /// The metric, as the toolkit spells it.
+        metric: &'static str,
+        /// The key given.
+        key: String,
+        /// The keys the metric takes ([`Preset::param_keys`](crate::registry::Preset::param_keys)).
+        takes: &'static [&'static str],
+    },
+}
+
+/// The end of [`LookupError::UnknownParam`]'s message.
+fn takes_phrase(takes: &[&str]) -> String {
+    if takes.is_empty() {
+        "it takes none".into()
+    } else {
+        format!("it takes: {}", takes.join(", "))
+    }
+}
+
 /// Everything that can go wrong when a metric is evaluated.
 ///
 /// Every variant carries the numbers needed to find the problem (row and column are 0-based);
-/// none carries a `String`. Validation never modifies the caller's data.
+/// none carries a `String` except [`Error::Lookup`], which repeats the names the caller gave. Validation never modifies the caller's data.
 ///
 /// # Example
 /// ```
@@ -128,7 +192,7 @@ impl fmt::Display for Incompatibility {
 /// let err = Coverage::new(TiePolicy::Max).evaluate(&y_true, &y_score, None).unwrap_err();
 /// assert!(matches!(err, Error::NonFiniteScore { row: 0, column: 1, .. }));
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
     /// `y_true` and `y_score` have different shapes (rows, columns).
@@ -333,6 +397,9 @@ pub enum Error {
         /// The most accepted.
         max: usize,
     },
+    /// A preset could not be looked up by name (from [`registry::Preset::lookup`](crate::registry::Preset::lookup)).
+    #[error(transparent)]
+    Lookup(#[from] LookupError),
     /// A [`Matrix`](crate::Matrix) implementation broke its contract: [`row`](crate::Matrix::row)
     /// returned a row of another length than [`ncols`](crate::Matrix::ncols), or
     /// [`extend_rows`](crate::Matrix::extend_rows) appended another number of values than

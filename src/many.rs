@@ -110,8 +110,8 @@ where
     }
     lanes
         .iter()
-        .map(|lane| match lane.failed {
-            Some(e) => Err(e),
+        .map(|lane| match &lane.failed {
+            Some(e) => Err(e.clone()),
             None => mean_value(&lane.mean, lane.options.zero_weight),
         })
         .collect()
@@ -139,7 +139,7 @@ where
 /// Records `error` for every lane still running that `which` selects.
 fn fail(lanes: &mut [Lane<'_>], which: impl Fn(&Lane<'_>) -> bool, error: Error) {
     for lane in lanes.iter_mut().filter(|l| l.failed.is_none() && which(l)) {
-        lane.failed = Some(error);
+        lane.failed = Some(error.clone());
     }
 }
 
@@ -299,7 +299,7 @@ fn row_outcomes<T: Score, L: Label>(
         Ok(row) => row,
         Err(e) => {
             for k in (0..lanes.len()).filter(|&k| !out[k]) {
-                outcomes.push(k, Err(e));
+                outcomes.push(k, Err(e.clone()));
             }
             return;
         }
@@ -314,7 +314,7 @@ fn row_outcomes<T: Score, L: Label>(
                 for (k, lane) in lanes.iter().enumerate() {
                     if !out[k] && lane.options.labels == domain {
                         out[k] = true;
-                        outcomes.push(k, Err(e));
+                        outcomes.push(k, Err(e.clone()));
                     }
                 }
             }
@@ -397,7 +397,7 @@ fn add_outcomes(lanes: &mut [Lane<'_>], outcomes: &[Outcome], errors: &[Error], 
         match outcome {
             Outcome::Value(_, v) => lane.mean.add(v, w),
             Outcome::Skip(_) => {}
-            Outcome::Failed(_, e) => lane.failed = errors.get(e as usize).copied(),
+            Outcome::Failed(_, e) => lane.failed = errors.get(e as usize).cloned(),
         }
     }
 }

@@ -141,10 +141,10 @@ fn labels_outside_0_1_are_errors_by_default() {
         (&TWO, invalid(0, 0, 2.0)),
     ] {
         for (name, got) in own_metrics(y, None) {
-            assert_eq!(got, Err(want), "{name}");
+            assert_eq!(got, Err(want.clone()), "{name}");
         }
         for got in ps_metrics(y) {
-            assert_eq!(got, Err(want));
+            assert_eq!(got, Err(want.clone()));
         }
     }
     // Only the first bad cell in row order is named: here row 2, column 3.
@@ -310,7 +310,8 @@ fn the_registry_takes_labels_for_metrics_of_relevance() {
     assert_eq!(relevance.len(), 9);
     for name in relevance {
         assert!(Preset::param_keys(Convention::Rankmetrics, name).contains(&"labels"));
-        let strict = Preset::lookup(Convention::Rankmetrics, name, &[], None).unwrap();
+        let strict =
+            Preset::lookup(Convention::Rankmetrics, name, Preset::NO_PARAMS, None).unwrap();
         let labels = ("labels", ParamValue::Str("binary".into()));
         assert!(strict.params().contains(&labels), "{name}");
         assert_eq!(
@@ -332,4 +333,28 @@ fn the_registry_takes_labels_for_metrics_of_relevance() {
         Preset::lookup(Convention::Rankmetrics, "coverage", &bad, None),
         Err(LookupError::InvalidParam { .. })
     ));
+}
+
+#[test]
+fn typed_metrics_as_presets_echo_their_labels() {
+    let t = TiePolicy::Max;
+    let labels = |p: &Preset| {
+        p.params()
+            .iter()
+            .find(|(k, _)| *k == "labels")
+            .map(|(_, v)| v.to_string())
+    };
+    let strict = Preset::from(Coverage::new(t));
+    assert_eq!(labels(&strict).as_deref(), Some("binary"));
+    assert_eq!(
+        strict.evaluate(&PLUS_MINUS, &SCORES, None),
+        Err(invalid(0, 1, -1.0))
+    );
+    let lax = Preset::from(Coverage::new(t).with_label_domain(LabelDomain::NonZero));
+    assert_eq!(labels(&lax).as_deref(), Some("nonzero"));
+    assert!(lax.evaluate(&PLUS_MINUS, &SCORES, None).is_ok());
+    // A domain the registry has no value for is not echoed as another.
+    let indicator = Preset::from(Coverage::new(t).with_label_domain(LabelDomain::Indicator));
+    assert_eq!(labels(&indicator), None);
+    assert_eq!(labels(&Preset::from(Dcg::new(t))), None);
 }

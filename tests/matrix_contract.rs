@@ -198,7 +198,7 @@ fn every_preset() -> Vec<Preset> {
     let mut presets = Vec::new();
     for convention in Convention::ALL {
         for &name in convention.metric_names() {
-            presets.push(Preset::lookup(convention, name, &[], None).unwrap());
+            presets.push(Preset::lookup(convention, name, Preset::NO_PARAMS, None).unwrap());
         }
     }
     presets
@@ -304,7 +304,7 @@ where
 }
 
 fn assert_all(runs: &Runs, want: Error, case: &str) {
-    assert_each(runs, |_| Some(want), case);
+    assert_each(runs, |_| Some(want.clone()), case);
 }
 
 /// Every entry point gives the error `want` names for it (`None`: checked elsewhere).
@@ -319,7 +319,7 @@ fn assert_each(runs: &Runs, want: impl Fn(&str) -> Option<Error>, case: &str) {
         .iter()
         .filter_map(|(name, got)| {
             let want = want(name)?;
-            (*got != Ok(Err(want))).then(|| format!("{name}: {got:?}, not {want:?}"))
+            (*got != Ok(Err(want.clone()))).then(|| format!("{name}: {got:?}, not {want:?}"))
         })
         .collect();
     assert!(wrong.is_empty(), "{case}:\n{}", wrong.join("\n"));
@@ -376,7 +376,7 @@ fn assert_copied_values_are_right<Y: LabelMatrix + ?Sized>(y: &Y) {
     let p = Preset::lookup(
         Convention::Torchmetrics,
         "retrieval_normalized_dcg",
-        &[],
+        Preset::NO_PARAMS,
         None,
     )
     .unwrap();

@@ -108,13 +108,14 @@ impl PresetAccumulator {
     /// # Example
     /// ```
     /// use rankmetrics::registry::{Convention, Preset};
-    /// let p = Preset::lookup(Convention::Sklearn, "label_ranking_loss", &[], None).unwrap();
+    /// let p = Preset::lookup(Convention::Sklearn, "label_ranking_loss", Preset::NO_PARAMS, None).unwrap();
     /// let (y, s) = ([[1, 0], [0, 1]], [[0.5, 0.5], [0.1, 0.9]]);
     /// let mut acc = p.accumulator();
     /// acc.update_parallel(&y, &s, None).unwrap();
     /// assert_eq!(acc.value().unwrap(), p.evaluate(&y, &s, None).unwrap());
     /// ```
     #[cfg(feature = "rayon")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
     pub fn update_parallel<T, Y, S>(
         &mut self,
         y_true: &Y,
