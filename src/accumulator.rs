@@ -209,16 +209,19 @@ fn interleave(
     // Each range with the side it comes from and where its values start.
     let mut pieces: Vec<(usize, &[f64], usize, usize)> = Vec::new();
     for (rows, values) in [(a_rows, a), (b_rows, b)] {
-        let mut offset = 0;
+        let mut offset: usize = 0;
         for r in rows {
-            pieces.push((r.start, values, offset, r.len() * width));
-            offset += r.len() * width;
+            // Saturating: deserialised state may hold ranges its values do not fill.
+            let len = r.len().saturating_mul(width);
+            pieces.push((r.start, values, offset, len));
+            offset = offset.saturating_add(len);
         }
     }
     pieces.sort_by_key(|p| p.0);
     let mut out = Vec::with_capacity(a.len() + b.len());
     for (_, values, offset, len) in pieces {
-        out.extend_from_slice(values.get(offset..offset + len).unwrap_or_default());
+        let end = offset.saturating_add(len).min(values.len());
+        out.extend_from_slice(values.get(offset..end).unwrap_or_default());
     }
     out
 }

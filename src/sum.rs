@@ -92,22 +92,12 @@ impl WeightedMean {
         self.count += 1;
     }
 
-    /// Adds the values `other` added; exact for exact sums. False (nothing merged) when either
-    /// is a plain sum, whose value depends on the order.
-    pub(crate) fn merge_exact(&mut self, other: &WeightedMean) -> bool {
-        match (
-            &mut self.weighted,
-            &mut self.weight,
-            &other.weighted,
-            &other.weight,
-        ) {
-            (Sum::Exact(a), Sum::Exact(b), Sum::Exact(c), Sum::Exact(d)) => {
-                a.merge(c);
-                b.merge(d);
-                self.count += other.count;
-                true
-            }
-            _ => false,
+    /// The mean of `count` values whose exact sums are `weighted` (Σ w·x) and `weight` (Σ w).
+    pub(crate) fn from_exact(weighted: ExactSum, weight: ExactSum, count: u64) -> Self {
+        WeightedMean {
+            weighted: Sum::Exact(weighted),
+            weight: Sum::Exact(weight),
+            count,
         }
     }
 

@@ -41,7 +41,10 @@ impl Rows {
 
     /// The number of rows seen.
     pub(crate) fn count(&self) -> usize {
-        self.seen.iter().map(|r| r.len()).sum()
+        // Saturating: deserialised ranges may be anything that passed the checks.
+        self.seen
+            .iter()
+            .fold(0, |n: usize, r| n.saturating_add(r.len()))
     }
 
     /// Records a batch of `n` rows at [`next`](Self::next), which then moves past them.
@@ -99,12 +102,15 @@ impl Rows {
 
     /// The global number of the row at `position` among the rows seen, in row order.
     pub(crate) fn global(&self, position: usize) -> usize {
-        let mut before = 0;
+        let mut before: usize = 0;
         for r in &self.seen {
-            if position < before + r.len() {
+            if position - before < r.len() {
                 return r.start + (position - before);
             }
-            before += r.len();
+            before = before.saturating_add(r.len());
+            if before > position {
+                break;
+            }
         }
         position
     }

@@ -3,14 +3,18 @@
 //! rebuilt from partial sums, so that mode keeps every row's value and weight and sums them in
 //! row order when read.
 
-use super::{Summation, WeightedMean};
+use super::{ExactSum, Summation, WeightedMean};
 
 /// The weighted sum of a stream's row values, in the mode its metric asks for.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) enum RowSums {
-    /// Exact sums: constant size; merging adds them.
-    Exact(WeightedMean),
+    /// Exact sums of w·x and w over the rows that count: constant size; merging adds them.
+    Exact {
+        weighted: ExactSum,
+        weight: ExactSum,
+        count: u64,
+    },
     /// The values and weights of the rows that count, in runs of consecutive rows sorted by
     /// row number: 16 bytes per row.
     Sequential(Vec<Run>),
@@ -37,7 +41,11 @@ impl Run {
 impl RowSums {
     pub(crate) fn new(mode: Summation) -> Self {
         match mode {
-            Summation::Exact => RowSums::Exact(WeightedMean::new(Summation::Exact)),
+            Summation::Exact => RowSums::Exact {
+                weighted: ExactSum::default(),
+                weight: ExactSum::default(),
+                count: 0,
+            },
             Summation::Sequential => RowSums::Sequential(Vec::new()),
         }
     }
@@ -45,7 +53,7 @@ impl RowSums {
     /// Empty sums in the same mode.
     pub(crate) fn empty_like(&self) -> Self {
         match self {
-            RowSums::Exact(_) => RowSums::new(Summation::Exact),
+            RowSums::Exact { .. } => RowSums::new(Summation::Exact),
             RowSums::Sequential(_) => RowSums::new(Summation::Sequential),
         }
     }
@@ -54,7 +62,16 @@ impl RowSums {
     #[inline]
     pub(crate) fn add(&mut self, row: usize, x: f64, w: f64) {
         match self {
-            RowSums::Exact(mean) => mean.add(x, w),
+            // As WeightedMean::add does.
+            RowSums::Exact {
+                weighted,
+                weight,
+                count,
+            } => {
+                weighted.add(w * x);
+                weight.add(w);
+                *count += 1;
+            }
             RowSums::Sequential(runs) => match runs.last_mut() {
                 Some(run) if run.end() == row => {
                     run.values.push(x);
@@ -73,7 +90,7 @@ impl RowSums {
     pub(crate) fn same_mode(&self, other: &RowSums) -> bool {
         matches!(
             (self, other),
-            (RowSums::Exact(_), RowSums::Exact(_))
+            (RowSums::Exact { .. }, RowSums::Exact { .. })
                 | (RowSums::Sequential(_), RowSums::Sequential(_))
         )
     }
@@ -82,7 +99,23 @@ impl RowSums {
     /// when the modes differ.
     pub(crate) fn merge(&mut self, other: &RowSums) -> bool {
         match (self, other) {
-            (RowSums::Exact(a), RowSums::Exact(b)) => a.merge_exact(b),
+            (
+                RowSums::Exact {
+                    weighted,
+                    weight,
+                    count,
+                },
+                RowSums::Exact {
+                    weighted: other_weighted,
+                    weight: other_weight,
+                    count: other_count,
+                },
+            ) => {
+                weighted.merge(other_weighted);
+                weight.merge(other_weight);
+                *count = count.saturating_add(*other_count);
+                true
+            }
             (RowSums::Sequential(a), RowSums::Sequential(b)) => {
                 merge_runs(a, b);
                 true
@@ -95,7 +128,11 @@ impl RowSums {
     /// (bitwise what one left-to-right pass over the rows gives).
     pub(crate) fn mean(&self) -> WeightedMean {
         match self {
-            RowSums::Exact(mean) => mean.clone(),
+            RowSums::Exact {
+                weighted,
+                weight,
+                count,
+            } => WeightedMean::from_exact(weighted.clone(), weight.clone(), *count),
             RowSums::Sequential(runs) => {
                 let mut mean = WeightedMean::new(Summation::Sequential);
                 for run in runs {
