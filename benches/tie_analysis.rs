@@ -1,4 +1,4 @@
-//! The tie-analysis policies against `Max` on 100,000 × 100 scores (issue: Expected must cost
+//! The tie-analysis policies against `Max` on 100,000 × 100 scores (the target: Expected costs
 //! at most 1.3× Max for the same metric). Shape B: continuous scores; shape C: the same rounded
 //! to steps of 0.1, so every row is full of ties and the closed forms do real work.
 //!

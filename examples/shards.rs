@@ -43,7 +43,8 @@ fn presets() -> Vec<Preset> {
     ]
     .iter()
     .map(|&(convention, name, ties)| {
-        Preset::lookup(convention, name, &[], ties).unwrap_or_else(|e| panic!("{name}: {e}"))
+        Preset::lookup(convention, name, Preset::NO_PARAMS, ties)
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
     })
     .collect()
 }

@@ -4,7 +4,7 @@
 
 use core::ops::Range;
 
-use crate::error::{Error, Incompatibility, LabelDomain};
+use crate::error::{Error, Incompatibility, Input, LabelDomain};
 use crate::matrix::{LabelMatrix, RowMajor, RowReader, ScoreMatrix};
 use crate::metric::RankingMetric;
 use crate::row::rows::Rows;
@@ -107,12 +107,13 @@ impl<M: RankingMetric<f64>> LabelwiseAccumulator<M> {
             .map(|w| check_weights(w, n).map_err(|e| numbered_from(e, first)))
             .transpose()?;
         let (mut truth, mut scores) = (Vec::with_capacity(n * l), Vec::with_capacity(n * l));
-        let (mut labels, mut reader) = (RowReader::new(y_true), RowReader::new(y_score));
+        let mut labels = RowReader::new(y_true, Input::Labels);
+        let mut reader = RowReader::new(y_score, Input::Scores);
         let mut gains = vec![0.0; l];
         for i in 0..n {
-            let s = reader.row(i);
+            let s = reader.row(i)?;
             check_scores(s, first + i)?;
-            read_labels(labels.row(i), self.domain, first + i, &mut gains)?;
+            read_labels(labels.row(i)?, self.domain, first + i, &mut gains)?;
             truth.extend_from_slice(&gains);
             scores.extend(s.iter().map(|x| x.as_f64()));
         }

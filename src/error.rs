@@ -2,6 +2,8 @@
 
 use core::fmt;
 
+use crate::convention::Convention;
+
 /// What a label had to be, reported by [`Error::InvalidLabel`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -27,6 +29,33 @@ impl fmt::Display for LabelDomain {
             LabelDomain::Indicator => {
                 "an integral value, at most two distinct values in y_true (multilabel-indicator)"
             }
+        })
+    }
+}
+
+/// Which input an error is about, reported by [`Error::MatrixContract`] and
+/// [`Error::MatrixShapeChanged`].
+///
+/// # Example
+/// ```
+/// use rankmetrics::Input;
+/// assert_eq!(Input::Labels.to_string(), "y_true");
+/// assert_eq!(Input::Scores.to_string(), "y_score");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Input {
+    /// The true labels (`y_true`).
+    Labels,
+    /// The scores (`y_score`).
+    Scores,
+}
+
+impl fmt::Display for Input {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Input::Labels => "y_true",
+            Input::Scores => "y_score",
         })
     }
 }
@@ -99,10 +128,72 @@ impl fmt::Display for Incompatibility {
     }
 }
 
+/// Why a preset could not be looked up.
+///
+/// # Example
+/// ```
+/// use rankmetrics::registry::{Convention, LookupError, Preset};
+/// let err = Preset::lookup(Convention::Sklearn, "ndcg", Preset::NO_PARAMS, None).unwrap_err();
+/// assert!(matches!(err, LookupError::UnknownMetric { .. }));
+///
+/// // `?` turns it into the crate's Error, next to evaluation errors.
+/// fn coverage(y: &[[u8; 2]], s: &[[f64; 2]]) -> Result<f64, rankmetrics::Error> {
+///     let p = Preset::lookup(Convention::Sklearn, "coverage_error", Preset::NO_PARAMS, None)?;
+///     p.evaluate(y, s, None)
+/// }
+/// assert_eq!(coverage(&[[1, 0]], &[[0.2, 0.8]]).unwrap(), 2.0);
+/// ```
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum LookupError {
+    /// The convention has no metric of that name.
+    #[error("{convention} has no metric {metric:?}; it has: {}", convention.metric_names().join(", "))]
+    UnknownMetric {
+        /// The convention.
+        convention: Convention,
+        /// The name asked for.
+        metric: String,
+    },
+    /// A parameter's value is not one the metric takes.
+    #[error("parameter {key}={value:?}: expected {expected}")]
+    InvalidParam {
+        /// The parameter.
+        key: String,
+        /// The value given.
+        value: String,
+        /// What it takes.
+        expected: &'static str,
+    },
+    /// The metric takes no parameter of that name (a misspelt key is an error, not ignored).
+    #[error(
+        "{convention} {metric} takes no parameter {key:?}; {}",
+        takes_phrase(takes)
+    )]
+    UnknownParam {
+        /// The convention.
+        convention: Convention,
+        /// The metric, as the toolkit spells it.
+        metric: &'static str,
+        /// The key given.
+        key: String,
+        /// The keys the metric takes ([`Preset::param_keys`](crate::registry::Preset::param_keys)).
+        takes: &'static [&'static str],
+    },
+}
+
+/// The end of [`LookupError::UnknownParam`]'s message.
+fn takes_phrase(takes: &[&str]) -> String {
+    if takes.is_empty() {
+        "it takes none".into()
+    } else {
+        format!("it takes: {}", takes.join(", "))
+    }
+}
+
 /// Everything that can go wrong when a metric is evaluated.
 ///
 /// Every variant carries the numbers needed to find the problem (row and column are 0-based);
-/// none carries a `String`. Validation never modifies the caller's data.
+/// none carries a `String` except [`Error::Lookup`], which repeats the names the caller gave. Validation never modifies the caller's data.
 ///
 /// # Example
 /// ```
@@ -112,7 +203,7 @@ impl fmt::Display for Incompatibility {
 /// let err = Coverage::new(TiePolicy::Max).evaluate(&y_true, &y_score, None).unwrap_err();
 /// assert!(matches!(err, Error::NonFiniteScore { row: 0, column: 1, .. }));
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
     /// `y_true` and `y_score` have different shapes (rows, columns).
@@ -316,5 +407,33 @@ pub enum Error {
         found: usize,
         /// The most accepted.
         max: usize,
+    },
+    /// A preset could not be looked up by name (from [`registry::Preset::lookup`](crate::registry::Preset::lookup)).
+    #[error(transparent)]
+    Lookup(#[from] LookupError),
+    /// A [`Matrix`](crate::Matrix) implementation broke its contract: [`row`](crate::Matrix::row)
+    /// returned a row of another length than [`ncols`](crate::Matrix::ncols), or
+    /// [`extend_rows`](crate::Matrix::extend_rows) appended another number of values than
+    /// `ncols()` per row asked for (too few when `nrows()` counts rows the data does not hold).
+    #[error("the Matrix behind {matrix} broke its contract reading from row {row}: it gave {found} values where ncols() per row asked for {expected}")]
+    MatrixContract {
+        /// The input whose matrix broke the contract.
+        matrix: Input,
+        /// The row asked for (the first row of the block, for `extend_rows`).
+        row: usize,
+        /// The number of values due: `ncols()` times the rows asked for.
+        expected: usize,
+        /// The number of values returned or appended.
+        found: usize,
+    },
+    /// A [`Matrix`](crate::Matrix)'s `nrows()` or `ncols()` changed while it was read.
+    #[error("the Matrix behind {matrix} changed its shape (rows, labels) from {expected:?} to {found:?} while it was read")]
+    MatrixShapeChanged {
+        /// The input whose matrix changed.
+        matrix: Input,
+        /// The shape when reading began.
+        expected: (usize, usize),
+        /// The shape reported later.
+        found: (usize, usize),
     },
 }

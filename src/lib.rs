@@ -7,7 +7,8 @@
 //! parameter ([`TiePolicy`]) and reproduces each toolkit exactly when asked (the presets).
 //!
 //! # Index
-//! * Core: [`RankingMetric`] (evaluate a metric), [`RowMetric`] (write one), [`TiePolicy`],
+//! * Core: [`RankingMetric`] (evaluate a metric), [`DynRankingMetric`] (a list of metrics of
+//!   any type), [`RowMetric`] (write one), [`TiePolicy`],
 //!   [`TieGrouping`], [`Matrix`] (inputs), [`Error`].
 //! * Example-based metrics: [`Coverage`], [`AveragePrecision`] (LRAP), [`RankingLoss`],
 //!   [`OneError`], [`IsError`], [`ErrorSetSize`].
@@ -42,6 +43,8 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod accumulator;
+mod convention;
+mod dyn_metric;
 mod error;
 mod kernel;
 mod labelwise;
@@ -67,7 +70,8 @@ pub mod parallel;
 
 pub use accumulator::LabelwiseAccumulator;
 pub use compat::{mldr, mulan, registry, sklearn, torchmetrics};
-pub use error::{Degeneracy, Error, Incompatibility, LabelDomain};
+pub use dyn_metric::DynRankingMetric;
+pub use error::{Degeneracy, Error, Incompatibility, Input, LabelDomain};
 #[doc(hidden)]
 pub use kernel::{set_kernel_path, KernelPath};
 pub use kernel::{Block, RankedRow, Ranker, Ranking, RelevantEnd};

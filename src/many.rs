@@ -3,7 +3,7 @@
 //! that ranking ("sort once, score many"). Each metric's values are summed in row order, so the
 //! results are bitwise those of evaluating the metrics one by one.
 
-use crate::error::{Error, LabelDomain};
+use crate::error::{Error, Input, LabelDomain};
 use crate::kernel::{counts, selects_top, Ranker, Ranking, Reach};
 use crate::matrix::{LabelMatrix, RowReader, ScoreMatrix};
 use crate::row::metric::{RowMetric, RowOptions};
@@ -110,8 +110,8 @@ where
     }
     lanes
         .iter()
-        .map(|lane| match lane.failed {
-            Some(e) => Err(e),
+        .map(|lane| match &lane.failed {
+            Some(e) => Err(e.clone()),
             None => mean_value(&lane.mean, lane.options.zero_weight),
         })
         .collect()
@@ -139,7 +139,7 @@ where
 /// Records `error` for every lane still running that `which` selects.
 fn fail(lanes: &mut [Lane<'_>], which: impl Fn(&Lane<'_>) -> bool, error: Error) {
     for lane in lanes.iter_mut().filter(|l| l.failed.is_none() && which(l)) {
-        lane.failed = Some(error);
+        lane.failed = Some(error.clone());
     }
 }
 
@@ -263,13 +263,27 @@ impl RowScratch {
     }
 }
 
+/// Row `i` of both inputs (scores first, as the row pass reads them).
+fn read_row<'r, T, Y, S>(
+    scores: &'r mut RowReader<'_, S>,
+    truth: &'r mut RowReader<'_, Y>,
+    i: usize,
+) -> Result<(&'r [T], &'r [Y::Elem]), Error>
+where
+    T: Score,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
+{
+    Ok((scores.row(i)?, truth.row(i)?))
+}
+
 /// Row `i`'s outcomes, in the order one-shot evaluation meets them, for the lanes still
 /// running (`lanes` is read only, so that rows can be ranked in parallel and their outcomes
 /// added in order by [`add_outcomes`]).
 fn row_outcomes<T: Score, L: Label>(
     lanes: &[Lane<'_>],
     plan: &RowPlan,
-    (s, labels): (&[T], &[L]),
+    row: Result<(&[T], &[L]), Error>,
     (i, l): (usize, usize),
     scratch: &mut RowScratch,
     outcomes: &mut Outcomes,
@@ -280,12 +294,16 @@ fn row_outcomes<T: Score, L: Label>(
     if out.iter().all(|&o| o) {
         return;
     }
-    if let Err(e) = check_scores(s, i) {
-        for k in (0..lanes.len()).filter(|&k| !out[k]) {
-            outcomes.push(k, Err(e));
+    let read = row.and_then(|(s, labels)| check_scores(s, i).map(|()| (s, labels)));
+    let (s, labels) = match read {
+        Ok(row) => row,
+        Err(e) => {
+            for k in (0..lanes.len()).filter(|&k| !out[k]) {
+                outcomes.push(k, Err(e.clone()));
+            }
+            return;
         }
-        return;
-    }
+    };
     // The values read do not depend on the domain, only their check does: one successful
     // read fills `gains` for every lane (a failed one wrote the same values, then stopped).
     let mut read = false;
@@ -296,7 +314,7 @@ fn row_outcomes<T: Score, L: Label>(
                 for (k, lane) in lanes.iter().enumerate() {
                     if !out[k] && lane.options.labels == domain {
                         out[k] = true;
-                        outcomes.push(k, Err(e));
+                        outcomes.push(k, Err(e.clone()));
                     }
                 }
             }
@@ -379,7 +397,7 @@ fn add_outcomes(lanes: &mut [Lane<'_>], outcomes: &[Outcome], errors: &[Error], 
         match outcome {
             Outcome::Value(_, v) => lane.mean.add(v, w),
             Outcome::Skip(_) => {}
-            Outcome::Failed(_, e) => lane.failed = errors.get(e as usize).copied(),
+            Outcome::Failed(_, e) => lane.failed = errors.get(e as usize).cloned(),
         }
     }
 }
@@ -396,12 +414,13 @@ fn pass<T, Y, S>(
     S: ScoreMatrix<T> + ?Sized,
 {
     let plan = RowPlan::new(lanes);
-    let (mut truth, mut scores) = (RowReader::new(y_true), RowReader::new(y_score));
+    let mut truth = RowReader::new(y_true, Input::Labels);
+    let mut scores = RowReader::new(y_score, Input::Scores);
     let mut scratch = RowScratch::new(l);
     let mut outcomes = Outcomes::default();
     for i in 0..n {
         outcomes.clear();
-        let row = (scores.row(i), truth.row(i));
+        let row = read_row(&mut scores, &mut truth, i);
         row_outcomes(lanes, &plan, row, (i, l), &mut scratch, &mut outcomes);
         let w = weights.map_or(1.0, |w| w[i]);
         add_outcomes(lanes, &outcomes.outcomes, &outcomes.errors, w);
@@ -436,14 +455,17 @@ fn pass_parallel<T, Y, S>(
         let rows = first..n.min(first + window);
         let shared: &[Lane<'_>] = lanes;
         let scratch = || {
-            let readers = (RowReader::new(y_true), RowReader::new(y_score));
+            let readers = (
+                RowReader::new(y_true, Input::Labels),
+                RowReader::new(y_score, Input::Scores),
+            );
             (RowScratch::new(l), readers)
         };
         // Per chunk: its rows' outcomes end to end, and where each row's end.
         let chunks = in_chunks(rows, scratch, |(scratch, (truth, scores)), rows| {
             let (mut ends, mut outcomes) = (Vec::new(), Outcomes::default());
             for i in rows {
-                let row = (scores.row(i), truth.row(i));
+                let row = read_row(scores, truth, i);
                 row_outcomes(shared, &plan, row, (i, l), scratch, &mut outcomes);
                 ends.push(outcomes.outcomes.len());
             }

@@ -5,7 +5,7 @@
 
 use std::ops::Range;
 
-use crate::error::{Error, LabelDomain};
+use crate::error::{Error, Input, LabelDomain};
 use crate::matrix::{LabelMatrix, Matrix, RowReader};
 use crate::score::{Label, Score};
 
@@ -142,12 +142,12 @@ pub(crate) fn check_indicator_rows<Y>(
 where
     Y: LabelMatrix + ?Sized,
 {
-    let mut reader = RowReader::new(y_true);
+    let mut reader = RowReader::new(y_true, Input::Labels);
     for row in rows.clone() {
         if until_known && seen.iter().all(Option::is_some) {
             return Ok(row);
         }
-        let cells = reader.row(row);
+        let cells = reader.row(row)?;
         if let [Some(a), Some(b)] = *seen {
             // Both values known: a branch-free check of the whole row (it vectorises).
             let fits = |ok: bool, &x: &Y::Elem| ok & ((x.value() == a) | (x.value() == b));

@@ -1,4 +1,4 @@
-//! Every golden record of ../shared/conformance (copied to tests/data/conformance) whose metric
+//! Every golden record of tests/data/conformance (the toolkits' own outputs) whose metric
 //! the registry knows, evaluated through `registry::Preset`, at the tolerances of the data's
 //! README. Set RANKMETRICS_CONFORMANCE_DIR to test another copy.
 
@@ -288,7 +288,8 @@ fn conformance_with_torchmetrics_on_float32_preds() {
         let case = &cases[id];
         let scores: Vec<f32> = case.y_score.iter().map(|&x| x as f32).collect();
         let value = |ties: Option<TiePolicy>| {
-            let preset = Preset::lookup(Convention::Torchmetrics, metric, &[], ties).unwrap();
+            let preset =
+                Preset::lookup(Convention::Torchmetrics, metric, Preset::NO_PARAMS, ties).unwrap();
             let y_true = RowMajor::new(&case.y_true, case.n, case.l);
             let y_score = RowMajor::new(&scores, case.n, case.l);
             match (y_true, y_score) {

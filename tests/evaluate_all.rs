@@ -11,9 +11,10 @@ fn every_preset() -> Vec<Preset> {
     let mut presets = Vec::new();
     for convention in Convention::ALL {
         for &name in convention.metric_names() {
-            presets.push(Preset::lookup(convention, name, &[], None).unwrap());
+            presets.push(Preset::lookup(convention, name, Preset::NO_PARAMS, None).unwrap());
             for ties in [TiePolicy::Expected, TiePolicy::Last, TiePolicy::Random(3)] {
-                presets.push(Preset::lookup(convention, name, &[], Some(ties)).unwrap());
+                presets
+                    .push(Preset::lookup(convention, name, Preset::NO_PARAMS, Some(ties)).unwrap());
             }
         }
     }
@@ -47,7 +48,7 @@ fn evaluate_all_equals_one_by_one() {
             let parallel = registry::evaluate_all_parallel(&presets, &yt, &ys, w.as_deref());
             let bits = |v: &[Result<f64, rankmetrics::Error>]| -> Vec<String> {
                 v.iter()
-                    .map(|r| format!("{:?}", r.map(f64::to_bits)))
+                    .map(|r| format!("{:?}", r.as_ref().map(|v| v.to_bits())))
                     .collect()
             };
             assert_eq!(bits(&parallel), bits(&all));
@@ -111,8 +112,8 @@ fn parallel_label_wise_values_equal_sequential_ones_on_many_rows() {
                 pool.install(|| registry::evaluate_all_parallel(&presets, &yt, &ys, weights));
             for ((preset, a), b) in presets.iter().zip(&all).zip(&parallel) {
                 assert_eq!(
-                    format!("{:?}", a.map(f64::to_bits)),
-                    format!("{:?}", b.map(f64::to_bits)),
+                    format!("{:?}", a.as_ref().map(|v| v.to_bits())),
+                    format!("{:?}", b.as_ref().map(|v| v.to_bits())),
                     "{} {} {:?} tied={tied} bad={bad} weighted={}",
                     preset.convention(),
                     preset.name(),

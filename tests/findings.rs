@@ -95,8 +95,8 @@ fn rows_longer_than_the_kernel_numbers_are_an_error() {
 }
 
 /// Interpolated AP over a vector whose every weight is zero gave -inf (every precision 0/0,
-/// and the running maximum started at -inf): it is NaN, as under exact grouping (fuzzing,
-/// session 4).
+/// and the running maximum started at -inf): it is NaN, as under exact grouping (a fuzzing
+/// finding).
 #[test]
 fn zero_weight_interpolated_precision_is_nan_not_infinite() {
     let mut y_true = [[0.0; 6]; 4];
@@ -186,7 +186,7 @@ fn weights_near_the_largest_float_give_the_metric_value() {
     let maip = Preset::lookup(
         Convention::Mulan,
         "MeanAverageInterpolatedPrecision",
-        &[],
+        Preset::NO_PARAMS,
         None,
     )
     .unwrap();

@@ -101,7 +101,7 @@ fn preset_cases(ties: Option<TiePolicy>) -> Vec<Case> {
     let mut cases = Vec::new();
     for convention in Convention::ALL {
         for &name in convention.metric_names() {
-            let preset = Preset::lookup(convention, name, &[], ties)
+            let preset = Preset::lookup(convention, name, Preset::NO_PARAMS, ties)
                 .unwrap_or_else(|e| panic!("{convention} {name}: {e}"));
             cases.push(Case {
                 name: format!("{convention}/{name}/{ties:?}"),
@@ -537,7 +537,7 @@ fn accuracy_at(n: usize) {
         ("coverage_error", [1, 2, 3, 3], 1),
     ];
     for (name, numerators, denominator) in cases {
-        let p = Preset::lookup(Convention::Sklearn, name, &[], None).unwrap();
+        let p = Preset::lookup(Convention::Sklearn, name, Preset::NO_PARAMS, None).unwrap();
         let v = p.evaluate(&y, &s, None::<&[f64]>).unwrap();
         let exact = exact_mean(n, numerators, denominator);
         let rel = ((v - exact) / exact).abs();
@@ -609,7 +609,7 @@ fn f32_matches_f64_at(n: usize) {
         (Convention::Sklearn, "roc_auc_score"),
     ];
     for (convention, name) in names {
-        let p = Preset::lookup(convention, name, &[], None).unwrap();
+        let p = Preset::lookup(convention, name, Preset::NO_PARAMS, None).unwrap();
         let v32 = p.evaluate(&y, &a32, None).unwrap();
         let v64 = p.evaluate(&y, &a64, None::<&[f64]>).unwrap();
         assert!(

@@ -153,7 +153,7 @@ fn every_preset_of_every_convention() {
     for convention in Convention::ALL {
         for &name in convention.metric_names() {
             for ties in [None, Some(TiePolicy::Random(11))] {
-                let preset = Preset::lookup(convention, name, &[], ties).unwrap();
+                let preset = Preset::lookup(convention, name, Preset::NO_PARAMS, ties).unwrap();
                 let what = format!("{convention} {name} {ties:?}");
                 let one = |d: &Data| {
                     let (y, s, w) = d.rows(0..d.n);
@@ -184,7 +184,13 @@ fn mulan_reverse_merges_and_weighted_auc_through_json_are_exact() {
             r,
         )
     };
-    let map = Preset::lookup(Convention::Mulan, "MeanAveragePrecision", &[], None).unwrap();
+    let map = Preset::lookup(
+        Convention::Mulan,
+        "MeanAveragePrecision",
+        Preset::NO_PARAMS,
+        None,
+    )
+    .unwrap();
     let auc = RocAuc::new(Average::Macro, TiePolicy::Average);
     let (ya, sa, _) = rows(0..n);
     let (map_one, auc_one) = (
@@ -226,7 +232,7 @@ fn another_format_version_is_an_error_naming_it() {
     value["version"] = 7.into();
     let err = serde_json::from_value::<RowAccumulator<Coverage>>(value).unwrap_err();
     assert!(err.to_string().contains("version 7"), "{err}");
-    let preset = Preset::lookup(Convention::Mulan, "MacroAUC", &[], None).unwrap();
+    let preset = Preset::lookup(Convention::Mulan, "MacroAUC", Preset::NO_PARAMS, None).unwrap();
     let mut value = serde_json::to_value(preset.accumulator()).unwrap();
     value["version"] = 2.into();
     let err = serde_json::from_value::<PresetAccumulator>(value).unwrap_err();
@@ -253,7 +259,7 @@ fn inconsistent_row_ranges_are_refused_when_read() {
 #[test]
 fn label_type_check_merges_in_any_order() {
     let name = "label_ranking_average_precision_score";
-    let lrap = Preset::lookup(Convention::Sklearn, name, &[], None).unwrap();
+    let lrap = Preset::lookup(Convention::Sklearn, name, Preset::NO_PARAMS, None).unwrap();
     let y = [[0.0, 1.0], [1.0, 0.0], [2.0, 0.0], [0.0, 2.0]];
     let s = [[0.2, 0.9], [0.1, 0.3], [0.5, 0.5], [0.4, 0.6]];
     let one_shot = lrap.evaluate(&y, &s, None::<&[f64]>).unwrap_err();

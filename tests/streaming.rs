@@ -174,7 +174,7 @@ fn every_preset_merges_to_its_one_shot_value() {
     let mut rng = Rng::seeded(0x5EED_57AE_A411_0003);
     for convention in Convention::ALL {
         for &name in convention.metric_names() {
-            let preset = Preset::lookup(convention, name, &[], None).unwrap();
+            let preset = Preset::lookup(convention, name, Preset::NO_PARAMS, None).unwrap();
             for _ in 0..8 {
                 let d = Data::random(&mut rng);
                 let (y, s, w) = d.rows(0..d.n);
@@ -195,7 +195,7 @@ fn torchmetrics_logits_are_detected_per_batch() {
     let preset = Preset::lookup(
         Convention::Torchmetrics,
         "multilabel_ranking_loss",
-        &[],
+        Preset::NO_PARAMS,
         None,
     )
     .unwrap();

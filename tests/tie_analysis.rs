@@ -282,10 +282,15 @@ fn random_orders_average_to_the_expected_value() {
         "is_error",
     ] {
         let value = |ties| {
-            Preset::lookup(Convention::Rankmetrics, metric, &[], Some(ties))
-                .unwrap()
-                .evaluate(&y_true, &y_score, None::<&[f64]>)
-                .unwrap()
+            Preset::lookup(
+                Convention::Rankmetrics,
+                metric,
+                Preset::NO_PARAMS,
+                Some(ties),
+            )
+            .unwrap()
+            .evaluate(&y_true, &y_score, None::<&[f64]>)
+            .unwrap()
         };
         let seeds = 4000;
         let mean = (0..seeds).map(|s| value(TiePolicy::Random(s))).sum::<f64>() / seeds as f64;

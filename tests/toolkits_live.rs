@@ -43,7 +43,7 @@ fn a_subnormal_class_median_flips_the_auc_as_in_mldr() {
     );
     // Through the registry, as the command runs it.
     for name in ["macro_auc", "micro_auc"] {
-        let p = Preset::lookup(Convention::Mldr, name, &[], None).unwrap();
+        let p = Preset::lookup(Convention::Mldr, name, Preset::NO_PARAMS, None).unwrap();
         assert_eq!(
             p.evaluate(&[[1], [0]], &[[0.0], [tiny]], None).unwrap(),
             1.0
@@ -104,7 +104,13 @@ fn mulan_average_precision_is_bitwise() {
         acc.update(&y, &s, None).unwrap();
         assert_eq!(acc.value().unwrap().to_bits(), mulan_value.to_bits());
     }
-    let own = Preset::lookup(Convention::Rankmetrics, "average_precision", &[], None).unwrap();
+    let own = Preset::lookup(
+        Convention::Rankmetrics,
+        "average_precision",
+        Preset::NO_PARAMS,
+        None,
+    )
+    .unwrap();
     let own_value = own
         .evaluate(&[[0, 0, 1, 1, 1]], &[[0.4, 0.5, 0.1, 0.2, 0.3]], None)
         .unwrap();
@@ -145,7 +151,13 @@ fn torchmetrics_float32_paths_agree() {
     let all = evaluate_all(&presets, &y, &s, None);
     for (preset, from_all) in presets.iter().zip(all) {
         let one = preset.evaluate(&y, &s, None).unwrap();
-        let plain = Preset::lookup(Convention::Torchmetrics, preset.name(), &[], None).unwrap();
+        let plain = Preset::lookup(
+            Convention::Torchmetrics,
+            preset.name(),
+            Preset::NO_PARAMS,
+            None,
+        )
+        .unwrap();
         let f32_scores = plain.evaluate(&y, &s32, None).unwrap();
         let mut acc = preset.accumulator();
         acc.update(&y, &s, None).unwrap();

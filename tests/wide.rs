@@ -16,7 +16,7 @@ fn every_preset() -> Vec<Preset> {
     for convention in Convention::ALL {
         for &name in convention.metric_names() {
             for ties in [None, Some(TiePolicy::Expected), Some(TiePolicy::Last)] {
-                presets.push(Preset::lookup(convention, name, &[], ties).unwrap());
+                presets.push(Preset::lookup(convention, name, Preset::NO_PARAMS, ties).unwrap());
             }
         }
     }

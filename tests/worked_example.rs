@@ -7,7 +7,7 @@ const Y_SCORE: [[f64; 3]; 1] = [[0.5, 0.5, 0.1]];
 
 fn value(convention: &str, metric: &str) -> f64 {
     let c = Convention::parse(convention).unwrap();
-    let preset = Preset::lookup(c, metric, &[], None).unwrap();
+    let preset = Preset::lookup(c, metric, Preset::NO_PARAMS, None).unwrap();
     preset.evaluate(&Y_TRUE, &Y_SCORE, None).unwrap()
 }
 
@@ -51,8 +51,13 @@ fn one_error_differs() {
 fn expected_over_tie_orders() {
     let expected = |convention: &str, metric: &str| {
         let c = Convention::parse(convention).unwrap();
-        let preset =
-            Preset::lookup(c, metric, &[], Some(rankmetrics::TiePolicy::Expected)).unwrap();
+        let preset = Preset::lookup(
+            c,
+            metric,
+            Preset::NO_PARAMS,
+            Some(rankmetrics::TiePolicy::Expected),
+        )
+        .unwrap();
         preset.evaluate(&Y_TRUE, &Y_SCORE, None).unwrap()
     };
     assert_eq!(expected("mldr", "coverage"), 0.5);

@@ -136,7 +136,7 @@ fn average_is_expected_and_max_min_bracket_nothing() {
         Preset::lookup(
             Convention::Rankmetrics,
             "precision_at_k",
-            &[("k".into(), "1".into())],
+            &[("k", "1")],
             Some(t),
         )
         .unwrap()

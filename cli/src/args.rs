@@ -326,7 +326,16 @@ pub fn presets(args: &EvalArgs) -> Result<Vec<Preset>, String> {
         .iter()
         .flat_map(|name| policies.iter().map(move |&ties| (name, ties)))
         .map(|(name, ties)| {
-            Preset::lookup(convention, name, &args.params, ties).map_err(|e| e.to_string())
+            // One --param may serve several --metric's: each preset gets the keys it takes;
+            // a key no requested metric takes is reported below.
+            let keys = Preset::param_keys(convention, name);
+            let params: Vec<(&str, &str)> = args
+                .params
+                .iter()
+                .filter(|(k, _)| keys.contains(&k.as_str()))
+                .map(|(k, v)| (k.as_str(), v.as_str()))
+                .collect();
+            Preset::lookup(convention, name, &params, ties).map_err(|e| e.to_string())
         })
         .collect::<Result<Vec<_>, _>>()?;
     let mut taken: Vec<&str> = Vec::new();
@@ -362,7 +371,7 @@ fn conventions_help() -> String {
         let _ = writeln!(help, "\n  {convention}: {}", describe(convention));
         let width = convention.metric_names().iter().map(|n| n.len()).max();
         for name in convention.metric_names() {
-            let defaults = Preset::lookup(convention, name, &[], None)
+            let defaults = Preset::lookup(convention, name, Preset::NO_PARAMS, None)
                 .map(|p| {
                     p.params()
                         .iter()

@@ -161,7 +161,7 @@ impl Notes {
             row.cells
                 .iter()
                 .flatten()
-                .any(|c| c.result.is_ok_and(f64::is_nan))
+                .any(|c| c.result.as_ref().is_ok_and(|v| v.is_nan()))
         };
         let census = rows
             .iter()

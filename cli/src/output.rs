@@ -436,7 +436,7 @@ pub fn compare_json(rows: &[Row], weighted: bool) -> String {
             let outcome = Outcome {
                 preset: &cell.preset,
                 weighted,
-                result: cell.result,
+                result: cell.result.clone(),
             };
             let extra = format!(
                 "\"metric_row\": {concept}, \"column\": {}, ",

@@ -2038,3 +2038,54 @@ fn header_names_must_agree_or_be_aligned() {
     // One header only: nothing to compare.
     assert_eq!(eval_files(&t, &bare, &["-q"]).status, 0);
 }
+
+#[test]
+fn a_header_one_name_short_marks_a_row_index() {
+    // R's write.table (space-separated, row names quoted, no name over them) and pandas'
+    // to_csv with sep=" " (its empty first name vanishes in a whitespace split): both headers
+    // are one name short of the rows, so the first column is the row index.
+    let s = Scratch::new("short-header");
+    let plain_score = s.file("s.csv", WRITTEN_SCORES);
+    let plain_true = written("pandas_y_true_noindex.csv");
+    let stderr = assert_reads_as(
+        &written("r_table_y_true.txt"),
+        &written("r_table_y_score.txt"),
+        &plain_true,
+        &plain_score,
+    );
+    assert!(stderr.contains("skipped as a row index"), "{stderr}");
+    assert!(stderr.contains("R's default row names"), "{stderr}");
+    let stderr = assert_reads_as(
+        &written("pandas_space_y_true.txt"),
+        &written("pandas_space_y_score.txt"),
+        &plain_true,
+        &plain_score,
+    );
+    assert!(stderr.contains("pandas' default index"), "{stderr}");
+}
+
+#[test]
+fn a_header_of_another_width_is_an_error() {
+    let s = Scratch::new("wide-header");
+    for (header, names) in [("a,b", 2), ("a,b,c,d,e", 5)] {
+        let y = s.file("t.csv", format!("{header}\n1,0,0,1\n0,1,0,0\n"));
+        let scores = s.file(
+            "s.csv",
+            format!("{header}\n0.5,0.1,0.2,0.3\n0.1,0.9,0.2,0.3\n"),
+        );
+        let r = eval_files(&y, &scores, &["-q"]);
+        assert_eq!(r.status, 2, "{r:?}");
+        let message = format!(".csv:2:1: the header names {names} columns but this line holds 4");
+        assert!(r.stderr.contains(&message), "{}", r.stderr);
+    }
+    // One name short: the first column is a row index, which must count the rows.
+    let y = s.file("t.csv", "a,b,c\n1,0,0,1\n0,1,0,0\n");
+    let scores = s.file("s.csv", "a,b,c\n0.5,0.1,0.2,0.3\n0.1,0.9,0.2,0.3\n");
+    let r = eval_files(&y, &scores, &["-q"]);
+    assert_eq!(r.status, 2, "{r:?}");
+    assert!(
+        r.stderr.contains("do not count the rows from 0 or 1"),
+        "{}",
+        r.stderr
+    );
+}

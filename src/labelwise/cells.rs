@@ -1,7 +1,7 @@
 //! The cells of both matrices, read and validated once and copied in the layouts the
 //! averages read: by column (label-wise) and by row (per sample, pooled).
 
-use crate::error::{Error, LabelDomain};
+use crate::error::{Error, Input, LabelDomain};
 use crate::matrix::{LabelMatrix, RowReader, ScoreMatrix};
 use crate::score::Score;
 use crate::validate::{check_scores, read_labels};
@@ -42,9 +42,13 @@ where
     let mut by_row = layouts
         .by_row
         .then(|| (Vec::with_capacity(n * l), vec![0.0; n * l]));
-    let (mut truth, mut reader) = (RowReader::new(y_true), RowReader::new(y_score));
+    let mut truth = RowReader::new(y_true, Input::Labels);
+    let mut reader = RowReader::new(y_score, Input::Scores);
     // Any label fills the column copy before the rows overwrite it.
-    let filler = (n > 0).then(|| truth.row(0).first().copied()).flatten();
+    let filler = match n {
+        0 => None,
+        _ => truth.row(0)?.first().copied(),
+    };
     let mut by_column = layouts.by_column.then(|| {
         let labels = filler.map_or_else(Vec::new, |y| vec![y; n * l]);
         (vec![T::zero(); n * l], labels)
@@ -53,9 +57,9 @@ where
     let (mut pending_scores, mut pending_labels) = (Vec::new(), Vec::new());
     let mut gains = vec![0.0; l];
     for i in 0..n {
-        let s = reader.row(i);
+        let s = reader.row(i)?;
         check_scores(s, i)?;
-        let y = truth.row(i);
+        let y = truth.row(i)?;
         read_labels(y, domain, i, &mut gains)?;
         if let Some((scores, labels)) = &mut by_row {
             scores.extend_from_slice(s);

@@ -90,7 +90,7 @@ where
         Err(e) => {
             return lanes
                 .iter()
-                .map(|lane| Err(lane.failed.unwrap_or(e)))
+                .map(|lane| Err(lane.failed.clone().unwrap_or_else(|| e.clone())))
                 .collect()
         }
     };
@@ -146,8 +146,8 @@ where
     }
     lanes
         .iter()
-        .map(|lane| match lane.failed {
-            Some(e) => Err(e),
+        .map(|lane| match &lane.failed {
+            Some(e) => Err(e.clone()),
             None => lane.means.value(lane.average),
         })
         .collect()

@@ -26,7 +26,7 @@ pub(super) fn fail<M>(
     error: Error,
 ) {
     for lane in lanes.iter_mut().filter(|l| l.failed.is_none() && which(l)) {
-        lane.failed = Some(error);
+        lane.failed = Some(error.clone());
     }
 }
 

@@ -172,12 +172,13 @@ where
     Y: LabelMatrix + ?Sized,
     S: ScoreMatrix<T> + ?Sized,
 {
-    let [value] = evaluate_many(
+    let values = evaluate_many(
         core::slice::from_ref(metric),
         y_true,
         y_score,
         sample_weight,
-    )[..] else {
+    );
+    let Ok([value]) = <[_; 1]>::try_from(values) else {
         unreachable!("one metric in, one value out")
     };
     value

@@ -6,11 +6,14 @@ use super::lanes::{fail, vector_values, wants, Lane, Values};
 use super::pairs::AucSums;
 use super::vector::{Vector, VectorMetric, Weights};
 use super::Average;
-use crate::error::Error;
+use crate::error::{Error, Input};
 use crate::kernel::{Ranker, Ranking};
 use crate::matrix::{LabelMatrix, RowReader, ScoreMatrix};
 use crate::score::{Label, Score};
 use crate::ties::TieGrouping;
+
+/// What [`micro_in_pieces`] does with each row of scores (its index, its scores).
+type RowVisitor<'a, T> = dyn FnMut(usize, &[T]) -> Result<(), Error> + 'a;
 
 /// The most items one ranked vector may hold (the kernel numbers them with `u32`).
 const MAX_ITEMS: usize = u32::MAX as usize;
@@ -62,7 +65,7 @@ pub(super) fn micro_in_pieces<M, T, Y, S>(
     y_true: &Y,
     y_score: &S,
     weights: Option<&[f64]>,
-) -> Vec<AucSums>
+) -> Result<Vec<AucSums>, Error>
 where
     M: VectorMetric,
     T: Score,
@@ -71,9 +74,9 @@ where
 {
     let n = y_score.nrows();
     let key = |s: &T| !s.order_key();
-    let each_row = |f: &mut dyn FnMut(usize, &[T])| {
-        let mut reader = RowReader::new(y_score);
-        (0..n).for_each(|i| f(i, reader.row(i)));
+    let each_row = |f: &mut RowVisitor<'_, T>| {
+        let mut reader = RowReader::new(y_score, Input::Scores);
+        (0..n).try_for_each(|i| f(i, reader.row(i)?))
     };
     // Buckets: the leading 16 bits below the prefix every key shares.
     let (mut low, mut high) = (u64::MAX, 0);
@@ -81,11 +84,15 @@ where
         for k in row.iter().map(key) {
             (low, high) = (low.min(k), high.max(k));
         }
-    });
+        Ok(())
+    })?;
     let shift = (u64::BITS - (low ^ high).leading_zeros()).saturating_sub(16);
     let bucket = |s: &T| (key(s) >> shift) as usize & 0xFFFF;
     let mut ends = vec![0usize; (1 << 16) + 1];
-    each_row(&mut |_, row| row.iter().for_each(|s| ends[bucket(s) + 1] += 1));
+    each_row(&mut |_, row| {
+        row.iter().for_each(|s| ends[bucket(s) + 1] += 1);
+        Ok(())
+    })?;
     let mut pieces: Vec<core::ops::Range<usize>> = Vec::new();
     let (mut total, mut start) = (0, 0);
     // Counts to offsets (`ends[b]`: where bucket b starts), cutting pieces between buckets.
@@ -102,20 +109,23 @@ where
     // Place every cell in its bucket, in pooled order.
     let first_label = match total {
         0 => None,
-        _ => RowReader::new(y_true).row(0).first().copied(),
+        _ => RowReader::new(y_true, Input::Labels)
+            .row(0)?
+            .first()
+            .copied(),
     };
     let pooled = AucSums::for_items(n.saturating_mul(y_score.ncols()), weights.is_none());
     let mut sums = vec![pooled; lanes.len()];
     let Some(zero) = first_label else {
         // No cells: the pool is one empty piece.
-        return sums;
+        return Ok(sums);
     };
     let (mut scores, mut labels) = (vec![T::zero(); total], vec![zero; total]);
     let mut rows = vec![0u32; if weights.is_some() { total } else { 0 }];
     let mut next = ends;
-    let mut truth = RowReader::new(y_true);
+    let mut truth = RowReader::new(y_true, Input::Labels);
     each_row(&mut |i, row| {
-        for (s, &y) in row.iter().zip(truth.row(i)) {
+        for (s, &y) in row.iter().zip(truth.row(i)?) {
             // A valid matrix reads the same cells in every pass, so every slot exists; `get`
             // keeps a matrix that does not from panicking.
             let at = &mut next[bucket(s)];
@@ -127,7 +137,8 @@ where
             }
             *at += 1;
         }
-    });
+        Ok(())
+    })?;
     let mut plans: Vec<Ranking> = Vec::new();
     for lane in lanes
         .iter()
@@ -166,12 +177,19 @@ where
             }
         }
     }
-    sums
+    Ok(sums)
 }
 
 /// Adds the value of each piece-reading lane's pooled ranking (`sums`, one per lane, from
-/// [`micro_in_pieces`]) to its mean.
-pub(super) fn finish_pieces<M: VectorMetric>(lanes: &mut [Lane<'_, M>], sums: Vec<AucSums>) {
+/// [`micro_in_pieces`]) to its mean; `sums`' error fails them.
+pub(super) fn finish_pieces<M: VectorMetric>(
+    lanes: &mut [Lane<'_, M>],
+    sums: Result<Vec<AucSums>, Error>,
+) {
+    let sums = match sums {
+        Ok(sums) => sums,
+        Err(e) => return fail(lanes, |lane| lane.pieces, e),
+    };
     for (lane, sums) in lanes.iter_mut().zip(&sums) {
         if !lane.pieces || lane.failed.is_some() {
             continue;

@@ -22,6 +22,7 @@ use super::Matrix;
 /// let scores_t = mat![[0.75, 1.0], [0.5, 0.2], [1.0, 0.1]];
 /// assert_eq!(Matrix::row(&scores_t.transpose(), 1), Some(&[1.0, 0.2, 0.1][..]));
 /// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "faer")))]
 impl<T: Copy> Matrix for MatRef<'_, T> {
     type Elem = T;
 
@@ -57,6 +58,7 @@ impl<T: Copy> Matrix for MatRef<'_, T> {
 }
 
 /// An owned faer matrix, read through its view.
+#[cfg_attr(docsrs, doc(cfg(feature = "faer")))]
 impl<T: Copy> Matrix for Mat<T> {
     type Elem = T;
 

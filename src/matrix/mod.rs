@@ -2,7 +2,7 @@
 
 use core::ops::Range;
 
-use crate::error::Error;
+use crate::error::{Error, Input};
 use crate::score::{Label, Score};
 
 #[cfg(feature = "faer")]
@@ -17,12 +17,28 @@ mod ndarray_impl;
 /// The contract is small on purpose: a shape, an optional zero-copy view of a contiguous row,
 /// and a block copy that always works. Row-major inputs hand out their rows without copying;
 /// column-major ones (nalgebra) copy blocks of rows column by column, so that their reads stay
-/// contiguous. Implementations must never panic for `rows` within `0..nrows()`.
+/// contiguous.
 ///
 /// Implemented for [`RowMajor`] views of a flat slice, `Vec<Vec<T>>` and `[Vec<T>]`, fixed-size
 /// arrays `[[T; L]; N]`, `Vec<[T; L]>` and `[[T; L]]`, references to any of these, and, behind
 /// features, every nalgebra matrix and view (`nalgebra`, on by default), every 2-D ndarray array
 /// and view (`ndarray`), and faer's `Mat`, `MatRef` and `MatMut` (`faer`).
+///
+/// # Contract
+/// * [`nrows`](Self::nrows) and [`ncols`](Self::ncols) give the shape, and keep giving it
+///   while a metric reads the matrix.
+/// * [`row(i)`](Self::row), for `i` in `0..nrows()`, is `None` or row `i`: exactly `ncols()`
+///   elements.
+/// * [`extend_rows(a..b, out)`](Self::extend_rows), for `a <= b <= nrows()`, appends rows
+///   `a..b` to `out`, row-major: exactly `(b - a) · ncols()` elements.
+/// * Neither panics for rows within `0..nrows()`; metrics ask for no others.
+///
+/// The crate checks the lengths (one comparison per row read in place, one per block of rows
+/// copied) and, once per block, that the shape has not changed. A matrix that breaks the
+/// contract gives [`Error::MatrixContract`] or [`Error::MatrixShapeChanged`], naming the input
+/// ([`Input`]) and the row, never a panic or a wrong value. The values themselves cannot be
+/// checked: a matrix that returns the wrong row of the right length gives a wrong result. A
+/// panic inside an implementation (an index out of range, say) is the implementation's bug.
 ///
 /// # Example
 /// ```
@@ -35,6 +51,36 @@ mod ndarray_impl;
 /// m.extend_rows(0..2, &mut buf);
 /// assert_eq!(buf, data);
 /// ```
+///
+/// An implementation that breaks the contract gets a typed error:
+/// ```
+/// use core::ops::Range;
+/// use rankmetrics::{Coverage, Error, Input, Matrix, RankingMetric, TiePolicy};
+/// /// Two rows of three labels, but `extend_rows` drops the last label of every row.
+/// struct Short;
+/// impl Matrix for Short {
+///     type Elem = u8;
+///     fn nrows(&self) -> usize { 2 }
+///     fn ncols(&self) -> usize { 3 }
+///     fn extend_rows(&self, rows: Range<usize>, out: &mut Vec<u8>) {
+///         for _ in rows {
+///             out.extend_from_slice(&[1, 0]);
+///         }
+///     }
+/// }
+/// let scores = [[0.9, 0.1, 0.5], [0.2, 0.8, 0.3]];
+/// let err = Coverage::new(TiePolicy::Max).evaluate(&Short, &scores, None).unwrap_err();
+/// assert_eq!(
+///     err,
+///     Error::MatrixContract { matrix: Input::Labels, row: 0, expected: 6, found: 4 }
+/// );
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a rankmetrics `Matrix`",
+    label = "not a `Matrix` of labels or scores",
+    note = "`Vec<Vec<T>>`, `[[T; L]; N]`, `Vec<[T; L]>`, slices of rows and `RowMajor` views of a flat slice are matrices as they are",
+    note = "nalgebra matrices are matrices with the feature `nalgebra` (on by default), 2-D ndarray arrays with `ndarray`, faer's `Mat`/`MatRef`/`MatMut` with `faer`"
+)]
 pub trait Matrix {
     /// The element type.
     type Elem: Copy;
@@ -70,6 +116,12 @@ pub trait Matrix {
 /// }
 /// assert_eq!(relevant(&[[1u8, 0], [1, 1]]), 3);
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a rankmetrics `Matrix` of labels (`bool`, integers or floats)",
+    label = "not a `Matrix` of labels",
+    note = "`Vec<Vec<T>>`, `[[T; L]; N]`, `Vec<[T; L]>`, slices of rows and `RowMajor` views of a flat slice are matrices as they are",
+    note = "nalgebra matrices are matrices with the feature `nalgebra` (on by default), 2-D ndarray arrays with `ndarray`, faer's `Mat`/`MatRef`/`MatMut` with `faer`"
+)]
 pub trait LabelMatrix: Matrix<Elem: Label> {}
 
 impl<M: Matrix<Elem: Label> + ?Sized> LabelMatrix for M {}
@@ -86,6 +138,12 @@ impl<M: Matrix<Elem: Label> + ?Sized> LabelMatrix for M {}
 /// }
 /// assert_eq!(lrap(&[[1, 0]], &[[0.9f32, 0.1]]), 1.0);
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a rankmetrics `Matrix` of scores (`f32` or `f64`)",
+    label = "not a `Matrix` of scores",
+    note = "`Vec<Vec<T>>`, `[[T; L]; N]`, `Vec<[T; L]>`, slices of rows and `RowMajor` views of a flat slice are matrices as they are",
+    note = "nalgebra matrices are matrices with the feature `nalgebra` (on by default), 2-D ndarray arrays with `ndarray`, faer's `Mat`/`MatRef`/`MatMut` with `faer`"
+)]
 pub trait ScoreMatrix<T: Score>: Matrix<Elem = T> {}
 
 impl<T: Score, M: Matrix<Elem = T> + ?Sized> ScoreMatrix<T> for M {}
@@ -230,9 +288,14 @@ fn check_rows(lengths: impl Iterator<Item = usize>) -> Result<(), Error> {
 }
 
 /// Reads the rows of a [`Matrix`] in order, zero-copy where the storage allows and in blocks
-/// of rows otherwise, with one reusable buffer.
+/// of rows otherwise, with one reusable buffer. Every read of a matrix's rows goes through
+/// here, so that every row is checked against the [`Matrix`] contract.
 pub(crate) struct RowReader<'m, M: Matrix + ?Sized> {
     matrix: &'m M,
+    /// Which input the matrix is, in errors.
+    input: Input,
+    /// (nrows, ncols) when reading began.
+    shape: (usize, usize),
     buffer: Vec<M::Elem>,
     block: Range<usize>,
 }
@@ -242,30 +305,81 @@ pub(crate) struct RowReader<'m, M: Matrix + ?Sized> {
 const BLOCK_ELEMS: usize = 4096;
 
 impl<'m, M: Matrix + ?Sized> RowReader<'m, M> {
-    pub(crate) fn new(matrix: &'m M) -> Self {
+    /// A reader of `matrix`, which is `input` in errors.
+    pub(crate) fn new(matrix: &'m M, input: Input) -> Self {
         RowReader {
             matrix,
+            input,
+            shape: (matrix.nrows(), matrix.ncols()),
             buffer: Vec::new(),
             block: 0..0,
         }
     }
 
     /// Row `i` (`i < nrows`); fastest when called with increasing `i`.
-    pub(crate) fn row(&mut self, i: usize) -> &[M::Elem] {
-        let matrix = self.matrix;
+    ///
+    /// # Errors
+    /// [`Error::MatrixContract`] when the matrix gives a row of another length than
+    /// `ncols()`; [`Error::MatrixShapeChanged`] when its shape changed since reading began.
+    #[inline]
+    pub(crate) fn row(&mut self, i: usize) -> Result<&'_ [M::Elem], Error> {
+        let (matrix, ncols) = (self.matrix, self.shape.1);
         if let Some(r) = matrix.row(i) {
-            return r;
+            // The one check per row in place.
+            return match r.len() == ncols {
+                true => Ok(r),
+                false => Err(self.broken(i, ncols, r.len())),
+            };
         }
-        let ncols = matrix.ncols();
         if !self.block.contains(&i) {
-            let len = (BLOCK_ELEMS / ncols.max(1)).max(1);
-            let end = (i + len).min(matrix.nrows());
-            self.buffer.clear();
-            matrix.extend_rows(i..end, &mut self.buffer);
-            self.block = i..end;
+            self.fill(i)?;
         }
         let at = (i - self.block.start) * ncols;
-        self.buffer.get(at..at + ncols).unwrap_or(&[])
+        let found = self.buffer.len().saturating_sub(at).min(ncols);
+        // `fill` checked the block's length: the row is there.
+        match self.buffer.get(at..at + ncols) {
+            Some(r) => Ok(r),
+            None => Err(self.broken(i, ncols, found)),
+        }
+    }
+
+    /// Copies the block of rows from `i` into the buffer, checking its length (and the shape).
+    #[inline(never)]
+    fn fill(&mut self, i: usize) -> Result<(), Error> {
+        let (nrows, ncols) = self.shape;
+        let now = (self.matrix.nrows(), self.matrix.ncols());
+        if now != self.shape {
+            return Err(Error::MatrixShapeChanged {
+                matrix: self.input,
+                expected: self.shape,
+                found: now,
+            });
+        }
+        self.block = 0..0;
+        self.buffer.clear();
+        if i >= nrows {
+            // Only a matrix whose `nrows()` gave more rows before reading began is asked this.
+            return Err(self.broken(i, ncols, 0));
+        }
+        let end = (i + (BLOCK_ELEMS / ncols.max(1)).max(1)).min(nrows);
+        self.matrix.extend_rows(i..end, &mut self.buffer);
+        let expected = (end - i) * ncols;
+        if self.buffer.len() != expected {
+            return Err(self.broken(i, expected, self.buffer.len()));
+        }
+        self.block = i..end;
+        Ok(())
+    }
+
+    /// The error for `found` values where `expected` were due, reading from row `row`.
+    #[cold]
+    fn broken(&self, row: usize, expected: usize, found: usize) -> Error {
+        Error::MatrixContract {
+            matrix: self.input,
+            row,
+            expected,
+            found,
+        }
     }
 }
 
@@ -307,9 +421,9 @@ mod tests {
             (0..5000).collect(),
             (0..5000).map(|x: i32| -x).collect(),
         ]);
-        let mut r = RowReader::new(&m);
+        let mut r = RowReader::new(&m, Input::Scores);
         for i in 0..5000 {
-            assert_eq!(r.row(i), &[i as i32, -(i as i32)]);
+            assert_eq!(r.row(i), Ok(&[i as i32, -(i as i32)][..]));
         }
     }
 }

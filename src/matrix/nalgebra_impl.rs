@@ -22,6 +22,7 @@ use super::Matrix;
 /// let top = y_score.rows(0, 1);
 /// assert_eq!(sklearn::coverage_error(&y_true.rows(0, 1), &top, None).unwrap(), 2.0);
 /// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "nalgebra")))]
 impl<T, R, C, S> Matrix for nalgebra::Matrix<T, R, C, S>
 where
     T: Scalar + Copy,

@@ -28,6 +28,7 @@ use super::Matrix;
 /// let v = sklearn::label_ranking_loss(&y_true.slice(s![.., ..;2]), &every_other, None).unwrap();
 /// assert_eq!(v, 1.0); // both rows rank their relevant label last
 /// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "ndarray")))]
 impl<T, S> Matrix for ArrayBase<S, Ix2>
 where
     T: Copy,

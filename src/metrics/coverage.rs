@@ -56,6 +56,17 @@ impl Coverage {
         self.one_based = one_based;
         self
     }
+
+    /// Whether the value is the worst rank itself (see [`one_based`](Self::one_based)).
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{Coverage, TiePolicy};
+    /// assert!(!Coverage::new(TiePolicy::Max).is_one_based());
+    /// ```
+    pub const fn is_one_based(&self) -> bool {
+        self.one_based
+    }
 }
 
 row_option_builders!(Coverage);

@@ -77,12 +77,13 @@ impl Dcg {
     /// assert_eq!(Dcg::new(TiePolicy::Average).with_k(Some(0)), Err(Error::InvalidK { value: 0 }));
     /// ```
     pub const fn with_k(mut self, k: Option<usize>) -> Result<Self, Error> {
-        match check_k(k) {
-            Ok(k) => {
+        // A const fn cannot drop an Error (Error::Lookup owns text): build it only to return it.
+        match k {
+            Some(0) => Err(Error::InvalidK { value: 0 }),
+            k => {
                 self.k = k;
                 Ok(self)
             }
-            Err(e) => Err(e),
         }
     }
 
@@ -147,14 +148,6 @@ impl RowMetric for Dcg {
 
     fn row_value(&self, row: &RankedRow<'_>) -> f64 {
         discounted_gain(row, self.k, self.log_base)
-    }
-}
-
-/// Checks a truncation: `Some(0)` is an error, anything else is kept.
-pub(crate) const fn check_k(k: Option<usize>) -> Result<Option<usize>, Error> {
-    match k {
-        Some(0) => Err(Error::InvalidK { value: 0 }),
-        k => Ok(k),
     }
 }
 

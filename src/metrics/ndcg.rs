@@ -4,7 +4,7 @@ use std::cell::RefCell;
 
 use crate::error::{Error, LabelDomain};
 use crate::kernel::{RankedRow, Ranker, Ranking};
-use crate::metrics::dcg::{check_k, discounted_gain};
+use crate::metrics::dcg::discounted_gain;
 use crate::metrics::{ideal_binary_dcg, row_option_builders};
 use crate::row::metric::{RowMetric, RowOptions, RowRule};
 use crate::ties::TiePolicy;
@@ -67,12 +67,13 @@ impl Ndcg {
     /// assert!(ndcg.with_k(Some(0)).is_err());
     /// ```
     pub const fn with_k(mut self, k: Option<usize>) -> Result<Self, Error> {
-        match check_k(k) {
-            Ok(k) => {
+        // A const fn cannot drop an Error (Error::Lookup owns text): build it only to return it.
+        match k {
+            Some(0) => Err(Error::InvalidK { value: 0 }),
+            k => {
                 self.k = k;
                 Ok(self)
             }
-            Err(e) => Err(e),
         }
     }
 

@@ -6,7 +6,6 @@ use crate::metrics::dcg::discounted;
 use crate::metrics::{ideal_binary_dcg, row_option_builders};
 use crate::row::metric::{RowMetric, RowOptions, RowRule};
 use crate::ties::TiePolicy;
-use crate::validate::check_top_k;
 
 /// nDCG@k as the extreme multilabel classification (XMC) literature defines it (the Extreme
 /// Classification Repository; pyxclib's `ndcg`): binary relevance, normalised by the best DCG@k
@@ -53,12 +52,13 @@ impl NdcgAtK {
     /// # Errors
     /// [`Error::InvalidK`] for `k = 0`.
     pub const fn new(ties: TiePolicy, k: usize) -> Result<Self, Error> {
-        match check_top_k(k) {
-            Ok(k) => Ok(NdcgAtK {
+        // A const fn cannot drop an Error (Error::Lookup owns text): build it only to return it.
+        match k {
+            0 => Err(Error::InvalidK { value: 0 }),
+            k => Ok(NdcgAtK {
                 options: RowOptions::new(ties, RowRule::Value(0.0), RowRule::Formula),
                 k,
             }),
-            Err(e) => Err(e),
         }
     }
 

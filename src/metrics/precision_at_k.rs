@@ -5,7 +5,6 @@ use crate::kernel::RankedRow;
 use crate::metrics::{row_option_builders, top_k_sum};
 use crate::row::metric::{RowMetric, RowOptions, RowRule};
 use crate::ties::TiePolicy;
-use crate::validate::check_top_k;
 
 /// Precision@k, as extreme multilabel classification (XMC) reports it: the fraction of the
 /// top `k` positions that hold a relevant (non-zero) label.
@@ -51,12 +50,13 @@ impl PrecisionAtK {
     /// # Errors
     /// [`Error::InvalidK`] for `k = 0`.
     pub const fn new(ties: TiePolicy, k: usize) -> Result<Self, Error> {
-        match check_top_k(k) {
-            Ok(k) => Ok(PrecisionAtK {
+        // A const fn cannot drop an Error (Error::Lookup owns text): build it only to return it.
+        match k {
+            0 => Err(Error::InvalidK { value: 0 }),
+            k => Ok(PrecisionAtK {
                 options: RowOptions::new(ties, RowRule::Value(0.0), RowRule::Formula),
                 k,
             }),
-            Err(e) => Err(e),
         }
     }
 

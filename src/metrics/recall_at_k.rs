@@ -5,7 +5,6 @@ use crate::kernel::RankedRow;
 use crate::metrics::{row_option_builders, top_k_sum};
 use crate::row::metric::{RowMetric, RowOptions, RowRule};
 use crate::ties::TiePolicy;
-use crate::validate::check_top_k;
 
 /// Recall@k: the fraction of a row's relevant (non-zero) labels found in its top `k`
 /// positions.
@@ -41,12 +40,13 @@ impl RecallAtK {
     /// # Errors
     /// [`Error::InvalidK`] for `k = 0`.
     pub const fn new(ties: TiePolicy, k: usize) -> Result<Self, Error> {
-        match check_top_k(k) {
-            Ok(k) => Ok(RecallAtK {
+        // A const fn cannot drop an Error (Error::Lookup owns text): build it only to return it.
+        match k {
+            0 => Err(Error::InvalidK { value: 0 }),
+            k => Ok(RecallAtK {
                 options: RowOptions::new(ties, RowRule::Value(0.0), RowRule::Formula),
                 k,
             }),
-            Err(e) => Err(e),
         }
     }
 

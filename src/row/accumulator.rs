@@ -131,6 +131,7 @@ impl<M: RowMetric> RowAccumulator<M> {
     /// assert_eq!(one.value().unwrap().to_bits(), two.value().unwrap().to_bits());
     /// ```
     #[cfg(feature = "rayon")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
     pub fn update_parallel<T, Y, S>(
         &mut self,
         y_true: &Y,

@@ -5,7 +5,7 @@
 
 use std::ops::Range;
 
-use crate::error::{Degeneracy, Error, LabelDomain};
+use crate::error::{Degeneracy, Error, Input, LabelDomain};
 use crate::kernel::{RankedRow, Ranker, Ranking, Reach};
 use crate::matrix::{LabelMatrix, Matrix, RowReader, ScoreMatrix};
 use crate::row::metric::{RowMetric, RowOptions, RowRule};
@@ -116,13 +116,14 @@ impl RowScratch {
         let options = metric.options();
         let (l, domain, ranking) = (y_true.ncols(), options.labels, options.ranking);
         let (reach, label_weights) = (RowReach::of(metric), metric.gain_weights());
-        let (mut truth, mut scores) = (RowReader::new(y_true), RowReader::new(y_score));
+        let mut truth = RowReader::new(y_true, Input::Labels);
+        let mut scores = RowReader::new(y_score, Input::Scores);
         self.gains.resize(l, 0.0);
         let (ranker, gains) = (&mut self.ranker, &mut self.gains);
         let first_row = checked.first_row;
         for i in rows {
             let global = first_row + i;
-            let (s, labels) = (scores.row(i), truth.row(i));
+            let (s, labels) = (scores.row(i)?, truth.row(i)?);
             let indicator = checked.indicator_from.filter(|&(from, _)| i >= from);
             if !read_row(labels, s, domain, indicator.map(|c| c.1), gains) {
                 // Which check failed, reported as the separate checks report it.

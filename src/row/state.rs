@@ -4,7 +4,7 @@
 //! ([`mean_value`]). Merging states gives the state of one stream over both sets of rows,
 //! whatever the order of the merges, or an error.
 
-use crate::error::{Error, Incompatibility, LabelDomain};
+use crate::error::{Error, Incompatibility, Input, LabelDomain};
 use crate::matrix::{LabelMatrix, RowReader, ScoreMatrix};
 use crate::row::metric::{RowMetric, RowOptions, ZeroWeight};
 use crate::row::pass::for_each_row;
@@ -153,7 +153,8 @@ impl RowState {
                 batch.add(first + i, v, weights.map_or(1.0, |w| w[i]));
             }
         })?;
-        self.indicator.record(indicator, y_true, first);
+        let indicator = self.indicator.with_batch(indicator, y_true, first)?;
+        self.indicator = indicator;
         self.sums.merge(&batch); // the same mode: it merges
         self.rows.take_batch(n);
         self.shape = shape;
@@ -211,31 +212,36 @@ impl IndicatorSeen {
         self.first.map(|f| f.map(|f| f.value))
     }
 
-    /// Records the values the check met in a batch (`after`: those known before and the new
-    /// ones), with the cell where each new one first occurs in `y_true`.
-    fn record<Y: LabelMatrix + ?Sized>(
-        &mut self,
+    /// These values and those the check met in a batch (`after`: those known before and the
+    /// new ones), with the cell where each new one first occurs in `y_true` (rows numbered
+    /// from `first`).
+    fn with_batch<Y: LabelMatrix + ?Sized>(
+        &self,
         after: IndicatorValues,
         y_true: &Y,
         first: usize,
-    ) {
-        let known = self.values();
+    ) -> Result<IndicatorSeen, Error> {
+        let mut seen = *self;
         for value in after.into_iter().flatten() {
-            if known.iter().flatten().any(|&v| v == value) {
+            if self.values().iter().flatten().any(|&v| v == value) {
                 continue;
             }
-            let mut reader = RowReader::new(y_true);
-            let cell = (0..y_true.nrows()).find_map(|i| {
-                let column = reader.row(i).iter().position(|x| x.value() == value)?;
-                Some((first + i, column))
-            });
+            let mut reader = RowReader::new(y_true, Input::Labels);
+            let mut cell = None;
+            for i in 0..y_true.nrows() {
+                if let Some(column) = reader.row(i)?.iter().position(|x| x.value() == value) {
+                    cell = Some((first + i, column));
+                    break;
+                }
+            }
             if let (Some((row, column)), Some(slot)) =
-                (cell, self.first.iter_mut().find(|f| f.is_none()))
+                (cell, seen.first.iter_mut().find(|f| f.is_none()))
             {
                 *slot = Some(FirstSeen { value, row, column });
             }
         }
-        self.sort();
+        seen.sort();
+        Ok(seen)
     }
 
     /// The values of both, or scikit-learn's error for the first cell, in row order, that holds

@@ -206,6 +206,24 @@ impl Parser {
             };
         }
         let mut fields = fields(line, self.separator);
+        // A header one name short of the first data line leaves the first column unnamed: a
+        // row index (R's write.table, pandas' to_csv with sep=' ', whose empty first name a
+        // whitespace split drops). Any other difference in width is an error, never a
+        // silent shift of the columns.
+        if let (Some(names), Index::None, None) = (&self.names, self.index, self.width) {
+            if fields.len() == names.len() + 1 {
+                self.index = Index::Expected;
+            } else if fields.len() != names.len() {
+                return Err(error(
+                    1,
+                    format!(
+                        "the header names {} columns but this line holds {} values",
+                        names.len(),
+                        fields.len()
+                    ),
+                ));
+            }
+        }
         // The field number of the first value, 1-based, for messages.
         let mut first = 1;
         if self.index != Index::None && !fields.is_empty() {

@@ -26,7 +26,7 @@ use crate::state_format::StateVersion;
 /// # Example
 /// ```
 /// use rankmetrics::registry::{Convention, Preset};
-/// let p = Preset::lookup(Convention::Mulan, "AveragePrecision", &[], None).unwrap();
+/// let p = Preset::lookup(Convention::Mulan, "AveragePrecision", Preset::NO_PARAMS, None).unwrap();
 /// let (y, s) = ([[1, 0, 1], [0, 1, 0], [1, 1, 0]], [[0.5, 0.5, 0.1], [0.2, 0.9, 0.4], [0.3, 0.3, 0.3]]);
 /// let (mut a, mut b) = (p.accumulator(), p.accumulator_starting_at(1));
 /// a.update(&y[..1], &s[..1], None::<&[f64]>).unwrap();
@@ -62,7 +62,7 @@ impl Preset {
     /// # Example
     /// ```
     /// use rankmetrics::registry::{Convention, Preset};
-    /// let p = Preset::lookup(Convention::Sklearn, "roc_auc_score", &[], None).unwrap();
+    /// let p = Preset::lookup(Convention::Sklearn, "roc_auc_score", Preset::NO_PARAMS, None).unwrap();
     /// let mut acc = p.accumulator_starting_at(100);
     /// acc.update(&[[1, 0], [0, 1]], &[[0.9, 0.1], [0.2, 0.8]], None::<&[f64]>).unwrap();
     /// assert_eq!(acc.rows(), [100..102]);
@@ -161,13 +161,14 @@ impl PresetAccumulator {
     /// # Example
     /// ```
     /// use rankmetrics::registry::{Convention, Preset};
-    /// let p = Preset::lookup(Convention::Sklearn, "label_ranking_loss", &[], None).unwrap();
+    /// let p = Preset::lookup(Convention::Sklearn, "label_ranking_loss", Preset::NO_PARAMS, None).unwrap();
     /// let (y, s) = ([[1, 0], [0, 1]], [[0.5, 0.5], [0.1, 0.9]]);
     /// let mut acc = p.accumulator();
     /// acc.update_parallel(&y, &s, None).unwrap();
     /// assert_eq!(acc.value().unwrap(), p.evaluate(&y, &s, None).unwrap());
     /// ```
     #[cfg(feature = "rayon")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
     pub fn update_parallel<T, Y, S>(
         &mut self,
         y_true: &Y,
@@ -218,7 +219,7 @@ impl PresetAccumulator {
     /// # Example
     /// ```
     /// use rankmetrics::registry::{Convention, Preset};
-    /// let p = Preset::lookup(Convention::Mldr, "coverage", &[], None).unwrap();
+    /// let p = Preset::lookup(Convention::Mldr, "coverage", Preset::NO_PARAMS, None).unwrap();
     /// let mut acc = p.accumulator();
     /// acc.update(&[[1, 0], [0, 1]], &[[0.9, 0.1], [0.2, 0.8]], None::<&[f64]>).unwrap();
     /// assert_eq!(acc.rows(), [0..2]);

@@ -89,7 +89,7 @@ macro_rules! row_presets {
 /// let presets: Vec<Preset> = Convention::Mldr
 ///     .metric_names()
 ///     .iter()
-///     .map(|m| Preset::lookup(Convention::Mldr, m, &[], None).unwrap())
+///     .map(|m| Preset::lookup(Convention::Mldr, m, Preset::NO_PARAMS, None).unwrap())
 ///     .collect();
 /// let values = evaluate_all(&presets, &[[0, 1, 0]], &[[0.5, 0.5, 0.1]], None::<&[f64]>);
 /// assert_eq!(values[0], Ok(1.0)); // average_precision under ties_method = "last"
@@ -128,13 +128,14 @@ where
 /// let presets: Vec<Preset> = Convention::Sklearn
 ///     .metric_names()
 ///     .iter()
-///     .map(|m| Preset::lookup(Convention::Sklearn, m, &[], None).unwrap())
+///     .map(|m| Preset::lookup(Convention::Sklearn, m, Preset::NO_PARAMS, None).unwrap())
 ///     .collect();
 /// let (y, s) = ([[0, 1, 0], [1, 0, 1]], [[0.5, 0.5, 0.1], [0.2, 0.7, 0.9]]);
 /// assert_eq!(evaluate_all_parallel(&presets, &y, &s, None::<&[f64]>),
 ///            evaluate_all(&presets, &y, &s, None::<&[f64]>));
 /// ```
 #[cfg(feature = "rayon")]
+#[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
 pub fn evaluate_all_parallel<T, Y, S>(
     presets: &[Preset],
     y_true: &Y,

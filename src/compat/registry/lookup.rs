@@ -6,26 +6,28 @@ use super::params::{
     with_log_base, zero_k, ParamValue,
 };
 use super::plan::{each_row, AnyLabelwise, AnyRow, Plan};
-use super::{Convention, LookupError, Preset};
+use super::Preset;
 use crate::compat::{mldr, mulan, sklearn, torchmetrics};
+use crate::convention::Convention;
+use crate::error::LookupError;
 use crate::labelwise::Average;
 use crate::metrics;
 use crate::row::metric::RowMetric;
 use crate::ties::{TieGrouping, TiePolicy};
 
 /// What [`Preset::lookup`] does: the label-wise presets first, then the row-wise ones.
-pub(super) fn lookup(
+pub(super) fn lookup<K: AsRef<str>, V: AsRef<str>>(
     convention: Convention,
     metric: &str,
-    params: &[(String, String)],
+    params: &[(K, V)],
     ties: Option<TiePolicy>,
 ) -> Result<Preset, LookupError> {
     let get = |key: &str| {
         params
             .iter()
             .rev()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
+            .find(|(k, _)| k.as_ref() == key)
+            .map(|(_, v)| v.as_ref())
     };
     let name = convention
         .metric_names()
@@ -36,6 +38,15 @@ pub(super) fn lookup(
             convention,
             metric: metric.to_string(),
         })?;
+    let takes = Preset::param_keys(convention, name);
+    if let Some((key, _)) = params.iter().find(|(k, _)| !takes.contains(&k.as_ref())) {
+        return Err(LookupError::UnknownParam {
+            convention,
+            metric: name,
+            key: key.as_ref().to_string(),
+            takes,
+        });
+    }
     let mut echo = Vec::new();
     if let Some(metric) = labelwise_preset(convention, name, get, &mut echo)? {
         let metric = match ties {

@@ -10,8 +10,9 @@
 //! ```
 //!
 //! The files:
-//! * `mod.rs`: the conventions ([`Convention`]), the lookup's error ([`LookupError`]) and the
-//!   public face of a [`Preset`] (look up, evaluate, accumulate, per-row values).
+//! * `mod.rs`: the public face of a [`Preset`] (look up, evaluate, accumulate, per-row
+//!   values). The conventions ([`Convention`], `src/convention.rs`) and the lookup's error
+//!   ([`LookupError`], `src/error.rs`) sit at the foundation and are re-exported here.
 //! * `params.rs`: a parameter's effective value ([`ParamValue`]), and the parsing and naming of
 //!   the values the presets take (booleans, tie rules, groupings, row rules, `k`, `log_base`).
 //! * `plan.rs`: how a preset computes its value: the row-wise and label-wise metric types
@@ -24,11 +25,10 @@
 
 mod accumulator;
 mod evaluate_all;
+mod from_metric;
 mod lookup;
 mod params;
 mod plan;
-
-use core::fmt;
 
 use crate::compat::torchmetrics::{evaluate_on_logits, Float32Scores, Logits};
 use crate::error::Error;
@@ -39,183 +39,14 @@ use crate::score::Score;
 use crate::ties::TiePolicy;
 
 pub use self::accumulator::PresetAccumulator;
+// Defined below the metrics, so that the crate's Error can hold a LookupError.
 pub use self::evaluate_all::evaluate_all;
 #[cfg(feature = "rayon")]
 pub use self::evaluate_all::evaluate_all_parallel;
 pub use self::params::ParamValue;
 use self::plan::Plan;
-
-/// A family of presets: this crate's own metrics, or one toolkit's.
-///
-/// # Example
-/// ```
-/// use rankmetrics::registry::Convention;
-/// assert_eq!(Convention::parse("mulan"), Some(Convention::Mulan));
-/// assert!(Convention::Sklearn.metric_names().contains(&"coverage_error"));
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Convention {
-    /// rankmetrics' own metrics, every option a parameter (tie policy: `--ties`, default max).
-    Rankmetrics,
-    /// scikit-learn 1.9.
-    Sklearn,
-    /// torchmetrics 1.9 (values in `f64`).
-    Torchmetrics,
-    /// mldr 0.4.2.
-    Mldr,
-    /// MULAN with Weka 3.7.
-    Mulan,
-}
-
-impl Convention {
-    /// Every convention.
-    pub const ALL: [Convention; 5] = [
-        Convention::Rankmetrics,
-        Convention::Sklearn,
-        Convention::Torchmetrics,
-        Convention::Mldr,
-        Convention::Mulan,
-    ];
-
-    /// The name used on the command line and in JSON output.
-    ///
-    /// # Example
-    /// ```
-    /// assert_eq!(rankmetrics::registry::Convention::Sklearn.name(), "sklearn");
-    /// ```
-    pub fn name(self) -> &'static str {
-        match self {
-            Convention::Rankmetrics => "rankmetrics",
-            Convention::Sklearn => "sklearn",
-            Convention::Torchmetrics => "torchmetrics",
-            Convention::Mldr => "mldr",
-            Convention::Mulan => "mulan",
-        }
-    }
-
-    /// The convention called `name`.
-    ///
-    /// # Example
-    /// ```
-    /// assert!(rankmetrics::registry::Convention::parse("weka").is_none());
-    /// ```
-    pub fn parse(name: &str) -> Option<Convention> {
-        Convention::ALL.into_iter().find(|c| c.name() == name)
-    }
-
-    /// The metrics of this convention, named as the toolkit names them.
-    ///
-    /// # Example
-    /// ```
-    /// use rankmetrics::registry::Convention;
-    /// assert_eq!(Convention::Mulan.metric_names()[0], "AveragePrecision");
-    /// ```
-    pub fn metric_names(self) -> &'static [&'static str] {
-        match self {
-            Convention::Rankmetrics => &[
-                "coverage",
-                "average_precision",
-                "ranking_loss",
-                "one_error",
-                "is_error",
-                "error_set_size",
-                "dcg",
-                "ndcg",
-                "precision_at_k",
-                "recall_at_k",
-                "ndcg_at_k",
-            ],
-            Convention::Sklearn => &[
-                "coverage_error",
-                "label_ranking_average_precision_score",
-                "label_ranking_loss",
-                "dcg_score",
-                "ndcg_score",
-                "roc_auc_score",
-                "average_precision_score",
-            ],
-            Convention::Torchmetrics => &[
-                "multilabel_coverage_error",
-                "multilabel_ranking_average_precision",
-                "multilabel_ranking_loss",
-                "retrieval_normalized_dcg",
-            ],
-            Convention::Mldr => &[
-                "average_precision",
-                "coverage",
-                "one_error",
-                "ranking_loss",
-                "macro_auc",
-                "example_auc",
-                "micro_auc",
-            ],
-            Convention::Mulan => &[
-                "AveragePrecision",
-                "Coverage",
-                "OneError",
-                "IsError",
-                "ErrorSetSize",
-                "RankingLoss",
-                "MacroAUC",
-                "MicroAUC",
-                "MeanAveragePrecision",
-                "GeometricMeanAveragePrecision",
-                "MeanAverageInterpolatedPrecision",
-                "GeometricMeanAverageInterpolatedPrecision",
-                "MacroAUCPR",
-            ],
-        }
-    }
-
-    /// Whether the toolkit's own functions take sample weights (only scikit-learn's do; the
-    /// others' presets apply weights as an extension).
-    ///
-    /// # Example
-    /// ```
-    /// assert!(rankmetrics::registry::Convention::Sklearn.takes_weights());
-    /// ```
-    pub fn takes_weights(self) -> bool {
-        matches!(self, Convention::Sklearn | Convention::Rankmetrics)
-    }
-}
-
-impl fmt::Display for Convention {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// Why a preset could not be looked up.
-///
-/// # Example
-/// ```
-/// use rankmetrics::registry::{Convention, LookupError, Preset};
-/// let err = Preset::lookup(Convention::Sklearn, "ndcg", &[], None).unwrap_err();
-/// assert!(matches!(err, LookupError::UnknownMetric { .. }));
-/// ```
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[non_exhaustive]
-pub enum LookupError {
-    /// The convention has no metric of that name.
-    #[error("{convention} has no metric {metric:?}; it has: {}", convention.metric_names().join(", "))]
-    UnknownMetric {
-        /// The convention.
-        convention: Convention,
-        /// The name asked for.
-        metric: String,
-    },
-    /// A parameter's value is not one the metric takes.
-    #[error("parameter {key}={value:?}: expected {expected}")]
-    InvalidParam {
-        /// The parameter.
-        key: String,
-        /// The value given.
-        value: String,
-        /// What it takes.
-        expected: &'static str,
-    },
-}
+pub use crate::convention::Convention;
+pub use crate::error::LookupError;
 
 /// A metric found by name, with its parameters resolved.
 #[derive(Debug, Clone, PartialEq)]
@@ -227,24 +58,42 @@ pub struct Preset {
 }
 
 impl Preset {
-    /// Looks up `metric` of `convention`. Parameters the metric does not take are ignored
-    /// (see [`param_keys`](Self::param_keys)); `ties` overrides the toolkit's tie rule and
-    /// keeps its other rules.
-    ///
-    /// # Errors
-    /// [`LookupError::UnknownMetric`], or [`LookupError::InvalidParam`] for a value the
-    /// metric cannot take.
+    /// No parameters, for [`lookup`](Self::lookup): a bare `&[]` leaves the key and value
+    /// types open, which the compiler cannot infer.
     ///
     /// # Example
     /// ```
     /// use rankmetrics::registry::{Convention, Preset};
-    /// let p = Preset::lookup(Convention::Mulan, "RankingLoss", &[], None).unwrap();
-    /// assert_eq!(p.name(), "RankingLoss");
+    /// let p = Preset::lookup(Convention::Mldr, "coverage", Preset::NO_PARAMS, None).unwrap();
+    /// assert_eq!(p.params()[0].1.to_string(), "last");
     /// ```
-    pub fn lookup(
+    pub const NO_PARAMS: &'static [(&'static str, &'static str); 0] = &[];
+
+    /// Looks up `metric` of `convention` with `params` (key, value) pairs, of `&str` or
+    /// `String`; the last value given for a key counts. `ties` overrides the toolkit's tie
+    /// rule and keeps its other rules.
+    ///
+    /// # Errors
+    /// [`LookupError::UnknownMetric`]; [`LookupError::UnknownParam`] for a key the metric
+    /// does not take (see [`param_keys`](Self::param_keys)); [`LookupError::InvalidParam`]
+    /// for a value the metric cannot take.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::registry::{Convention, LookupError, Preset};
+    /// let p = Preset::lookup(Convention::Sklearn, "ndcg_score", &[("k", "5")], None).unwrap();
+    /// assert_eq!(p.name(), "ndcg_score");
+    /// let err = Preset::lookup(Convention::Sklearn, "ndcg_score", &[("kk", "5")], None).unwrap_err();
+    /// assert!(matches!(err, LookupError::UnknownParam { ref key, .. } if key == "kk"));
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "sklearn ndcg_score takes no parameter \"kk\"; it takes: k, ignore_ties"
+    /// );
+    /// ```
+    pub fn lookup<K: AsRef<str>, V: AsRef<str>>(
         convention: Convention,
         metric: &str,
-        params: &[(String, String)],
+        params: &[(K, V)],
         ties: Option<TiePolicy>,
     ) -> Result<Preset, LookupError> {
         lookup::lookup(convention, metric, params, ties)
@@ -257,8 +106,12 @@ impl Preset {
     /// use rankmetrics::registry::{Convention, Preset};
     /// assert_eq!(Preset::param_keys(Convention::Mldr, "coverage"), ["ties_method"]);
     /// assert!(Preset::param_keys(Convention::Mldr, "one_error").is_empty());
+    /// assert!(Preset::param_keys(Convention::Mulan, "NoSuchMeasure").is_empty());
     /// ```
     pub fn param_keys(convention: Convention, metric: &str) -> &'static [&'static str] {
+        if !convention.metric_names().contains(&metric) {
+            return &[];
+        }
         match (convention, metric) {
             (Convention::Rankmetrics, "coverage") => {
                 &["one_based", "grouping", "no_relevant", "all_relevant"]
@@ -318,7 +171,7 @@ impl Preset {
     /// # Example
     /// ```
     /// use rankmetrics::registry::{Convention, Preset};
-    /// let p = Preset::lookup(Convention::Sklearn, "label_ranking_loss", &[], None).unwrap();
+    /// let p = Preset::lookup(Convention::Sklearn, "label_ranking_loss", Preset::NO_PARAMS, None).unwrap();
     /// assert_eq!(p.evaluate(&[[1, 0], [0, 1]], &[[0.5, 0.5], [0.2, 0.8]], Some(&[1.0, 3.0])).unwrap(), 0.25);
     /// ```
     pub fn evaluate<T, Y, S>(
@@ -360,7 +213,7 @@ impl Preset {
     /// # Example
     /// ```
     /// use rankmetrics::registry::{Convention, Preset};
-    /// let p = Preset::lookup(Convention::Sklearn, "label_ranking_loss", &[], None).unwrap();
+    /// let p = Preset::lookup(Convention::Sklearn, "label_ranking_loss", Preset::NO_PARAMS, None).unwrap();
     /// let mut acc = p.accumulator();
     /// acc.update(&[[1, 0]], &[[0.5, 0.5]], None::<&[f64]>).unwrap();
     /// acc.update(&[[0, 1]], &[[0.2, 0.8]], None::<&[f64]>).unwrap();
@@ -378,7 +231,7 @@ impl Preset {
     /// # Example
     /// ```
     /// use rankmetrics::registry::{Convention, Preset};
-    /// let p = Preset::lookup(Convention::Mulan, "AveragePrecision", &[], None).unwrap();
+    /// let p = Preset::lookup(Convention::Mulan, "AveragePrecision", Preset::NO_PARAMS, None).unwrap();
     /// assert_eq!(p.per_sample(&[[0, 0], [1, 0]], &[[0.1, 0.2], [0.1, 0.2]]).unwrap(), [None, Some(0.5)]);
     /// ```
     pub fn per_sample<T, Y, S>(&self, y_true: &Y, y_score: &S) -> Result<Vec<Option<f64>>, Error>
@@ -406,5 +259,22 @@ impl Preset {
             } => metric.per_sample(y_true, y_score),
             Plan::Labelwise(_) => Err(Error::NotRowWise),
         }
+    }
+}
+
+/// A preset is a metric like any other: generic code and
+/// [`DynRankingMetric`](crate::DynRankingMetric) lists take it.
+impl<T: Score> RankingMetric<T> for Preset {
+    fn evaluate<Y, S>(
+        &self,
+        y_true: &Y,
+        y_score: &S,
+        sample_weight: Option<&[f64]>,
+    ) -> Result<f64, Error>
+    where
+        Y: LabelMatrix + ?Sized,
+        S: ScoreMatrix<T> + ?Sized,
+    {
+        Preset::evaluate(self, y_true, y_score, sample_weight)
     }
 }

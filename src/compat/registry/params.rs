@@ -3,8 +3,7 @@
 
 use core::fmt;
 
-use super::LookupError;
-use crate::error::Error;
+use crate::error::{Error, LookupError};
 use crate::metrics;
 use crate::row::metric::RowRule;
 use crate::ties::{TieGrouping, TiePolicy};

@@ -34,3 +34,7 @@ pd.DataFrame(y_score, columns=names).iloc[[3, 0, 5, 1, 4, 2]].to_csv("pandas_y_s
 pd.DataFrame(y_score, columns=names)[["d", "c", "b", "a"]].to_csv("pandas_y_score_dcba.csv")
 # Sample weights from a Series: the index, then the values under the name 0.
 pd.Series([1.0, 2.0, 1.0, 0.5, 1.0, 3.0]).to_csv("pandas_weights.csv")
+# Space-separated with the index: the header's first name is empty, which a whitespace split
+# drops, so the header is one name short of the rows.
+pd.DataFrame(y_true, columns=names).to_csv("pandas_space_y_true.txt", sep=" ")
+pd.DataFrame(y_score, columns=names).to_csv("pandas_space_y_score.txt", sep=" ")

@@ -15,3 +15,6 @@ named <- y_score
 colnames(named) <- c("a", "b", "c", "d")
 rownames(named) <- c("s3", "s7", "s8", "s10", "s11", "s12")
 write.csv(named, "r_y_score_named_rows.csv")
+# write.table's default: space-separated, quoted header of the columns only, quoted row names.
+write.table(y_true, "r_table_y_true.txt")
+write.table(y_score, "r_table_y_score.txt")

@@ -1,0 +1,149 @@
+//! [`Convention`]: the families of presets (this crate's own metrics, or one toolkit's), their
+//! names and their metrics' names. It sits at the foundation, below the registry that looks
+//! presets up, because the crate's [`Error`](crate::Error) names a convention in
+//! [`LookupError`](crate::registry::LookupError)'s message.
+
+use core::fmt;
+
+/// A family of presets: this crate's own metrics, or one toolkit's.
+///
+/// # Example
+/// ```
+/// use rankmetrics::registry::Convention;
+/// assert_eq!(Convention::parse("mulan"), Some(Convention::Mulan));
+/// assert!(Convention::Sklearn.metric_names().contains(&"coverage_error"));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Convention {
+    /// rankmetrics' own metrics, every option a parameter (tie policy: `--ties`, default max).
+    Rankmetrics,
+    /// scikit-learn 1.9.
+    Sklearn,
+    /// torchmetrics 1.9, on float32 or float64 predictions (the score type, or the `dtype`
+    /// parameter, decides).
+    Torchmetrics,
+    /// mldr 0.4.2.
+    Mldr,
+    /// MULAN (git 43f6389) with the tie grouping of Weka before August 2018 (3.6, 3.7), or of
+    /// Weka 3.9 with `weka=3.9`.
+    Mulan,
+}
+
+impl Convention {
+    /// Every convention.
+    pub const ALL: [Convention; 5] = [
+        Convention::Rankmetrics,
+        Convention::Sklearn,
+        Convention::Torchmetrics,
+        Convention::Mldr,
+        Convention::Mulan,
+    ];
+
+    /// The name used on the command line and in JSON output.
+    ///
+    /// # Example
+    /// ```
+    /// assert_eq!(rankmetrics::registry::Convention::Sklearn.name(), "sklearn");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Convention::Rankmetrics => "rankmetrics",
+            Convention::Sklearn => "sklearn",
+            Convention::Torchmetrics => "torchmetrics",
+            Convention::Mldr => "mldr",
+            Convention::Mulan => "mulan",
+        }
+    }
+
+    /// The convention called `name`.
+    ///
+    /// # Example
+    /// ```
+    /// assert!(rankmetrics::registry::Convention::parse("weka").is_none());
+    /// ```
+    pub fn parse(name: &str) -> Option<Convention> {
+        Convention::ALL.into_iter().find(|c| c.name() == name)
+    }
+
+    /// The metrics of this convention, named as the toolkit names them.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::registry::Convention;
+    /// assert_eq!(Convention::Mulan.metric_names()[0], "AveragePrecision");
+    /// ```
+    pub fn metric_names(self) -> &'static [&'static str] {
+        match self {
+            Convention::Rankmetrics => &[
+                "coverage",
+                "average_precision",
+                "ranking_loss",
+                "one_error",
+                "is_error",
+                "error_set_size",
+                "dcg",
+                "ndcg",
+                "precision_at_k",
+                "recall_at_k",
+                "ndcg_at_k",
+            ],
+            Convention::Sklearn => &[
+                "coverage_error",
+                "label_ranking_average_precision_score",
+                "label_ranking_loss",
+                "dcg_score",
+                "ndcg_score",
+                "roc_auc_score",
+                "average_precision_score",
+            ],
+            Convention::Torchmetrics => &[
+                "multilabel_coverage_error",
+                "multilabel_ranking_average_precision",
+                "multilabel_ranking_loss",
+                "retrieval_normalized_dcg",
+            ],
+            Convention::Mldr => &[
+                "average_precision",
+                "coverage",
+                "one_error",
+                "ranking_loss",
+                "macro_auc",
+                "example_auc",
+                "micro_auc",
+            ],
+            Convention::Mulan => &[
+                "AveragePrecision",
+                "Coverage",
+                "OneError",
+                "IsError",
+                "ErrorSetSize",
+                "RankingLoss",
+                "MacroAUC",
+                "MicroAUC",
+                "MeanAveragePrecision",
+                "GeometricMeanAveragePrecision",
+                "MeanAverageInterpolatedPrecision",
+                "GeometricMeanAverageInterpolatedPrecision",
+                "MacroAUCPR",
+            ],
+        }
+    }
+
+    /// Whether the toolkit's own functions take sample weights (only scikit-learn's do; the
+    /// others' presets apply weights as an extension).
+    ///
+    /// # Example
+    /// ```
+    /// assert!(rankmetrics::registry::Convention::Sklearn.takes_weights());
+    /// ```
+    pub fn takes_weights(self) -> bool {
+        matches!(self, Convention::Sklearn | Convention::Rankmetrics)
+    }
+}
+
+impl fmt::Display for Convention {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}

@@ -1,0 +1,474 @@
+//! A `Matrix` that breaks its contract (a row of the wrong length, `extend_rows` appending too
+//! few or too many values, `nrows()` counting a row the data does not hold) gives
+//! `Error::MatrixContract` naming the input and the row, through every entry point: never a
+//! panic, never a value.
+
+use core::ops::Range;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use rankmetrics::registry::{evaluate_all, Convention, Preset};
+use rankmetrics::{
+    Average, AveragePrecision, Coverage, Dcg, Error, ErrorSetSize, Input,
+    InterpolatedAveragePrecision, IsError, LabelAveragePrecision, LabelMatrix, Matrix, Ndcg,
+    NdcgAtK, OneError, PrecisionAtK, PsNdcgAtK, PsPrecisionAtK, RankingLoss, RankingMetric,
+    RecallAtK, RocAuc, RowMetric, ScoreMatrix, SparseLabels, TiePolicy,
+};
+
+/// How a [`Faulty`] matrix breaks the contract.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Fault {
+    /// `row(bad)` has one value too many.
+    LongRow,
+    /// `row(bad)` has one value too few.
+    ShortRow,
+    /// No rows in place; `extend_rows` appends one value too few for row `bad`.
+    FewCells,
+    /// No rows in place; `extend_rows` appends one value too many for row `bad`.
+    ManyCells,
+    /// `nrows()` counts one row more than the data holds.
+    MissingRow,
+}
+
+const FAULTS: [Fault; 5] = [
+    Fault::LongRow,
+    Fault::ShortRow,
+    Fault::FewCells,
+    Fault::ManyCells,
+    Fault::MissingRow,
+];
+
+const N: usize = 6;
+const L: usize = 4;
+const BAD: usize = 3;
+
+/// An n × L row-major matrix with one [`Fault`].
+struct Faulty {
+    data: Vec<f64>,
+    fault: Fault,
+}
+
+impl Faulty {
+    fn new(mut data: Vec<f64>, fault: Fault) -> Self {
+        match fault {
+            // Room for the long row's extra value.
+            Fault::LongRow => data.push(0.0),
+            Fault::MissingRow => data.truncate((N - 1) * L),
+            _ => {}
+        }
+        Faulty { data, fault }
+    }
+}
+
+impl Matrix for Faulty {
+    type Elem = f64;
+    fn nrows(&self) -> usize {
+        N
+    }
+    fn ncols(&self) -> usize {
+        L
+    }
+    fn row(&self, i: usize) -> Option<&[f64]> {
+        let (start, end) = (i * L, (i + 1) * L);
+        match self.fault {
+            Fault::LongRow => self.data.get(start..end + usize::from(i == BAD)),
+            Fault::ShortRow => self.data.get(start..end - usize::from(i == BAD)),
+            Fault::MissingRow => self.data.get(start..end),
+            Fault::FewCells | Fault::ManyCells => None,
+        }
+    }
+    fn extend_rows(&self, rows: Range<usize>, out: &mut Vec<f64>) {
+        for i in rows {
+            let Some(r) = self.data.get(i * L..(i + 1) * L) else {
+                continue;
+            };
+            match (self.fault, i == BAD) {
+                (Fault::FewCells, true) => out.extend_from_slice(&r[..L - 1]),
+                (Fault::ManyCells, true) => {
+                    out.extend_from_slice(r);
+                    out.push(r[0]);
+                }
+                _ => out.extend_from_slice(r),
+            }
+        }
+    }
+}
+
+/// Every row has relevant and irrelevant labels, and distinct scores.
+fn labels() -> Vec<f64> {
+    (0..N * L)
+        .map(|c| f64::from(c % L == (c / L) % L || c % L == (c / L + 1) % L))
+        .collect()
+}
+
+fn scores() -> Vec<f64> {
+    (0..N * L).map(|c| ((c * 7) % 11) as f64 / 10.0).collect()
+}
+
+fn rows(data: &[f64]) -> Vec<Vec<f64>> {
+    data.chunks(L).map(<[f64]>::to_vec).collect()
+}
+
+/// The error a fault of `input` gives: rows in place are checked one by one, blocks of rows
+/// (here: all of them, from row 0) as a whole.
+fn expected(fault: Fault, input: Input) -> Error {
+    let (row, expected, found) = match fault {
+        Fault::LongRow => (BAD, L, L + 1),
+        Fault::ShortRow => (BAD, L, L - 1),
+        Fault::FewCells => (0, N * L, N * L - 1),
+        Fault::ManyCells => (0, N * L, N * L + 1),
+        Fault::MissingRow => (N - 1, L, 0),
+    };
+    Error::MatrixContract {
+        matrix: input,
+        row,
+        expected,
+        found,
+    }
+}
+
+/// What one entry point gave: `Err(())` for a panic.
+type Outcome = Result<Result<(), Error>, ()>;
+
+struct Runs(Vec<(String, Outcome)>);
+
+impl Runs {
+    fn run(&mut self, name: impl Into<String>, f: impl FnOnce() -> Result<(), Error>) {
+        let outcome = catch_unwind(AssertUnwindSafe(f)).map_err(|_| ());
+        self.0.push((name.into(), outcome));
+    }
+
+    /// A row-wise metric through evaluate, per_sample, the accumulator and the parallel module.
+    fn row_metric<M, Y, S>(&mut self, name: &str, m: &M, y: &Y, s: &S)
+    where
+        M: RowMetric + Clone + Sync,
+        Y: LabelMatrix + Sync + ?Sized,
+        S: ScoreMatrix<f64> + Sync + ?Sized,
+    {
+        self.run(format!("{name}.evaluate"), || {
+            m.evaluate(y, s, None).map(|_| ())
+        });
+        self.run(format!("{name}.evaluate weighted"), || {
+            m.evaluate(y, s, Some(&[1.0; N])).map(|_| ())
+        });
+        self.run(format!("{name}.per_sample"), || {
+            m.per_sample(y, s).map(|_| ())
+        });
+        self.run(format!("{name}.accumulator"), || {
+            let mut acc = m.accumulator();
+            acc.update(y, s, None)?;
+            acc.value().map(|_| ())
+        });
+        #[cfg(feature = "rayon")]
+        {
+            use rankmetrics::parallel;
+            self.run(format!("{name} parallel::evaluate"), || {
+                parallel::evaluate(m, y, s, None).map(|_| ())
+            });
+            self.run(format!("{name} parallel::per_sample"), || {
+                parallel::per_sample(m, y, s).map(|_| ())
+            });
+            self.run(format!("{name}.accumulator update_parallel"), || {
+                let mut acc = m.accumulator();
+                acc.update_parallel(y, s, None)?;
+                acc.value().map(|_| ())
+            });
+        }
+    }
+}
+
+/// A label-wise metric through evaluate (unweighted and weighted) and its accumulator.
+macro_rules! labelwise {
+    ($runs:expr, $name:expr, $m:expr, $y:expr, $s:expr) => {{
+        let (m, y, s) = ($m, $y, $s);
+        $runs.run(format!("{}.evaluate", $name), || {
+            RankingMetric::<f64>::evaluate(&m, y, s, None).map(|_| ())
+        });
+        $runs.run(format!("{}.evaluate weighted", $name), || {
+            RankingMetric::<f64>::evaluate(&m, y, s, Some(&[1.0; N])).map(|_| ())
+        });
+        $runs.run(format!("{}.accumulator", $name), || {
+            let mut acc = m.accumulator();
+            acc.update(y, s, None)?;
+            acc.value().map(|_| ())
+        });
+    }};
+}
+
+fn every_preset() -> Vec<Preset> {
+    let mut presets = Vec::new();
+    for convention in Convention::ALL {
+        for &name in convention.metric_names() {
+            presets.push(Preset::lookup(convention, name, Preset::NO_PARAMS, None).unwrap());
+        }
+    }
+    presets
+}
+
+/// Every entry point on (y, s).
+fn run_all<Y, S>(y: &Y, s: &S) -> Runs
+where
+    Y: LabelMatrix + Sync + ?Sized,
+    S: ScoreMatrix<f64> + Sync + ?Sized,
+{
+    let mut runs = Runs(Vec::new());
+    let t = TiePolicy::Max;
+    runs.row_metric("Coverage", &Coverage::new(t), y, s);
+    runs.row_metric("AveragePrecision", &AveragePrecision::new(t), y, s);
+    runs.row_metric("RankingLoss", &RankingLoss::new(t), y, s);
+    runs.row_metric("OneError", &OneError::new(t), y, s);
+    runs.row_metric("IsError", &IsError::new(t), y, s);
+    runs.row_metric("ErrorSetSize", &ErrorSetSize::new(t), y, s);
+    runs.row_metric("Dcg", &Dcg::new(t), y, s);
+    runs.row_metric("Ndcg", &Ndcg::new(t), y, s);
+    runs.row_metric("NdcgAtK", &NdcgAtK::new(t, 2).unwrap(), y, s);
+    runs.row_metric("PrecisionAtK", &PrecisionAtK::new(t, 2).unwrap(), y, s);
+    runs.row_metric("RecallAtK", &RecallAtK::new(t, 2).unwrap(), y, s);
+    let inverse = vec![1.5; L];
+    let ps_p = PsPrecisionAtK::new(t, 2, inverse.clone()).unwrap();
+    runs.row_metric("PsPrecisionAtK", &ps_p, y, s);
+    runs.row_metric("PsNdcgAtK", &PsNdcgAtK::new(t, 2, inverse).unwrap(), y, s);
+    for average in [
+        Average::Macro,
+        Average::Weighted,
+        Average::Micro,
+        Average::Samples,
+    ] {
+        labelwise!(
+            runs,
+            format!("RocAuc {average:?}"),
+            RocAuc::new(average, t),
+            y,
+            s
+        );
+        labelwise!(
+            runs,
+            format!("LabelAveragePrecision {average:?}"),
+            LabelAveragePrecision::new(average, t),
+            y,
+            s
+        );
+        labelwise!(
+            runs,
+            format!("InterpolatedAveragePrecision {average:?}"),
+            InterpolatedAveragePrecision::new(average, t, 11),
+            y,
+            s
+        );
+    }
+    let presets = every_preset();
+    for p in &presets {
+        let name = format!("{:?} {}", p.convention(), p.name());
+        runs.run(format!("{name}.evaluate"), || {
+            p.evaluate(y, s, None).map(|_| ())
+        });
+        if p.per_sample(&[[1.0, 0.0]], &[[0.5, 0.2]]) != Err(Error::NotRowWise) {
+            runs.run(format!("{name}.per_sample"), || {
+                p.per_sample(y, s).map(|_| ())
+            });
+        }
+        runs.run(format!("{name}.accumulator"), || {
+            let mut acc = p.accumulator();
+            acc.update(y, s, None)?;
+            acc.value().map(|_| ())
+        });
+        #[cfg(feature = "rayon")]
+        runs.run(format!("{name}.accumulator update_parallel"), || {
+            let mut acc = p.accumulator();
+            acc.update_parallel(y, s, None)?;
+            acc.value().map(|_| ())
+        });
+    }
+    let all = catch_unwind(AssertUnwindSafe(|| evaluate_all(&presets, y, s, None)));
+    for (p, r) in presets.iter().zip(all.expect("evaluate_all panicked")) {
+        runs.0.push((
+            format!("evaluate_all {:?} {}", p.convention(), p.name()),
+            Ok(r.map(|_| ())),
+        ));
+    }
+    #[cfg(feature = "rayon")]
+    {
+        let all = catch_unwind(AssertUnwindSafe(|| {
+            rankmetrics::registry::evaluate_all_parallel(&presets, y, s, None)
+        }));
+        for (p, r) in presets
+            .iter()
+            .zip(all.expect("evaluate_all_parallel panicked"))
+        {
+            runs.0.push((
+                format!("evaluate_all_parallel {:?} {}", p.convention(), p.name()),
+                Ok(r.map(|_| ())),
+            ));
+        }
+    }
+    runs
+}
+
+fn assert_all(runs: &Runs, want: Error, case: &str) {
+    assert_each(runs, |_| Some(want.clone()), case);
+}
+
+/// Every entry point gives the error `want` names for it (`None`: checked elsewhere).
+fn assert_each(runs: &Runs, want: impl Fn(&str) -> Option<Error>, case: &str) {
+    assert!(
+        runs.0.len() > 100,
+        "{case}: only {} entry points",
+        runs.0.len()
+    );
+    let wrong: Vec<String> = runs
+        .0
+        .iter()
+        .filter_map(|(name, got)| {
+            let want = want(name)?;
+            (*got != Ok(Err(want.clone()))).then(|| format!("{name}: {got:?}, not {want:?}"))
+        })
+        .collect();
+    assert!(wrong.is_empty(), "{case}:\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn the_inputs_are_valid_as_they_are() {
+    let (y, s) = (rows(&labels()), rows(&scores()));
+    let runs = run_all(&y, &s);
+    let failed: Vec<_> = runs
+        .0
+        .iter()
+        .filter(|(_, got)| *got != Ok(Ok(())))
+        .collect();
+    assert!(failed.is_empty(), "{failed:?}");
+}
+
+#[test]
+fn faulty_labels_give_the_typed_error_everywhere() {
+    let s = rows(&scores());
+    for fault in FAULTS {
+        let y = Faulty::new(labels(), fault);
+        assert_all(
+            &run_all(&y, &s),
+            expected(fault, Input::Labels),
+            &format!("labels {fault:?}"),
+        );
+    }
+}
+
+/// torchmetrics' retrieval presets read the scores through a `float32` cast, which copies
+/// blocks of rows with `extend_rows`: a faulty `row()` is never called (the value is right:
+/// [`assert_copied_values_are_right`]), and other faults are reported for the block.
+fn scores_error(fault: Fault, entry: &str) -> Option<Error> {
+    if !entry.contains("retrieval_normalized_dcg") {
+        return Some(expected(fault, Input::Scores));
+    }
+    let block = |found| Error::MatrixContract {
+        matrix: Input::Scores,
+        row: 0,
+        expected: N * L,
+        found,
+    };
+    match fault {
+        Fault::LongRow | Fault::ShortRow => None,
+        Fault::MissingRow => Some(block((N - 1) * L)),
+        _ => Some(expected(fault, Input::Scores)),
+    }
+}
+
+/// The value through the `float32` cast of a matrix with a faulty `row()` is the valid one's.
+fn assert_copied_values_are_right<Y: LabelMatrix + ?Sized>(y: &Y) {
+    let good = rows(&scores());
+    let p = Preset::lookup(
+        Convention::Torchmetrics,
+        "retrieval_normalized_dcg",
+        Preset::NO_PARAMS,
+        None,
+    )
+    .unwrap();
+    for fault in [Fault::LongRow, Fault::ShortRow] {
+        let faulty = Faulty::new(scores(), fault);
+        assert_eq!(p.evaluate(y, &faulty, None), p.evaluate(y, &good, None));
+    }
+}
+
+#[test]
+fn faulty_scores_give_the_typed_error_everywhere() {
+    let y = rows(&labels());
+    for fault in FAULTS {
+        let s = Faulty::new(scores(), fault);
+        let want = |entry: &str| scores_error(fault, entry);
+        assert_each(&run_all(&y, &s), want, &format!("scores {fault:?}"));
+    }
+    assert_copied_values_are_right(&y);
+}
+
+#[test]
+fn faulty_scores_against_sparse_labels() {
+    let dense = labels();
+    let (mut indptr, mut indices) = (vec![0], Vec::new());
+    for row in dense.chunks(L) {
+        indices.extend((0..L as u32).filter(|&j| row[j as usize] != 0.0));
+        indptr.push(indices.len());
+    }
+    let y = SparseLabels::new(L, indptr, indices, None).unwrap();
+    for fault in FAULTS {
+        let s = Faulty::new(scores(), fault);
+        let want = |entry: &str| scores_error(fault, entry);
+        assert_each(&run_all(&y, &s), want, &format!("sparse, scores {fault:?}"));
+        let case = format!("sparse view, scores {fault:?}");
+        assert_each(&run_all(&y.view(), &s), want, &case);
+    }
+    assert_copied_values_are_right(&y);
+}
+
+/// A matrix whose shape changes while it is read: the reader notices at its next block.
+#[test]
+fn a_shape_that_changes_while_read_is_reported() {
+    use std::cell::Cell;
+    /// 5000 rows of one label (more than one block) until the first block is read; then 4999.
+    struct Shrinking {
+        read: Cell<bool>,
+    }
+    impl Matrix for Shrinking {
+        type Elem = f64;
+        fn nrows(&self) -> usize {
+            5000 - usize::from(self.read.get())
+        }
+        fn ncols(&self) -> usize {
+            1
+        }
+        fn extend_rows(&self, rows: Range<usize>, out: &mut Vec<f64>) {
+            self.read.set(true);
+            out.extend(rows.map(|i| (i % 2) as f64));
+        }
+    }
+    let s = vec![[0.5]; 5000];
+    let y = Shrinking {
+        read: Cell::new(false),
+    };
+    let err = Coverage::new(TiePolicy::Max)
+        .evaluate(&y, &s, None)
+        .unwrap_err();
+    assert_eq!(
+        err,
+        Error::MatrixShapeChanged {
+            matrix: Input::Labels,
+            expected: (5000, 1),
+            found: (4999, 1)
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "the Matrix behind y_true changed its shape (rows, labels) from (5000, 1) to (4999, 1) \
+         while it was read"
+    );
+}
+
+#[test]
+fn the_messages_name_the_input_and_the_row() {
+    let s = rows(&scores());
+    let y = Faulty::new(labels(), Fault::LongRow);
+    let err = Coverage::new(TiePolicy::Max)
+        .evaluate(&y, &s, None)
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the Matrix behind y_true broke its contract reading from row 3: it gave 5 values where \
+         ncols() per row asked for 4"
+    );
+}
