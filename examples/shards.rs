@@ -1,40 +1,49 @@
 //! Shards evaluated by separate processes, then merged.
 //!
 //! The parent runs this program again once per shard (`--shard i`); each child evaluates its
-//! slice of the rows through [`Preset::accumulator`] and prints the accumulators' state as
-//! JSON. The parent reads the states back, merges them in row order and prints the merged
-//! value next to the one-shot value on all the rows.
+//! slice of the rows through [`Preset::accumulator_starting_at`] (so its rows carry their
+//! global numbers) and prints the accumulators' state as JSON. The parent reads the states
+//! back, merges them in reverse order and checks that the merged value is bit for bit the
+//! one-shot value on all the rows.
 //!
 //! ```text
 //! cargo run --example shards --features serde
 //! ```
 //!
-//! The presets use deterministic tie policies only. `TiePolicy::Random` draws each row's
-//! order from the row's global index; a child's `PresetAccumulator` numbers its rows from 0,
-//! so it would draw other orders than the one-shot evaluation (with row-wise metrics one
-//! would create each shard with `RowAccumulator::starting_at(metric, first_row)`).
+//! The state stores every float as its bits, so the JSON round trip is exact with any
+//! serde_json build (with or without its `float_roundtrip` feature).
 
 use std::ops::Range;
 use std::process::{Command, Stdio};
 
 use rankmetrics::registry::{Convention, Preset, PresetAccumulator};
-use rankmetrics::RowMajor;
+use rankmetrics::{RowMajor, TiePolicy};
 
 const SHARDS: usize = 4;
 const ROWS: usize = 10_000;
 const LABELS: usize = 12;
 
-/// A row-wise preset (compensated sum), a label-wise one (keeps its rows) and MULAN's
-/// average precision (MULAN's own sequential sum).
+/// A row-wise preset (exact sum), a label-wise one (keeps its rows), MULAN's average
+/// precision (MULAN's own left-to-right sum, kept per row) and a row-wise preset with random
+/// tie breaking (draws follow the global row numbers).
 fn presets() -> Vec<Preset> {
     [
-        (Convention::Sklearn, "label_ranking_average_precision_score"),
-        (Convention::Sklearn, "roc_auc_score"),
-        (Convention::Mulan, "AveragePrecision"),
+        (
+            Convention::Sklearn,
+            "label_ranking_average_precision_score",
+            None,
+        ),
+        (Convention::Sklearn, "roc_auc_score", None),
+        (Convention::Mulan, "AveragePrecision", None),
+        (
+            Convention::Rankmetrics,
+            "ranking_loss",
+            Some(TiePolicy::Random(7)),
+        ),
     ]
     .iter()
-    .map(|&(convention, name)| {
-        Preset::lookup(convention, name, Preset::NO_PARAMS, None)
+    .map(|&(convention, name, ties)| {
+        Preset::lookup(convention, name, Preset::NO_PARAMS, ties)
             .unwrap_or_else(|e| panic!("{name}: {e}"))
     })
     .collect()
@@ -73,7 +82,7 @@ fn child(shard: usize) -> Result<(), Box<dyn std::error::Error>> {
     let y_score = RowMajor::new(&y_score[cells], rows.len(), LABELS)?;
     let mut states = Vec::new();
     for preset in presets() {
-        let mut acc = preset.accumulator();
+        let mut acc = preset.accumulator_starting_at(rows.start);
         acc.update(&y_true, &y_score, None::<&[f64]>)?;
         states.push(acc);
     }
@@ -92,46 +101,53 @@ fn parent() -> Result<(), Box<dyn std::error::Error>> {
                 .spawn()
         })
         .collect::<Result<Vec<_>, _>>()?;
-    // Merged in row order: label-wise and instance-order rules read it.
-    let mut merged: Option<Vec<PresetAccumulator>> = None;
+    let mut states = Vec::new();
     for (i, child) in children.into_iter().enumerate() {
         let out = child.wait_with_output()?;
         if !out.status.success() {
             return Err(format!("shard {i} failed: {}", out.status).into());
         }
-        let states: Vec<PresetAccumulator> = serde_json::from_slice(&out.stdout)?;
+        let shard: Vec<PresetAccumulator> = serde_json::from_slice(&out.stdout)?;
         println!(
             "shard {i}: rows {:?}, {} bytes of state",
-            shard_rows(i),
+            shard[0].rows(),
             out.stdout.len()
         );
-        match &mut merged {
-            None => merged = Some(states),
-            Some(accs) => {
-                for (acc, next) in accs.iter_mut().zip(&states) {
-                    acc.merge(next)?;
-                }
-            }
+        states.push(shard);
+    }
+    // Merged in reverse order: rows are placed by their numbers, so any order gives the
+    // one-shot value.
+    let mut merged = states.pop().ok_or("no shard")?;
+    for shard in states.iter().rev() {
+        for (acc, next) in merged.iter_mut().zip(shard) {
+            acc.merge(next)?;
         }
     }
     let (y_true, y_score) = dataset();
     let y_true = RowMajor::new(&y_true, ROWS, LABELS)?;
     let y_score = RowMajor::new(&y_score, ROWS, LABELS)?;
     println!(
-        "\n{:<10} {:<38} {:>20} {:>20} {:>9}",
-        "convention", "metric", "merged", "one-shot", "|diff|"
+        "\n{:<12} {:<38} {:>20} {:>20}  bitwise",
+        "convention", "metric", "merged", "one-shot"
     );
-    for (preset, acc) in presets().iter().zip(merged.iter().flatten()) {
+    let mut all_equal = true;
+    for (preset, acc) in presets().iter().zip(&merged) {
         let merged = acc.value()?;
         let one_shot = preset.evaluate(&y_true, &y_score, None::<&[f64]>)?;
+        let equal = merged.to_bits() == one_shot.to_bits();
+        all_equal &= equal;
         println!(
-            "{:<10} {:<38} {merged:>20.17} {one_shot:>20.17} {:>9.1e}",
+            "{:<12} {:<38} {merged:>20.17} {one_shot:>20.17}  {}",
             preset.convention().name(),
             preset.name(),
-            (merged - one_shot).abs()
+            if equal { "yes" } else { "NO" }
         );
     }
-    Ok(())
+    if all_equal {
+        Ok(())
+    } else {
+        Err("a merged value differs from the one-shot value".into())
+    }
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

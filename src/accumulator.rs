@@ -2,51 +2,76 @@
 //! [`LabelwiseAccumulator`] keeps the validated rows and evaluates them at once. Row-wise
 //! metrics stream through [`RowAccumulator`](crate::RowAccumulator), with the row pass.
 
+use core::ops::Range;
+
 use crate::error::{Error, Incompatibility, Input, LabelDomain};
 use crate::matrix::{LabelMatrix, RowMajor, RowReader, ScoreMatrix};
 use crate::metric::RankingMetric;
+use crate::row::rows::Rows;
 use crate::row::state::Shape;
 use crate::score::Score;
+use crate::state_format::StateVersion;
 use crate::validate::{check_scores, check_shapes, check_weights, numbered_from, read_labels};
 
 /// A label-wise, pooled or per-sample-averaged metric (ROC AUC, label average precision)
 /// evaluated in batches.
 ///
 /// These metrics rank each label's scores across all samples, so an exact merge needs every
-/// row: the state keeps the validated rows (16 bytes per cell and 8 per row for weights), and
-/// [`value`](Self::value) evaluates them at once, bitwise as one-shot evaluation would. Merge
-/// shards in row order (instance-order tie policies such as MULAN's read it).
+/// row: the state keeps the validated rows (16 bytes per cell and 8 per row for weights), in
+/// row order, and [`value`](Self::value) evaluates them at once, bitwise as one-shot
+/// evaluation of the same rows in row order would.
+///
+/// Every accumulator knows which rows of the whole data it has seen ([`rows`](Self::rows)):
+/// one created with `accumulator_starting_at(r)` numbers its first batch's rows from `r`. A
+/// merge places the other's rows among its own by their numbers, so shards merge in any order
+/// or grouping to the one-shot value (instance-order tie rules such as MULAN's included); a
+/// merge of accumulators that have seen a common row is refused
+/// ([`Incompatibility::Overlap`]), and nothing changes. With feature `serde` the state
+/// serialises exactly in any format (docs/streaming.md).
 ///
 /// # Example
 /// ```
 /// use rankmetrics::{Average, RankingMetric, RocAuc, TiePolicy};
 /// let auc = RocAuc::new(Average::Macro, TiePolicy::Average);
 /// let (y, s) = ([[1, 0], [0, 1], [1, 1], [0, 0]], [[0.9, 0.2], [0.3, 0.8], [0.6, 0.4], [0.1, 0.5]]);
-/// let mut acc = auc.accumulator();
-/// acc.update(&y[..2], &s[..2], None).unwrap();
-/// let mut other = auc.accumulator();
-/// other.update(&y[2..], &s[2..], None).unwrap();
-/// acc.merge(&other).unwrap();
-/// assert_eq!(acc.value().unwrap(), auc.evaluate(&y, &s, None).unwrap());
+/// let mut first = auc.accumulator();
+/// first.update(&y[..2], &s[..2], None).unwrap();
+/// let mut second = auc.accumulator_starting_at(2);
+/// second.update(&y[2..], &s[2..], None).unwrap();
+/// second.merge(&first).unwrap(); // in either order
+/// assert_eq!(second.rows(), [0..4]);
+/// assert_eq!(second.value().unwrap(), auc.evaluate(&y, &s, None).unwrap());
+/// assert!(second.merge(&first).is_err()); // rows 0..2 again
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LabelwiseAccumulator<M> {
+    /// The serialised form's format version (first, so that it is read first).
+    version: StateVersion,
     metric: M,
     domain: LabelDomain,
     shape: Shape,
+    /// The global numbers of the rows kept.
+    rows: Rows,
+    /// The rows' labels (as gains), scores and weights (empty when unweighted), in row order.
+    #[cfg_attr(feature = "serde", serde(with = "crate::state_format::vec_f64_bits"))]
     truth: Vec<f64>,
+    #[cfg_attr(feature = "serde", serde(with = "crate::state_format::vec_f64_bits"))]
     scores: Vec<f64>,
+    #[cfg_attr(feature = "serde", serde(with = "crate::state_format::vec_f64_bits"))]
     weights: Vec<f64>,
 }
 
 impl<M: RankingMetric<f64>> LabelwiseAccumulator<M> {
-    /// An empty accumulator for `metric`, whose labels must lie in `domain`.
-    pub(crate) fn new(metric: M, domain: LabelDomain) -> Self {
+    /// An empty accumulator for `metric`, whose labels must lie in `domain`, numbering its
+    /// first batch's rows from `first_row`.
+    pub(crate) fn new(metric: M, domain: LabelDomain, first_row: usize) -> Self {
         LabelwiseAccumulator {
+            version: StateVersion,
             metric,
             domain,
             shape: Shape::default(),
+            rows: Rows::starting_at(first_row),
             truth: Vec::new(),
             scores: Vec::new(),
             weights: Vec::new(),
@@ -77,7 +102,7 @@ impl<M: RankingMetric<f64>> LabelwiseAccumulator<M> {
         };
         let mut shape = self.shape;
         shape.agree(l, sample_weight.is_some())?;
-        let first = self.rows();
+        let first = self.rows.next();
         let weights = sample_weight
             .map(|w| check_weights(w, n).map_err(|e| numbered_from(e, first)))
             .transpose()?;
@@ -96,52 +121,139 @@ impl<M: RankingMetric<f64>> LabelwiseAccumulator<M> {
         self.truth.extend(truth);
         self.scores.extend(scores);
         self.weights.extend(weights.into_iter().flatten());
+        self.rows.take_batch(n);
         Ok(())
     }
 
-    /// Appends the rows of another accumulator (the next shard, in row order).
+    /// Adds the rows of another accumulator of the same metric, placed among this one's by
+    /// their row numbers: merges in any order or grouping give the one-shot value of the
+    /// union of the rows in row order.
     ///
     /// # Errors
-    /// [`Error::Incompatible`] when the metrics, label counts or weightings differ.
+    /// [`Error::Incompatible`] with [`Incompatibility::Overlap`] when both have seen a row,
+    /// or when the metrics, label counts or weightings differ. On error nothing is merged.
     pub fn merge(&mut self, other: &Self) -> Result<(), Error>
     where
         M: PartialEq,
     {
-        if self.metric != other.metric {
+        if self.metric != other.metric || self.domain != other.domain {
             return Err(Error::Incompatible(Incompatibility::Metric));
         }
         let mut shape = self.shape;
         shape.agree_with(&other.shape)?;
+        let rows = self.rows.union(&other.rows)?;
+        let l = shape.labels.unwrap_or(0);
+        let (ours, theirs) = (self.rows.ranges(), other.rows.ranges());
+        let truth = interleave(ours, &self.truth, theirs, &other.truth, l);
+        let scores = interleave(ours, &self.scores, theirs, &other.scores, l);
+        let weights = match shape.weighted {
+            Some(true) => interleave(ours, &self.weights, theirs, &other.weights, 1),
+            _ => Vec::new(),
+        };
         self.shape = shape;
-        self.truth.extend_from_slice(&other.truth);
-        self.scores.extend_from_slice(&other.scores);
-        self.weights.extend_from_slice(&other.weights);
+        self.rows = rows;
+        (self.truth, self.scores, self.weights) = (truth, scores, weights);
         Ok(())
     }
 
-    /// The metric over every row kept so far.
+    /// The metric over every row kept so far, in row order.
     ///
     /// # Errors
-    /// [`Error::NoSamples`] before any row; otherwise as the metric's one-shot evaluation.
+    /// [`Error::NoSamples`] before any row; otherwise as the metric's one-shot evaluation
+    /// (rows named by their global numbers).
     pub fn value(&self) -> Result<f64, Error> {
         let l = self.shape.labels.ok_or(Error::NoSamples)?;
-        let n = self.rows();
+        let n = self.row_count();
         let y_true = RowMajor::new(&self.truth, n, l)?;
         let y_score = RowMajor::new(&self.scores, n, l)?;
         let weights = (self.shape.weighted == Some(true)).then_some(&self.weights[..]);
-        self.metric.evaluate(&y_true, &y_score, weights)
+        self.metric
+            .evaluate(&y_true, &y_score, weights)
+            .map_err(|e| renumbered(e, &self.rows))
+    }
+
+    /// The rows kept, as global row numbers: sorted, disjoint ranges (touching ranges
+    /// joined).
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{Average, RocAuc, TiePolicy};
+    /// let mut acc = RocAuc::new(Average::Macro, TiePolicy::Average).accumulator_starting_at(5);
+    /// acc.update(&[[1, 0], [0, 1]], &[[0.9, 0.1], [0.2, 0.8]], None).unwrap();
+    /// assert_eq!(acc.rows(), [5..7]);
+    /// assert_eq!(acc.row_count(), 2);
+    /// ```
+    pub fn rows(&self) -> &[Range<usize>] {
+        self.rows.ranges()
     }
 
     /// The number of rows kept.
-    pub fn rows(&self) -> usize {
-        match self.shape.labels {
-            Some(l) if l > 0 => self.truth.len() / l,
-            _ => 0,
-        }
+    pub fn row_count(&self) -> usize {
+        self.rows.count()
     }
 
     /// The metric being accumulated.
     pub fn metric(&self) -> &M {
         &self.metric
+    }
+}
+
+/// The rows of `a` (at row numbers `a_rows`) and of `b` (at `b_rows`), `width` values per row,
+/// in row order. The ranges of each are sorted, and no row is in both.
+fn interleave(
+    a_rows: &[Range<usize>],
+    a: &[f64],
+    b_rows: &[Range<usize>],
+    b: &[f64],
+    width: usize,
+) -> Vec<f64> {
+    // Each range with the side it comes from and where its values start.
+    let mut pieces: Vec<(usize, &[f64], usize, usize)> = Vec::new();
+    for (rows, values) in [(a_rows, a), (b_rows, b)] {
+        let mut offset: usize = 0;
+        for r in rows {
+            // Saturating: deserialised state may hold ranges its values do not fill.
+            let len = r.len().saturating_mul(width);
+            pieces.push((r.start, values, offset, len));
+            offset = offset.saturating_add(len);
+        }
+    }
+    pieces.sort_by_key(|p| p.0);
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    for (_, values, offset, len) in pieces {
+        let end = offset.saturating_add(len).min(values.len());
+        out.extend_from_slice(values.get(offset..end).unwrap_or_default());
+    }
+    out
+}
+
+/// A one-shot error over the kept rows with its row named by its global number.
+fn renumbered(error: Error, rows: &Rows) -> Error {
+    match error {
+        Error::InvalidLabel {
+            row,
+            column,
+            value,
+            expected,
+        } => Error::InvalidLabel {
+            row: rows.global(row),
+            column,
+            value,
+            expected,
+        },
+        Error::NonFiniteScore { row, column, value } => Error::NonFiniteScore {
+            row: rows.global(row),
+            column,
+            value,
+        },
+        Error::InvalidWeight { row, value } => Error::InvalidWeight {
+            row: rows.global(row),
+            value,
+        },
+        Error::DegenerateRow { row, kind } => Error::DegenerateRow {
+            row: rows.global(row),
+            kind,
+        },
+        other => other,
     }
 }

@@ -103,6 +103,14 @@ pub enum Incompatibility {
     },
     /// One side has sample weights and the other has none.
     Weighting,
+    /// Both accumulators have seen rows `start..end` (the first such rows): a row counts
+    /// once. Shards of one evaluation are numbered apart with `starting_at`.
+    Overlap {
+        /// The first row both have seen.
+        start: usize,
+        /// The row after the first run of rows both have seen.
+        end: usize,
+    },
 }
 
 impl fmt::Display for Incompatibility {
@@ -113,6 +121,9 @@ impl fmt::Display for Incompatibility {
                 write!(f, "{found} labels where {expected} were seen before")
             }
             Incompatibility::Weighting => f.write_str("weighted and unweighted rows are mixed"),
+            Incompatibility::Overlap { start, end } => {
+                write!(f, "rows {start}..{end} are in both accumulators")
+            }
         }
     }
 }

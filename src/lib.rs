@@ -57,6 +57,7 @@ mod radix;
 mod row;
 mod score;
 mod sparse;
+mod state_format;
 mod sum;
 mod ties;
 mod validate;

@@ -32,7 +32,9 @@ use crate::validate::check_top_k;
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PropensityModel {
+    #[cfg_attr(feature = "serde", serde(with = "crate::state_format::f64_bits"))]
     a: f64,
+    #[cfg_attr(feature = "serde", serde(with = "crate::state_format::f64_bits"))]
     b: f64,
 }
 

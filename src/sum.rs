@@ -1,4 +1,14 @@
-//! Compensated sums: means over millions of rows stay accurate to the last bits.
+//! Sums of row values: exact ([`Summation::Exact`]: the value depends only on the values added,
+//! not on their order or grouping) or plain left to right ([`Summation::Sequential`], MULAN's).
+//!
+//! * `exact.rs`: [`ExactSum`], the exact, correctly rounded sum.
+//! * `rows.rs`: [`RowSums`], a stream's sums that merge exactly in either mode.
+
+mod exact;
+mod rows;
+
+pub(crate) use self::exact::ExactSum;
+pub(crate) use self::rows::RowSums;
 
 /// How the per-row values are summed into a mean.
 ///
@@ -10,49 +20,55 @@
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Summation {
-    /// Neumaier's compensated sum: accurate to the last bits whatever the number of rows.
+    /// The exact sum, rounded once (to nearest, ties to even): the mean does not depend on the
+    /// order of the rows or on how shards were merged.
     #[default]
-    Compensated,
+    Exact,
     /// A plain left-to-right `f64` sum, bit for bit what MULAN's `sum / count` gives.
     Sequential,
 }
 
-/// A sum, compensated (Neumaier's variant of Kahan summation) or plain.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+/// A sum: exact, or plain left to right.
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub(crate) struct Sum {
-    sum: f64,
-    compensation: f64,
-    mode: Summation,
+pub(crate) enum Sum {
+    Exact(ExactSum),
+    Sequential(#[cfg_attr(feature = "serde", serde(with = "crate::state_format::f64_bits"))] f64),
+}
+
+impl Default for Sum {
+    fn default() -> Self {
+        Sum::new(Summation::Exact)
+    }
 }
 
 impl Sum {
     pub(crate) fn new(mode: Summation) -> Self {
-        Sum {
-            mode,
-            ..Sum::default()
+        match mode {
+            Summation::Exact => Sum::Exact(ExactSum::default()),
+            Summation::Sequential => Sum::Sequential(0.0),
         }
     }
 
+    #[inline]
     pub(crate) fn add(&mut self, x: f64) {
-        let t = self.sum + x;
-        if self.mode == Summation::Compensated {
-            self.compensation += if self.sum.abs() >= x.abs() {
-                (self.sum - t) + x
-            } else {
-                (x - t) + self.sum
-            };
+        match self {
+            Sum::Exact(s) => s.add(x),
+            Sum::Sequential(s) => *s += x,
         }
-        self.sum = t;
     }
 
     pub(crate) fn value(&self) -> f64 {
-        self.sum + self.compensation
+        match self {
+            Sum::Exact(s) => s.value(),
+            // + 0.0 as MULAN's compensation-free sum had it: -0.0 reads as 0.0.
+            Sum::Sequential(s) => s + 0.0,
+        }
     }
 }
 
-/// Σ w·x / Σ w over the values added, with both sums compensated.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+/// Σ w·x / Σ w over the values added, both sums exact or both plain.
+#[derive(Debug, Clone, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct WeightedMean {
     weighted: Sum,
@@ -69,23 +85,20 @@ impl WeightedMean {
         }
     }
 
+    #[inline]
     pub(crate) fn add(&mut self, x: f64, w: f64) {
         self.weighted.add(w * x);
         self.weight.add(w);
         self.count += 1;
     }
 
-    /// Adds the values summed by `other` (both sums and their compensations, in that order):
-    /// partial means merged in a fixed order give a fixed result.
-    pub(crate) fn merge(&mut self, other: &WeightedMean) {
-        for (sum, part) in [
-            (&mut self.weighted, &other.weighted),
-            (&mut self.weight, &other.weight),
-        ] {
-            sum.add(part.sum);
-            sum.add(part.compensation);
+    /// The mean of `count` values whose exact sums are `weighted` (Σ w·x) and `weight` (Σ w).
+    pub(crate) fn from_exact(weighted: ExactSum, weight: ExactSum, count: u64) -> Self {
+        WeightedMean {
+            weighted: Sum::Exact(weighted),
+            weight: Sum::Exact(weight),
+            count,
         }
-        self.count += other.count;
     }
 
     /// The number of values added.
@@ -131,7 +144,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn compensation_recovers_what_a_plain_sum_loses() {
+    fn exact_sums_recover_what_a_plain_sum_loses() {
         let mut s = Sum::default();
         let mut plain = Sum::new(Summation::Sequential);
         for x in [1e16, 1.0, -1e16, 1.0] {

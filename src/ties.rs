@@ -270,7 +270,7 @@ pub enum TieGrouping {
     /// in ascending order, and every score less than `eps` above the current group's first
     /// (smallest) score joins that group. The rule is not transitive: with `eps = 1e-6`,
     /// 0.5, 0.5000007 and 0.5000014 form {0.5, 0.5000007} and {0.5000014}.
-    Within(f64),
+    Within(#[cfg_attr(feature = "serde", serde(with = "crate::state_format::f64_bits"))] f64),
 }
 
 impl TieGrouping {

@@ -84,9 +84,16 @@ macro_rules! labelwise_builders {
 
             #[doc = concat!("An empty accumulator: evaluate in batches and merge shards.\n\n```\nuse rankmetrics::{",
                 stringify!($metric), ", Average, TiePolicy};\nlet mut acc = ", stringify!($metric),
-                "::new(", $args, ").accumulator();\nacc.update(&[[1, 0], [0, 1]], &[[0.9, 0.1], [0.2, 0.8]], None).unwrap();\nassert_eq!(acc.rows(), 2);\n```")]
+                "::new(", $args, ").accumulator();\nacc.update(&[[1, 0], [0, 1]], &[[0.9, 0.1], [0.2, 0.8]], None).unwrap();\nassert_eq!(acc.rows(), [0..2]);\n```")]
             pub fn accumulator(&self) -> $crate::LabelwiseAccumulator<Self> {
-                $crate::LabelwiseAccumulator::new(*self, self.options.labels)
+                self.accumulator_starting_at(0)
+            }
+
+            #[doc = concat!("An empty accumulator for a shard whose first row is row `first_row` of the whole data.\n\n```\nuse rankmetrics::{",
+                stringify!($metric), ", Average, TiePolicy};\nlet mut acc = ", stringify!($metric),
+                "::new(", $args, ").accumulator_starting_at(10);\nacc.update(&[[1, 0], [0, 1]], &[[0.9, 0.1], [0.2, 0.8]], None).unwrap();\nassert_eq!(acc.rows(), [10..12]);\n```")]
+            pub fn accumulator_starting_at(&self, first_row: usize) -> $crate::LabelwiseAccumulator<Self> {
+                $crate::LabelwiseAccumulator::new(*self, self.options.labels, first_row)
             }
         }
 

@@ -86,7 +86,7 @@ pub enum Undefined {
     /// NaN, which propagates to the mean (scikit-learn's ROC AUC, MULAN).
     Nan,
     /// This value, counted in the mean (mldr's `undefined_value`).
-    Value(f64),
+    Value(#[cfg_attr(feature = "serde", serde(with = "crate::state_format::f64_bits"))] f64),
     /// Left out of the mean (mldr's `NA` with `na.rm = TRUE`, MULAN's MAP); NaN if every
     /// vector is.
     Skip,

@@ -51,6 +51,7 @@ use crate::ties::{RankSharing, TiePolicy};
 pub struct Dcg {
     options: RowOptions,
     k: Option<usize>,
+    #[cfg_attr(feature = "serde", serde(with = "crate::state_format::f64_bits"))]
     log_base: f64,
 }
 

@@ -43,6 +43,7 @@ use crate::ties::TiePolicy;
 pub struct PsNdcgAtK {
     options: RowOptions,
     k: usize,
+    #[cfg_attr(feature = "serde", serde(with = "crate::state_format::vec_f64_bits"))]
     inverse_propensities: Vec<f64>,
     best: bool,
 }

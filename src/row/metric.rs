@@ -28,7 +28,7 @@ pub enum RowRule {
     /// Apply the metric's formula (which may give NaN where it divides by zero).
     Formula,
     /// The row takes this value and counts in the mean.
-    Value(f64),
+    Value(#[cfg_attr(feature = "serde", serde(with = "crate::state_format::f64_bits"))] f64),
     /// The row is left out of the mean (its weight too). Per-sample output gives `None`.
     Skip,
     /// The row is an error: [`Error::DegenerateRow`].
@@ -86,7 +86,7 @@ pub struct RowOptions {
 impl RowOptions {
     /// Options with the given tie policy and degenerate-row rules, exact tie grouping, labels
     /// 0 or 1 ([`LabelDomain::Binary`]: any other value is [`Error::InvalidLabel`]), at least
-    /// one label, an error for zero total weight, and compensated sums.
+    /// one label, an error for zero total weight, and exact sums.
     pub const fn new(ties: TiePolicy, no_relevant: RowRule, all_relevant: RowRule) -> Self {
         RowOptions {
             ranking: Ranking::new(ties),
@@ -95,7 +95,7 @@ impl RowOptions {
             labels: LabelDomain::Binary,
             min_labels: 1,
             zero_weight: ZeroWeight::Error,
-            summation: Summation::Compensated,
+            summation: Summation::Exact,
         }
     }
 }
@@ -177,6 +177,23 @@ pub trait RowMetric {
         Self: Sized + Clone,
     {
         RowAccumulator::new(self.clone())
+    }
+
+    /// An empty [`RowAccumulator`] for a shard whose first row is row `first_row` of the whole
+    /// data.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{Coverage, RowMetric, TiePolicy};
+    /// let mut acc = Coverage::new(TiePolicy::Max).accumulator_starting_at(10);
+    /// acc.update(&[[1, 0]], &[[0.2, 0.9]], None).unwrap();
+    /// assert_eq!(acc.rows(), [10..11]);
+    /// ```
+    fn accumulator_starting_at(&self, first_row: usize) -> RowAccumulator<Self>
+    where
+        Self: Sized + Clone,
+    {
+        RowAccumulator::starting_at(self.clone(), first_row)
     }
 
     /// Whether [`row_value`](Self::row_value) reads only [`RankedRow::relevant_blocks`], the

@@ -5,8 +5,10 @@
 //!   and what it reads) and its options ([`RowOptions`], [`RowRule`], [`ZeroWeight`]).
 //! * `pass.rs`: the checks made once per input, the per-row read, reach and outcome, and
 //!   `for_each_row`.
-//! * `state.rs`: the streaming state ([`RowState`]: the shape, the sums and counts, the
+//! * `state.rs`: the streaming state ([`RowState`]: the shape, the rows seen, the sums, the
 //!   label-type check across batches) and the mean it gives.
+//! * `rows.rs`: the global numbers of the rows a streaming state has seen, which merges
+//!   check and order by.
 //! * `accumulator.rs`: [`RowAccumulator`], a metric with its state.
 //! * `parallel.rs` (feature `rayon`): the chunking on rayon's pool behind `parallel`, the
 //!   many-metric driver and the label-wise drivers.
@@ -33,4 +35,5 @@ pub(crate) mod metric;
 #[cfg(feature = "rayon")]
 pub(crate) mod parallel;
 pub(crate) mod pass;
+pub(crate) mod rows;
 pub(crate) mod state;

@@ -1,13 +1,16 @@
 //! The state of a streaming row-wise evaluation ([`RowState`]): the shape every batch agrees
-//! on, the next row's number, the weighted sum of the row values and scikit-learn's label-type
-//! check across batches; and the mean they give ([`mean_value`]).
+//! on, the rows seen ([`Rows`]), the weighted sums of the row values ([`RowSums`]) and
+//! scikit-learn's label-type check across batches ([`IndicatorSeen`]); and the mean they give
+//! ([`mean_value`]). Merging states gives the state of one stream over both sets of rows,
+//! whatever the order of the merges, or an error.
 
-use crate::error::{Error, Incompatibility, LabelDomain};
-use crate::matrix::{LabelMatrix, ScoreMatrix};
+use crate::error::{Error, Incompatibility, Input, LabelDomain};
+use crate::matrix::{LabelMatrix, RowReader, ScoreMatrix};
 use crate::row::metric::{RowMetric, RowOptions, ZeroWeight};
 use crate::row::pass::for_each_row;
-use crate::score::Score;
-use crate::sum::WeightedMean;
+use crate::row::rows::Rows;
+use crate::score::{Label, Score};
+use crate::sum::{RowSums, WeightedMean};
 use crate::validate::{check_weights, numbered_from, IndicatorValues};
 
 /// What every batch of one stream must agree on: the label count and whether rows are weighted.
@@ -46,27 +49,33 @@ impl Shape {
     }
 }
 
-/// The state of a streaming row-wise evaluation: constant size, whatever the number of rows.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// The state of a streaming row-wise evaluation: constant size whatever the number of rows,
+/// except in the [`Sequential`](crate::Summation::Sequential) mode (16 bytes per row).
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct RowState {
     shape: Shape,
-    /// The global index of the next row (errors and `TiePolicy::Random` streams use it).
-    next_row: usize,
+    /// The global numbers of the rows seen (errors and `TiePolicy::Random`'s streams use them).
+    rows: Rows,
     /// Σ w·x and Σ w over the rows that count.
-    mean: WeightedMean,
+    sums: RowSums,
     /// scikit-learn's label-type check across batches.
-    indicator: IndicatorValues,
+    indicator: IndicatorSeen,
 }
 
 impl RowState {
     pub(crate) fn new(options: RowOptions, first_row: usize) -> Self {
         RowState {
             shape: Shape::default(),
-            next_row: first_row,
-            mean: WeightedMean::new(options.summation),
-            indicator: IndicatorValues::default(),
+            rows: Rows::starting_at(first_row),
+            sums: RowSums::new(options.summation),
+            indicator: IndicatorSeen::default(),
         }
+    }
+
+    /// The rows seen.
+    pub(crate) fn rows(&self) -> &Rows {
+        &self.rows
     }
 
     /// Adds a batch; on error the state is left as it was.
@@ -127,51 +136,45 @@ impl RowState {
         Y: LabelMatrix + ?Sized,
         S: ScoreMatrix<T> + ?Sized,
     {
-        if y_true.nrows() == 0
-            && y_score.nrows() == 0
-            && sample_weight.map_or(true, <[f64]>::is_empty)
-        {
+        let n = y_true.nrows();
+        if n == 0 && y_score.nrows() == 0 && sample_weight.map_or(true, <[f64]>::is_empty) {
             return Ok(()); // an empty batch adds nothing (NoSamples is for `value`)
         }
-        let mut next = *self;
-        next.shape.agree(y_true.ncols(), sample_weight.is_some())?;
+        let mut shape = self.shape;
+        shape.agree(y_true.ncols(), sample_weight.is_some())?;
+        let first = self.rows.next();
         let weights = sample_weight
-            .map(|w| check_weights(w, y_true.nrows()).map_err(|e| numbered_from(e, self.next_row)))
+            .map(|w| check_weights(w, n).map_err(|e| numbered_from(e, first)))
             .transpose()?;
-        let mean = &mut next.mean;
-        rows(self.next_row, &mut next.indicator, &mut |i, v| {
+        let mut indicator = self.indicator.values();
+        let mut batch = self.sums.empty_like();
+        rows(first, &mut indicator, &mut |i, v| {
             if let Some(v) = v {
-                mean.add(v, weights.map_or(1.0, |w| w[i]));
+                batch.add(first + i, v, weights.map_or(1.0, |w| w[i]));
             }
         })?;
-        next.next_row += y_true.nrows();
-        *self = next;
+        let indicator = self.indicator.with_batch(indicator, y_true, first)?;
+        self.indicator = indicator;
+        self.sums.merge(&batch); // the same mode: it merges
+        self.rows.take_batch(n);
+        self.shape = shape;
         Ok(())
     }
 
+    /// Adds the rows of `other`, which must be other rows than this state's; on error the
+    /// state is left as it was.
     pub(crate) fn merge(&mut self, other: &RowState) -> Result<(), Error> {
-        let mut next = *self;
-        next.shape.agree_with(&other.shape)?;
-        for v in other.indicator.iter().flatten() {
-            let known = next.indicator.iter().flatten().any(|x| x == v);
-            if !known {
-                match next.indicator.iter_mut().find(|x| x.is_none()) {
-                    Some(slot) => *slot = Some(*v),
-                    // A third distinct label value across shards: what one shot would reject.
-                    None => {
-                        return Err(Error::InvalidLabel {
-                            row: other.next_row,
-                            column: 0,
-                            value: *v,
-                            expected: LabelDomain::Indicator,
-                        })
-                    }
-                }
-            }
+        let mut shape = self.shape;
+        shape.agree_with(&other.shape)?;
+        let rows = self.rows.union(&other.rows)?;
+        let indicator = self.indicator.union(&other.indicator)?;
+        if !self.sums.same_mode(&other.sums) {
+            return Err(Error::Incompatible(Incompatibility::Metric));
         }
-        next.mean.merge(&other.mean);
-        next.next_row = next.next_row.max(other.next_row);
-        *self = next;
+        self.sums.merge(&other.sums);
+        self.shape = shape;
+        self.rows = rows;
+        self.indicator = indicator;
         Ok(())
     }
 
@@ -179,7 +182,102 @@ impl RowState {
         if self.shape.labels.is_none() {
             return Err(Error::NoSamples);
         }
-        mean_value(&self.mean, options.zero_weight)
+        mean_value(&self.sums.mean(), options.zero_weight)
+    }
+}
+
+/// scikit-learn's label-type check across batches: the distinct label values met (two at most)
+/// and the cell where each was first met, so that a merge knows the cell one-shot evaluation
+/// would report, whatever the order of the merges.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub(crate) struct IndicatorSeen {
+    /// In the order they were first met (row, then column).
+    first: [Option<FirstSeen>; 2],
+}
+
+/// A label value and the cell (global row, column) where it was first met.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+struct FirstSeen {
+    #[cfg_attr(feature = "serde", serde(with = "crate::state_format::f64_bits"))]
+    value: f64,
+    row: usize,
+    column: usize,
+}
+
+impl IndicatorSeen {
+    /// The values met, as the row pass's check carries them.
+    pub(crate) fn values(&self) -> IndicatorValues {
+        self.first.map(|f| f.map(|f| f.value))
+    }
+
+    /// These values and those the check met in a batch (`after`: those known before and the
+    /// new ones), with the cell where each new one first occurs in `y_true` (rows numbered
+    /// from `first`).
+    fn with_batch<Y: LabelMatrix + ?Sized>(
+        &self,
+        after: IndicatorValues,
+        y_true: &Y,
+        first: usize,
+    ) -> Result<IndicatorSeen, Error> {
+        let mut seen = *self;
+        for value in after.into_iter().flatten() {
+            if self.values().iter().flatten().any(|&v| v == value) {
+                continue;
+            }
+            let mut reader = RowReader::new(y_true, Input::Labels);
+            let mut cell = None;
+            for i in 0..y_true.nrows() {
+                if let Some(column) = reader.row(i)?.iter().position(|x| x.value() == value) {
+                    cell = Some((first + i, column));
+                    break;
+                }
+            }
+            if let (Some((row, column)), Some(slot)) =
+                (cell, seen.first.iter_mut().find(|f| f.is_none()))
+            {
+                *slot = Some(FirstSeen { value, row, column });
+            }
+        }
+        seen.sort();
+        Ok(seen)
+    }
+
+    /// The values of both, or scikit-learn's error for the first cell, in row order, that holds
+    /// a third distinct value (what one-shot evaluation of both sets of rows reports).
+    fn union(&self, other: &IndicatorSeen) -> Result<IndicatorSeen, Error> {
+        let mut all: Vec<FirstSeen> = self.first.iter().flatten().copied().collect();
+        for f in other.first.iter().flatten() {
+            match all.iter_mut().find(|g| g.value == f.value) {
+                Some(g) if (f.row, f.column) < (g.row, g.column) => *g = *f,
+                Some(_) => {}
+                None => all.push(*f),
+            }
+        }
+        all.sort_by_key(|f| (f.row, f.column));
+        if let Some(third) = all.get(2) {
+            return Err(Error::InvalidLabel {
+                row: third.row,
+                column: third.column,
+                value: third.value,
+                expected: LabelDomain::Indicator,
+            });
+        }
+        let mut union = IndicatorSeen::default();
+        for (slot, f) in union.first.iter_mut().zip(all) {
+            *slot = Some(f);
+        }
+        Ok(union)
+    }
+
+    /// Puts the values in the order they were first met.
+    fn sort(&mut self) {
+        if let [Some(a), Some(b)] = self.first {
+            if (b.row, b.column) < (a.row, a.column) {
+                self.first = [Some(b), Some(a)];
+            }
+        }
     }
 }
 

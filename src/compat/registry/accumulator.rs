@@ -1,7 +1,10 @@
 //! A preset evaluated in batches: row-wise presets keep sums and counts, label-wise ones the
 //! rows.
 
+use core::ops::Range;
+
 use super::plan::{AnyLabelwise, AnyRow, Plan, ScoreView};
+use super::Preset;
 use crate::accumulator::LabelwiseAccumulator;
 use crate::compat::torchmetrics::{Float32Scores, Logits};
 use crate::error::Error;
@@ -9,11 +12,36 @@ use crate::error::Incompatibility;
 use crate::matrix::{LabelMatrix, ScoreMatrix};
 use crate::row::accumulator::RowAccumulator;
 use crate::score::Score;
+use crate::state_format::StateVersion;
 
-/// A preset evaluated in batches; see [`Preset::accumulator`](super::Preset::accumulator).
+/// A preset evaluated in batches; see [`Preset::accumulator`] and
+/// [`Preset::accumulator_starting_at`].
+///
+/// It keeps what its metric's accumulator keeps ([`RowAccumulator`](crate::RowAccumulator) for
+/// row-wise presets, [`LabelwiseAccumulator`](crate::LabelwiseAccumulator) for label-wise
+/// ones) and follows the same merge contract: merged in any order or grouping, shards give
+/// bitwise the one-shot value of their rows in row order, or the merge is refused with a typed
+/// error ([`Incompatibility::Overlap`] when both have seen a row) and nothing changes.
+///
+/// # Example
+/// ```
+/// use rankmetrics::registry::{Convention, Preset};
+/// let p = Preset::lookup(Convention::Mulan, "AveragePrecision", Preset::NO_PARAMS, None).unwrap();
+/// let (y, s) = ([[1, 0, 1], [0, 1, 0], [1, 1, 0]], [[0.5, 0.5, 0.1], [0.2, 0.9, 0.4], [0.3, 0.3, 0.3]]);
+/// let (mut a, mut b) = (p.accumulator(), p.accumulator_starting_at(1));
+/// a.update(&y[..1], &s[..1], None::<&[f64]>).unwrap();
+/// b.update(&y[1..], &s[1..], None::<&[f64]>).unwrap();
+/// b.merge(&a).unwrap(); // MULAN's left-to-right sum, in row order all the same
+/// assert_eq!(b.rows(), [0..3]);
+/// assert_eq!(b.value().unwrap().to_bits(), p.evaluate(&y, &s, None::<&[f64]>).unwrap().to_bits());
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct PresetAccumulator(Streaming);
+pub struct PresetAccumulator {
+    /// The serialised form's format version (first, so that it is read first).
+    version: StateVersion,
+    state: Streaming,
+}
 
 /// The state behind a [`PresetAccumulator`].
 #[derive(Debug, Clone, PartialEq)]
@@ -26,11 +54,29 @@ enum Streaming {
     Labelwise(LabelwiseAccumulator<AnyLabelwise>),
 }
 
+impl Preset {
+    /// An empty accumulator for a shard whose first row is row `first_row` of the whole data:
+    /// its rows are numbered from there (in errors, for `TiePolicy::Random`'s streams, and for
+    /// merges, which place rows in row order and refuse rows seen twice).
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::registry::{Convention, Preset};
+    /// let p = Preset::lookup(Convention::Sklearn, "roc_auc_score", Preset::NO_PARAMS, None).unwrap();
+    /// let mut acc = p.accumulator_starting_at(100);
+    /// acc.update(&[[1, 0], [0, 1]], &[[0.9, 0.1], [0.2, 0.8]], None::<&[f64]>).unwrap();
+    /// assert_eq!(acc.rows(), [100..102]);
+    /// ```
+    pub fn accumulator_starting_at(&self, first_row: usize) -> PresetAccumulator {
+        PresetAccumulator::starting_at(&self.plan, first_row)
+    }
+}
+
 /// A batch through the score view of a row-wise preset, to its accumulator's `$update`
 /// (sequential or parallel); a label-wise preset stores the rows.
 macro_rules! feed_batch {
     ($acc:expr, $update:ident, $y_true:expr, $y_score:expr, $weights:expr) => {
-        match &mut $acc.0 {
+        match &mut $acc.state {
             Streaming::Row {
                 acc,
                 view: view @ (ScoreView::Logits | ScoreView::Float32Logits),
@@ -54,29 +100,36 @@ macro_rules! feed_batch {
 }
 
 impl PresetAccumulator {
-    /// An empty accumulator for `plan`.
+    /// An empty accumulator for `plan`, numbering rows from 0.
     pub(super) fn new(plan: &Plan) -> Self {
-        PresetAccumulator(match plan {
-            Plan::Row { metric, logits } => Streaming::Row {
-                acc: RowAccumulator::new(*metric),
-                view: if *logits {
+        Self::starting_at(plan, 0)
+    }
+
+    /// An empty accumulator for `plan`, numbering its first batch's rows from `first_row`.
+    fn starting_at(plan: &Plan, first_row: usize) -> Self {
+        let row = |metric: AnyRow, view| Streaming::Row {
+            acc: RowAccumulator::starting_at(metric, first_row),
+            view,
+        };
+        let state = match plan {
+            Plan::Row { metric, logits } => row(
+                *metric,
+                if *logits {
                     ScoreView::Logits
                 } else {
                     ScoreView::AsIs
                 },
-            },
-            Plan::Float32Row { metric } => Streaming::Row {
-                acc: RowAccumulator::new(*metric),
-                view: ScoreView::Float32,
-            },
-            Plan::Float32Logits { metric } => Streaming::Row {
-                acc: RowAccumulator::new(*metric),
-                view: ScoreView::Float32Logits,
-            },
+            ),
+            Plan::Float32Row { metric } => row(*metric, ScoreView::Float32),
+            Plan::Float32Logits { metric } => row(*metric, ScoreView::Float32Logits),
             Plan::Labelwise(m) => {
-                Streaming::Labelwise(LabelwiseAccumulator::new(*m, m.label_domain()))
+                Streaming::Labelwise(LabelwiseAccumulator::new(*m, m.label_domain(), first_row))
             }
-        })
+        };
+        PresetAccumulator {
+            version: StateVersion,
+            state,
+        }
     }
 
     /// Adds a batch of rows; on error nothing is added.
@@ -130,12 +183,16 @@ impl PresetAccumulator {
         feed_batch!(self, update_parallel, y_true, y_score, sample_weight)
     }
 
-    /// Adds the rows of another accumulator of the same preset (the next shard, in row order).
+    /// Adds the rows of another accumulator of the same preset, in any order: the value is
+    /// then bitwise the one-shot value of both shards' rows in row order.
     ///
     /// # Errors
-    /// [`Error::Incompatible`] when the presets, label counts or weightings differ.
+    /// [`Error::Incompatible`] with [`Incompatibility::Overlap`] when both have seen a row,
+    /// or when the presets, label counts or weightings differ; [`Error::InvalidLabel`] when a
+    /// scikit-learn preset's labels take more than two distinct values across both. On error
+    /// nothing is merged.
     pub fn merge(&mut self, other: &Self) -> Result<(), Error> {
-        match (&mut self.0, &other.0) {
+        match (&mut self.state, &other.state) {
             (Streaming::Row { acc, view }, Streaming::Row { acc: b, view: v }) if view == v => {
                 acc.merge(b)
             }
@@ -150,9 +207,27 @@ impl PresetAccumulator {
     /// [`Error::NoSamples`] before any row; otherwise as
     /// [`Preset::evaluate`](super::Preset::evaluate).
     pub fn value(&self) -> Result<f64, Error> {
-        match &self.0 {
+        match &self.state {
             Streaming::Row { acc, .. } => acc.value(),
             Streaming::Labelwise(acc) => acc.value(),
+        }
+    }
+
+    /// The rows seen, as global row numbers: sorted, disjoint ranges (touching ranges
+    /// joined).
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::registry::{Convention, Preset};
+    /// let p = Preset::lookup(Convention::Mldr, "coverage", Preset::NO_PARAMS, None).unwrap();
+    /// let mut acc = p.accumulator();
+    /// acc.update(&[[1, 0], [0, 1]], &[[0.9, 0.1], [0.2, 0.8]], None::<&[f64]>).unwrap();
+    /// assert_eq!(acc.rows(), [0..2]);
+    /// ```
+    pub fn rows(&self) -> &[Range<usize>] {
+        match &self.state {
+            Streaming::Row { acc, .. } => acc.rows(),
+            Streaming::Labelwise(acc) => acc.rows(),
         }
     }
 }

@@ -1,0 +1,214 @@
+//! The sums of a streaming row-wise evaluation ([`RowSums`]), which merge exactly whatever the
+//! order of the shards: exact sums are added; MULAN's plain left-to-right sum cannot be
+//! rebuilt from partial sums, so that mode keeps every row's value and weight and sums them in
+//! row order when read.
+
+use super::{ExactSum, Summation, WeightedMean};
+
+/// The weighted sum of a stream's row values, in the mode its metric asks for.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub(crate) enum RowSums {
+    /// Exact sums of w·x and w over the rows that count: constant size; merging adds them.
+    Exact {
+        weighted: ExactSum,
+        weight: ExactSum,
+        count: u64,
+    },
+    /// The values and weights of the rows that count, in runs of consecutive rows sorted by
+    /// row number: 16 bytes per row.
+    Sequential(Vec<Run>),
+}
+
+/// Consecutive rows that count, from row `first` on.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub(crate) struct Run {
+    first: usize,
+    #[cfg_attr(feature = "serde", serde(with = "crate::state_format::vec_f64_bits"))]
+    values: Vec<f64>,
+    #[cfg_attr(feature = "serde", serde(with = "crate::state_format::vec_f64_bits"))]
+    weights: Vec<f64>,
+}
+
+impl Run {
+    /// The row after the run.
+    fn end(&self) -> usize {
+        self.first.saturating_add(self.values.len())
+    }
+}
+
+impl RowSums {
+    pub(crate) fn new(mode: Summation) -> Self {
+        match mode {
+            Summation::Exact => RowSums::Exact {
+                weighted: ExactSum::default(),
+                weight: ExactSum::default(),
+                count: 0,
+            },
+            Summation::Sequential => RowSums::Sequential(Vec::new()),
+        }
+    }
+
+    /// Empty sums in the same mode.
+    pub(crate) fn empty_like(&self) -> Self {
+        match self {
+            RowSums::Exact { .. } => RowSums::new(Summation::Exact),
+            RowSums::Sequential(_) => RowSums::new(Summation::Sequential),
+        }
+    }
+
+    /// Adds the value `x` of row `row` with weight `w`; rows come in increasing order.
+    #[inline]
+    pub(crate) fn add(&mut self, row: usize, x: f64, w: f64) {
+        match self {
+            // As WeightedMean::add does.
+            RowSums::Exact {
+                weighted,
+                weight,
+                count,
+            } => {
+                weighted.add(w * x);
+                weight.add(w);
+                *count += 1;
+            }
+            RowSums::Sequential(runs) => match runs.last_mut() {
+                Some(run) if run.end() == row => {
+                    run.values.push(x);
+                    run.weights.push(w);
+                }
+                _ => runs.push(Run {
+                    first: row,
+                    values: vec![x],
+                    weights: vec![w],
+                }),
+            },
+        }
+    }
+
+    /// Whether `other` sums in the same mode (then [`merge`](Self::merge) succeeds).
+    pub(crate) fn same_mode(&self, other: &RowSums) -> bool {
+        matches!(
+            (self, other),
+            (RowSums::Exact { .. }, RowSums::Exact { .. })
+                | (RowSums::Sequential(_), RowSums::Sequential(_))
+        )
+    }
+
+    /// Adds the rows of `other`, which holds other rows than `self`. False (nothing merged)
+    /// when the modes differ.
+    pub(crate) fn merge(&mut self, other: &RowSums) -> bool {
+        match (self, other) {
+            (
+                RowSums::Exact {
+                    weighted,
+                    weight,
+                    count,
+                },
+                RowSums::Exact {
+                    weighted: other_weighted,
+                    weight: other_weight,
+                    count: other_count,
+                },
+            ) => {
+                weighted.merge(other_weighted);
+                weight.merge(other_weight);
+                *count = count.saturating_add(*other_count);
+                true
+            }
+            (RowSums::Sequential(a), RowSums::Sequential(b)) => {
+                merge_runs(a, b);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The weighted mean of every row added, the plain mode's values summed in row order
+    /// (bitwise what one left-to-right pass over the rows gives).
+    pub(crate) fn mean(&self) -> WeightedMean {
+        match self {
+            RowSums::Exact {
+                weighted,
+                weight,
+                count,
+            } => WeightedMean::from_exact(weighted.clone(), weight.clone(), *count),
+            RowSums::Sequential(runs) => {
+                let mut mean = WeightedMean::new(Summation::Sequential);
+                for run in runs {
+                    for (&x, &w) in run.values.iter().zip(&run.weights) {
+                        mean.add(x, w);
+                    }
+                }
+                mean
+            }
+        }
+    }
+}
+
+/// Adds the runs `b` to the sorted runs `a` (no row in both), keeping them sorted and joining
+/// runs that meet.
+fn merge_runs(a: &mut Vec<Run>, b: &[Run]) {
+    let in_order = match (a.last(), b.first()) {
+        (Some(last), Some(next)) => last.end() <= next.first,
+        _ => true,
+    };
+    let mut runs: Vec<Run> = b.to_vec();
+    if !in_order {
+        runs.append(a);
+        runs.sort_by_key(|r| r.first);
+    }
+    for run in runs {
+        match a.last_mut() {
+            Some(last) if last.end() == run.first => {
+                last.values.extend(run.values);
+                last.weights.extend(run.weights);
+            }
+            _ => a.push(run),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sequential_sums_merge_in_row_order_whatever_the_merge_order() {
+        let values = [0.1, 1e16, 0.3, -1e16, 0.7, 0.2];
+        let mut one = RowSums::new(Summation::Sequential);
+        for (i, &v) in values.iter().enumerate() {
+            one.add(10 + i, v, 1.0);
+        }
+        let shard = |rows: core::ops::Range<usize>| {
+            let mut s = RowSums::new(Summation::Sequential);
+            rows.for_each(|i| s.add(10 + i, values[i], 1.0));
+            s
+        };
+        let (a, b, c) = (shard(0..2), shard(2..3), shard(3..6));
+        let mut cba = c.clone();
+        assert!(cba.merge(&b));
+        assert!(cba.merge(&a));
+        assert_eq!(cba, one);
+        let (mut ac, mut tree) = (a.clone(), b.clone());
+        assert!(ac.merge(&c));
+        assert!(tree.merge(&ac));
+        assert_eq!(
+            tree.mean().value().map(f64::to_bits),
+            one.mean().value().map(f64::to_bits)
+        );
+        assert!(!tree.merge(&RowSums::new(Summation::Exact)));
+    }
+
+    #[test]
+    fn skipped_rows_split_runs() {
+        let mut s = RowSums::new(Summation::Sequential);
+        s.add(0, 1.0, 1.0);
+        s.add(2, 3.0, 1.0);
+        let RowSums::Sequential(runs) = &s else {
+            unreachable!()
+        };
+        assert_eq!(runs.len(), 2);
+        assert_eq!(s.mean().value(), Some(2.0));
+    }
+}
