@@ -7,35 +7,13 @@
 #[path = "../fuzz/harness/library.rs"]
 mod library;
 
+#[path = "../fuzz/harness/replay.rs"]
+mod replay;
+
 use std::path::Path;
-
-/// Every file of fuzz/corpus/`target`, sorted by name; the corpus must not be empty.
-fn corpus(target: &str) -> Vec<(String, Vec<u8>)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fuzz/corpus")
-        .join(target);
-    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|entry| {
-            let path = entry.expect("directory entry").path();
-            let bytes = std::fs::read(&path).expect("corpus file");
-            (path.display().to_string(), bytes)
-        })
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "{} is empty", dir.display());
-    files
-}
-
-/// Runs `check` on every corpus file, naming the file that fails.
-fn replay(target: &str, check: fn(&[u8])) {
-    for (name, bytes) in corpus(target) {
-        let outcome = std::panic::catch_unwind(|| check(&bytes));
-        assert!(outcome.is_ok(), "{name} fails the {target} harness");
-    }
-}
 
 #[test]
 fn library_corpus_replays_cleanly() {
-    replay("library", library::check);
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus");
+    replay::replay(&corpus, "library", library::check);
 }
