@@ -1,0 +1,58 @@
+"""rankmetrics: multilabel ranking metrics with explicit tie policies.
+
+Reproduces scikit-learn, torchmetrics, mldr and MULAN exactly (``rankmetrics.sklearn``,
+``rankmetrics.torchmetrics``, ``rankmetrics.mldr``, ``rankmetrics.mulan``), adds every tie
+policy (``ties=``), the exact expected value over tie orders and the optimistic–pessimistic
+interval, and compares every convention side by side (:func:`compare`).
+
+>>> import rankmetrics
+>>> y_true = [[1, 0, 0], [0, 0, 1]]
+>>> y_score = [[0.75, 0.5, 1.0], [1.0, 0.2, 0.1]]
+>>> rankmetrics.sklearn.label_ranking_average_precision_score(y_true, y_score)
+0.41666666666666663
+>>> rankmetrics.evaluate([[1, 0]], [[0.5, 0.5]], metric="average_precision", ties="expected")
+0.75
+"""
+
+from ._rankmetrics import __version__
+from .exceptions import (
+    IncompatibleStateError,
+    ParameterError,
+    RankmetricsError,
+    UndefinedMetricError,
+)
+from ._core import (
+    CONVENTIONS,
+    TIE_POLICIES,
+    Accumulator,
+    accumulator,
+    evaluate,
+    metric_names,
+    param_keys,
+    per_sample,
+)
+from . import sklearn, torchmetrics, mldr, mulan, metrics
+from .metrics import *  # noqa: F401,F403  rankmetrics' own metrics at the top level
+from .metrics import __all__ as _metrics_all
+
+__all__ = [
+    "__version__",
+    "CONVENTIONS",
+    "TIE_POLICIES",
+    "Accumulator",
+    "IncompatibleStateError",
+    "ParameterError",
+    "RankmetricsError",
+    "UndefinedMetricError",
+    "accumulator",
+    "evaluate",
+    "metric_names",
+    "param_keys",
+    "per_sample",
+    "sklearn",
+    "torchmetrics",
+    "mldr",
+    "mulan",
+    "metrics",
+    *_metrics_all,
+]

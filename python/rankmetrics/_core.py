@@ -1,0 +1,269 @@
+"""Metrics by name (the registry of ``rankmetrics eval``), per-sample values and
+accumulators: the functions every other module of the package calls."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, List, Mapping, Optional, Sequence, Tuple
+
+import numpy as np
+
+from . import _input
+from ._rankmetrics import Accumulator as _Accumulator
+from ._rankmetrics import Metric, metric_names, param_keys
+
+CONVENTIONS: Tuple[str, ...] = ("rankmetrics", "sklearn", "torchmetrics", "mldr", "mulan")
+"""The conventions: rankmetrics' own metrics and the four toolkits it reproduces."""
+
+TIE_POLICIES: Tuple[str, ...] = (
+    "max",
+    "min",
+    "average",
+    "first",
+    "last",
+    "random:SEED",
+    "expected",
+    "optimistic",
+    "pessimistic",
+)
+"""The tie policies ``ties=`` takes (``random:SEED`` with an integer seed, e.g. ``random:7``)."""
+
+
+def _param_value(value: Any) -> str:
+    if isinstance(value, (bool, np.bool_)):
+        return "true" if value else "false"
+    if isinstance(value, float) and np.isnan(value):
+        return "NaN"
+    return str(value)
+
+
+def params_list(params: Mapping[str, Any]) -> List[Tuple[str, str]]:
+    """Keyword parameters as the registry's (key, value) strings; ``None`` means "not given"."""
+    return [(k, _param_value(v)) for k, v in params.items() if v is not None]
+
+
+def lookup(convention: str, metric: str, ties: Optional[str], params: Mapping[str, Any]) -> Metric:
+    """The metric ``metric`` of ``convention`` with ``params`` (errors as ``ParameterError``)."""
+    if not isinstance(convention, str) or not isinstance(metric, str):
+        raise TypeError("convention and metric must be strings")
+    return Metric.preset(convention, metric, params_list(params), _input.ties(ties))
+
+
+def run(metric: Metric, y_true: Any, y_score: Any, sample_weight: Any, threads: Optional[int]) -> float:
+    """``metric`` evaluated on the coerced inputs."""
+    return metric.evaluate(
+        _input.labels(y_true),
+        _input.scores(y_score),
+        _input.weights(sample_weight),
+        _input.threads(threads),
+    )
+
+
+def run_per_sample(metric: Metric, y_true: Any, y_score: Any, threads: Optional[int]) -> np.ndarray:
+    """``metric``'s per-row values on the coerced inputs (NaN where a row has no value)."""
+    return metric.per_sample(_input.labels(y_true), _input.scores(y_score), _input.threads(threads))
+
+
+def evaluate(
+    y_true: Any,
+    y_score: Any,
+    *,
+    convention: str = "rankmetrics",
+    metric: str,
+    sample_weight: Any = None,
+    ties: Optional[str] = None,
+    threads: Optional[int] = None,
+    **params: Any,
+) -> float:
+    """Evaluates a metric by name, as ``rankmetrics eval`` does.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples, n_labels)
+        True labels (0/1, booleans; graded gains for DCG/NDCG). Lists, numpy arrays of any
+        dtype, memory order or strides, objects with ``__array__`` (torch CPU tensors).
+    y_score : array-like of shape (n_samples, n_labels)
+        Scores; float32 is read as float32 (torchmetrics' presets then reproduce its float32
+        arithmetic), float64 as float64, other types are converted to float64.
+    convention : str, default="rankmetrics"
+        ``"rankmetrics"``, ``"sklearn"``, ``"torchmetrics"``, ``"mldr"`` or ``"mulan"``.
+    metric : str
+        The metric's name in that convention (:func:`metric_names` lists them).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Per-sample weights (applied even for toolkits that have none).
+    ties : str, default=None
+        A tie policy replacing the convention's tie rule (:data:`TIE_POLICIES`); None keeps it.
+    threads : int, default=None
+        Threads to use (None: one; -1: every core). The value is bitwise the same for any count.
+    **params
+        The metric's parameters, with the toolkit's names (:func:`param_keys` lists them);
+        ``None`` means "not given".
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    RankmetricsError
+        For bad input (its ``kind``, ``row`` and ``column`` say what and where).
+    ParameterError
+        For an unknown convention, metric or parameter, or a value it cannot take.
+
+    Examples
+    --------
+    >>> import rankmetrics
+    >>> y_true = [[1, 0, 0], [0, 0, 1]]
+    >>> y_score = [[0.75, 0.5, 1.0], [1.0, 0.2, 0.1]]
+    >>> rankmetrics.evaluate(y_true, y_score, convention="sklearn", metric="coverage_error")
+    2.5
+    >>> rankmetrics.evaluate([[1, 0]], [[0.5, 0.5]], metric="coverage", ties="expected")
+    0.5
+    """
+    return run(lookup(convention, metric, ties, params), y_true, y_score, sample_weight, threads)
+
+
+def per_sample(
+    y_true: Any,
+    y_score: Any,
+    *,
+    convention: str = "rankmetrics",
+    metric: str,
+    ties: Optional[str] = None,
+    threads: Optional[int] = None,
+    **params: Any,
+) -> np.ndarray:
+    """Each sample's value of a row-wise metric by name (for paired significance tests).
+
+    Returns a float64 array of shape (n_samples,), NaN for the rows the metric leaves out.
+    Label-wise and pooled metrics (AUCs, label AP) have no per-sample values: they raise
+    :class:`ParameterError`.
+
+    Examples
+    --------
+    >>> import rankmetrics
+    >>> rankmetrics.per_sample([[1, 0], [0, 0]], [[0.5, 0.5], [0.1, 0.2]],
+    ...                        convention="mulan", metric="AveragePrecision")
+    array([0.5, nan])
+    >>> [float(rankmetrics.per_sample([[1, 0]], [[0.5, 0.5]], metric="coverage", ties=t)[0])
+    ...  for t in ("optimistic", "expected", "pessimistic")]
+    [0.0, 0.5, 1.0]
+    """
+    return run_per_sample(lookup(convention, metric, ties, params), y_true, y_score, threads)
+
+
+class Accumulator:
+    """A metric evaluated in batches: ``update`` with batches of rows, ``merge`` shards,
+    ``value`` at the end. Picklable (the exact state, versioned) and copyable.
+
+    Merged shards give bitwise the value of one evaluation of their rows in row order; a
+    merge that cannot be exact (another metric, rows seen twice) raises
+    :class:`IncompatibleStateError` and changes nothing. Number a shard's rows with
+    ``first_row`` (its first row's index in the whole data) so that shards merge in row
+    order.
+
+    Examples
+    --------
+    >>> import pickle, rankmetrics
+    >>> y, s = [[1, 0, 1], [0, 1, 0], [1, 1, 0]], [[0.5, 0.5, 0.1], [0.2, 0.9, 0.4], [0.3, 0.3, 0.3]]
+    >>> a = rankmetrics.accumulator(convention="mulan", metric="AveragePrecision")
+    >>> b = rankmetrics.accumulator(convention="mulan", metric="AveragePrecision", first_row=1)
+    >>> a.update(y[:1], s[:1]); b.update(y[1:], s[1:])
+    >>> b = pickle.loads(pickle.dumps(b))  # e.g. sent back from a worker
+    >>> a.merge(b)
+    >>> a.value() == rankmetrics.evaluate(y, s, convention="mulan", metric="AveragePrecision")
+    True
+    >>> a.rows()
+    [(0, 3)]
+    """
+
+    __slots__ = ("_inner",)
+
+    def __init__(self, inner: _Accumulator) -> None:
+        self._inner = inner
+
+    def update(self, y_true: Any, y_score: Any, sample_weight: Any = None, *, threads: Optional[int] = None) -> None:
+        """Adds a batch of rows (numbered after the rows already seen)."""
+        self._inner.update(
+            _input.labels(y_true),
+            _input.scores(y_score),
+            _input.weights(sample_weight),
+            _input.threads(threads),
+        )
+
+    def merge(self, other: "Accumulator") -> None:
+        """Merges ``other`` (a shard of the same metric) into this accumulator."""
+        if not isinstance(other, Accumulator):
+            raise TypeError(f"can only merge an Accumulator, not {type(other).__name__}")
+        self._inner.merge(other._inner)
+
+    def value(self) -> float:
+        """The metric's value over every row seen."""
+        return self._inner.value()
+
+    def reset(self) -> None:
+        """Forgets every row seen."""
+        self._inner.reset()
+
+    def rows(self) -> List[Tuple[int, int]]:
+        """The rows seen, as ``(start, stop)`` ranges in row order."""
+        return self._inner.rows()
+
+    def __getstate__(self) -> bytes:
+        return self._inner.__getstate__()
+
+    def __setstate__(self, state: bytes) -> None:
+        inner = _Accumulator()
+        inner.__setstate__(state)
+        self._inner = inner
+
+    def __copy__(self) -> "Accumulator":
+        return Accumulator(self._inner.__copy__())
+
+    def __deepcopy__(self, memo: Any) -> "Accumulator":
+        return self.__copy__()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Accumulator) and self._inner == other._inner
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Accumulator(rows={self.rows()!r})"
+
+
+def accumulator(
+    *,
+    convention: str = "rankmetrics",
+    metric: str,
+    ties: Optional[str] = None,
+    first_row: int = 0,
+    **params: Any,
+) -> Accumulator:
+    """An empty :class:`Accumulator` for a metric by name (as :func:`evaluate` takes it).
+
+    Examples
+    --------
+    >>> import rankmetrics
+    >>> acc = rankmetrics.accumulator(convention="sklearn", metric="label_ranking_loss")
+    >>> acc.update([[1, 0]], [[0.5, 0.5]]); acc.update([[0, 1]], [[0.2, 0.8]])
+    >>> acc.value()
+    0.5
+    """
+    return Accumulator(lookup(convention, metric, ties, params).accumulator(first_row))
+
+
+def metric_accumulator(metric: Metric, first_row: int = 0) -> Accumulator:
+    """An empty :class:`Accumulator` for an already built metric."""
+    return Accumulator(metric.accumulator(first_row))
+
+
+__all__ = [
+    "CONVENTIONS",
+    "TIE_POLICIES",
+    "Accumulator",
+    "accumulator",
+    "evaluate",
+    "metric_names",
+    "param_keys",
+    "per_sample",
+]

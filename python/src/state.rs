@@ -1,0 +1,199 @@
+//! `Accumulator`: a metric evaluated in batches; merged shards give bitwise the one-shot value
+//! (or the merge is refused); pickled as the crate's versioned serde state.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use rankmetrics::registry::PresetAccumulator;
+use rankmetrics::{
+    LabelAveragePrecision, LabelwiseAccumulator, PsNdcgAtK, PsPrecisionAtK, RocAuc, RowAccumulator,
+};
+use serde::{Deserialize, Serialize};
+
+use crate::errors::to_py;
+use crate::input::{weights, with_views, Labels, Scores, Weights};
+use crate::threads::pool;
+
+/// The state of one accumulator, whatever its metric.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum State {
+    /// A metric by name.
+    Preset(PresetAccumulator),
+    /// ROC AUC (keeps the rows).
+    RocAuc(LabelwiseAccumulator<RocAuc>),
+    /// Label-wise average precision (keeps the rows).
+    LabelAp(LabelwiseAccumulator<LabelAveragePrecision>),
+    /// PSP@k (sums and counts).
+    PsPrecision(RowAccumulator<PsPrecisionAtK>),
+    /// PSnDCG@k (sums and counts).
+    PsNdcg(RowAccumulator<PsNdcgAtK>),
+}
+
+/// A metric evaluated in batches (see `rankmetrics.accumulator`).
+#[pyclass(module = "rankmetrics._rankmetrics")]
+pub struct Accumulator {
+    state: State,
+    /// The empty state, for `reset()`.
+    empty: State,
+}
+
+impl Accumulator {
+    pub fn new(state: State) -> Self {
+        Accumulator {
+            empty: state.clone(),
+            state,
+        }
+    }
+}
+
+/// The pickled form: the current and the empty state, as JSON (floats kept as bits by the
+/// crate's serde format, which carries its own version).
+#[derive(Serialize, Deserialize)]
+struct Pickled {
+    state: State,
+    empty: State,
+}
+
+#[pymethods]
+impl Accumulator {
+    /// An accumulator restored from `__getstate__`'s bytes (pickle calls it with none, then
+    /// `__setstate__`).
+    #[new]
+    #[pyo3(signature = (state=None))]
+    fn py_new(state: Option<&[u8]>) -> PyResult<Self> {
+        match state {
+            Some(bytes) => decode(bytes),
+            None => Ok(Accumulator::new(State::Preset(
+                rankmetrics::registry::Preset::lookup(
+                    rankmetrics::registry::Convention::Rankmetrics,
+                    "coverage",
+                    rankmetrics::registry::Preset::NO_PARAMS,
+                    None,
+                )
+                .map_err(|e| PyValueError::new_err(e.to_string()))?
+                .accumulator(),
+            ))),
+        }
+    }
+
+    /// Adds a batch of rows.
+    #[pyo3(signature = (y_true, y_score, sample_weight=None, threads=1))]
+    fn update(
+        &mut self,
+        py: Python<'_>,
+        y_true: Labels<'_>,
+        y_score: Scores<'_>,
+        sample_weight: Weights<'_>,
+        threads: usize,
+    ) -> PyResult<()> {
+        let w = weights(&sample_weight)?;
+        let pool = if threads > 1 {
+            Some(pool(threads)?)
+        } else {
+            None
+        };
+        let state = &mut self.state;
+        let result = with_views!(py, y_true, y_score, |y, s| match (&pool, &mut *state) {
+            (Some(pool), State::Preset(a)) => pool.install(|| a.update_parallel(&y, &s, w)),
+            (Some(pool), State::PsPrecision(a)) => pool.install(|| a.update_parallel(&y, &s, w)),
+            (Some(pool), State::PsNdcg(a)) => pool.install(|| a.update_parallel(&y, &s, w)),
+            (_, State::Preset(a)) => a.update(&y, &s, w),
+            (_, State::RocAuc(a)) => a.update(&y, &s, w),
+            (_, State::LabelAp(a)) => a.update(&y, &s, w),
+            (_, State::PsPrecision(a)) => a.update(&y, &s, w),
+            (_, State::PsNdcg(a)) => a.update(&y, &s, w),
+        });
+        result.map_err(to_py)
+    }
+
+    /// Merges another accumulator of the same metric into this one; refused, with nothing
+    /// changed, when the two cannot merge exactly (other metric, overlapping rows).
+    fn merge(&mut self, other: PyRef<'_, Accumulator>) -> PyResult<()> {
+        let result = match (&mut self.state, &other.state) {
+            (State::Preset(a), State::Preset(b)) => a.merge(b),
+            (State::RocAuc(a), State::RocAuc(b)) => a.merge(b),
+            (State::LabelAp(a), State::LabelAp(b)) => a.merge(b),
+            (State::PsPrecision(a), State::PsPrecision(b)) => a.merge(b),
+            (State::PsNdcg(a), State::PsNdcg(b)) => a.merge(b),
+            _ => Err(rankmetrics::Error::Incompatible(
+                rankmetrics::Incompatibility::Metric,
+            )),
+        };
+        result.map_err(to_py)
+    }
+
+    /// The metric's value over every row seen.
+    fn value(&self) -> PyResult<f64> {
+        match &self.state {
+            State::Preset(a) => a.value(),
+            State::RocAuc(a) => a.value(),
+            State::LabelAp(a) => a.value(),
+            State::PsPrecision(a) => a.value(),
+            State::PsNdcg(a) => a.value(),
+        }
+        .map_err(to_py)
+    }
+
+    /// Forgets every row (the rows are numbered as when the accumulator was made).
+    fn reset(&mut self) {
+        self.state = self.empty.clone();
+    }
+
+    /// The rows seen, as (start, stop) ranges in row order.
+    fn rows(&self) -> Vec<(usize, usize)> {
+        let ranges = match &self.state {
+            State::Preset(a) => a.rows(),
+            State::RocAuc(a) => a.rows(),
+            State::LabelAp(a) => a.rows(),
+            State::PsPrecision(a) => a.rows(),
+            State::PsNdcg(a) => a.rows(),
+        };
+        ranges.iter().map(|r| (r.start, r.end)).collect()
+    }
+
+    fn __getstate__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let pickled = Pickled {
+            state: self.state.clone(),
+            empty: self.empty.clone(),
+        };
+        let bytes = serde_json::to_vec(&pickled)
+            .map_err(|e| PyValueError::new_err(format!("cannot serialise the state: {e}")))?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+
+    fn __setstate__(&mut self, state: &[u8]) -> PyResult<()> {
+        *self = decode(state)?;
+        Ok(())
+    }
+
+    fn __copy__(&self) -> Self {
+        Accumulator {
+            state: self.state.clone(),
+            empty: self.empty.clone(),
+        }
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        self.__copy__()
+    }
+
+    fn __eq__(&self, other: PyRef<'_, Accumulator>) -> bool {
+        self.state == other.state && self.empty == other.empty
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Accumulator(rows={:?})", self.rows())
+    }
+}
+
+fn decode(bytes: &[u8]) -> PyResult<Accumulator> {
+    let pickled: Pickled = serde_json::from_slice(bytes).map_err(|e| {
+        crate::errors::state_error(format!(
+            "not an accumulator state of this rankmetrics version: {e}"
+        ))
+    })?;
+    Ok(Accumulator {
+        state: pickled.state,
+        empty: pickled.empty,
+    })
+}
