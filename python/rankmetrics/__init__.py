@@ -32,8 +32,24 @@ from ._core import (
     per_sample,
 )
 from . import sklearn, torchmetrics, mldr, mulan, metrics
-from .metrics import *  # noqa: F401,F403  rankmetrics' own metrics at the top level
-from .metrics import __all__ as _metrics_all
+from .metrics import (  # rankmetrics' own metrics, at the top level too
+    average_precision,
+    coverage,
+    dcg,
+    error_set_size,
+    inverse_propensities,
+    is_error,
+    label_average_precision,
+    ndcg,
+    ndcg_at_k,
+    one_error,
+    precision_at_k,
+    psndcg_at_k,
+    psprecision_at_k,
+    ranking_loss,
+    recall_at_k,
+    roc_auc,
+)
 
 __all__ = [
     "__version__",
@@ -54,5 +70,20 @@ __all__ = [
     "mldr",
     "mulan",
     "metrics",
-    *_metrics_all,
+    "average_precision",
+    "coverage",
+    "dcg",
+    "error_set_size",
+    "inverse_propensities",
+    "is_error",
+    "label_average_precision",
+    "ndcg",
+    "ndcg_at_k",
+    "one_error",
+    "precision_at_k",
+    "psndcg_at_k",
+    "psprecision_at_k",
+    "ranking_loss",
+    "recall_at_k",
+    "roc_auc",
 ]

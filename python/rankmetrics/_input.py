@@ -3,15 +3,15 @@ without copies whenever numpy can (any strides, float32 kept as float32)."""
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Optional, Tuple
 
 import numpy as np
 
 from .exceptions import RankmetricsError
 
 # Element types read in place; others are converted (a copy, said in the docs).
-_LABEL_DTYPES = (np.uint8, np.int32, np.int64, np.float32, np.float64)
-_SCORE_DTYPES = (np.float32, np.float64)
+_LABEL_DTYPES: Tuple[type, ...] = (np.uint8, np.int32, np.int64, np.float32, np.float64)
+_SCORE_DTYPES: Tuple[type, ...] = (np.float32, np.float64)
 
 
 def _is_sparse(x: Any) -> bool:

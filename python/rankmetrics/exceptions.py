@@ -13,7 +13,7 @@ NonFiniteScore y_score 0 1
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Dict, Optional
 
 __all__ = [
     "RankmetricsError",
@@ -47,10 +47,10 @@ class RankmetricsError(ValueError):
     ('InvalidLabel', 2, 0, True)
     """
 
-    def __init__(self, message: str, kind: str = "Input", details: Optional[dict] = None):
+    def __init__(self, message: str, kind: str = "Input", details: Optional[Dict[str, Any]] = None):
         super().__init__(message)
         self.kind: str = kind
-        self.details: dict = dict(details or {})
+        self.details: Dict[str, Any] = dict(details or {})
         self.input: Optional[str] = self.details.get("input")
         self.row: Optional[int] = self.details.get("row")
         self.column: Optional[int] = self.details.get("column")

@@ -20,7 +20,7 @@ scikit-learn computes a number that is no weighted mean or discount.
 
 from __future__ import annotations
 
-from typing import Any, Optional, Union
+from typing import Any, Optional, Tuple, Union
 
 import numpy as np
 
@@ -44,7 +44,7 @@ def _evaluate(metric: str, y_true: np.ndarray, y_score: Any, sample_weight: Any,
     return _core.run(m, y_true, y_score, sample_weight, threads)
 
 
-def _rowwise_inputs(y_true: Any, y_score: Any, sample_weight: Any, *, ensure_2d: bool, allow_binary_2d: bool) -> tuple:
+def _rowwise_inputs(y_true: Any, y_score: Any, sample_weight: Any, *, ensure_2d: bool, allow_binary_2d: bool) -> Tuple[np.ndarray, np.ndarray, Optional[np.ndarray]]:
     y = checks.check_array(y_true, "y_true", ensure_2d=ensure_2d)
     s = checks.check_array(y_score, "y_score", ensure_2d=ensure_2d)
     w = checks.sample_weight(sample_weight)
@@ -166,7 +166,7 @@ def label_ranking_loss(y_true: Any, y_score: Any, *, sample_weight: Any = None, 
     return _evaluate("label_ranking_loss", y, s, w, ties, threads)
 
 
-def _dcg_inputs(y_true: Any, y_score: Any, sample_weight: Any, k: Any, ignore_ties: Any, *, ndcg: bool) -> tuple:
+def _dcg_inputs(y_true: Any, y_score: Any, sample_weight: Any, k: Any, ignore_ties: Any, *, ndcg: bool) -> Tuple[np.ndarray, np.ndarray, Optional[np.ndarray]]:
     checks.check_k(k)
     checks.check_bool("ignore_ties", ignore_ties)
     y = checks.check_array(y_true, "y_true", ensure_2d=False)

@@ -1,0 +1,75 @@
+"""Type stubs of the compiled module (``rankmetrics._rankmetrics``)."""
+
+from typing import Any, List, Optional, Tuple, Union
+
+import numpy as np
+import numpy.typing as npt
+from typing_extensions import final
+
+__all__ = ["__version__", "Accumulator", "Metric", "inverse_propensities", "metric_names", "param_keys"]
+
+_Labels = Union[
+    npt.NDArray[np.uint8],
+    npt.NDArray[np.int32],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.float32],
+    npt.NDArray[np.float64],
+]
+_Scores = Union[npt.NDArray[np.float32], npt.NDArray[np.float64]]
+
+__version__: str
+
+@final
+class Metric:
+    @staticmethod
+    def preset(
+        convention: str,
+        metric: str,
+        params: List[Tuple[str, str]],
+        ties: Optional[str] = None,
+    ) -> Metric: ...
+    @staticmethod
+    def labelwise(name: str, average: str, ties: str, undefined: Union[str, float]) -> Metric: ...
+    @staticmethod
+    def propensity_scored(
+        name: str, k: int, ties: str, inverse_propensities: List[float]
+    ) -> Metric: ...
+    def evaluate(
+        self,
+        y_true: _Labels,
+        y_score: _Scores,
+        sample_weight: Optional[npt.NDArray[np.float64]] = None,
+        threads: int = 1,
+    ) -> float: ...
+    def per_sample(
+        self, y_true: _Labels, y_score: _Scores, threads: int = 1
+    ) -> npt.NDArray[np.float64]: ...
+    def accumulator(self, first_row: int = 0) -> Accumulator: ...
+    def params(self) -> List[Tuple[str, str]]: ...
+    def name(self) -> str: ...
+
+@final
+class Accumulator:
+    def __new__(cls, state: Optional[bytes] = None) -> Accumulator: ...
+    def update(
+        self,
+        y_true: _Labels,
+        y_score: _Scores,
+        sample_weight: Optional[npt.NDArray[np.float64]] = None,
+        threads: int = 1,
+    ) -> None: ...
+    def merge(self, other: Accumulator) -> None: ...
+    def value(self) -> float: ...
+    def reset(self) -> None: ...
+    def rows(self) -> List[Tuple[int, int]]: ...
+    def __getstate__(self) -> bytes: ...
+    def __setstate__(self, state: bytes) -> None: ...
+    def __copy__(self) -> Accumulator: ...
+    def __deepcopy__(self, memo: Any) -> Accumulator: ...
+    def __eq__(self, value: object, /) -> bool: ...
+
+def metric_names(convention: str) -> List[str]: ...
+def param_keys(convention: str, metric: str) -> List[str]: ...
+def inverse_propensities(
+    frequencies: List[float], n: int, a: float = 0.55, b: float = 1.5
+) -> List[float]: ...
