@@ -63,6 +63,7 @@ mod ties;
 mod validate;
 mod wide;
 
+pub mod compare;
 pub mod compat;
 #[cfg(feature = "rayon")]
 #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]

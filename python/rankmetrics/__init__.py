@@ -31,6 +31,7 @@ from ._core import (
     param_keys,
     per_sample,
 )
+from ._compare import Comparison, compare
 from . import sklearn, torchmetrics, mldr, mulan, metrics
 from .metrics import (  # rankmetrics' own metrics, at the top level too
     average_precision,
@@ -60,7 +61,9 @@ __all__ = [
     "ParameterError",
     "RankmetricsError",
     "UndefinedMetricError",
+    "Comparison",
     "accumulator",
+    "compare",
     "evaluate",
     "metric_names",
     "param_keys",

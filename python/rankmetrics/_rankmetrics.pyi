@@ -1,12 +1,12 @@
 """Type stubs of the compiled module (``rankmetrics._rankmetrics``)."""
 
-from typing import Any, List, Optional, Tuple, Union
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
 from typing_extensions import final
 
-__all__ = ["__version__", "Accumulator", "Metric", "inverse_propensities", "metric_names", "param_keys"]
+__all__ = ["__version__", "Accumulator", "Metric", "compare", "inverse_propensities", "metric_names", "param_keys"]
 
 _Labels = Union[
     npt.NDArray[np.uint8],
@@ -68,6 +68,12 @@ class Accumulator:
     def __deepcopy__(self, memo: Any) -> Accumulator: ...
     def __eq__(self, value: object, /) -> bool: ...
 
+def compare(
+    y_true: _Labels,
+    y_score: _Scores,
+    sample_weight: Optional[npt.NDArray[np.float64]] = None,
+    threads: int = 1,
+) -> List[Dict[str, Any]]: ...
 def metric_names(convention: str) -> List[str]: ...
 def param_keys(convention: str, metric: str) -> List[str]: ...
 def inverse_propensities(

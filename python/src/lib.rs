@@ -2,6 +2,7 @@
 //! numpy arrays into views of the rankmetrics crate and calls it. No metric is computed here;
 //! the pure-Python package gives the public signatures, dtype coercion and docstrings.
 
+mod compare;
 mod errors;
 mod input;
 mod metric;
@@ -16,6 +17,7 @@ fn _rankmetrics(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<metric::Metric>()?;
     m.add_class::<state::Accumulator>()?;
+    m.add_function(wrap_pyfunction!(compare::compare, m)?)?;
     m.add_function(wrap_pyfunction!(metric::metric_names, m)?)?;
     m.add_function(wrap_pyfunction!(metric::param_keys, m)?)?;
     m.add_function(wrap_pyfunction!(metric::inverse_propensities, m)?)?;

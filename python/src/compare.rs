@@ -1,0 +1,87 @@
+//! `compare()`: the crate's comparison grid (`rankmetrics::compare`) as a list of dicts, one
+//! per metric concept, for the Python layer's `Comparison` object.
+
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use rankmetrics::compare::{compare as grid, compare_parallel, Over, Row};
+
+use crate::input::{weights, with_views, Labels, Scores, Weights};
+use crate::threads::pool;
+
+/// What a concept's value is a mean over, as a word.
+fn over_name(over: Over) -> &'static str {
+    match over {
+        Over::Rows => "rows",
+        Over::Samples => "samples",
+        Over::Labels(_) => "labels",
+        Over::Pool => "pool",
+    }
+}
+
+fn row_dict<'py>(py: Python<'py>, row: &Row) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    dict.set_item("metric", row.concept.name)?;
+    dict.set_item("over", over_name(row.concept.over))?;
+    let cells = PyList::empty(py);
+    for cell in row.cells.iter().flatten() {
+        let c = PyDict::new(py);
+        c.set_item("column", cell.column.name())?;
+        c.set_item("convention", cell.preset.convention().name())?;
+        c.set_item("metric", cell.preset.name())?;
+        let params: Vec<(&str, String)> = cell
+            .preset
+            .params()
+            .iter()
+            .map(|(k, v)| (*k, v.to_string()))
+            .collect();
+        c.set_item("params", params)?;
+        match &cell.result {
+            Ok(v) => {
+                c.set_item("value", *v)?;
+                c.set_item("error", py.None())?;
+            }
+            Err(e) => {
+                c.set_item("value", py.None())?;
+                c.set_item("error", e.to_string())?;
+            }
+        }
+        cells.append(c)?;
+    }
+    dict.set_item("cells", cells)?;
+    dict.set_item("interval", row.interval())?;
+    dict.set_item("expected", row.expected())?;
+    dict.set_item("spread", row.spread())?;
+    let outside: Vec<&str> = row.outside_interval().iter().map(|c| c.name()).collect();
+    dict.set_item("outside", outside)?;
+    if let Some(e) = &row.mapping_error {
+        dict.set_item("error", e.to_string())?;
+    }
+    Ok(dict)
+}
+
+/// Every metric concept under every tie policy and toolkit, one dict per concept.
+#[pyfunction]
+#[pyo3(signature = (y_true, y_score, sample_weight=None, threads=1))]
+pub fn compare<'py>(
+    py: Python<'py>,
+    y_true: Labels<'_>,
+    y_score: Scores<'_>,
+    sample_weight: Weights<'_>,
+    threads: usize,
+) -> PyResult<Bound<'py, PyList>> {
+    let w = weights(&sample_weight)?;
+    let pool = if threads > 1 {
+        Some(pool(threads)?)
+    } else {
+        None
+    };
+    let rows = with_views!(py, y_true, y_score, |y, s| match &pool {
+        Some(pool) => pool.install(|| compare_parallel(&y, &s, w)),
+        None => grid(&y, &s, w),
+    });
+    let list = PyList::empty(py);
+    for row in &rows {
+        list.append(row_dict(py, row)?)?;
+    }
+    Ok(list)
+}

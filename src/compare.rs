@@ -1,0 +1,573 @@
+//! Every metric concept under every tie policy and every toolkit's convention, with the tie
+//! analysis: the grid `rankmetrics compare` prints and the Python package's `compare()` returns,
+//! computed by one [`evaluate_all`] call (each row ranked once for every cell).
+//!
+//! # Example
+//! ```
+//! use rankmetrics::compare::{compare, Column};
+//! use rankmetrics::TiePolicy;
+//! let rows = compare(&[[1, 0, 1], [0, 1, 0]], &[[0.5, 0.5, 0.1], [0.3, 0.3, 0.3]], None);
+//! let loss = rows.iter().find(|r| r.concept.name == "ranking loss").unwrap();
+//! assert_eq!(loss.value(Column::Analysis(TiePolicy::Expected)), Some(0.625));
+//! assert_eq!(loss.interval(), Some((0.25, 1.0)));
+//! ```
+
+use crate::compat::registry::{evaluate_all, Convention, LookupError, Preset};
+use crate::error::Error;
+use crate::matrix::{LabelMatrix, ScoreMatrix};
+use crate::score::Score;
+use crate::ties::TiePolicy;
+
+/// A metric as one convention names it, with the parameters that make it this concept.
+type Named = (&'static str, &'static [(&'static str, &'static str)]);
+
+/// One row of the comparison: a quantity several conventions compute, perhaps under different
+/// names and tie rules.
+#[derive(Debug)]
+pub struct Concept {
+    /// The row's name.
+    pub name: &'static str,
+    /// The preset evaluated under each tie policy: rankmetrics' own metric where it has one,
+    /// else a toolkit's metric with its tie rule replaced.
+    pub reference: (Convention, Named),
+    /// The concept's metric in scikit-learn, torchmetrics, mldr and MULAN (`TOOLKITS` order).
+    pub toolkits: [Option<Named>; 4],
+    /// What the value is a mean over: where a cell is NaN, the table names the row or label
+    /// that has no value.
+    pub over: Over,
+}
+
+/// What a concept's value is a mean over, and which of those can have no value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Over {
+    /// Each row's ranking of its labels; a convention may leave out rows without a relevant
+    /// label (or with only relevant ones), and is undefined when it leaves out every row.
+    Rows,
+    /// Each row as a binary problem (AUC per sample): undefined with a single class.
+    Samples,
+    /// Each label's column across the samples: undefined without what `Needs` says.
+    Labels(Needs),
+    /// Every cell pooled into one binary problem: undefined with a single class.
+    Pool,
+}
+
+/// What a label's column needs to have a value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Needs {
+    /// A relevant and an irrelevant sample (AUC).
+    BothClasses,
+    /// A relevant sample (average precision).
+    Relevant,
+}
+
+/// The toolkits, in column order.
+pub const TOOLKITS: [Convention; 4] = [
+    Convention::Sklearn,
+    Convention::Torchmetrics,
+    Convention::Mldr,
+    Convention::Mulan,
+];
+
+const NONE: &[(&str, &str)] = &[];
+const ONE_BASED: &[(&str, &str)] = &[("one_based", "true")];
+const MICRO: &[(&str, &str)] = &[("average", "micro")];
+const SAMPLES: &[(&str, &str)] = &[("average", "samples")];
+
+/// The mapping of metrics across conventions: which metric of each toolkit computes which
+/// concept. Coverage has two rows because scikit-learn and torchmetrics count ranks from 1 and
+/// mldr and MULAN from 0: the offset is a definition, not a tie rule.
+pub const CONCEPTS: &[Concept] = &[
+    Concept {
+        name: "coverage (ranks from 0)",
+        reference: (Convention::Rankmetrics, ("coverage", NONE)),
+        toolkits: [
+            None,
+            None,
+            Some(("coverage", NONE)),
+            Some(("Coverage", NONE)),
+        ],
+        over: Over::Rows,
+    },
+    Concept {
+        name: "coverage (ranks from 1)",
+        reference: (Convention::Rankmetrics, ("coverage", ONE_BASED)),
+        toolkits: [
+            Some(("coverage_error", NONE)),
+            Some(("multilabel_coverage_error", NONE)),
+            None,
+            None,
+        ],
+        over: Over::Rows,
+    },
+    Concept {
+        name: "average precision (LRAP)",
+        reference: (Convention::Rankmetrics, ("average_precision", NONE)),
+        toolkits: [
+            Some(("label_ranking_average_precision_score", NONE)),
+            Some(("multilabel_ranking_average_precision", NONE)),
+            Some(("average_precision", NONE)),
+            Some(("AveragePrecision", NONE)),
+        ],
+        over: Over::Rows,
+    },
+    Concept {
+        name: "ranking loss",
+        reference: (Convention::Rankmetrics, ("ranking_loss", NONE)),
+        toolkits: [
+            Some(("label_ranking_loss", NONE)),
+            Some(("multilabel_ranking_loss", NONE)),
+            Some(("ranking_loss", NONE)),
+            Some(("RankingLoss", NONE)),
+        ],
+        over: Over::Rows,
+    },
+    Concept {
+        name: "one-error",
+        reference: (Convention::Rankmetrics, ("one_error", NONE)),
+        toolkits: [
+            None,
+            None,
+            Some(("one_error", NONE)),
+            Some(("OneError", NONE)),
+        ],
+        over: Over::Rows,
+    },
+    Concept {
+        name: "is-error",
+        reference: (Convention::Rankmetrics, ("is_error", NONE)),
+        toolkits: [None, None, None, Some(("IsError", NONE))],
+        over: Over::Rows,
+    },
+    Concept {
+        name: "error set size",
+        reference: (Convention::Rankmetrics, ("error_set_size", NONE)),
+        toolkits: [None, None, None, Some(("ErrorSetSize", NONE))],
+        over: Over::Rows,
+    },
+    Concept {
+        name: "DCG",
+        reference: (Convention::Rankmetrics, ("dcg", NONE)),
+        toolkits: [Some(("dcg_score", NONE)), None, None, None],
+        over: Over::Rows,
+    },
+    Concept {
+        name: "NDCG",
+        reference: (Convention::Rankmetrics, ("ndcg", NONE)),
+        toolkits: [
+            Some(("ndcg_score", NONE)),
+            Some(("retrieval_normalized_dcg", NONE)),
+            None,
+            None,
+        ],
+        over: Over::Rows,
+    },
+    Concept {
+        name: "precision@5 (XMC)",
+        reference: (Convention::Rankmetrics, ("precision_at_k", NONE)),
+        toolkits: [None, None, None, None],
+        over: Over::Rows,
+    },
+    Concept {
+        name: "recall@5 (XMC)",
+        reference: (Convention::Rankmetrics, ("recall_at_k", NONE)),
+        toolkits: [None, None, None, None],
+        over: Over::Rows,
+    },
+    Concept {
+        name: "nDCG@5 (XMC, binary relevance)",
+        reference: (Convention::Rankmetrics, ("ndcg_at_k", NONE)),
+        toolkits: [None, None, None, None],
+        over: Over::Rows,
+    },
+    Concept {
+        name: "AUC, macro (per label)",
+        reference: (Convention::Sklearn, ("roc_auc_score", NONE)),
+        toolkits: [
+            Some(("roc_auc_score", NONE)),
+            None,
+            Some(("macro_auc", NONE)),
+            Some(("MacroAUC", NONE)),
+        ],
+        over: Over::Labels(Needs::BothClasses),
+    },
+    Concept {
+        name: "AUC, micro (pooled)",
+        reference: (Convention::Sklearn, ("roc_auc_score", MICRO)),
+        toolkits: [
+            Some(("roc_auc_score", MICRO)),
+            None,
+            Some(("micro_auc", NONE)),
+            Some(("MicroAUC", NONE)),
+        ],
+        over: Over::Pool,
+    },
+    Concept {
+        name: "AUC, per sample",
+        reference: (Convention::Sklearn, ("roc_auc_score", SAMPLES)),
+        toolkits: [
+            Some(("roc_auc_score", SAMPLES)),
+            None,
+            Some(("example_auc", NONE)),
+            None,
+        ],
+        over: Over::Samples,
+    },
+    Concept {
+        name: "label AP, macro",
+        reference: (Convention::Sklearn, ("average_precision_score", NONE)),
+        toolkits: [
+            Some(("average_precision_score", NONE)),
+            None,
+            None,
+            Some(("MeanAveragePrecision", NONE)),
+        ],
+        over: Over::Labels(Needs::Relevant),
+    },
+    Concept {
+        name: "label AP, geometric mean",
+        reference: (Convention::Mulan, ("GeometricMeanAveragePrecision", NONE)),
+        toolkits: [
+            None,
+            None,
+            None,
+            Some(("GeometricMeanAveragePrecision", NONE)),
+        ],
+        over: Over::Labels(Needs::Relevant),
+    },
+    Concept {
+        name: "interpolated AP, mean",
+        reference: (
+            Convention::Mulan,
+            ("MeanAverageInterpolatedPrecision", NONE),
+        ),
+        toolkits: [
+            None,
+            None,
+            None,
+            Some(("MeanAverageInterpolatedPrecision", NONE)),
+        ],
+        over: Over::Labels(Needs::Relevant),
+    },
+    Concept {
+        name: "interpolated AP, geometric",
+        reference: (
+            Convention::Mulan,
+            ("GeometricMeanAverageInterpolatedPrecision", NONE),
+        ),
+        toolkits: [
+            None,
+            None,
+            None,
+            Some(("GeometricMeanAverageInterpolatedPrecision", NONE)),
+        ],
+        over: Over::Labels(Needs::Relevant),
+    },
+    Concept {
+        name: "AUC-PR, macro",
+        reference: (Convention::Mulan, ("MacroAUCPR", NONE)),
+        toolkits: [None, None, None, Some(("MacroAUCPR", NONE))],
+        over: Over::Labels(Needs::Relevant),
+    },
+];
+
+/// A column of the comparison.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Column {
+    /// The reference metric under a deterministic tie policy.
+    Policy(TiePolicy),
+    /// A toolkit's own metric, its own rules.
+    Toolkit(Convention),
+    /// The reference metric under a tie-analysis policy (pessimistic, expected, optimistic).
+    Analysis(TiePolicy),
+}
+
+impl Column {
+    /// Every column, in order.
+    pub fn all() -> Vec<Column> {
+        let policies = TiePolicy::R_METHODS.map(Column::Policy);
+        let toolkits = TOOLKITS.map(Column::Toolkit);
+        let analysis = TiePolicy::ANALYSIS.map(Column::Analysis);
+        [&policies[..], &toolkits, &analysis].concat()
+    }
+
+    /// The column's header.
+    pub fn name(self) -> &'static str {
+        match self {
+            Column::Policy(t) | Column::Analysis(t) => t.name(),
+            Column::Toolkit(c) => c.name(),
+        }
+    }
+
+    /// Whether the column is one of the conventions whose values the spread and the interval
+    /// check compare (not the tie analysis itself).
+    pub fn is_convention(self) -> bool {
+        !matches!(self, Column::Analysis(_))
+    }
+}
+
+/// One cell: its preset and what it gave.
+#[derive(Debug)]
+pub struct Cell {
+    /// The column.
+    pub column: Column,
+    /// The preset evaluated.
+    pub preset: Preset,
+    /// Its value, or its error.
+    pub result: Result<f64, Error>,
+}
+
+/// One row: the concept's cells (in column order; absent where a toolkit lacks the concept)
+/// and the summary.
+#[derive(Debug)]
+pub struct Row {
+    /// The concept.
+    pub concept: &'static Concept,
+    /// One per column of [`Column::all`]; `None` where a toolkit lacks the concept.
+    pub cells: Vec<Option<Cell>>,
+    /// Set (and `cells` empty) only if the mapping names a preset the registry does not
+    /// know, which the tests rule out.
+    pub mapping_error: Option<LookupError>,
+}
+
+impl Row {
+    /// The value of `column`, if it has one.
+    pub fn value(&self, column: Column) -> Option<f64> {
+        self.cells
+            .iter()
+            .flatten()
+            .find(|c| c.column == column)
+            .and_then(|c| c.result.as_ref().ok().copied())
+    }
+
+    /// The interval [pessimistic, optimistic], lower bound first (for losses the pessimistic
+    /// value is the larger).
+    pub fn interval(&self) -> Option<(f64, f64)> {
+        let p = self.value(Column::Analysis(TiePolicy::Pessimistic))?;
+        let o = self.value(Column::Analysis(TiePolicy::Optimistic))?;
+        Some((p.min(o), p.max(o)))
+    }
+
+    /// The exact expectation over every ordering of the ties.
+    pub fn expected(&self) -> Option<f64> {
+        self.value(Column::Analysis(TiePolicy::Expected))
+    }
+
+    /// The values of the convention columns (policies and toolkits) that have one.
+    fn convention_values(&self) -> impl Iterator<Item = (Column, f64)> + '_ {
+        self.cells.iter().flatten().filter_map(|c| {
+            let v = *c.result.as_ref().ok()?;
+            (c.column.is_convention() && v.is_finite()).then_some((c.column, v))
+        })
+    }
+
+    /// Largest minus smallest finite value across the policies and toolkits; `None` with
+    /// fewer than two.
+    pub fn spread(&self) -> Option<f64> {
+        let values: Vec<f64> = self.convention_values().map(|(_, v)| v).collect();
+        let max = values.iter().copied().reduce(f64::max)?;
+        let min = values.iter().copied().reduce(f64::min)?;
+        (values.len() >= 2).then_some(max - min)
+    }
+
+    /// Whether `column`'s value lies outside the interval (beyond rounding).
+    pub fn outside(&self, column: Column) -> bool {
+        let (Some(interval), Some(v)) = (self.interval(), self.value(column)) else {
+            return false;
+        };
+        column.is_convention() && outside(v, interval)
+    }
+
+    /// The conventions whose values lie outside the interval.
+    pub fn outside_interval(&self) -> Vec<Column> {
+        self.convention_values()
+            .map(|(c, _)| c)
+            .filter(|&c| self.outside(c))
+            .collect()
+    }
+}
+
+/// Whether `v` lies outside `[lo, hi]` by more than rounding (relative 1e-9).
+pub fn outside(v: f64, (lo, hi): (f64, f64)) -> bool {
+    let slack = 1e-9 * lo.abs().max(hi.abs()).max(1.0);
+    v < lo - slack || v > hi + slack
+}
+
+/// The preset of `metric` with its parameters, `extra` ones after them, and `ties`.
+///
+/// # Errors
+/// The registry's error if it does not know the preset (a bug of the mapping, which the tests
+/// rule out).
+fn lookup(
+    convention: Convention,
+    (metric, params): Named,
+    extra: &[(&str, String)],
+    ties: Option<TiePolicy>,
+) -> Result<Preset, LookupError> {
+    let params: Vec<(String, String)> = params
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .chain(extra.iter().map(|(k, v)| (k.to_string(), v.clone())))
+        .collect();
+    Preset::lookup(convention, metric, &params, ties)
+}
+
+impl Concept {
+    /// The reference preset under `ties`, with the `extra` parameters; `None` when the
+    /// reference does not take one of them (the registry would ignore it).
+    pub fn reference_with(&self, extra: &[(&str, String)], ties: TiePolicy) -> Option<Preset> {
+        let (convention, named) = self.reference;
+        let keys = Preset::param_keys(convention, named.0);
+        if !extra.iter().all(|(k, _)| keys.contains(k)) {
+            return None;
+        }
+        lookup(convention, named, extra, Some(ties)).ok()
+    }
+}
+
+/// The presets of every cell, in row-major order; `None` where a toolkit lacks the concept.
+///
+/// # Errors
+/// The registry's error if a preset of the mapping is unknown to it (ruled out by the tests).
+fn cell_presets(columns: &[Column]) -> Result<Vec<Vec<Option<Preset>>>, LookupError> {
+    CONCEPTS
+        .iter()
+        .map(|concept| {
+            columns
+                .iter()
+                .map(|&column| match column {
+                    Column::Policy(t) | Column::Analysis(t) => {
+                        let (convention, named) = concept.reference;
+                        lookup(convention, named, &[], Some(t)).map(Some)
+                    }
+                    Column::Toolkit(c) => {
+                        let i = TOOLKITS.iter().position(|&t| t == c).unwrap_or(0);
+                        concept.toolkits[i]
+                            .map(|named| lookup(c, named, &[], None))
+                            .transpose()
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The number of cells `compare` computes.
+pub fn cell_count() -> usize {
+    let columns = Column::all();
+    cell_presets(&columns)
+        .map(|rows| rows.iter().flatten().flatten().count())
+        .unwrap_or(0)
+}
+
+/// Computes every cell with one [`evaluate_all`] call. Scores of type `f32` run torchmetrics'
+/// column on float32 predictions, as torchmetrics would.
+///
+/// A cell whose preset cannot be looked up (a bug of the mapping, ruled out by the tests) holds
+/// the registry's error.
+///
+/// # Example
+/// ```
+/// use rankmetrics::compare::{compare, Column};
+/// use rankmetrics::registry::Convention;
+/// let rows = compare(&[[1, 0], [0, 1]], &[[0.5, 0.5], [0.2, 0.9]], None);
+/// let coverage = &rows[1]; // coverage (ranks from 1)
+/// assert_eq!(coverage.value(Column::Toolkit(Convention::Sklearn)), Some(1.5));
+/// ```
+pub fn compare<T, Y, S>(y_true: &Y, y_score: &S, weights: Option<&[f64]>) -> Vec<Row>
+where
+    T: Score,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
+{
+    grid(|presets| evaluate_all(presets, y_true, y_score, weights))
+}
+
+/// [`compare`] on the threads of the current rayon pool (feature `rayon`); every value is
+/// bitwise [`compare`]'s.
+///
+/// # Example
+/// ```
+/// use rankmetrics::compare::{compare, compare_parallel};
+/// let (y, s) = ([[1, 0], [0, 1]], [[0.5, 0.5], [0.2, 0.9]]);
+/// let (a, b) = (compare(&y, &s, None), compare_parallel(&y, &s, None));
+/// assert!(a.iter().zip(&b).all(|(a, b)| a.cells.len() == b.cells.len()));
+/// ```
+#[cfg(feature = "rayon")]
+#[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
+pub fn compare_parallel<T, Y, S>(y_true: &Y, y_score: &S, weights: Option<&[f64]>) -> Vec<Row>
+where
+    T: Score,
+    Y: LabelMatrix + Sync + ?Sized,
+    S: ScoreMatrix<T> + Sync + ?Sized,
+{
+    grid(|presets| {
+        crate::compat::registry::evaluate_all_parallel(presets, y_true, y_score, weights)
+    })
+}
+
+/// The rows, each cell's preset evaluated by `evaluate` (all at once, in row-major order).
+fn grid(evaluate: impl FnOnce(&[Preset]) -> Vec<Result<f64, Error>>) -> Vec<Row> {
+    let columns = Column::all();
+    let grid = match cell_presets(&columns) {
+        Ok(grid) => grid,
+        Err(e) => {
+            // Unreachable while the tests pass: say so in every row rather than panic.
+            return CONCEPTS
+                .iter()
+                .map(|concept| Row {
+                    concept,
+                    cells: Vec::new(),
+                    mapping_error: Some(e.clone()),
+                })
+                .collect();
+        }
+    };
+    let flat: Vec<Preset> = grid.iter().flatten().flatten().cloned().collect();
+    let mut results = evaluate(&flat).into_iter();
+    CONCEPTS
+        .iter()
+        .zip(grid)
+        .map(|(concept, presets)| Row {
+            concept,
+            cells: presets
+                .into_iter()
+                .zip(&columns)
+                .map(|(preset, &column)| {
+                    preset.map(|preset| Cell {
+                        column,
+                        preset,
+                        result: results.next().unwrap_or(Err(Error::NotRowWise)),
+                    })
+                })
+                .collect(),
+            mapping_error: None,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_toolkit_metric_is_in_the_mapping_once() {
+        for (i, toolkit) in TOOLKITS.iter().enumerate() {
+            for metric in toolkit.metric_names() {
+                let rows = CONCEPTS
+                    .iter()
+                    .filter(|c| c.toolkits[i].is_some_and(|(m, _)| m == *metric))
+                    .count();
+                // roc_auc_score appears once per average.
+                let expected = if *metric == "roc_auc_score" { 3 } else { 1 };
+                assert_eq!(rows, expected, "{toolkit} {metric}");
+            }
+        }
+        for metric in Convention::Rankmetrics.metric_names() {
+            assert!(
+                CONCEPTS.iter().any(|c| c.reference.1 .0 == *metric),
+                "{metric}"
+            );
+        }
+        assert!(cell_presets(&Column::all()).is_ok());
+    }
+}
