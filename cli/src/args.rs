@@ -82,6 +82,12 @@ of samples for row-wise metrics. Label-wise metrics (AUC, label average precisio
 row, as their exact value needs them, and so does --per-sample; Fortran-order .npy files are \
 read whole (their rows are not contiguous).
 
+JSON, CSV and Markdown name where the results came from: the rankmetrics version, the toolkit \
+release the convention reproduces, and each input's path, shape and SHA-256 (CSV as extra \
+columns). When a value under max, min or average lies outside the range of the values over \
+every ordering of the ties (tied labels share one rank, which no ordering gives), a note on \
+stderr says so; --quiet skips it and the computation of that range.
+
 Exit status: 0 when every metric has a value; 1 when some metric reported an error (every \
 result is still printed); 2 for unusable arguments, unreadable or unparsable files, files with \
 different numbers of samples, and output files that cannot be written.";
