@@ -127,6 +127,16 @@ struct Tally {
     failed: Vec<String>,
     skipped: usize,
     deviations: usize,
+    /// Passed records by kind: the toolkit's value matched (within the tolerance above)...
+    values: usize,
+    /// ...torchmetrics' float64 re-evaluation (`value_f64`) matched...
+    f64_values: usize,
+    /// ...inside the exact range over tie orders the toolkit leaves unspecified...
+    in_range: usize,
+    /// ...or the toolkit's error reproduced as an error.
+    errors: usize,
+    /// MULAN records also checked against their Weka 3.9 value (`value_weka39`).
+    weka39: usize,
 }
 
 fn evaluate(
@@ -171,7 +181,10 @@ fn check_toolkit(toolkit: &str, cases: &HashMap<String, Case>) -> Tally {
         let what = format!("{toolkit} {metric} {params:?} weighted={weighted} on {id}");
         let ok = if let Some(err) = record.get("error").and_then(Value::as_str) {
             match &got {
-                Err(_) => true,
+                Err(_) => {
+                    tally.errors += 1;
+                    true
+                }
                 // mldr's 1-label indexing bug (docs/conventions.md): we compute the value.
                 Ok(_) if toolkit == "mldr" && err == "subscript out of bounds" && case.l == 1 => {
                     tally.deviations += 1;
@@ -193,7 +206,7 @@ fn check_toolkit(toolkit: &str, cases: &HashMap<String, Case>) -> Tally {
                 }
             };
             let expected = number(&record["value"]).expect("value");
-            let ok =
+            let (ok, kind) =
                 if record["tie_order_dependent"].as_bool() == Some(true) && toolkit == "sklearn" {
                     // sklearn's argsort tie order is unspecified: the value must lie in the exact
                     // range over all tie orders.
@@ -203,21 +216,27 @@ fn check_toolkit(toolkit: &str, cases: &HashMap<String, Case>) -> Tally {
                         number(&range[1]).expect("hi"),
                     );
                     let slack = 1e-12 * lo.abs().max(hi.abs());
-                    got >= lo - slack && got <= hi + slack
+                    (got >= lo - slack && got <= hi + slack, &mut tally.in_range)
                 } else if let Some(f64_value) = record.get("value_f64").and_then(number) {
-                    close(got, f64_value, rel)
+                    (close(got, f64_value, rel), &mut tally.f64_values)
                 } else if record["dtype"].as_str() == Some("float32") {
-                    close(got, expected, 1e-6)
+                    (close(got, expected, 1e-6), &mut tally.values)
                 } else {
-                    close(got, expected, rel)
+                    (close(got, expected, rel), &mut tally.values)
                 };
+            if ok {
+                *kind += 1;
+            }
             // MULAN with Weka 3.9 (exact ties) where it differs from the shipped 3.7.
             let weka39 = match record.get("value_weka39").and_then(number) {
                 Some(v39) => {
                     let mut p = params.clone();
                     p.push(("weka".into(), "3.9".into()));
                     match evaluate(convention, metric, &p, case, weighted) {
-                        Ok(ours) if close(ours, v39, rel) => true,
+                        Ok(ours) if close(ours, v39, rel) => {
+                            tally.weka39 += 1;
+                            true
+                        }
                         other => {
                             tally
                                 .failed
@@ -249,20 +268,26 @@ fn conformance_with_every_toolkit() {
     for toolkit in ["sklearn", "torchmetrics", "mldr", "mulan"] {
         let t = check_toolkit(toolkit, &cases);
         println!(
-            "conformance {toolkit}: {} passed, {} failed, {} skipped",
+            "conformance {toolkit}: {} passed, {} failed, {} skipped (metric not in the registry)",
             t.passed,
             t.failed.len(),
             t.skipped
         );
-        if t.deviations > 0 {
-            println!(
-                "  ({} of the passed are documented deviations: mldr's 1-label 'subscript out of bounds')",
-                t.deviations
-            );
-        }
+        // The passed records by kind: docs/conventions.md and the README quote these lines.
+        println!(
+            "  by kind: {} value, {} value_f64 (float64 re-evaluation), {} within the toolkit's \
+             tie-order range, {} error reproduced, {} documented deviation (mldr's 1-label \
+             'subscript out of bounds'); {} also checked against value_weka39",
+            t.values, t.f64_values, t.in_range, t.errors, t.deviations, t.weka39
+        );
         for f in t.failed.iter().take(15) {
             println!("  FAIL {f}");
         }
+        assert_eq!(
+            t.passed,
+            t.values + t.f64_values + t.in_range + t.errors + t.deviations,
+            "{toolkit}: every passed record has one kind"
+        );
         failures.extend(t.failed);
     }
     assert!(
@@ -281,7 +306,7 @@ fn conformance_with_torchmetrics_on_float32_preds() {
     let mut cases = cases();
     cases.extend(cases_in("cases-logits.json"));
     let golden = load("golden-torchmetrics-f32.json");
-    let (mut tally, mut in_interval) = (Tally::default(), 0);
+    let (mut tally, mut in_interval, mut errors) = (Tally::default(), 0, 0);
     for record in golden["results"].as_array().expect("results") {
         let metric = record["metric"].as_str().expect("metric");
         let id = record["case"].as_str().expect("case");
@@ -316,7 +341,10 @@ fn conformance_with_torchmetrics_on_float32_preds() {
             continue;
         }
         let ok = match (record.get("error"), &got) {
-            (Some(_), Err(_)) => true,
+            (Some(_), Err(_)) => {
+                errors += 1;
+                true
+            }
             (Some(err), Ok(v)) => {
                 tally
                     .failed
@@ -356,8 +384,10 @@ fn conformance_with_torchmetrics_on_float32_preds() {
         }
     }
     println!(
-        "conformance torchmetrics float32: {} passed ({in_interval} of them in the tie interval), {} failed",
+        "conformance torchmetrics float32: {} passed ({} value, {in_interval} in the tie interval, \
+         {errors} error reproduced), {} failed",
         tally.passed,
+        tally.passed - in_interval - errors,
         tally.failed.len()
     );
     for f in tally.failed.iter().take(15) {

@@ -66,7 +66,9 @@ const EVAL_ABOUT: &str = "\
 Compute ranking metrics of scores against true labels, read from files.
 
 Files hold one sample per line and one number per label, separated by commas or by whitespace \
-(whichever the first line uses); a first line without numbers is a header. Fields may be quoted \
+(whichever the first line uses); a first line without numbers is a header, and so is a first \
+line 0,1,...,n-1 (pandas' column names for a DataFrame made from an array, saved with \
+index=False), with a note; --no-header reads it as a sample. Fields may be quoted \
 (\"1\"). A first column without a name in the header (pandas' to_csv and R's write.csv write the \
 row index or row names so) is skipped, with a note, when it counts the rows from 0 or 1, and \
 refused otherwise. When both files have a header, their names must agree in order, or be \
@@ -80,6 +82,12 @@ of samples for row-wise metrics. Label-wise metrics (AUC, label average precisio
 row, as their exact value needs them, and so does --per-sample; Fortran-order .npy files are \
 read whole (their rows are not contiguous).
 
+JSON, CSV and Markdown name where the results came from: the rankmetrics version, the toolkit \
+release the convention reproduces, and each input's path, shape and SHA-256 (CSV as extra \
+columns). When a value under max, min or average lies outside the range of the values over \
+every ordering of the ties (tied labels share one rank, which no ordering gives), a note on \
+stderr says so; --quiet skips it and the computation of that range.
+
 Exit status: 0 when every metric has a value; 1 when some metric reported an error (every \
 result is still printed); 2 for unusable arguments, unreadable or unparsable files, files with \
 different numbers of samples, and output files that cannot be written.";
@@ -91,7 +99,8 @@ numbers change under MULAN's or scikit-learn's tie rule?
 Rows are metric concepts (coverage, average precision, ranking loss, one-error, DCG, AUC, ...); \
 columns are rankmetrics under the tie policies max, min, average, first and last, then each \
 toolkit's own metric of that concept (\"-\" where a toolkit has none), then the tie analysis: \
-the interval [pessimistic, optimistic] of every ordering of the ties and its exact expectation, \
+the interval [low, high] of the values over every ordering of the ties (where lower is better, \
+as for coverage and ranking loss, the pessimistic end is the high one) and its exact expectation, \
 and the spread (largest minus smallest value across the policies and toolkits). A value \
 outside the interval is marked with *: that convention differs by more than its tie rule. \
 Numbered notes under the table (and the Markdown) say why a cell is nan, naming the first row \
@@ -132,9 +141,14 @@ pub struct DataArgs {
     pub format_in: Option<InputFormat>,
 
     /// The first line of every text file is a header [default: a first line without any
-    /// number is one]
+    /// number is one, and so is one that counts the columns, 0,1,...,n-1, as pandas names the
+    /// columns of a DataFrame made from an array]
     #[arg(long)]
     pub header: bool,
+
+    /// The first line of every text file is a sample, even one that looks like a header
+    #[arg(long, conflicts_with = "header")]
+    pub no_header: bool,
 
     /// Put the scores' columns in the labels' order, matching the names of both files' header
     /// lines [default: the names must agree, in the same order]
@@ -161,6 +175,7 @@ impl DataArgs {
         ReadOptions {
             format: self.format_in,
             header: self.header,
+            no_header: self.no_header,
             n_labels: self.n_labels,
             quiet: self.quiet,
             align_columns: self.align_columns,
@@ -237,7 +252,7 @@ pub struct CompareArgs {
     pub format: Format,
 
     /// Also draw the comparison as an SVG chart: per metric, each convention's value and the
-    /// [pessimistic, optimistic] interval
+    /// [low, high] interval over the orderings of the ties
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
 }

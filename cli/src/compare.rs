@@ -318,8 +318,8 @@ impl Row {
             .and_then(|c| c.result.as_ref().ok().copied())
     }
 
-    /// The interval [pessimistic, optimistic], lower bound first (for losses the pessimistic
-    /// value is the larger).
+    /// The interval [low, high] over the orderings of the ties: the smaller of the pessimistic
+    /// and optimistic values first (for losses the pessimistic value is the larger).
     pub fn interval(&self) -> Option<(f64, f64)> {
         let p = self.value(Column::Analysis(TiePolicy::Pessimistic))?;
         let o = self.value(Column::Analysis(TiePolicy::Optimistic))?;

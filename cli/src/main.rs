@@ -11,7 +11,10 @@ mod npy;
 mod output;
 mod plot;
 mod progress;
+mod provenance;
+mod sha256;
 mod stream;
+mod tie_note;
 
 use std::io::Write as _;
 use std::process::ExitCode;
@@ -25,6 +28,7 @@ use args::{Cli, Command, CompareArgs, DataArgs, EvalArgs, Format};
 use input::Inputs;
 use output::Outcome;
 use progress::Progress;
+use provenance::{Provenance, Shapes};
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -102,20 +106,34 @@ fn print(text: &str) {
 /// Status 0 when every metric has a value, 1 when some gave an error; `Err` means status 2.
 fn eval(args: &EvalArgs) -> Result<ExitCode, String> {
     let presets = args::presets(args)?;
+    // The interval ends of values under max, min and average, for the note on stderr: not
+    // computed when --quiet would drop the note.
+    let ends = if args.data.quiet {
+        Vec::new()
+    } else {
+        tie_note::ends(&presets)
+    };
+    let all: Vec<Preset> = presets
+        .iter()
+        .cloned()
+        .chain(ends.iter().flat_map(|e| e.presets.clone()))
+        .collect();
     let progress = Progress::new(args.data.quiet);
-    let results = match &args.per_sample {
+    let (mut results, shapes) = match &args.per_sample {
         // A column per preset and a line per sample: every row at once.
-        Some(path) => eval_with_per_sample(&presets, args, path, &progress)?,
+        Some(path) => eval_with_per_sample(&all, presets.len(), args, path, &progress)?,
         None => {
-            let results = stream::evaluate(&presets, &args.data, &progress).inspect_err(|_| {
+            let evaluated = stream::evaluate(&all, &args.data, &progress).inspect_err(|_| {
                 progress.finish();
             })?;
             if args.data.builtin() && !args.data.quiet {
                 eprintln!("rankmetrics: {}", input::EXAMPLE_NOTE);
             }
-            results
+            evaluated
         }
     };
+    let end_values = results.split_off(presets.len());
+    let provenance = Provenance::new(&args.data, shapes, presets.iter().map(Preset::convention))?;
     let outcomes: Vec<Outcome<'_>> = presets
         .iter()
         .zip(results)
@@ -126,30 +144,41 @@ fn eval(args: &EvalArgs) -> Result<ExitCode, String> {
         })
         .collect();
     progress.finish();
+    if let Some(note) = tie_note::note(&presets, &results_of(&outcomes), &ends, &end_values) {
+        eprintln!("rankmetrics: {note}");
+    }
     print(&match args.format {
-        Format::Json => output::json(&outcomes),
+        Format::Json => output::json(&outcomes, &provenance),
         Format::Table => output::table(&outcomes),
-        Format::Csv => output::csv(&outcomes),
-        Format::Markdown => output::markdown(&outcomes),
+        Format::Csv => output::csv(&outcomes, &provenance),
+        Format::Markdown => output::markdown(&outcomes, &provenance),
     });
     let all_values = outcomes.iter().all(|o| o.result.is_ok());
     Ok(ExitCode::from(if all_values { 0 } else { 1 }))
 }
 
-/// Evaluates every preset on the data read whole and writes the per-sample file; if it cannot
-/// be written, nothing is printed (status 2).
+/// The results of `outcomes`, in order.
+fn results_of(outcomes: &[Outcome<'_>]) -> Vec<Result<f64, Error>> {
+    outcomes.iter().map(|o| o.result.clone()).collect()
+}
+
+/// Evaluates every preset on the data read whole and writes the per-sample file of the first
+/// `requested` (the others are the tie note's interval ends); if it cannot be written, nothing
+/// is printed (status 2).
 fn eval_with_per_sample(
-    presets: &[Preset],
+    all: &[Preset],
+    requested: usize,
     args: &EvalArgs,
     path: &std::path::Path,
     progress: &Progress,
-) -> Result<Vec<Result<f64, Error>>, String> {
+) -> Result<(Vec<Result<f64, Error>>, Shapes), String> {
+    let presets = &all[..requested.min(all.len())];
     let inputs = read_inputs(&args.data, progress)?;
     let (t, s) = (&inputs.y_true, &inputs.y_score);
     let y_true = RowMajor::new(&t.data, t.rows, t.cols).map_err(|e| e.to_string())?;
     let y_score = RowMajor::new(&s.data, s.rows, s.cols).map_err(|e| e.to_string())?;
     progress.spinner(format!("computing {} metrics", presets.len()));
-    let results = presets
+    let results = all
         .iter()
         .map(|preset| preset.evaluate(&y_true, &y_score, inputs.weights.as_deref()))
         .collect();
@@ -163,7 +192,15 @@ fn eval_with_per_sample(
             _ => preset.name().to_string(),
         })
         .collect();
-    let (csv, skipped) = per_sample_csv(presets, &columns, &y_true, &y_score, &inputs.weights);
+    let shapes = Shapes::from(&inputs);
+    let provenance = Provenance::new(&args.data, shapes, presets.iter().map(Preset::convention))?;
+    let (csv, skipped) = per_sample_csv(
+        presets,
+        &columns,
+        (&y_true, &y_score),
+        &inputs.weights,
+        &provenance,
+    );
     progress.finish();
     output::write_atomically(path, csv.as_bytes())?;
     if !args.data.quiet {
@@ -171,19 +208,20 @@ fn eval_with_per_sample(
             eprintln!("rankmetrics: {}: no column for {name}: {e}", path.display());
         }
     }
-    Ok(results)
+    Ok((results, shapes))
 }
 
-/// One CSV line per sample: its index, its weight if weights were given, and each row-wise
-/// preset's value (empty where the preset skips the row) under its name in `names`. Presets
-/// without per-sample values (label-wise ones, or an error) are returned with the reason
-/// instead.
+/// One CSV line per sample: its index, its weight if weights were given, each row-wise
+/// preset's value (empty where the preset skips the row) under its name in `names`, and the
+/// provenance columns, filled on the first line only (on every line they would outweigh the
+/// values). Presets without per-sample values (label-wise ones, or an error) are returned
+/// with the reason instead.
 fn per_sample_csv<'n>(
     presets: &[Preset],
     names: &'n [String],
-    y_true: &RowMajor<'_, f64>,
-    y_score: &RowMajor<'_, f64>,
+    (y_true, y_score): (&RowMajor<'_, f64>, &RowMajor<'_, f64>),
     weights: &Option<Vec<f64>>,
+    provenance: &Provenance,
 ) -> (String, Vec<(&'n str, Error)>) {
     let mut columns: Vec<(&str, Vec<Option<f64>>)> = Vec::new();
     let mut skipped = Vec::new();
@@ -198,6 +236,8 @@ fn per_sample_csv<'n>(
         header.push("weight");
     }
     header.extend(columns.iter().map(|(name, _)| *name));
+    header.extend(Provenance::CSV_COLUMNS);
+    let convention = presets.first().map(Preset::convention);
     let mut csv = output::csv_line(&header);
     for i in 0..y_score.nrows().max(y_true.nrows()) {
         let mut fields = vec![i.to_string()];
@@ -207,6 +247,11 @@ fn per_sample_csv<'n>(
         for (_, values) in &columns {
             let v = values.get(i).copied().flatten();
             fields.push(v.map_or(String::new(), |v| format!("{v:?}")));
+        }
+        if i == 0 {
+            fields.extend(provenance.csv_fields(convention));
+        } else {
+            fields.extend(Provenance::CSV_COLUMNS.map(|_| String::new()));
         }
         csv.push_str(&output::csv_line(&fields));
     }
@@ -235,11 +280,12 @@ fn compare(args: &CompareArgs) -> Result<ExitCode, String> {
     }
     // The footnotes read the inputs again: only the formats for people print them.
     let notes = || notes::Notes::new(&rows, &y_true, &y_score, inputs.weights.as_deref());
+    let provenance = Provenance::new(&args.data, Shapes::from(&inputs), compare::TOOLKITS)?;
     print(&match args.format {
-        Format::Json => output::compare_json(&rows, inputs.weights.is_some()),
+        Format::Json => output::compare_json(&rows, inputs.weights.is_some(), &provenance),
         Format::Table => output::compare_table(&rows, &notes()),
-        Format::Csv => output::compare_csv(&rows),
-        Format::Markdown => output::compare_markdown(&rows, &notes()),
+        Format::Csv => output::compare_csv(&rows, &provenance),
+        Format::Markdown => output::compare_markdown(&rows, &notes(), &provenance),
     });
     let all_values = rows
         .iter()

@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use crate::compare::{Cell, Column, Row};
 use crate::notes::{Flag, Notes};
+use crate::provenance::Provenance;
 
 /// One requested metric and what it gave.
 #[derive(Debug)]
@@ -22,12 +23,19 @@ pub struct Outcome<'a> {
 }
 
 impl Outcome<'_> {
-    /// The parameters echoed: the preset's effective ones, and scikit-learn's `sample_weight`
-    /// flag (its functions take weights as a parameter).
+    /// The parameters echoed: the preset's effective ones, scikit-learn's `sample_weight`
+    /// flag (its functions take weights as a parameter), and, when weights were given to a
+    /// toolkit that has none (torchmetrics, mldr, MULAN), `weights="applied by rankmetrics"`:
+    /// the value is the weighted mean of the toolkit's per-sample values, which the toolkit
+    /// itself cannot compute.
     fn params(&self) -> Vec<(&'static str, ParamValue)> {
         let mut params = self.preset.params().to_vec();
-        if self.preset.convention() == Convention::Sklearn {
-            params.push(("sample_weight", ParamValue::Bool(self.weighted)));
+        match self.preset.convention() {
+            Convention::Sklearn => params.push(("sample_weight", ParamValue::Bool(self.weighted))),
+            Convention::Torchmetrics | Convention::Mldr | Convention::Mulan if self.weighted => {
+                params.push(("weights", ParamValue::Str("applied by rankmetrics".into())));
+            }
+            _ => {}
         }
         params
     }
@@ -81,30 +89,38 @@ impl Outcome<'_> {
     }
 }
 
-/// `{"results": [...]}`, one result per line.
-pub fn json(outcomes: &[Outcome<'_>]) -> String {
+/// `{"results": [...], "provenance": {...}}`, one result per line.
+pub fn json(outcomes: &[Outcome<'_>], provenance: &Provenance) -> String {
     let results: Vec<String> = outcomes
         .iter()
         .map(|o| format!("  {}", o.json("")))
         .collect();
-    format!("{{\"results\": [\n{}\n]}}\n", results.join(",\n"))
+    format!(
+        "{{\"results\": [\n{}\n],\n\"provenance\": {}}}\n",
+        results.join(",\n"),
+        provenance.json()
+    )
 }
 
-/// A header line and one line per result: convention, metric, params, value, error.
-pub fn csv(outcomes: &[Outcome<'_>]) -> String {
-    let mut out = String::from("convention,metric,params,value,error\n");
+/// A header line and one line per result: convention, metric, params, value, error, then the
+/// provenance columns.
+pub fn csv(outcomes: &[Outcome<'_>], provenance: &Provenance) -> String {
+    let mut header = vec!["convention", "metric", "params", "value", "error"];
+    header.extend(Provenance::CSV_COLUMNS);
+    let mut out = csv_line(&header);
     for o in outcomes {
         let (value, error) = match &o.result {
             Ok(v) => (plain_number(*v), String::new()),
             Err(e) => (String::new(), o.error_text(e)),
         };
-        let fields = [
+        let mut fields = vec![
             o.preset.convention().name().to_string(),
             o.preset.name().to_string(),
             o.params_text(),
             value,
             error,
         ];
+        fields.extend(provenance.csv_fields(Some(o.preset.convention())));
         out.push_str(&csv_line(&fields));
     }
     out
@@ -187,9 +203,14 @@ pub fn table(outcomes: &[Outcome<'_>]) -> String {
     aligned(&eval_rows(outcomes), &[])
 }
 
-/// A Markdown table: convention, metric, params, value (an error takes the value's place).
-pub fn markdown(outcomes: &[Outcome<'_>]) -> String {
-    markdown_table(&eval_rows(outcomes), &[false, false, false, true])
+/// A Markdown table: convention, metric, params, value (an error takes the value's place),
+/// and the provenance under it.
+pub fn markdown(outcomes: &[Outcome<'_>], provenance: &Provenance) -> String {
+    format!(
+        "{}\n{}",
+        markdown_table(&eval_rows(outcomes), &[false, false, false, true]),
+        provenance.markdown()
+    )
 }
 
 /// Rows as columns two spaces apart; columns flagged in `right` are right-aligned; the last
@@ -381,8 +402,9 @@ fn legend(notes: &[String]) -> String {
         "max .. last: rankmetrics' metric under that tie policy (AUC and label-AP rows: the \
          scikit-learn or MULAN metric with its tie rule replaced).\n\
          sklearn .. mulan: each toolkit's own metric, names and rules; — where it has none.\n\
-         interval: [pessimistic, optimistic], the range over every ordering of the ties; expected: \
-         its exact mean; n/a: no closed form.\n\
+         interval: [low, high], the smallest and largest value over every ordering of the ties \
+         (where lower is better, as for coverage and ranking loss, the pessimistic end is the \
+         high one); expected: their exact mean; n/a: no closed form.\n\
          spread: largest minus smallest value across the policies and toolkits.\n\
          *: outside the interval, so that convention differs by more than how it breaks ties.\n",
     );
@@ -405,24 +427,31 @@ pub fn compare_table(rows: &[Row], notes: &Notes) -> String {
     format!("{}\n{}", aligned(&s.rows, &right), legend(&s.notes))
 }
 
-/// The comparison as a Markdown table, with the legend and the notes as text below.
-pub fn compare_markdown(rows: &[Row], notes: &Notes) -> String {
+/// The comparison as a Markdown table, with the legend, the notes and the provenance as text
+/// below.
+pub fn compare_markdown(rows: &[Row], notes: &Notes, provenance: &Provenance) -> String {
     let s = shown(rows, notes);
     let right: Vec<bool> = (0..s.rows[0].len()).map(|i| i > 0).collect();
     let legend: String = legend(&s.notes)
         .lines()
         .map(|l| format!("{l}  \n"))
         .collect();
-    format!("{}\n{legend}", markdown_table(&s.rows, &right))
+    format!(
+        "{}\n{legend}\n{}",
+        markdown_table(&s.rows, &right),
+        provenance.markdown()
+    )
 }
 
 /// Wide CSV: one line per concept, one column per policy, toolkit and analysis policy, then
-/// spread and the conventions outside the interval; full precision, empty where none.
-pub fn compare_csv(rows: &[Row]) -> String {
+/// spread, the conventions outside the interval and the provenance columns; full precision,
+/// empty where none.
+pub fn compare_csv(rows: &[Row], provenance: &Provenance) -> String {
     let columns = Column::all();
     let mut header = vec!["metric"];
     header.extend(columns.iter().map(|c| c.name()));
     header.extend(["spread", "outside_interval"]);
+    header.extend(Provenance::CSV_COLUMNS);
     let mut out = csv_line(&header);
     for row in rows {
         let mut fields = vec![row.concept.name.to_string()];
@@ -434,15 +463,16 @@ pub fn compare_csv(rows: &[Row]) -> String {
         fields.push(row.spread().map_or(String::new(), plain_number));
         let outside: Vec<&str> = row.outside_interval().iter().map(|c| c.name()).collect();
         fields.push(outside.join(" "));
+        fields.extend(provenance.csv_fields(None));
         out.push_str(&csv_line(&fields));
     }
     out
 }
 
-/// `{"results": [...], "metrics": [...]}`: every cell as an eval result with its "metric_row"
-/// and "column", then per concept the interval, expectation, spread and the conventions
-/// outside the interval.
-pub fn compare_json(rows: &[Row], weighted: bool) -> String {
+/// `{"results": [...], "metrics": [...], "provenance": {...}}`: every cell as an eval result
+/// with its "metric_row" and "column", then per concept the interval, expectation, spread and
+/// the conventions outside the interval.
+pub fn compare_json(rows: &[Row], weighted: bool, provenance: &Provenance) -> String {
     let mut results = Vec::new();
     let mut summaries = Vec::new();
     for row in rows {
@@ -477,9 +507,10 @@ pub fn compare_json(rows: &[Row], weighted: bool) -> String {
         ));
     }
     format!(
-        "{{\"results\": [\n{}\n],\n\"metrics\": [\n{}\n]}}\n",
+        "{{\"results\": [\n{}\n],\n\"metrics\": [\n{}\n],\n\"provenance\": {}}}\n",
         results.join(",\n"),
-        summaries.join(",\n")
+        summaries.join(",\n"),
+        provenance.json()
     )
 }
 

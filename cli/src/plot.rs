@@ -1,6 +1,6 @@
 //! `compare --plot`: the comparison as an SVG chart, one panel per metric. In each panel every
 //! convention (tie policy or toolkit) is a row with a dot at its value; the tie interval
-//! [pessimistic, optimistic] is a shaded bar across the rows and the expected value a line.
+//! [low, high] over the orderings of the ties is a shaded bar across the rows and the expected value a line.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -50,7 +50,7 @@ fn draw(root: &DrawingArea<SVGBackend<'_>, Shift>, rows: &[Row], panel_rows: usi
     let legend = ("sans-serif", 14).into_font();
     title.draw(&Rectangle::new([(16, 42), (46, 56)], BAND.filled()))?;
     title.draw(&Text::new(
-        "tie interval [pessimistic, optimistic]",
+        "tie interval [low, high] over tie orders",
         (52, 42),
         legend.color(&BLACK),
     ))?;

@@ -13,8 +13,10 @@ use rankmetrics::{Error, RowMajor};
 use crate::args::DataArgs;
 use crate::input::{self, InputError, Inputs, Role, RowStream, CHUNK_ROWS};
 use crate::progress::Progress;
+use crate::provenance::Shapes;
 
-/// Each preset's value over the data `data` names (or the built-in example).
+/// Each preset's value over the data `data` names (or the built-in example), and the shapes
+/// of the inputs.
 ///
 /// The accumulators give bitwise the one-shot values, as the chunks arrive in row order. A
 /// preset that reports an error is evaluated again on the whole data, read whole, so that its
@@ -27,10 +29,10 @@ pub fn evaluate(
     presets: &[Preset],
     data: &DataArgs,
     progress: &Progress,
-) -> Result<Vec<Result<f64, Error>>, String> {
-    let streamed = stream(presets, data, progress).map_err(|e| e.to_string())?;
-    if streamed.iter().all(Option::is_some) {
-        return Ok(streamed.into_iter().flatten().map(Ok).collect());
+) -> Result<(Vec<Result<f64, Error>>, Shapes), String> {
+    let (streamed, shapes) = stream(presets, data, progress).map_err(|e| e.to_string())?;
+    if let (true, Some(shapes)) = (streamed.iter().all(Option::is_some), shapes) {
+        return Ok((streamed.into_iter().flatten().map(Ok).collect(), shapes));
     }
     let inputs = Inputs::read(
         data.y_true.as_deref(),
@@ -44,22 +46,24 @@ pub fn evaluate(
     let y_true = RowMajor::new(&t.data, t.rows, t.cols).map_err(|e| e.to_string())?;
     let y_score = RowMajor::new(&s.data, s.rows, s.cols).map_err(|e| e.to_string())?;
     progress.spinner(format!("computing {} metrics", presets.len()));
-    Ok(presets
+    let results = presets
         .iter()
         .zip(streamed)
         .map(|(preset, value)| match value {
             Some(v) => Ok(v),
             None => preset.evaluate(&y_true, &y_score, inputs.weights.as_deref()),
         })
-        .collect())
+        .collect();
+    Ok((results, Shapes::from(&inputs)))
 }
 
-/// The streamed value of each preset; `None` where it must be evaluated on the whole data.
+/// The streamed value of each preset (`None` where it must be evaluated on the whole data),
+/// and the inputs' shapes when every file was read to its end.
 fn stream(
     presets: &[Preset],
     data: &DataArgs,
     progress: &Progress,
-) -> Result<Vec<Option<f64>>, InputError> {
+) -> Result<(Vec<Option<f64>>, Option<Shapes>), InputError> {
     let options = data.read_options();
     let (t, s) = (data.y_true.as_deref(), data.y_score.as_deref());
     let logit_chunk = if presets
@@ -101,7 +105,7 @@ fn stream(
         if let Some(w) = &mut weights {
             weight_rows.clear();
             if w.read_rows(rows, &mut weight_rows)? < rows {
-                return Ok(vec![None; presets.len()]); // as one shot: a weight-length error
+                return Ok((vec![None; presets.len()], None)); // as one shot: a weight-length error
             }
         }
         let weights = weights.as_ref().map(|_| &weight_rows[..]);
@@ -127,13 +131,19 @@ fn stream(
     }
     if let Some(w) = &mut weights {
         if w.read_rows(1, &mut weight_rows)? > 0 {
-            return Ok(vec![None; presets.len()]);
+            return Ok((vec![None; presets.len()], None));
         }
     }
-    Ok(accumulators
+    let shapes = Shapes {
+        y_true: (labels.rows(), labels.cols()),
+        y_score: (scores.rows(), scores.cols()),
+        weights: weights.as_ref().map(RowStream::rows),
+    };
+    let values = accumulators
         .iter()
         .map(|acc| acc.as_ref().and_then(|a| a.value().ok()))
-        .collect())
+        .collect();
+    Ok((values, Some(shapes)))
 }
 
 /// Whether torchmetrics would apply its sigmoid to these rows (some score outside [0, 1]);

@@ -85,6 +85,23 @@ impl Run {
             .collect()
     }
 
+    /// The JSON output without its `provenance`, which names the files read: what two runs on
+    /// the same data in different files (or the built-in example) print alike.
+    fn json_values(&self) -> Value {
+        let mut doc: Value = serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.stdout));
+        let provenance = doc.as_object_mut().unwrap().remove("provenance");
+        assert!(provenance.is_some(), "no provenance: {}", self.stdout);
+        doc
+    }
+
+    /// The `provenance` of a JSON output.
+    fn provenance(&self) -> Value {
+        let doc: Value = serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.stdout));
+        doc["provenance"].clone()
+    }
+
     /// Asserts a status-2 failure naming `path` followed by `located` (":line:column: ...").
     fn assert_file_error(&self, path: &Path, located: &str) {
         self.assert_unusable(&format!("{}{located}", path.display()));
@@ -97,6 +114,42 @@ impl Run {
         assert!(self.stderr.starts_with("rankmetrics: error: "), "{self:?}");
         assert!(self.stderr.contains(needle), "{needle:?} not in {self:?}");
     }
+}
+
+/// The provenance columns every CSV output ends with.
+const PROVENANCE_COLUMNS: &str = "rankmetrics_version,reproduces,y_true,y_true_shape,\
+     y_true_sha256,y_score,y_score_shape,y_score_sha256,sample_weight,sample_weight_shape,\
+     sample_weight_sha256";
+
+/// The fields of a CSV line, unquoted.
+fn csv_fields(line: &str) -> Vec<String> {
+    let (mut fields, mut field, mut quoted) = (Vec::new(), String::new(), false);
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' if quoted && chars.peek() == Some(&'"') => {
+                chars.next();
+                field.push('"');
+            }
+            '"' => quoted = !quoted,
+            ',' if !quoted => fields.push(std::mem::take(&mut field)),
+            c => field.push(c),
+        }
+    }
+    fields.push(field);
+    fields
+}
+
+/// A CSV output without its provenance columns (the last eleven), as field lists.
+fn csv_values(csv: &str) -> Vec<Vec<String>> {
+    let width = PROVENANCE_COLUMNS.split(',').count();
+    csv.lines()
+        .map(|l| {
+            let mut fields = csv_fields(l);
+            fields.truncate(fields.len() - width);
+            fields
+        })
+        .collect()
 }
 
 /// Writes `y_true` and `y_score` and runs `eval --format json` on them with `extra` arguments.
@@ -135,6 +188,9 @@ fn assert_all_errors(run: &Run, needle: &str) {
 
 const DOC_TRUE: &str = "1 0 0\n0 0 1\n";
 const DOC_SCORE: &str = "0.75, 0.5, 1\n1, 0.2, 0.1\n";
+/// `sha256sum` of files holding `DOC_TRUE` and `DOC_SCORE`.
+const DOC_TRUE_SHA256: &str = "81c5a8111dc198634620dcab42e46aaf875c23aad1a39a7b5685c80e2bc70447";
+const DOC_SCORE_SHA256: &str = "ac721e33f3ab330d9dea83c1bc5ce5f97bf68c06c43050aedef86e0bb52df185";
 
 #[test]
 fn builtin_example_runs_for_every_convention() {
@@ -252,7 +308,7 @@ fn separators_line_ends_and_trailing_blank_lines_do_not_matter() {
         &["--convention", "mulan"],
     );
     assert_eq!(plain.status, 0, "{plain:?}");
-    assert_eq!(plain.stdout, other.stdout);
+    assert_eq!(plain.json_values(), other.json_values());
 }
 
 #[test]
@@ -993,7 +1049,7 @@ fn every_input_format_reads_the_same_data() {
     // f32 scores: the same ranking, so the same values for every metric.
     let (t, sc) = &pairs[4];
     let r = eval_files(t, sc, &["--convention", "mulan"]);
-    assert_eq!(r.stdout, reference.stdout);
+    assert_eq!(r.json_values(), reference.json_values());
     // A header line is detected, or forced with --header.
     let t = s.file("names.txt", "x y z\n1 0 0\n0 0 1\n");
     let r = eval_files(&t, &pairs[0].1, &["--metric", "coverage"]);
@@ -1003,7 +1059,7 @@ fn every_input_format_reads_the_same_data() {
     // Both headers name the same columns (named columns are compared).
     let sc = s.file("numbered.csv", "7,8,9\n0.75,0.5,1\n1,0.2,0.1\n");
     let forced = eval_files(&t, &sc, &["--metric", "coverage", "--header"]);
-    assert_eq!(forced.stdout, r.stdout);
+    assert_eq!(forced.json_values(), r.json_values());
     assert!(forced.stderr.is_empty(), "{forced:?}");
     // --format-in wins over the extension.
     let tabbed = s.file("s.dat", "0.75\t0.5\t1\n1\t0.2\t0.1\n");
@@ -1013,7 +1069,7 @@ fn every_input_format_reads_the_same_data() {
         &tabbed,
         &["--format-in", "tsv", "--convention", "mulan"],
     );
-    assert_eq!(r.stdout, reference.stdout);
+    assert_eq!(r.json_values(), reference.json_values());
     // --n-labels widens a label list beyond the largest index it names.
     let r = eval_files(&pairs[1].0, &pairs[1].1, &["--n-labels", "4"]);
     assert_all_errors(
@@ -1086,8 +1142,22 @@ fn eval_prints_csv_and_markdown() {
     let csv = args("csv");
     assert_eq!(csv.status, 0, "{csv:?}");
     let lines: Vec<&str> = csv.stdout.lines().collect();
-    assert_eq!(lines[0], "convention,metric,params,value,error");
-    assert_eq!(lines[1], "sklearn,coverage_error,sample_weight=false,2.5,");
+    assert_eq!(
+        lines[0],
+        format!("convention,metric,params,value,error,{PROVENANCE_COLUMNS}")
+    );
+    // The provenance columns on every line: the toolkit release, each file, shape and hash.
+    let provenance = format!(
+        "{},scikit-learn 1.9.1,{},2x3,{DOC_TRUE_SHA256},{},2x3,{DOC_SCORE_SHA256},,,",
+        env!("CARGO_PKG_VERSION"),
+        t.display(),
+        sc.display()
+    );
+    assert_eq!(
+        lines[1],
+        format!("sklearn,coverage_error,sample_weight=false,2.5,,{provenance}")
+    );
+    assert!(lines[1..].iter().all(|l| l.ends_with(&provenance)));
     assert_eq!(lines.len(), 1 + Convention::Sklearn.metric_names().len());
     let md = args("markdown");
     let lines: Vec<&str> = md.stdout.lines().collect();
@@ -1096,6 +1166,32 @@ fn eval_prints_csv_and_markdown() {
     assert_eq!(
         lines[2],
         "| sklearn | coverage_error | sample_weight=false | 2.5 |"
+    );
+    // Under the table, after a blank line: the versions and the inputs.
+    let table_end = 2 + Convention::Sklearn.metric_names().len();
+    assert_eq!(lines[table_end], "");
+    assert_eq!(
+        lines[table_end + 1..],
+        [
+            format!(
+                "Computed with rankmetrics {}, reproducing scikit-learn 1.9.1.  ",
+                env!("CARGO_PKG_VERSION")
+            ),
+            format!(
+                "y_true: `{}`, 2 × 3, sha256 `{DOC_TRUE_SHA256}`  ",
+                t.display()
+            ),
+            format!(
+                "y_score: `{}`, 2 × 3, sha256 `{DOC_SCORE_SHA256}`  ",
+                sc.display()
+            ),
+        ]
+    );
+    // The table for the terminal stays as it was: a header and a line per metric.
+    let table = args("table");
+    assert_eq!(
+        table.stdout.lines().count(),
+        1 + Convention::Sklearn.metric_names().len()
     );
 }
 
@@ -1125,7 +1221,7 @@ fn per_sample_values_average_to_the_metric() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines[0],
-        "sample,average_precision,coverage,one_error,ranking_loss"
+        format!("sample,average_precision,coverage,one_error,ranking_loss,{PROVENANCE_COLUMNS}")
     );
     assert_eq!(lines.len(), 1 + 8);
     for (col, metric) in [(2, "coverage"), (3, "one_error"), (1, "average_precision")] {
@@ -1161,7 +1257,26 @@ fn per_sample_values_average_to_the_metric() {
     );
     assert_eq!(r.status, 0, "{r:?}");
     let text = std::fs::read_to_string(&out).unwrap();
-    assert_eq!(text, "sample,weight,AveragePrecision\n0,1.0,0.5\n1,3.0,\n");
+    // The provenance columns are filled on the first line only.
+    assert_eq!(
+        text,
+        format!(
+            "sample,weight,AveragePrecision,{PROVENANCE_COLUMNS}\n\
+             0,1.0,0.5,{},{},{},2x3,{},{},2x3,{DOC_SCORE_SHA256},{},2x1,{}\n\
+             1,3.0,,,,,,,,,,,,\n",
+            env!("CARGO_PKG_VERSION"),
+            r.provenance()["reproduces"]["mulan"].as_str().unwrap(),
+            t.display(),
+            r.provenance()["inputs"]["y_true"]["sha256"]
+                .as_str()
+                .unwrap(),
+            sc.display(),
+            w.display(),
+            r.provenance()["inputs"]["sample_weight"]["sha256"]
+                .as_str()
+                .unwrap(),
+        )
+    );
     // An unwritable destination: status 2, nothing printed, no file left behind.
     let missing = s.dir.join("no-such-dir").join("p.csv");
     let r = run(&["eval", "-q", "--per-sample", missing.to_str().unwrap()]);
@@ -1293,9 +1408,18 @@ fn compare_prints_every_format() {
     let csv_lines: Vec<&str> = csv.stdout.lines().collect();
     assert_eq!(
         csv_lines[0],
-        "metric,max,min,average,first,last,sklearn,torchmetrics,mldr,mulan,pessimistic,\
-         expected,optimistic,spread,outside_interval"
+        format!(
+            "metric,max,min,average,first,last,sklearn,torchmetrics,mldr,mulan,pessimistic,\
+             expected,optimistic,spread,outside_interval,{PROVENANCE_COLUMNS}"
+        )
     );
+    // Every line ends with the provenance: the four toolkits, the built-in example.
+    assert!(csv_lines[1..].iter().all(|l| l.ends_with(&format!(
+        ",{},scikit-learn 1.9.1; torchmetrics 1.9.0; mldr 0.4.2 with pROC 1.18.0; MULAN \
+         43f6389 compiled against Weka 3.6.14 (Weka 3.9.7 for MacroAUCPR and weka=3.9),\
+         built-in example,8x5,,built-in example,8x5,,,,",
+        env!("CARGO_PKG_VERSION")
+    ))));
     assert!(csv_lines
         .iter()
         .any(|l| l.starts_with("one-error,0.375,0.25,0.3125,0.25,0.375,,,0.25,0.375,")));
@@ -1307,6 +1431,24 @@ fn compare_prints_every_format() {
         csv_lines.len(),
         md_lines.iter().filter(|l| l.starts_with("| ")).count() - 1
     );
+    // The legend says what the interval column prints: the low end first.
+    assert!(table
+        .stdout
+        .contains("interval: [low, high], the smallest and largest value"));
+    let coverage = table_row(&table.stdout, "coverage (ranks from 0)");
+    assert!(coverage.contains("[1.0000, 1.5000]"), "{coverage}");
+    assert!(csv_lines
+        .iter()
+        .any(|l| l.starts_with("coverage (ranks from 0),") && l.contains(",1.5,1.25,1,")));
+    // The Markdown ends with the provenance.
+    assert!(md.stdout.contains(&format!(
+        "\nComputed with rankmetrics {}, reproducing scikit-learn 1.9.1; torchmetrics 1.9.0; \
+         mldr 0.4.2 with pROC 1.18.0; MULAN 43f6389",
+        env!("CARGO_PKG_VERSION")
+    )));
+    assert!(md.stdout.ends_with(
+        "y_true: the built-in example, 8 × 5  \ny_score: the built-in example, 8 × 5  \n"
+    ));
 }
 
 #[test]
@@ -1741,7 +1883,9 @@ fn one_per_sample_run_writes_a_column_per_tie_policy() {
         .map(|p| per_sample_builtin(&s, &[&metrics[..], &["--ties", p]].concat()))
         .collect();
     // One policy: the columns are named as without --ties.
-    assert!(single[0].starts_with("sample,coverage_error,label_ranking_average_precision_score\n"));
+    assert!(single[0].starts_with(&format!(
+        "sample,coverage_error,label_ranking_average_precision_score,{PROVENANCE_COLUMNS}\n"
+    )));
     // Repeated and listed alike; a policy given twice counts once.
     let repeated = per_sample_builtin(
         &s,
@@ -1763,7 +1907,7 @@ fn one_per_sample_run_writes_a_column_per_tie_policy() {
         &[&metrics[..], &["--ties", "pessimistic,expected,optimistic"]].concat(),
     );
     assert_eq!(repeated, listed);
-    let lines: Vec<Vec<&str>> = listed.lines().map(|l| l.split(',').collect()).collect();
+    let lines = csv_values(&listed);
     let header = [
         "sample",
         "coverage_error:pessimistic",
@@ -1776,8 +1920,7 @@ fn one_per_sample_run_writes_a_column_per_tie_policy() {
     assert_eq!(lines[0], header);
     // Each column is bitwise the one-policy run's.
     for (p, text) in single.iter().enumerate() {
-        for (i, line) in text.lines().enumerate().skip(1) {
-            let fields: Vec<&str> = line.split(',').collect();
+        for (i, fields) in csv_values(text).iter().enumerate().skip(1) {
             assert_eq!(lines[i][1 + p], fields[1], "coverage, {}", policies[p]);
             assert_eq!(lines[i][4 + p], fields[2], "LRAP, {}", policies[p]);
         }
@@ -1820,12 +1963,22 @@ fn the_printed_example_read_back_gives_the_built_in_values() {
         let args = ["eval", "-q", "--format", "json", "--convention", convention];
         let builtin = run(&args);
         let read_back = run(&[&args[..], &files].concat());
-        assert_eq!(read_back.stdout, builtin.stdout, "{convention}");
+        assert_eq!(
+            read_back.json_values(),
+            builtin.json_values(),
+            "{convention}"
+        );
         assert_eq!(read_back.status, builtin.status, "{convention}");
+        // The same shapes; the files named, the example said to be one.
+        let (b, r) = (builtin.provenance(), read_back.provenance());
+        assert_eq!(b["inputs"]["y_score"]["built_in_example"], true);
+        assert_eq!(r["inputs"]["y_score"]["path"], sc.to_str().unwrap());
+        assert_eq!(r["inputs"]["y_true"]["rows"], b["inputs"]["y_true"]["rows"]);
+        assert_eq!(r["inputs"]["y_true"]["columns"], 5);
     }
     let builtin = run(&["compare", "-q", "--format", "json"]);
     let read_back = run(&[&["compare", "-q", "--format", "json"], &files[..]].concat());
-    assert_eq!(read_back.stdout, builtin.stdout);
+    assert_eq!(read_back.json_values(), builtin.json_values());
     // CSV holds one matrix: without a name, a message and status 2.
     run(&["example"]).assert_unusable("a CSV file holds one matrix: name it, y-true or y-score");
     // The NumPy and R forms define both matrices; run them where Python and R are installed.
@@ -1890,7 +2043,11 @@ fn assert_reads_as(y_true: &Path, y_score: &Path, plain_true: &Path, plain_score
         let args = ["--convention", convention];
         let read = eval_files(y_true, y_score, &args);
         let plain = eval_files(plain_true, plain_score, &[&args[..], &["-q"]].concat());
-        assert_eq!(read.stdout, plain.stdout, "{convention}: {read:?}");
+        assert_eq!(
+            read.json_values(),
+            plain.json_values(),
+            "{convention}: {read:?}"
+        );
         assert_eq!(read.status, plain.status, "{convention}");
         if stderr.is_empty() {
             stderr = read.stderr;
@@ -1929,7 +2086,11 @@ fn pandas_default_index_column_is_skipped_with_a_note() {
         &["-q", "--metric", "coverage"],
     );
     let plain = eval_files(&plain_true, &plain_score, &["-q", "--metric", "coverage"]);
-    assert_eq!((r.status, &r.stdout), (0, &plain.stdout), "{r:?}");
+    assert_eq!(
+        (r.status, r.json_values()),
+        (0, plain.json_values()),
+        "{r:?}"
+    );
     // A Series of weights: index and values.
     let w = s.file("w.txt", "1\n2\n1\n0.5\n1\n3\n");
     let weights = ["--convention", "sklearn", "--sample-weight"];
@@ -1947,7 +2108,11 @@ fn pandas_default_index_column_is_skipped_with_a_note() {
         &plain_score,
         &[&weights[..], &[w.to_str().unwrap()]].concat(),
     );
-    assert_eq!((r.status, &r.stdout), (0, &plain.stdout), "{r:?}");
+    assert_eq!(
+        (r.status, r.json_values()),
+        (0, plain.json_values()),
+        "{r:?}"
+    );
     // -q: no notes.
     let r = eval_files(
         &written("pandas_y_true.csv"),
@@ -1955,6 +2120,38 @@ fn pandas_default_index_column_is_skipped_with_a_note() {
         &["-q"],
     );
     assert_eq!(r.stderr, "");
+}
+
+#[test]
+fn pandas_column_names_of_an_array_frame_are_a_header_not_a_sample() {
+    let s = Scratch::new("pandas-array");
+    let plain_score = s.file("s.csv", WRITTEN_SCORES);
+    let plain_true = written("pandas_y_true_noindex.csv");
+    let (labels, scores) = (
+        written("pandas_y_true_array_noindex.csv"),
+        written("pandas_y_score_array_noindex.csv"),
+    );
+    // Every convention reads them as the plain files, saying why line 1 was skipped.
+    let stderr = assert_reads_as(&labels, &scores, &plain_true, &plain_score);
+    assert!(
+        stderr.contains(
+            "pandas_y_true_array_noindex.csv: line 1 is 0, 1, ..., 3, the column names pandas \
+             writes for a DataFrame made from an array (df.to_csv(path, index=False)): read as \
+             a header and skipped; --no-header reads it as a sample"
+        ),
+        "{stderr}"
+    );
+    // Read as a sample, the header would be one of graded relevance 0..3 that NDCG takes
+    // silently; --no-header does that when a first line 0, 1, ... is data.
+    let ndcg = ["--convention", "sklearn", "--metric", "ndcg_score", "-q"];
+    let headed = eval_files(&labels, &scores, &ndcg);
+    let plain = eval_files(&plain_true, &plain_score, &ndcg);
+    assert_eq!(headed.json_values(), plain.json_values());
+    let data = eval_files(&labels, &scores, &[&ndcg[..], &["--no-header"]].concat());
+    assert_ne!(data.results()[0]["value"], plain.results()[0]["value"]);
+    let rows = &data.provenance()["inputs"]["y_true"]["rows"];
+    assert_eq!(rows, 7, "{data:?}");
+    run(&["eval", "--header", "--no-header"]).assert_unusable("cannot be used with");
 }
 
 #[test]
@@ -2040,7 +2237,10 @@ fn header_names_must_agree_or_be_aligned() {
     );
     let aligned = eval_files(&labels, &dcba, &["-q", "--align-columns"]);
     let same = eval_files(&labels, &written("pandas_y_score.csv"), &["-q"]);
-    assert_eq!((aligned.status, &aligned.stdout), (0, &same.stdout));
+    assert_eq!(
+        (aligned.status, aligned.json_values()),
+        (0, same.json_values())
+    );
     // compare reads the files the same way.
     let args = [
         "compare",
@@ -2060,7 +2260,7 @@ fn header_names_must_agree_or_be_aligned() {
         &["--y-score", written("pandas_y_score.csv").to_str().unwrap()],
     ]
     .concat());
-    assert_eq!(aligned.stdout, same.stdout);
+    assert_eq!(csv_values(&aligned.stdout), csv_values(&same.stdout));
     assert!(run(&[&args[..], &["--y-score", dcba.to_str().unwrap()]].concat()).status == 2);
     // Different names; names that cannot be matched; no header to align by.
     let r_scores = written("r_y_score.csv");
@@ -2129,5 +2329,174 @@ fn a_header_of_another_width_is_an_error() {
         r.stderr.contains("do not count the rows from 0 or 1"),
         "{}",
         r.stderr
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Provenance, the weights echo and the tie note.
+
+/// The labels, scores and weights of the scikit-learn documentation example, as files.
+fn doc_files(s: &Scratch) -> (PathBuf, PathBuf, PathBuf) {
+    (
+        s.file("t.txt", DOC_TRUE),
+        s.file("s.csv", DOC_SCORE),
+        s.file("w.txt", "1\n3\n"),
+    )
+}
+
+#[test]
+fn every_output_says_where_it_came_from() {
+    let s = Scratch::new("provenance");
+    let (t, sc, w) = doc_files(&s);
+    let version = env!("CARGO_PKG_VERSION");
+    // eval: the convention's toolkit, each input's path as given, shape and SHA-256.
+    let weighted = [
+        "--convention",
+        "mldr",
+        "--sample-weight",
+        w.to_str().unwrap(),
+    ];
+    let r = eval_files(&t, &sc, &weighted);
+    assert_eq!(r.status, 0, "{r:?}");
+    let p = r.provenance();
+    assert_eq!(p["rankmetrics"], version);
+    assert_eq!(
+        p["reproduces"],
+        serde_json::json!({"mldr": "mldr 0.4.2 with pROC 1.18.0"})
+    );
+    assert_eq!(
+        p["inputs"]["y_true"],
+        serde_json::json!({"path": t.to_str().unwrap(), "rows": 2, "columns": 3,
+                           "sha256": DOC_TRUE_SHA256})
+    );
+    assert_eq!(p["inputs"]["y_score"]["sha256"], DOC_SCORE_SHA256);
+    assert_eq!(p["inputs"]["sample_weight"]["rows"], 2);
+    assert_eq!(p["inputs"]["sample_weight"]["columns"], 1);
+    // The same with --per-sample, which reads the files whole.
+    let out = s.dir.join("per-sample.csv");
+    let whole = eval_files(
+        &t,
+        &sc,
+        &[&weighted[..], &["--per-sample", out.to_str().unwrap()]].concat(),
+    );
+    assert_eq!(whole.provenance(), p);
+    // Rankmetrics' own metrics reproduce no toolkit; the built-in example is no file.
+    let r = run(&["eval", "-q", "--format", "json", "--metric", "coverage"]);
+    let p = r.provenance();
+    assert_eq!(p["reproduces"], serde_json::json!({}));
+    assert_eq!(
+        p["inputs"],
+        serde_json::json!({
+            "y_true": {"built_in_example": true, "rows": 8, "columns": 5},
+            "y_score": {"built_in_example": true, "rows": 8, "columns": 5},
+        })
+    );
+    // compare: every toolkit; its JSON otherwise as before (results and metrics).
+    let (_, doc) = compare_builtin(&["-q"]);
+    let keys: Vec<&str> = doc
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(keys, ["metrics", "provenance", "results"]);
+    let toolkits: Vec<&str> = doc["provenance"]["reproduces"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(toolkits, ["mldr", "mulan", "sklearn", "torchmetrics"]);
+    assert!(doc["provenance"]["reproduces"]["mulan"]
+        .as_str()
+        .unwrap()
+        .starts_with("MULAN 43f6389 compiled against Weka 3.6.14"));
+    // A gzipped file is hashed as stored, as sha256sum does.
+    let gz = s.file("s.csv.gz", gzip(DOC_SCORE));
+    let r = eval_files(&t, &gz, &["-q"]);
+    let hash = r.provenance()["inputs"]["y_score"]["sha256"].clone();
+    assert_eq!(hash.as_str().map(str::len), Some(64));
+    assert_ne!(hash, DOC_SCORE_SHA256);
+}
+
+#[test]
+fn weights_a_toolkit_lacks_are_echoed_as_applied_by_rankmetrics() {
+    let s = Scratch::new("weights-echo");
+    let (t, sc, w) = doc_files(&s);
+    for convention in Convention::ALL {
+        let weighted = eval_files(
+            &t,
+            &sc,
+            &[
+                "--convention",
+                convention.name(),
+                "--sample-weight",
+                w.to_str().unwrap(),
+            ],
+        );
+        let plain = eval_files(&t, &sc, &["--convention", convention.name()]);
+        for (r, given) in [(&weighted, true), (&plain, false)] {
+            for result in r.results() {
+                let echo = &result["params"]["weights"];
+                let lacks = !matches!(convention, Convention::Rankmetrics | Convention::Sklearn);
+                if lacks && given {
+                    assert_eq!(echo, "applied by rankmetrics", "{convention} {result}");
+                } else {
+                    assert!(echo.is_null(), "{convention} {result}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn eval_notes_values_outside_every_ordering_on_stderr() {
+    // Under the default max, NDCG gives every tied relevant label the last position's
+    // discount: 0.6641 on the built-in data, below the pessimistic end 0.7510.
+    let r = run(&["eval", "--format", "json", "--metric", "ndcg"]);
+    assert_eq!(r.status, 0, "{r:?}");
+    let notes: Vec<&str> = r
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("rankmetrics: note: "))
+        .collect();
+    assert_eq!(notes.len(), 1, "{r:?}");
+    assert!(
+        notes[0].starts_with("rankmetrics: note: ndcg under max: 0.6641 outside [0.7510, 0.8289]"),
+        "{r:?}"
+    );
+    assert!(notes[0].contains("--ties expected") && notes[0].contains("--ties pessimistic"));
+    // Not on stdout, and the value is unchanged.
+    assert!(!r.stdout.contains("note"));
+    assert_eq!(r.results()[0]["value"], 0.6640714946694792);
+    // Every metric of the default run outside its interval is named in the one note.
+    let r = run(&["eval"]);
+    let note = r.stderr.lines().find(|l| l.contains("note: ")).unwrap();
+    for metric in ["dcg under max", "ndcg under max", "ndcg_at_k under max"] {
+        assert!(note.contains(metric), "{metric}: {note}");
+    }
+    assert!(!note.contains("coverage"), "{note}");
+    // Under min, coverage too; orderings and the analysis policies never get one; nor -q.
+    let r = run(&["eval", "--ties", "min", "--metric", "coverage"]);
+    assert!(
+        r.stderr
+            .contains("note: coverage under min: 0.6250 outside [1.0000, 1.5000]"),
+        "{r:?}"
+    );
+    for args in [
+        &["eval", "--ties", "first"][..],
+        &["eval", "--ties", "expected,pessimistic,optimistic"],
+        &["eval", "-q"],
+        &["eval", "--convention", "sklearn"],
+    ] {
+        let r = run(args);
+        assert!(!r.stderr.contains("note: "), "{args:?}: {r:?}");
+    }
+    // A scikit-learn metric with its tie rule replaced by --ties max is checked alike.
+    let r = run(&["eval", "--convention", "sklearn", "--ties", "min"]);
+    assert!(
+        r.stderr
+            .contains("label_ranking_average_precision_score under min: 1.3958 outside"),
+        "{r:?}"
     );
 }

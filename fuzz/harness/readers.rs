@@ -71,6 +71,8 @@ pub fn check(data: &[u8]) {
     let options = ReadOptions {
         format: FORMATS[usize::from(flags >> 2) % FORMATS.len()],
         header: flags & 0x40 != 0,
+        // The two header options conflict on the command line: never both.
+        no_header: flags & 0x40 == 0 && byte(5) & 0x80 != 0,
         n_labels: (flags & 0x20 != 0).then_some(usize::from(byte(5) % 8)),
         quiet: true,
         align_columns: flags & 0x10 != 0,

@@ -92,8 +92,10 @@ pub struct ReadOptions {
     /// The format of every data file, instead of the one its extension names.
     pub format: Option<InputFormat>,
     /// The first line of each text file is a header (otherwise a first line without any
-    /// number is taken as one).
+    /// number, or one that counts the columns from 0, is taken as one).
     pub header: bool,
+    /// The first line of each text file is a sample, even when it looks like a header.
+    pub no_header: bool,
     /// The number of labels of a `.labels` file (default: the scores' number of columns).
     pub n_labels: Option<usize>,
     /// No notes on stderr.
@@ -357,6 +359,8 @@ impl<'a> RowStream<'a> {
                     HeaderRule::Forced {
                         note: !options.quiet,
                     }
+                } else if options.no_header {
+                    HeaderRule::None
                 } else {
                     HeaderRule::Detect {
                         note: !options.quiet,

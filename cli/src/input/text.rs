@@ -152,13 +152,23 @@ impl Parser {
         if !is_header(first, self.separator, forced) {
             return false;
         }
-        if self.header == (HeaderRule::Detect { note: true }) {
-            eprintln!("rankmetrics: {source}: line 1 is a header, skipped");
-        }
         let separator = match self.separator {
             Separator::Detect if first.contains(',') => Separator::Comma,
             s => s,
         };
+        if self.header == (HeaderRule::Detect { note: true }) {
+            let fields = fields(first, separator);
+            if counts_columns(&fields) {
+                eprintln!(
+                    "rankmetrics: {source}: line 1 is 0, 1, ..., {}, the column names pandas \
+                     writes for a DataFrame made from an array (df.to_csv(path, index=False)): \
+                     read as a header and skipped; --no-header reads it as a sample",
+                    fields.len() - 1
+                );
+            } else {
+                eprintln!("rankmetrics: {source}: line 1 is a header, skipped");
+            }
+        }
         let mut names: Vec<String> = fields(first, separator)
             .into_iter()
             .map(Cow::into_owned)
@@ -379,8 +389,9 @@ fn fields(line: &str, separator: Separator) -> Vec<Cow<'_, str>> {
 }
 
 /// Whether a file's first line is a header: always when `forced`, else when it has fields
-/// and none of them is a number (a line of column names), or when its first field is empty
-/// (the unnamed index column over pandas' default column names: `,0,1,2`).
+/// and none of them is a number (a line of column names), when its first field is empty
+/// (the unnamed index column over pandas' default column names: `,0,1,2`), or when it counts
+/// the columns from 0 (pandas' default column names without the index: `0,1,2`).
 fn is_header(first: &str, separator: Separator, forced: bool) -> bool {
     let separator = match separator {
         Separator::Detect if first.contains(',') => Separator::Comma,
@@ -390,6 +401,20 @@ fn is_header(first: &str, separator: Separator, forced: bool) -> bool {
     forced
         || (!first.trim().is_empty() && fields.iter().all(|f| f.parse::<f64>().is_err()))
         || (fields.len() >= 2 && fields[0].is_empty())
+        || counts_columns(&fields)
+}
+
+/// Whether `fields` are exactly `0`, `1`, ..., `n-1` (integers as pandas writes them, n >= 2):
+/// the header pandas writes for a DataFrame made from a NumPy array, whose column names are
+/// those integers, when saved with `index=False`. Read as a sample, it would add a row of
+/// labels 0..n-1 and scores 0..n-1 unnoticed. One column is left alone: a header `0` (a Series
+/// saved without its index) cannot be told from a sample or a weight of 0.
+fn counts_columns<S: AsRef<str>>(fields: &[S]) -> bool {
+    fields.len() >= 2
+        && fields
+            .iter()
+            .enumerate()
+            .all(|(i, f)| f.as_ref() == i.to_string())
 }
 
 #[cfg(test)]
@@ -526,6 +551,20 @@ mod tests {
         // pandas' header over its index and default column names; R's quoted one.
         assert!(is_header(",0,1,2", Separator::Detect, false));
         assert!(is_header("\"\",\"V1\"", Separator::Detect, false));
-        assert!(!is_header("0,1,2", Separator::Detect, false));
+        // pandas' default column names without the index: exactly 0, 1, ..., n-1.
+        assert!(is_header("0,1,2", Separator::Detect, false));
+        assert!(is_header("0 1 2 3", Separator::Whitespace, false));
+        assert!(is_header("\"0\",\"1\"", Separator::Detect, false));
+        for data in [
+            "0",
+            "1,0,1",
+            "0,1,3",
+            "0,2,1",
+            "0.0,1.0,2.0",
+            "0,1,2,3,5",
+            "1,2,3",
+        ] {
+            assert!(!is_header(data, Separator::Detect, false), "{data}");
+        }
     }
 }

@@ -38,3 +38,7 @@ pd.Series([1.0, 2.0, 1.0, 0.5, 1.0, 3.0]).to_csv("pandas_weights.csv")
 # drops, so the header is one name short of the rows.
 pd.DataFrame(y_true, columns=names).to_csv("pandas_space_y_true.txt", sep=" ")
 pd.DataFrame(y_score, columns=names).to_csv("pandas_space_y_score.txt", sep=" ")
+# Frames made from arrays, saved without the index: the header is the column names 0..n-1
+# alone (`0,1,2,3`), all integers, which a reader could take for a sample.
+pd.DataFrame(y_true).to_csv("pandas_y_true_array_noindex.csv", index=False)
+pd.DataFrame(y_score).to_csv("pandas_y_score_array_noindex.csv", index=False)
