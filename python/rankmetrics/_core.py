@@ -248,8 +248,42 @@ def accumulator(
     >>> acc.update([[1, 0]], [[0.5, 0.5]]); acc.update([[0, 1]], [[0.2, 0.8]])
     >>> acc.value()
     0.5
+
+    rankmetrics' label-wise and propensity-scored metrics, which have no registry name, take
+    the keywords of their functions (``roc_auc``, ``label_average_precision``:
+    ``average``, ``undefined``; ``psprecision_at_k``, ``psndcg_at_k``: ``inv_propensities``,
+    ``k``):
+
+    >>> acc = rankmetrics.accumulator(metric="roc_auc", average="micro")
+    >>> acc.update([[1, 0]], [[0.9, 0.1]]); acc.update([[0, 1]], [[0.8, 0.2]])
+    >>> acc.value() == rankmetrics.roc_auc([[1, 0], [0, 1]], [[0.9, 0.1], [0.8, 0.2]], average="micro")
+    True
     """
+    if convention == "rankmetrics" and metric in _TYPED:
+        return Accumulator(_typed(metric, ties, params).accumulator(first_row))
     return Accumulator(lookup(convention, metric, ties, params).accumulator(first_row))
+
+
+_TYPED = ("roc_auc", "label_average_precision", "psprecision_at_k", "psndcg_at_k")
+
+
+def _typed(metric: str, ties: Optional[str], params: Mapping[str, Any]) -> Metric:
+    """rankmetrics' label-wise and propensity-scored metrics from their functions' keywords."""
+    params = dict(params)
+    if metric in ("roc_auc", "label_average_precision"):
+        average = params.pop("average", "macro")
+        undefined = params.pop("undefined", "nan")
+        default_ties = "average" if metric == "roc_auc" else "max"
+        built = Metric.labelwise(metric, average, _input.ties(ties) or default_ties, undefined)
+    else:
+        if "inv_propensities" not in params:
+            raise TypeError(f"{metric} needs inv_propensities= (one per label)")
+        props = np.ascontiguousarray(params.pop("inv_propensities"), dtype=np.float64).ravel()
+        k = params.pop("k", 5)
+        built = Metric.propensity_scored(metric, int(k), _input.ties(ties) or "max", props.tolist())
+    if params:
+        raise TypeError(f"{metric} takes no parameter(s) {', '.join(sorted(params))}")
+    return built
 
 
 def metric_accumulator(metric: Metric, first_row: int = 0) -> Accumulator:
