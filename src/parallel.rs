@@ -76,7 +76,9 @@ where
     Y: LabelMatrix + Sync + ?Sized,
     S: ScoreMatrix<T> + Sync + ?Sized,
 {
-    let mut values = Vec::with_capacity(y_true.nrows());
+    // Grown as rows pass the checks: reserving `nrows` first would try to allocate for a
+    // declared shape (e.g. 2^40 rows of 0 labels) that the checks then refuse.
+    let mut values = Vec::new();
     let mut seen = Default::default();
     for_each_row(metric, y_true, y_score, 0, &mut seen, |_, v| values.push(v))?;
     Ok(values)

@@ -248,7 +248,9 @@ pub trait RowMetric {
         Y: LabelMatrix + ?Sized,
         S: ScoreMatrix<T> + ?Sized,
     {
-        let mut values = Vec::with_capacity(y_true.nrows());
+        // Grown as rows pass the checks: reserving `nrows` first would try to allocate for a
+        // declared shape (e.g. 2^40 rows of 0 labels) that the checks then refuse.
+        let mut values = Vec::new();
         let mut indicator = IndicatorValues::default();
         for_each_row(self, y_true, y_score, 0, &mut indicator, |_, v| {
             values.push(v)
