@@ -166,3 +166,23 @@ pub fn state_error(message: String) -> PyErr {
         build().unwrap_or_else(|e| e)
     })
 }
+
+/// A `ParameterError` (kind `InvalidParam`) for a parameter of a binding function that the
+/// crate never sees as text: the convention, a tie policy, an average, a count.
+pub fn parameter_error(message: String, parameter: &str) -> PyErr {
+    Python::attach(|py| {
+        let build = || -> PyResult<PyErr> {
+            let class = py
+                .import("rankmetrics.exceptions")?
+                .getattr("ParameterError")?;
+            let fields = PyDict::new(py);
+            fields.set_item("parameter", parameter)?;
+            Ok(PyErr::from_value(class.call1((
+                message.clone(),
+                "InvalidParam",
+                fields,
+            ))?))
+        };
+        build().unwrap_or_else(|e| e)
+    })
+}

@@ -3,7 +3,6 @@
 //! name), evaluated on numpy arrays.
 
 use numpy::{PyArray1, ToPyArray};
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use rankmetrics::registry::{evaluate_all_parallel, Convention, Preset};
 use rankmetrics::{
@@ -11,7 +10,7 @@ use rankmetrics::{
     RankingMetric, RocAuc, RowMetric, TiePolicy, Undefined,
 };
 
-use crate::errors::{lookup_to_py, to_py};
+use crate::errors::{lookup_to_py, parameter_error, to_py};
 use crate::input::{weights, with_views, Labels, Scores, Weights};
 use crate::state::{Accumulator, State};
 use crate::threads::pool;
@@ -42,15 +41,18 @@ pub(crate) fn parse_convention(name: &str) -> PyResult<Convention> {
         .into_iter()
         .find(|c| c.name() == name)
         .ok_or_else(|| {
-            PyValueError::new_err(format!(
-                "unknown convention {name:?}; expected one of: rankmetrics, sklearn, torchmetrics, mldr, mulan"
-            ))
+            parameter_error(
+                format!(
+                    "unknown convention {name:?}; expected one of: rankmetrics, sklearn, torchmetrics, mldr, mulan"
+                ),
+                "convention",
+            )
         })
 }
 
 fn parse_ties(ties: &str) -> PyResult<TiePolicy> {
     ties.parse::<TiePolicy>()
-        .map_err(|e| PyValueError::new_err(format!("ties={ties:?}: {e}")))
+        .map_err(|e| parameter_error(format!("ties={ties:?}: {e}"), "ties"))
 }
 
 fn parse_average(average: &str) -> PyResult<Average> {
@@ -60,9 +62,12 @@ fn parse_average(average: &str) -> PyResult<Average> {
         "weighted" => Average::Weighted,
         "samples" => Average::Samples,
         _ => {
-            return Err(PyValueError::new_err(format!(
+            return Err(parameter_error(
+                format!(
                 "average={average:?}: expected \"micro\", \"macro\", \"weighted\" or \"samples\""
-            )))
+            ),
+                "average",
+            ))
         }
     })
 }
@@ -76,10 +81,22 @@ fn parse_undefined(undefined: &Bound<'_, PyAny>) -> PyResult<Undefined> {
         "nan" => Ok(Undefined::Nan),
         "skip" => Ok(Undefined::Skip),
         "error" => Ok(Undefined::Reject),
-        other => Err(PyValueError::new_err(format!(
-            "undefined={other:?}: expected \"nan\", \"skip\", \"error\" or a number"
-        ))),
+        other => Err(parameter_error(
+            format!("undefined={other:?}: expected \"nan\", \"skip\", \"error\" or a number"),
+            "undefined",
+        )),
     }
+}
+
+/// A count parameter (`k`, `first_row`, `n`): a non-negative integer that fits the platform's
+/// indices, else a `ParameterError` (not pyo3's `OverflowError`).
+fn count(value: &Bound<'_, PyAny>, parameter: &str) -> PyResult<usize> {
+    value.extract::<usize>().map_err(|_| {
+        parameter_error(
+            format!("{parameter} must be a non-negative integer below 2**64; got {value}"),
+            parameter,
+        )
+    })
 }
 
 /// Runs `$body` on the metric inside `kind` (bound to `$m`), whatever its type.
@@ -134,9 +151,10 @@ impl Metric {
                 Kind::LabelAp(LabelAveragePrecision::new(average, ties).on_undefined(undefined))
             }
             _ => {
-                return Err(PyValueError::new_err(format!(
-                    "unknown label-wise metric {name:?}"
-                )))
+                return Err(parameter_error(
+                    format!("unknown label-wise metric {name:?}"),
+                    "metric",
+                ))
             }
         };
         Ok(Metric { kind })
@@ -148,11 +166,11 @@ impl Metric {
     #[pyo3(signature = (name, k, ties, inverse_propensities))]
     fn propensity_scored(
         name: &str,
-        k: usize,
+        k: &Bound<'_, PyAny>,
         ties: &str,
         inverse_propensities: Vec<f64>,
     ) -> PyResult<Metric> {
-        let ties = parse_ties(ties)?;
+        let (k, ties) = (count(k, "k")?, parse_ties(ties)?);
         let kind = match name {
             "psprecision_at_k" => Kind::PsPrecision(
                 PsPrecisionAtK::new(ties, k, inverse_propensities).map_err(to_py)?,
@@ -161,9 +179,10 @@ impl Metric {
                 Kind::PsNdcg(PsNdcgAtK::new(ties, k, inverse_propensities).map_err(to_py)?)
             }
             _ => {
-                return Err(PyValueError::new_err(format!(
-                    "unknown propensity-scored metric {name:?}"
-                )))
+                return Err(parameter_error(
+                    format!("unknown propensity-scored metric {name:?}"),
+                    "metric",
+                ))
             }
         };
         Ok(Metric { kind })
@@ -231,8 +250,10 @@ impl Metric {
     }
 
     /// An empty accumulator for this metric; its rows are numbered from `first_row`.
-    #[pyo3(signature = (first_row=0))]
-    fn accumulator(&self, first_row: usize) -> Accumulator {
+    #[pyo3(signature = (first_row=None))]
+    fn accumulator(&self, first_row: Option<&Bound<'_, PyAny>>) -> PyResult<Accumulator> {
+        let first_row = first_row.map(|v| count(v, "first_row")).transpose()?;
+        let first_row = first_row.unwrap_or(0);
         let state = match &self.kind {
             Kind::Preset(p) => State::Preset(p.accumulator_starting_at(first_row)),
             Kind::RocAuc(m) => State::RocAuc(m.accumulator_starting_at(first_row)),
@@ -240,7 +261,7 @@ impl Metric {
             Kind::PsPrecision(m) => State::PsPrecision(m.accumulator_starting_at(first_row)),
             Kind::PsNdcg(m) => State::PsNdcg(m.accumulator_starting_at(first_row)),
         };
-        Accumulator::new(state)
+        Ok(Accumulator::new(state))
     }
 
     /// The effective parameters (defaults included) of a metric looked up by name, as
@@ -290,7 +311,13 @@ pub fn param_keys(convention: &str, metric: &str) -> PyResult<Vec<&'static str>>
 /// Inverse propensities from label frequencies in `n` training samples (Jain et al., 2016).
 #[pyfunction]
 #[pyo3(signature = (frequencies, n, a=0.55, b=1.5))]
-pub fn inverse_propensities(frequencies: Vec<f64>, n: usize, a: f64, b: f64) -> PyResult<Vec<f64>> {
+pub fn inverse_propensities(
+    frequencies: Vec<f64>,
+    n: &Bound<'_, PyAny>,
+    a: f64,
+    b: f64,
+) -> PyResult<Vec<f64>> {
+    let n = count(n, "n")?;
     PropensityModel::new(a, b)
         .and_then(|model| model.inverse_propensities(&frequencies, n))
         .map_err(to_py)
