@@ -156,9 +156,9 @@ def test_named_functions(data: Any, pick: Any) -> None:
     L = L if L < 2**20 else 3  # inverse propensities are real arrays: keep them small
     props = pick.draw(st.sampled_from([np.ones(max(L, 1)), np.full(max(L, 1), np.nan), np.ones(L + 1), np.zeros(L), -np.ones(L)]))
     for f in (rankmetrics.psprecision_at_k, rankmetrics.psndcg_at_k):
-        _guard(lambda: f(y, s, props, k=pick.draw(st.sampled_from([1, 5, 0, 2**40])), sample_weight=w))
+        _guard(lambda: f(y, s, props, k=pick.draw(st.sampled_from([1, 5, 0, 2**40, -1, 2**64, 2.5])), sample_weight=w))
         _guard(lambda: f(y, s, props, per_sample=True))
-    _guard(lambda: rankmetrics.inverse_propensities(pick.draw(st.sampled_from([[1, 0, 5], [np.nan], [-1.0], [], [1e308]])), pick.draw(st.sampled_from([0, 1, 100, 2**40]))))
+    _guard(lambda: rankmetrics.inverse_propensities(pick.draw(st.sampled_from([[1, 0, 5], [np.nan], [-1.0], [], [1e308]])), pick.draw(st.sampled_from([0, 1, 100, 2**40, -1, 2**64]))))
 
 
 @FUZZ
@@ -166,7 +166,7 @@ def test_named_functions(data: Any, pick: Any) -> None:
 def test_accumulators(first: Any, second: Any, pick: Any) -> None:
     convention, metric = pick.draw(st.sampled_from(ALL))
     ties = pick.draw(st.sampled_from(TIES[:6] + [None] * 3))
-    first_row = pick.draw(st.sampled_from([0, 1, 7, 2**40, 2**62]))
+    first_row = pick.draw(st.sampled_from([0, 1, 7, 2**40, 2**62, -1, 2**64, 1.5]))
     acc = _guard(lambda: rankmetrics.accumulator(convention=convention, metric=metric, ties=ties, first_row=first_row))
     if not isinstance(acc, rankmetrics.Accumulator):
         return
@@ -209,6 +209,31 @@ def test_huge_declared_shapes(shape: Any) -> None:
         _guard(lambda: acc.update(y, s, w))
         _guard(acc.value)
         assert pickle.loads(pickle.dumps(acc)) == acc
+
+
+BAD_PARAMETERS = {
+    "convention": lambda: rankmetrics.evaluate([[1, 0]], [[0.5, 0.1]], convention="bogus", metric="coverage"),
+    "ties": lambda: rankmetrics.evaluate([[1, 0]], [[0.5, 0.1]], metric="coverage", ties="bogus"),
+    "metric": lambda: rankmetrics.evaluate([[1, 0]], [[0.5, 0.1]], metric="bogus"),
+    "param": lambda: rankmetrics.evaluate([[1, 0]], [[0.5, 0.1]], metric="coverage", bogus=1),
+    "metric_names": lambda: rankmetrics.metric_names("bogus"),
+    "average": lambda: rankmetrics.roc_auc([[1, 0]], [[0.5, 0.1]], average="bogus"),
+    "undefined": lambda: rankmetrics.roc_auc([[1, 0]], [[0.5, 0.1]], undefined="bogus"),
+    "labelwise ties": lambda: rankmetrics.label_average_precision([[1, 0]], [[0.5, 0.1]], ties="bogus"),
+    "negative k": lambda: rankmetrics.psprecision_at_k([[1, 0]], [[0.5, 0.1]], [1.0, 1.0], k=-1),
+    "huge k": lambda: rankmetrics.psndcg_at_k([[1, 0]], [[0.5, 0.1]], [1.0, 1.0], k=2**64),
+    "negative first_row": lambda: rankmetrics.accumulator(metric="coverage", first_row=-1),
+    "huge first_row": lambda: rankmetrics.accumulator(metric="coverage", first_row=2**64),
+    "negative n": lambda: rankmetrics.inverse_propensities([1, 2], -1),
+}
+
+
+@pytest.mark.parametrize("name", list(BAD_PARAMETERS))
+def test_bad_parameters_raise_parameter_error(name: str) -> None:
+    """Every bad parameter is a ParameterError (documented for evaluate's convention, metric
+    and parameters), never a bare ValueError or pyo3's OverflowError."""
+    with pytest.raises(rankmetrics.ParameterError):
+        BAD_PARAMETERS[name]()
 
 
 @pytest.mark.xfail(strict=True, reason="rows numbered past 2**64 - 1 are silently dropped from the row ranges (saturating add), and the state then fails its own unpickling check")
