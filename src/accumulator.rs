@@ -102,6 +102,7 @@ impl<M: RankingMetric<f64>> LabelwiseAccumulator<M> {
         };
         let mut shape = self.shape;
         shape.agree(l, sample_weight.is_some())?;
+        self.rows.check_batch(n)?;
         let first = self.rows.next();
         let weights = sample_weight
             .map(|w| check_weights(w, n).map_err(|e| numbered_from(e, first)))

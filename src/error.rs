@@ -408,6 +408,15 @@ pub enum Error {
         /// The most accepted.
         max: usize,
     },
+    /// A batch's rows, numbered on from an accumulator's next row, would pass the largest row
+    /// number (`usize::MAX - 1`); the batch is refused and the state unchanged.
+    #[error("a batch of {rows} rows numbered from row {first_row} passes the largest row number")]
+    RowNumberOverflow {
+        /// The number the batch's first row would get.
+        first_row: usize,
+        /// The batch's rows.
+        rows: usize,
+    },
     /// A preset could not be looked up by name (from [`registry::Preset::lookup`](crate::registry::Preset::lookup)).
     #[error(transparent)]
     Lookup(#[from] LookupError),

@@ -229,3 +229,30 @@ fn weights_near_the_largest_float_give_the_metric_value() {
     assert_eq!(huge, unit);
     assert_eq!(huge, 1.0); // every item is relevant: every precision is 1
 }
+
+#[test]
+fn rows_numbered_past_the_largest_row_number_are_refused() {
+    // An accumulator whose next row is usize::MAX cannot number a row: the batch is refused
+    // and the state, which stays empty, still serialises and merges.
+    let p = Preset::lookup(Convention::Rankmetrics, "coverage", Preset::NO_PARAMS, None).unwrap();
+    for first in [usize::MAX, usize::MAX - 1] {
+        let mut acc = p.accumulator_starting_at(first);
+        let err = acc.update(&[[1, 0], [0, 1]], &[[0.5, 0.1], [0.2, 0.9]], None);
+        assert_eq!(
+            err,
+            Err(Error::RowNumberOverflow {
+                first_row: first,
+                rows: 2
+            })
+        );
+        assert!(acc.rows().is_empty());
+    }
+    let mut labelwise =
+        RocAuc::new(Average::Macro, TiePolicy::Average).accumulator_starting_at(usize::MAX);
+    let err = labelwise.update(&[[1, 0]], &[[0.5, 0.1]], None);
+    assert!(matches!(err, Err(Error::RowNumberOverflow { rows: 1, .. })));
+    // The last row number that exists is usize::MAX - 1.
+    let mut last = p.accumulator_starting_at(usize::MAX - 1);
+    last.update(&[[1, 0]], &[[0.5, 0.1]], None).unwrap();
+    assert_eq!(last.rows(), [usize::MAX - 1..usize::MAX]);
+}

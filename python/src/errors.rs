@@ -139,6 +139,11 @@ fn describe(error: &Error, fields: &Bound<'_, PyDict>) -> PyResult<(&'static str
             };
             ("IncompatibleStateError", kind)
         }
+        Error::RowNumberOverflow { first_row, rows } => {
+            fields.set_item("row", *first_row)?;
+            fields.set_item("found", *rows)?;
+            (INPUT, "RowNumberOverflow")
+        }
         Error::TooManyItems { found, max } => {
             fields.set_item("found", *found)?;
             fields.set_item("expected", *max)?;

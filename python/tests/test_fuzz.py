@@ -236,7 +236,6 @@ def test_bad_parameters_raise_parameter_error(name: str) -> None:
         BAD_PARAMETERS[name]()
 
 
-@pytest.mark.xfail(strict=True, reason="rows numbered past 2**64 - 1 are silently dropped from the row ranges (saturating add), and the state then fails its own unpickling check")
 def test_rows_numbered_past_the_largest_index() -> None:
     acc = rankmetrics.accumulator(metric="coverage", first_row=2**64 - 1)
     try:

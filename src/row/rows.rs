@@ -47,7 +47,23 @@ impl Rows {
             .fold(0, |n: usize, r| n.saturating_add(r.len()))
     }
 
-    /// Records a batch of `n` rows at [`next`](Self::next), which then moves past them.
+    /// Checks that a batch of `n` rows at [`next`](Self::next) can be numbered: its last row
+    /// must be at most `usize::MAX - 1`, so that the range ending after it exists.
+    ///
+    /// # Errors
+    /// [`Error::RowNumberOverflow`].
+    pub(crate) fn check_batch(&self, n: usize) -> Result<(), Error> {
+        match self.next.checked_add(n) {
+            Some(_) => Ok(()),
+            None => Err(Error::RowNumberOverflow {
+                first_row: self.next,
+                rows: n,
+            }),
+        }
+    }
+
+    /// Records a batch of `n` rows at [`next`](Self::next), which then moves past them
+    /// (callers check the numbering first with [`check_batch`](Self::check_batch)).
     pub(crate) fn take_batch(&mut self, n: usize) {
         if n == 0 {
             return;

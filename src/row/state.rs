@@ -142,6 +142,7 @@ impl RowState {
         }
         let mut shape = self.shape;
         shape.agree(y_true.ncols(), sample_weight.is_some())?;
+        self.rows.check_batch(n)?;
         let first = self.rows.next();
         let weights = sample_weight
             .map(|w| check_weights(w, n).map_err(|e| numbered_from(e, first)))
