@@ -20,6 +20,7 @@ __all__ = [
     "ParameterError",
     "UndefinedMetricError",
     "IncompatibleStateError",
+    "UndefinedMetricWarning",
 ]
 
 
@@ -107,4 +108,20 @@ class IncompatibleStateError(RankmetricsError):
     ... except rankmetrics.IncompatibleStateError as e:
     ...     print(e.kind)
     Overlap
+    """
+
+
+class UndefinedMetricWarning(UserWarning):
+    """A value is undefined (NaN) where scikit-learn warns with its own
+    ``UndefinedMetricWarning``, e.g. ROC AUC of a label with a single class.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from rankmetrics.sklearn import roc_auc_score
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     value = roc_auc_score([1, 1, 1], [0.1, 0.2, 0.3])
+    >>> value, caught[0].category.__name__
+    (nan, 'UndefinedMetricWarning')
     """

@@ -11,7 +11,11 @@ Every input scikit-learn rejects raises a ``ValueError`` here too (a
 :class:`~rankmetrics.RankmetricsError`). Not reproduced: partial AUC (``max_fpr``) and the
 multiclass uses of ``roc_auc_score`` and ``average_precision_score`` (they raise
 ``NotImplementedError``); negative sample weights and ``log_base <= 1`` are refused where
-scikit-learn computes a number that is no weighted mean or discount.
+scikit-learn computes a number that is no weighted mean or discount; ``average="weighted"`` on
+a ``{-1, 1}`` indicator is refused (scikit-learn weights labels by column sums that count the
+-1s, which can be negative); and ``roc_auc_score`` and ``average_precision_score`` refuse a
+``y_score`` with fewer columns than ``y_true``, where scikit-learn silently scores only the
+first columns.
 
 >>> from rankmetrics.sklearn import coverage_error
 >>> coverage_error([[1, 0, 0], [0, 0, 1]], [[0.75, 0.5, 1.0], [1.0, 0.2, 0.1]])
@@ -20,6 +24,7 @@ scikit-learn computes a number that is no weighted mean or discount.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Optional, Tuple, Union
 
 import numpy as np
@@ -27,8 +32,10 @@ import numpy as np
 from . import _core, _input
 from . import _sklearn_checks as checks
 from ._rankmetrics import Metric
+from .exceptions import UndefinedMetricWarning
 
 __all__ = [
+    "UndefinedMetricWarning",
     "average_precision_score",
     "coverage_error",
     "dcg_score",
@@ -273,10 +280,26 @@ def _labelwise(metric: str, y_true: Any, y_score: Any, average: Optional[str], s
     """roc_auc_score and average_precision_score: binary 1-D input as one column, multilabel
     indicators label by label; ``average=None`` gives one value per label."""
     checks.check_average(average)
+    y_raw = np.asarray(y_true) if not hasattr(y_true, "tocsr") else None
+    if y_raw is not None and y_raw.ndim == 1 and y_raw.dtype.kind in "OUS":
+        # Binary labels named by strings: the positive class is compared as given.
+        classes = np.unique(y_raw)
+        if len(classes) > 2:
+            raise NotImplementedError(f"rankmetrics.sklearn.{metric} reproduces the binary and multilabel uses; the multiclass use is not reproduced")
+        s = checks.check_array(y_score, "y_score", ensure_2d=False)
+        w = checks.sample_weight(sample_weight)
+        checks.check_consistent_length(y_raw, s, w)
+        pos = positive(tuple(classes.tolist()))
+        column = (y_raw == pos).view(np.uint8).reshape(-1, 1)
+        return _evaluate(metric, column, s.reshape(-1, 1), w, ties, threads, average="macro")
     y = checks.check_array(y_true, "y_true", ensure_2d=False)
     s = checks.check_array(y_score, "y_score", ensure_2d=False)
     w = checks.sample_weight(sample_weight)
     y_type = checks.type_of_target(y)
+    # scikit-learn's binary ROC AUC answers NaN for one class before it looks at the weights.
+    one_class_auc = metric == "roc_auc_score" and y_type == "binary" and len(checks.two_values(y) or ()) < 2
+    if w is not None and w.size and not np.any(w != 0) and not one_class_auc:
+        raise checks.fail("Sample weights must contain at least one non-zero number.", input="sample_weight")
     if y_type == "binary":
         values = checks.two_values(y)
         if s.ndim == 2 and s.shape[1] > 2 and metric == "roc_auc_score":
@@ -300,6 +323,13 @@ def _labelwise(metric: str, y_true: Any, y_score: Any, average: Optional[str], s
     checks.check_consistent_length(y, s, w)
     if s.ndim != 2 or s.shape != y.shape:
         raise checks.fail(f"y_true and y_score have different shape ({y.shape} and {s.shape})")
+    if average == "weighted" and y.dtype.kind in "if" and y.min() < 0:
+        raise checks.fail(
+            "average='weighted' on a {-1, 1} indicator: scikit-learn weights each label by the sum "
+            "of its y_true column, -1s included, which can be negative or zero (its value can "
+            "then leave [0, 1]); rankmetrics refuses it. Pass y_true as 0/1 (y_true == 1).",
+            input="y_true",
+        )
     y = _indicator(y)
     if average is not None:
         return _evaluate(metric, y, s, w, ties, threads, average=average)
@@ -309,6 +339,24 @@ def _labelwise(metric: str, y_true: Any, y_score: Any, average: Optional[str], s
     return np.array(
         [m.evaluate(labels[:, j : j + 1], scores[:, j : j + 1], weights, n) for j in range(y.shape[1])]
     )
+
+
+_WARNING: Optional[type] = None
+
+
+def _undefined_warning() -> type:
+    """rankmetrics' UndefinedMetricWarning, also a subclass of scikit-learn's when scikit-learn
+    is installed, so that code catching scikit-learn's warning catches it (imported only when a
+    warning is due)."""
+    global _WARNING
+    if _WARNING is None:
+        try:
+            from sklearn.exceptions import UndefinedMetricWarning as Sklearn  # type: ignore[import-untyped,unused-ignore]
+        except ImportError:
+            _WARNING = UndefinedMetricWarning
+        else:
+            _WARNING = type("UndefinedMetricWarning", (UndefinedMetricWarning, Sklearn), {"__module__": __name__})
+    return _WARNING
 
 
 def _indicator(y: np.ndarray) -> np.ndarray:
@@ -331,8 +379,9 @@ def roc_auc_score(y_true: Any, y_score: Any, *, average: Optional[str] = "macro"
     """Area under the ROC curve, as ``sklearn.metrics.roc_auc_score`` (binary and multilabel
     uses).
 
-    Tied scores count half (the trapezoid between thresholds, ``ties="average"``). Labels with
-    a single class raise, as in scikit-learn.
+    Tied scores count half (the trapezoid between thresholds, ``ties="average"``). A label
+    with a single class gives NaN, with an :class:`UndefinedMetricWarning`, as in
+    scikit-learn.
 
     Parameters
     ----------
@@ -371,16 +420,20 @@ def roc_auc_score(y_true: Any, y_score: Any, *, average: Optional[str] = "macro"
         raise NotImplementedError("partial AUC (max_fpr) is not reproduced by rankmetrics")
 
     def positive(values: Any) -> Any:
-        if values is None or len(values) < 2:
-            raise checks.fail(
-                "Only one class is present in y_true. ROC AUC score is not defined in that case.",
-                input="y_true",
-            )
-        return max(values)
+        # One class: the column is all negative and the preset gives NaN, with scikit-learn's
+        # warning (below).
+        return max(values) if values is not None and len(values) == 2 else None
 
     if multi_class != "raise" and checks.type_of_target(checks.check_array(y_true, "y_true", ensure_2d=False)) == "multiclass":
         raise NotImplementedError("multiclass ROC AUC is not reproduced by rankmetrics")
-    return _labelwise("roc_auc_score", y_true, y_score, average, sample_weight, ties, threads, positive)
+    value = _labelwise("roc_auc_score", y_true, y_score, average, sample_weight, ties, threads, positive)
+    if np.any(np.isnan(value)):
+        warnings.warn(
+            "Only one class is present in y_true. ROC AUC score is not defined in that case.",
+            _undefined_warning(),
+            stacklevel=2,
+        )
+    return value
 
 
 def average_precision_score(y_true: Any, y_score: Any, *, average: Optional[str] = "macro", pos_label: Any = 1, sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None) -> Union[float, np.ndarray]:
@@ -417,8 +470,9 @@ def average_precision_score(y_true: Any, y_score: Any, *, average: Optional[str]
     >>> average_precision_score([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
     0.83...
     """
-    y_check = checks.check_array(y_true, "y_true", ensure_2d=False)
-    if checks.type_of_target(y_check) == "multilabel-indicator" and pos_label != 1:
+    named_classes = np.asarray(y_true).dtype.kind in "OUS" if not hasattr(y_true, "tocsr") else False
+    y_check = None if named_classes else checks.check_array(y_true, "y_true", ensure_2d=False)
+    if y_check is not None and checks.type_of_target(y_check) == "multilabel-indicator" and pos_label != 1:
         raise checks.fail(
             "Parameter pos_label is fixed to 1 for multilabel-indicator y_true. Do not set "
             "pos_label or set pos_label to 1."
@@ -427,7 +481,19 @@ def average_precision_score(y_true: Any, y_score: Any, *, average: Optional[str]
     def positive(values: Any) -> Any:
         present = [] if values is None else list(values)
         if len(present) == 2 and pos_label not in present:
-            raise checks.fail(f"pos_label={pos_label} is not a valid label. It should be one of {present}")
+            raise checks.fail(f"pos_label={pos_label} is not a valid label. It should be one of {np.array(present)}")
         return pos_label
 
-    return _labelwise("average_precision_score", y_true, y_score, average, sample_weight, ties, threads, positive)
+    value = _labelwise("average_precision_score", y_true, y_score, average, sample_weight, ties, threads, positive)
+    if _no_positive(y_true, pos_label):
+        warnings.warn("No positive class found in y_true, recall is set to one for all thresholds", UserWarning, stacklevel=2)
+    return value
+
+
+def _no_positive(y_true: Any, pos_label: Any) -> bool:
+    """Whether some label (or the binary problem) has no positive sample, for which
+    scikit-learn's precision-recall curve warns."""
+    y = np.asarray(y_true.toarray() if hasattr(y_true, "toarray") else y_true)
+    if y.ndim == 1:
+        return not bool(np.any(y == pos_label))
+    return not bool(np.all(np.any(y == 1, axis=0)))

@@ -6,6 +6,8 @@ at the data README's tolerances. A record whose toolkit raised must raise here (
 
 from __future__ import annotations
 
+import warnings
+
 import json
 import math
 import os
@@ -77,7 +79,10 @@ def params_of(record: Dict[str, Any]) -> Tuple[Dict[str, Any], bool]:
 
 def outcome(f: Callable[[], float]) -> Tuple[Optional[float], Optional[BaseException]]:
     try:
-        return float(f()), None
+        with warnings.catch_warnings():
+            # scikit-learn's UndefinedMetricWarning for one-class ROC AUC: the NaN is judged.
+            warnings.simplefilter("ignore", rankmetrics.exceptions.UndefinedMetricWarning)
+            return float(f()), None
     except REFUSED as e:
         return None, e
 
@@ -173,18 +178,6 @@ def test_golden_record(toolkit: str, record: Dict[str, Any]) -> None:
         return _named(toolkit, record["metric"], y, s, w, {**params, **extra})
 
     got2, err2 = outcome(named({}))
-    if (
-        toolkit == "sklearn"
-        and record["metric"] == "roc_auc_score"
-        and len(case["y_true"][0]) == 1
-        and record.get("value") == "nan"
-        and err2 is not None
-    ):
-        # scikit-learn 1.9 returns NaN (with UndefinedMetricWarning) for binary y_true with
-        # one class; rankmetrics.sklearn.roc_auc_score still raises there (reported; that
-        # module belongs to another change). evaluate() above gives the NaN.
-        TALLY[toolkit]["xfail (sklearn.py)"] += 1
-        pytest.xfail("rankmetrics.sklearn.roc_auc_score raises on one-class binary y_true; sklearn 1.9 returns NaN")
     try:
         _judge(toolkit, record, got2, err2, case, named)
     except AssertionError as e:
