@@ -84,6 +84,8 @@ def two_values(y: np.ndarray) -> Optional[Tuple[float, ...]]:
     lo, hi = y.min(), y.max()
     if lo == hi:
         return (lo,)
+    if y.dtype.kind in "iu" and hi - lo == 1:
+        return (lo, hi)  # integers between two consecutive ones: no third pass
     if np.count_nonzero((y != lo) & (y != hi)) == 0:
         return (lo, hi)
     return None
