@@ -8,7 +8,7 @@ use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use rankmetrics::registry::Convention;
+use rankmetrics::registry::{Convention, Preset};
 use rstest::rstest;
 use serde_json::Value;
 
@@ -600,6 +600,19 @@ struct CaseFiles {
     y_true: PathBuf,
     y_score: PathBuf,
     weights: Option<PathBuf>,
+    /// torchmetrics' preds dtype that the scores file implies: "float64" for text, "float32"
+    /// for a float32 `.npy` file.
+    dtype: &'static str,
+}
+
+/// How the conformance run writes a case's matrices.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Written {
+    /// Text: CSV scores, whitespace-separated labels, weights one per line.
+    Text,
+    /// Labels and scores as `<f4` `.npy` files, the scores rounded to float32 as a float32
+    /// model holds them (golden-torchmetrics-f32.json); no weights.
+    Float32Npy,
 }
 
 /// Writes every case of cases.json into `scratch`: labels whitespace-separated, scores as
@@ -636,8 +649,53 @@ fn write_cases(scratch: &Scratch) -> HashMap<String, CaseFiles> {
                 y_true: scratch.file(&format!("{i}-true.txt"), matrix(&case["y_true"], " ")),
                 y_score: scratch.file(&format!("{i}-score.csv"), matrix(&case["y_score"], ",")),
                 weights,
+                dtype: "float64",
             },
         );
+    }
+    cases
+}
+
+/// The rows of a JSON matrix as float32 values, and its shape.
+fn f32_matrix(rows: &Value) -> (Vec<f32>, usize, usize) {
+    let rows = rows.as_array().unwrap();
+    let values: Vec<f32> = rows
+        .iter()
+        .flat_map(|row| row.as_array().unwrap())
+        .map(|x| x.as_f64().unwrap() as f32)
+        .collect();
+    let cols = rows.first().map_or(0, |r| r.as_array().unwrap().len());
+    (values, rows.len(), cols)
+}
+
+/// A C-order `<f4` `.npy` file of `values` (`rows` x `cols`).
+fn f4_npy(values: &[f32], rows: usize, cols: usize) -> Vec<u8> {
+    let data: Vec<u8> = values.iter().flat_map(|x| x.to_le_bytes()).collect();
+    npy("<f4", false, &format!("({rows}, {cols})"), &data)
+}
+
+/// Writes every case of cases.json and cases-logits.json into `scratch` as `<f4` `.npy`
+/// files: the scores rounded to float32, as golden-torchmetrics-f32.json's generator passed
+/// them to torch (a score beyond float32's range becomes inf; no golden record uses one).
+fn write_f32_cases(scratch: &Scratch) -> HashMap<String, CaseFiles> {
+    let mut cases = HashMap::new();
+    for file in ["cases.json", "cases-logits.json"] {
+        let text = std::fs::read_to_string(data_dir().join(file)).unwrap();
+        let doc: Value = serde_json::from_str(&text).unwrap();
+        for case in doc["cases"].as_array().unwrap() {
+            let id = case["id"].as_str().unwrap().to_string();
+            let (t, rows, cols) = f32_matrix(&case["y_true"]);
+            let (s, _, _) = f32_matrix(&case["y_score"]);
+            let i = cases.len();
+            let files = CaseFiles {
+                labels: cols,
+                y_true: scratch.file(&format!("{i}-true.npy"), f4_npy(&t, rows, cols)),
+                y_score: scratch.file(&format!("{i}-score.npy"), f4_npy(&s, rows, cols)),
+                weights: None,
+                dtype: "float32",
+            };
+            cases.insert(id, files);
+        }
     }
     cases
 }
@@ -671,6 +729,11 @@ enum Expected {
     /// scikit-learn's `ignore_ties` result depends on NumPy's unspecified argsort tie order:
     /// a number in the exact range over all tie orders.
     Within { lo: f64, hi: f64 },
+    /// torchmetrics' ranking loss on float32 preds with tied pairs in rows over 16 labels:
+    /// `value` is one tie order of torch's unstable sort. It and the command's value lie
+    /// between the command's values with tied pairs never and always counted (`--ties
+    /// min,max`), within 1e-6.
+    TieOrder { value: f64 },
 }
 
 /// One invocation: the case, the parameters, and whether the case's weights are passed.
@@ -701,7 +764,7 @@ fn expected_value(v: &Value, rel: f64) -> Expected {
 }
 
 /// The expectation a golden record sets, under the tolerances of conformance/README.md.
-fn expectation(toolkit: Convention, record: &Value) -> Expected {
+fn expectation(toolkit: Convention, record: &Value, labels: usize) -> Expected {
     if let Some(error) = record.get("error") {
         return if toolkit == Convention::Mldr && error == "subscript out of bounds" {
             Expected::AnyValue
@@ -718,6 +781,15 @@ fn expectation(toolkit: Convention, record: &Value) -> Expected {
             }
         }
         Convention::Sklearn => expected_value(&record["value"], 1e-12),
+        Convention::Torchmetrics
+            if record["scores_f32"] == Value::Bool(true)
+                && record["tie_order_dependent"] == Value::Bool(true)
+                && labels > 16 =>
+        {
+            Expected::TieOrder {
+                value: record["value"].as_f64().unwrap(),
+            }
+        }
         Convention::Torchmetrics => match record.get("value_f64") {
             Some(v) => expected_value(v, 1e-12),
             None => expected_value(&record["value"], 1e-6),
@@ -726,10 +798,15 @@ fn expectation(toolkit: Convention, record: &Value) -> Expected {
     }
 }
 
-/// Groups the records of `toolkit`'s golden file that the registry knows; returns the groups
-/// and the number of records skipped (metrics not in the registry).
-fn golden_groups(toolkit: Convention) -> (BTreeMap<GroupKey, Group>, usize) {
-    let path = data_dir().join(format!("golden-{}.json", toolkit.name()));
+/// Groups the records of `toolkit`'s golden file `golden` that the registry knows, on
+/// `cases`; returns the groups and the number of records skipped (metrics not in the
+/// registry).
+fn golden_groups(
+    toolkit: Convention,
+    golden: &str,
+    cases: &HashMap<String, CaseFiles>,
+) -> (BTreeMap<GroupKey, Group>, usize) {
+    let path = data_dir().join(golden);
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let mut groups: BTreeMap<GroupKey, Group> = BTreeMap::new();
     let mut skipped = 0;
@@ -750,7 +827,7 @@ fn golden_groups(toolkit: Convention) -> (BTreeMap<GroupKey, Group>, usize) {
         }
         weighted &= record.get("sample_weight_ignored") != Some(&Value::Bool(true));
         let case = record["case"].as_str().unwrap().to_string();
-        let expected = expectation(toolkit, record);
+        let expected = expectation(toolkit, record, cases[&case].labels);
         groups
             .entry((case.clone(), params.clone(), weighted))
             .or_default()
@@ -773,6 +850,7 @@ fn check(expected: &Expected, got: &Result<Value, String>, labels: usize) -> Res
         (Expected::Error, Err(_)) => Ok(()),
         (Expected::AnyValue, Ok(Value::Number(_))) if labels == 1 => Ok(()),
         (Expected::Literal(l), Ok(Value::String(s))) if s == l => Ok(()),
+        (Expected::TieOrder { .. }, _) => Err("no tie interval".into()),
         (Expected::Within { lo, hi }, Ok(Value::Number(n))) => {
             let x = n.as_f64().unwrap();
             let slack = 1e-12 * lo.abs().max(hi.abs());
@@ -832,6 +910,28 @@ fn run_group(
         args.push(metric.as_ref());
     }
     let where_ = format!("{case} {params:?} weighted={weighted}");
+    // The tie interval of each metric whose torchmetrics value follows torch's tie order.
+    let intervals: Vec<Option<(f64, f64)>> = if group
+        .iter()
+        .any(|(_, e)| matches!(e, Expected::TieOrder { .. }))
+    {
+        let mut ends = args.clone();
+        ends.extend(["--ties", "min,max"].map(OsStr::new));
+        let values: Vec<Option<f64>> = run(&ends)
+            .outcomes()
+            .into_iter()
+            .map(|(_, v)| v.ok().and_then(|v| v.as_f64()))
+            .collect();
+        values
+            .chunks(2)
+            .map(|ends| match *ends {
+                [Some(a), Some(b)] => Some((a.min(b), a.max(b))),
+                _ => None,
+            })
+            .collect()
+    } else {
+        vec![None; group.len()]
+    };
     let r = run(&args);
     if r.status != 0 && r.status != 1 {
         return (
@@ -850,13 +950,28 @@ fn run_group(
             r.status
         ));
     }
-    for (((metric, expected), (name, got)), result) in group.iter().zip(&outcomes).zip(&results) {
+    let checks = group.iter().zip(&outcomes).zip(&results).zip(&intervals);
+    for ((((metric, expected), (name, got)), result), interval) in checks {
         let echo = &result["params"];
         let echoed = params
             .iter()
             .all(|(k, v)| param_text(&echo[k]).as_ref() == Some(v))
-            && (toolkit != Convention::Sklearn || echo["sample_weight"] == *weighted);
-        match check(expected, got, files.labels) {
+            && (toolkit != Convention::Sklearn || echo["sample_weight"] == *weighted)
+            && (!Preset::param_keys(toolkit, metric).contains(&"dtype")
+                || echo["dtype"] == files.dtype);
+        let checked = match (expected, interval) {
+            (Expected::TieOrder { value }, Some((lo, hi))) => {
+                let within = Expected::Within {
+                    lo: lo - 1e-6 * hi.abs(),
+                    hi: hi + 1e-6 * hi.abs(),
+                };
+                check(&within, &Ok(Value::from(*value)), files.labels)
+                    .map_err(|why| format!("torch's {why}"))
+                    .and_then(|()| check(&within, got, files.labels))
+            }
+            _ => check(expected, got, files.labels),
+        };
+        match checked {
             Ok(()) if name == metric && echoed => passed += 1,
             Ok(()) => failures.push(format!(
                 "{where_} {metric}: printed as {name} with params {echo}"
@@ -874,16 +989,25 @@ fn run_group(
     (passed, failures)
 }
 
-/// Runs every known record of `toolkit`'s golden file through the command, on two threads.
+/// Runs every known record of `toolkit`'s golden file through the command, on two threads;
+/// torchmetrics on float32 preds from float32 `.npy` files, whose dtype alone says so.
 #[rstest]
-#[case::sklearn(Convention::Sklearn)]
-#[case::torchmetrics(Convention::Torchmetrics)]
-#[case::mldr(Convention::Mldr)]
-#[case::mulan(Convention::Mulan)]
-fn conformance(#[case] toolkit: Convention) {
+#[case::sklearn(Convention::Sklearn, "golden-sklearn.json", Written::Text)]
+#[case::torchmetrics(Convention::Torchmetrics, "golden-torchmetrics.json", Written::Text)]
+#[case::torchmetrics_f32(
+    Convention::Torchmetrics,
+    "golden-torchmetrics-f32.json",
+    Written::Float32Npy
+)]
+#[case::mldr(Convention::Mldr, "golden-mldr.json", Written::Text)]
+#[case::mulan(Convention::Mulan, "golden-mulan.json", Written::Text)]
+fn conformance(#[case] toolkit: Convention, #[case] golden: &str, #[case] written: Written) {
     let scratch = Scratch::new(toolkit.name());
-    let cases = write_cases(&scratch);
-    let (groups, skipped) = golden_groups(toolkit);
+    let cases = match written {
+        Written::Text => write_cases(&scratch),
+        Written::Float32Npy => write_f32_cases(&scratch),
+    };
+    let (groups, skipped) = golden_groups(toolkit, golden, &cases);
     let groups: Vec<_> = groups.into_iter().collect();
     let expected_records: usize = groups.iter().map(|(_, g)| g.len()).sum();
     let next = AtomicUsize::new(0);
@@ -902,8 +1026,13 @@ fn conformance(#[case] toolkit: Convention) {
     });
     let passed = passed.into_inner();
     let failures = failures.into_inner().unwrap();
+    let tie_order = groups
+        .iter()
+        .flat_map(|(_, g)| g)
+        .filter(|(_, e)| matches!(e, Expected::TieOrder { .. }))
+        .count();
     println!(
-        "cli conformance {toolkit}: {passed} passed, {} failed, {skipped} skipped (metric not in the registry), {} invocations",
+        "cli conformance {golden}: {passed} passed ({tie_order} of them by the tie interval), {} failed, {skipped} skipped (metric not in the registry), {} invocations",
         expected_records - passed,
         groups.len()
     );
