@@ -1823,6 +1823,141 @@ fn streamed_values_equal_the_whole_file_values_across_chunks() {
 }
 
 #[test]
+fn float32_runs_test_each_chunk_for_logits_on_float32_values() {
+    let s = Scratch::new("f32-chunks");
+    let rows = 10_000;
+    // One float32 ulp apart at 0.5: a float32 sigmoid ties them, so the relevant label's
+    // higher column makes the pair no error; without the sigmoid it is one.
+    let mut lines = vec!["0.5000000596046448,0.5"; rows];
+    // A logit in the first chunk: torchmetrics applies its sigmoid to every row.
+    lines[0] = "5,0.5";
+    // Above 1 in f64 but 1.0 in float32, in the third chunk: no logit for float32 preds.
+    lines[9_000] = "1.0000000001,0.5";
+    let sc = s.file("s.csv", lines.join("\n"));
+    let t = s.file("t.csv", "0,1\n".repeat(rows));
+    let f4: Vec<f32> = lines
+        .iter()
+        .flat_map(|l| l.split(',').map(|x| x.parse::<f64>().unwrap() as f32))
+        .collect();
+    let npy_f4 = s.file("s.npy", f4_npy(&f4, rows, 2));
+    let per_sample = s.dir.join("per_sample.csv");
+    let whole = ["--per-sample", per_sample.to_str().unwrap()];
+    let loss = [
+        "--convention",
+        "torchmetrics",
+        "--metric",
+        "multilabel_ranking_loss",
+    ];
+    let float32 = [&loss[..], &["--param", "dtype=float32"]].concat();
+    let value = |r: Run| r.outcomes()[0].1.clone();
+    // Rows 0 and 9000 are errors after the sigmoid, every other row a tie.
+    let expected = Ok(Value::from(2.0 / rows as f64));
+    assert_eq!(value(eval_files(&t, &sc, &float32)), expected);
+    assert_eq!(
+        value(eval_files(&t, &sc, &[&float32[..], &whole].concat())),
+        expected
+    );
+    assert_eq!(value(eval_files(&t, &npy_f4, &loss)), expected);
+    // float64 preds: the sigmoid keeps the pair apart, an error in every row.
+    assert_eq!(value(eval_files(&t, &sc, &loss)), Ok(Value::from(1.0)));
+}
+
+#[test]
+fn an_f8_file_is_float64_preds_and_an_f4_file_float32() {
+    let s = Scratch::new("f8-f4");
+    let t = s.file("t.csv", "1,0\n");
+    let f8: Vec<u8> = [20.0f64, 18.0]
+        .iter()
+        .flat_map(|x| x.to_le_bytes())
+        .collect();
+    let files = [
+        s.file("s.csv", "20,18\n"),
+        s.file("s8.npy", npy("<f8", false, "(1, 2)", &f8)),
+        s.file("s4.npy", f4_npy(&[20.0, 18.0], 1, 2)),
+    ];
+    let coverage = |scores: &Path, extra: &[&str]| {
+        let mut args = vec!["--convention", "torchmetrics"];
+        args.extend(extra);
+        let r = eval_files(&t, scores, &args);
+        let result = &r.results()[0];
+        assert_eq!(result["metric"], "multilabel_coverage_error", "{r:?}");
+        (result["params"]["dtype"].clone(), result["value"].clone())
+    };
+    // float64: sigmoid(20) > sigmoid(18), coverage 1; float32: both 1.0, coverage 2.
+    let f64_preds = (Value::from("float64"), Value::from(1.0));
+    let f32_preds = (Value::from("float32"), Value::from(2.0));
+    let [csv, f8, f4] = &files;
+    assert_eq!(coverage(csv, &[]), f64_preds);
+    assert_eq!(coverage(f8, &[]), f64_preds);
+    assert_eq!(coverage(f4, &[]), f32_preds);
+    for file in &files {
+        assert_eq!(coverage(file, &["--param", "dtype=float32"]), f32_preds);
+        assert_eq!(coverage(file, &["--param", "dtype=float64"]), f64_preds);
+    }
+    // Where golden-torchmetrics.json (float64 preds) and golden-torchmetrics-f32.json differ
+    // by more than torch's tie order, an f8 file gives the former, an f4 file the latter.
+    let golden = |name: &str| -> Vec<Value> {
+        let text = std::fs::read_to_string(data_dir().join(name)).unwrap();
+        let doc: Value = serde_json::from_str(&text).unwrap();
+        doc["results"].as_array().unwrap().clone()
+    };
+    let float32 = golden("golden-torchmetrics-f32.json");
+    let cases_text = std::fs::read_to_string(data_dir().join("cases.json")).unwrap();
+    let cases: Value = serde_json::from_str(&cases_text).unwrap();
+    let mut differ = 0;
+    for r64 in golden("golden-torchmetrics.json") {
+        let (Some(v64), metric) = (r64["value_f64"].as_f64(), &r64["metric"]) else {
+            continue;
+        };
+        let Some(r32) = float32
+            .iter()
+            .find(|r| r["case"] == r64["case"] && r["metric"] == *metric)
+        else {
+            continue;
+        };
+        let v32 = r32["value"].as_f64().unwrap();
+        if (v32 - v64).abs() <= 1e-6 * v64.abs() || r32["tie_order_dependent"] == true {
+            continue;
+        }
+        let case = cases["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"] == r64["case"])
+            .unwrap();
+        let (y, rows, cols) = f32_matrix(&case["y_true"]);
+        let t = s.file("case-t.npy", f4_npy(&y, rows, cols));
+        let scores: Vec<u8> = case["y_score"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|row| row.as_array().unwrap())
+            .flat_map(|x| x.as_f64().unwrap().to_le_bytes())
+            .collect();
+        let f8 = s.file(
+            "case-s8.npy",
+            npy("<f8", false, &format!("({rows}, {cols})"), &scores),
+        );
+        let (f32_scores, _, _) = f32_matrix(&case["y_score"]);
+        let f4 = s.file("case-s4.npy", f4_npy(&f32_scores, rows, cols));
+        let metric = metric.as_str().unwrap();
+        let args = ["--convention", "torchmetrics", "--metric", metric];
+        for (file, expected, rel) in [(&f8, v64, 1e-12), (&f4, v32, 1e-6)] {
+            let got = eval_files(&t, file, &args).results()[0]["value"]
+                .as_f64()
+                .unwrap();
+            assert!(
+                (got - expected).abs() <= rel * expected.abs(),
+                "{} {metric} {file:?}: {got} vs {expected}",
+                r64["case"]
+            );
+        }
+        differ += 1;
+    }
+    assert_eq!(differ, 2); // coverage and AP on x20261122-004-neartie-below-f32-binary
+}
+
+#[test]
 fn files_of_different_lengths_are_caught_while_streaming() {
     let s = Scratch::new("lengths");
     let long = s.file("long.csv", csv_text(9_000, 3, |i, j| hash(i, j, 10) as f64));
