@@ -324,12 +324,15 @@ fn parse_param(s: &str) -> Result<(String, String), String> {
 }
 
 /// The presets the arguments ask for, in order: each metric under each of
-/// [`tie_policies`](EvalArgs::tie_policies).
+/// [`tie_policies`](EvalArgs::tie_policies). torchmetrics' preds dtype, without
+/// `--param dtype`, is the scores file's: float32 when it holds float32 values
+/// (`scores_float32`, a `.npy` file of `<f4`), float64 otherwise (text has no dtype); it is
+/// always echoed, so the output says which.
 ///
 /// # Errors
 /// A message for an unknown metric, a parameter no requested metric takes, or a parameter
 /// value a metric cannot take.
-pub fn presets(args: &EvalArgs) -> Result<Vec<Preset>, String> {
+pub fn presets(args: &EvalArgs, scores_float32: bool) -> Result<Vec<Preset>, String> {
     let convention = args.convention;
     let names: Vec<&str> = if args.metrics.is_empty() {
         convention.metric_names().to_vec()
@@ -344,12 +347,16 @@ pub fn presets(args: &EvalArgs) -> Result<Vec<Preset>, String> {
             // One --param may serve several --metric's: each preset gets the keys it takes;
             // a key no requested metric takes is reported below.
             let keys = Preset::param_keys(convention, name);
-            let params: Vec<(&str, &str)> = args
-                .params
-                .iter()
-                .filter(|(k, _)| keys.contains(&k.as_str()))
-                .map(|(k, v)| (k.as_str(), v.as_str()))
-                .collect();
+            let mut params: Vec<(&str, &str)> = Vec::new();
+            if keys.contains(&"dtype") {
+                params.push(("dtype", preds_dtype(scores_float32))); // a --param comes later
+            }
+            params.extend(
+                args.params
+                    .iter()
+                    .filter(|(k, _)| keys.contains(&k.as_str()))
+                    .map(|(k, v)| (k.as_str(), v.as_str())),
+            );
             Preset::lookup(convention, name, &params, ties).map_err(|e| e.to_string())
         })
         .collect::<Result<Vec<_>, _>>()?;
@@ -377,6 +384,16 @@ pub fn presets(args: &EvalArgs) -> Result<Vec<Preset>, String> {
         ));
     }
     Ok(presets)
+}
+
+/// torchmetrics' preds dtype for scores read from a file: float32 for float32 values (a
+/// `.npy` file of `<f4`), float64 otherwise, as `torch.from_numpy` gives for float64 data.
+pub fn preds_dtype(scores_float32: bool) -> &'static str {
+    if scores_float32 {
+        "float32"
+    } else {
+        "float64"
+    }
 }
 
 /// The long help's list of conventions, their metrics and parameter defaults.

@@ -21,7 +21,7 @@ use std::process::ExitCode;
 
 use clap::error::ErrorKind;
 use clap::Parser as _;
-use rankmetrics::registry::Preset;
+use rankmetrics::registry::{Convention, Preset};
 use rankmetrics::{Error, Matrix as _, RowMajor};
 
 use args::{Cli, Command, CompareArgs, DataArgs, EvalArgs, Format};
@@ -97,6 +97,14 @@ fn read_inputs(data: &DataArgs, progress: &Progress) -> Result<Inputs, String> {
     Ok(inputs)
 }
 
+/// Whether the scores file holds float32 values (a `.npy` file of `<f4`); reads its header only.
+fn scores_float32(data: &DataArgs, progress: &Progress) -> Result<bool, String> {
+    let (t, s) = (data.y_true.as_deref(), data.y_score.as_deref());
+    input::RowStream::scores(t, s, data.read_options(), progress)
+        .map(|scores| scores.float32())
+        .map_err(|e| e.to_string())
+}
+
 /// Prints `text` on stdout; a closed pipe (`| head`) is not an error worth a panic.
 fn print(text: &str) {
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
@@ -105,7 +113,11 @@ fn print(text: &str) {
 /// Parses the request, reads the inputs, evaluates every preset and prints the results.
 /// Status 0 when every metric has a value, 1 when some gave an error; `Err` means status 2.
 fn eval(args: &EvalArgs) -> Result<ExitCode, String> {
-    let presets = args::presets(args)?;
+    let progress = Progress::new(args.data.quiet);
+    // torchmetrics computes in the preds' dtype: the scores file's header says it (.npy).
+    let scores_float32 = args.convention == Convention::Torchmetrics
+        && scores_float32(&args.data, &progress).inspect_err(|_| progress.finish())?;
+    let presets = args::presets(args, scores_float32)?;
     // The interval ends of values under max, min and average, for the note on stderr: not
     // computed when --quiet would drop the note.
     let ends = if args.data.quiet {
@@ -118,7 +130,6 @@ fn eval(args: &EvalArgs) -> Result<ExitCode, String> {
         .cloned()
         .chain(ends.iter().flat_map(|e| e.presets.clone()))
         .collect();
-    let progress = Progress::new(args.data.quiet);
     let (mut results, shapes) = match &args.per_sample {
         // A column per preset and a line per sample: every row at once.
         Some(path) => eval_with_per_sample(&all, presets.len(), args, path, &progress)?,

@@ -142,6 +142,12 @@ fn parse_header(header: &str) -> Result<Header, String> {
 }
 
 impl Header {
+    /// Whether the values are float32 (`<f4`, `>f4`): a float32 model's output, which
+    /// torchmetrics computes on in float32.
+    pub fn float32(&self) -> bool {
+        self.dtype == Dtype::F32
+    }
+
     /// Bytes per row.
     pub fn row_len(&self) -> usize {
         self.cols * self.dtype.size()

@@ -66,20 +66,21 @@ fn stream(
 ) -> Result<(Vec<Option<f64>>, Option<Shapes>), InputError> {
     let options = data.read_options();
     let (t, s) = (data.y_true.as_deref(), data.y_score.as_deref());
+    let test = LogitTest::of(presets);
     let logit_chunk = if presets
         .iter()
         .any(|p| p.convention() == Convention::Torchmetrics)
     {
         let scores = RowStream::scores(t, s, options, progress)?;
         scores.start_stage(progress);
-        last_logit_chunk(scores)?
+        last_logit_chunk(scores, test)?
     } else {
         None
     };
     let mut scores = RowStream::scores(t, s, options, progress)?;
     let mut score_rows = Vec::new();
     // The first chunk fixes the number of labels a `.labels` file has.
-    let (mut rows, mut ended) = read_chunk(&mut scores, &mut score_rows, logit_chunk)?;
+    let (mut rows, mut ended) = read_chunk(&mut scores, &mut score_rows, logit_chunk, test)?;
     let mut labels = scores.labels_for(t, options, progress)?;
     input::match_columns(
         &mut labels,
@@ -123,7 +124,7 @@ fn stream(
         if ended {
             break;
         }
-        (rows, ended) = read_chunk(&mut scores, &mut score_rows, logit_chunk)?;
+        (rows, ended) = read_chunk(&mut scores, &mut score_rows, logit_chunk, test)?;
     }
     if labels.read_rows(1, &mut label_rows)? > 0 {
         labels.count_rest()?;
@@ -146,22 +147,55 @@ fn stream(
     Ok((values, Some(shapes)))
 }
 
+/// How torchmetrics tests a batch for logits: in the preds' dtype.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum LogitTest {
+    /// float64 preds: some score outside [0, 1].
+    Float64,
+    /// float32 preds: some score cast to float32 outside [0, 1] (`1 + 1e-12` is 1.0 there).
+    Float32,
+}
+
+impl LogitTest {
+    /// The test of the presets' torchmetrics metrics. One run gives them one dtype (the
+    /// scores file's, or `--param dtype`), which they echo.
+    fn of(presets: &[Preset]) -> LogitTest {
+        let float32 = presets.iter().any(|p| {
+            p.convention() == Convention::Torchmetrics
+                && p.params()
+                    .iter()
+                    .any(|(k, v)| *k == "dtype" && v.to_string() == "float32")
+        });
+        if float32 {
+            LogitTest::Float32
+        } else {
+            LogitTest::Float64
+        }
+    }
+}
+
 /// Whether torchmetrics would apply its sigmoid to these rows (some score outside [0, 1]);
 /// also for rows it rejects, which the accumulators report anyway.
-fn logits(rows: &[f64], n: usize, cols: usize) -> bool {
+fn logits(rows: &[f64], n: usize, cols: usize, test: LogitTest) -> bool {
     RowMajor::new(rows, n, cols)
-        .and_then(|s| Logits::new(&s).map(|l| l.applies_sigmoid()))
+        .and_then(|s| match test {
+            LogitTest::Float64 => Logits::new(&s).map(|l| l.applies_sigmoid()),
+            LogitTest::Float32 => Logits::float32(&s).map(|l| l.applies_sigmoid()),
+        })
         .unwrap_or(true)
 }
 
 /// The first row of the last chunk of `CHUNK_ROWS` rows that holds a logit, if any does.
-fn last_logit_chunk(mut scores: RowStream<'_>) -> Result<Option<usize>, InputError> {
+fn last_logit_chunk(
+    mut scores: RowStream<'_>,
+    test: LogitTest,
+) -> Result<Option<usize>, InputError> {
     let (mut rows, mut last) = (Vec::new(), None);
     loop {
         rows.clear();
         let first = scores.rows();
         let n = scores.read_rows(CHUNK_ROWS, &mut rows)?;
-        if n > 0 && logits(&rows, n, scores.cols()) {
+        if n > 0 && logits(&rows, n, scores.cols(), test) {
             last = Some(first);
         }
         if n < CHUNK_ROWS {
@@ -180,6 +214,7 @@ fn read_chunk(
     scores: &mut RowStream<'_>,
     chunk: &mut Vec<f64>,
     logit_chunk: Option<usize>,
+    test: LogitTest,
 ) -> Result<(usize, bool), InputError> {
     chunk.clear();
     let first = scores.rows();
@@ -188,7 +223,7 @@ fn read_chunk(
         let start = chunk.len();
         let n = scores.read_rows(CHUNK_ROWS, chunk)?;
         let ended = n < CHUNK_ROWS;
-        has_logit = has_logit || (n > 0 && logits(&chunk[start..], n, scores.cols()));
+        has_logit = has_logit || (n > 0 && logits(&chunk[start..], n, scores.cols(), test));
         let cut = match logit_chunk {
             None => true,
             Some(last) => has_logit && scores.rows() <= last,

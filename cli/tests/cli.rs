@@ -8,7 +8,7 @@ use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use rankmetrics::registry::Convention;
+use rankmetrics::registry::{Convention, Preset};
 use rstest::rstest;
 use serde_json::Value;
 
@@ -656,6 +656,19 @@ struct CaseFiles {
     y_true: PathBuf,
     y_score: PathBuf,
     weights: Option<PathBuf>,
+    /// torchmetrics' preds dtype that the scores file implies: "float64" for text, "float32"
+    /// for a float32 `.npy` file.
+    dtype: &'static str,
+}
+
+/// How the conformance run writes a case's matrices.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Written {
+    /// Text: CSV scores, whitespace-separated labels, weights one per line.
+    Text,
+    /// Labels and scores as `<f4` `.npy` files, the scores rounded to float32 as a float32
+    /// model holds them (golden-torchmetrics-f32.json); no weights.
+    Float32Npy,
 }
 
 /// Writes every case of cases.json into `scratch`: labels whitespace-separated, scores as
@@ -692,8 +705,53 @@ fn write_cases(scratch: &Scratch) -> HashMap<String, CaseFiles> {
                 y_true: scratch.file(&format!("{i}-true.txt"), matrix(&case["y_true"], " ")),
                 y_score: scratch.file(&format!("{i}-score.csv"), matrix(&case["y_score"], ",")),
                 weights,
+                dtype: "float64",
             },
         );
+    }
+    cases
+}
+
+/// The rows of a JSON matrix as float32 values, and its shape.
+fn f32_matrix(rows: &Value) -> (Vec<f32>, usize, usize) {
+    let rows = rows.as_array().unwrap();
+    let values: Vec<f32> = rows
+        .iter()
+        .flat_map(|row| row.as_array().unwrap())
+        .map(|x| x.as_f64().unwrap() as f32)
+        .collect();
+    let cols = rows.first().map_or(0, |r| r.as_array().unwrap().len());
+    (values, rows.len(), cols)
+}
+
+/// A C-order `<f4` `.npy` file of `values` (`rows` x `cols`).
+fn f4_npy(values: &[f32], rows: usize, cols: usize) -> Vec<u8> {
+    let data: Vec<u8> = values.iter().flat_map(|x| x.to_le_bytes()).collect();
+    npy("<f4", false, &format!("({rows}, {cols})"), &data)
+}
+
+/// Writes every case of cases.json and cases-logits.json into `scratch` as `<f4` `.npy`
+/// files: the scores rounded to float32, as golden-torchmetrics-f32.json's generator passed
+/// them to torch (a score beyond float32's range becomes inf; no golden record uses one).
+fn write_f32_cases(scratch: &Scratch) -> HashMap<String, CaseFiles> {
+    let mut cases = HashMap::new();
+    for file in ["cases.json", "cases-logits.json"] {
+        let text = std::fs::read_to_string(data_dir().join(file)).unwrap();
+        let doc: Value = serde_json::from_str(&text).unwrap();
+        for case in doc["cases"].as_array().unwrap() {
+            let id = case["id"].as_str().unwrap().to_string();
+            let (t, rows, cols) = f32_matrix(&case["y_true"]);
+            let (s, _, _) = f32_matrix(&case["y_score"]);
+            let i = cases.len();
+            let files = CaseFiles {
+                labels: cols,
+                y_true: scratch.file(&format!("{i}-true.npy"), f4_npy(&t, rows, cols)),
+                y_score: scratch.file(&format!("{i}-score.npy"), f4_npy(&s, rows, cols)),
+                weights: None,
+                dtype: "float32",
+            };
+            cases.insert(id, files);
+        }
     }
     cases
 }
@@ -727,6 +785,11 @@ enum Expected {
     /// scikit-learn's `ignore_ties` result depends on NumPy's unspecified argsort tie order:
     /// a number in the exact range over all tie orders.
     Within { lo: f64, hi: f64 },
+    /// torchmetrics' ranking loss on float32 preds with tied pairs in rows over 16 labels:
+    /// `value` is one tie order of torch's unstable sort. It and the command's value lie
+    /// between the command's values with tied pairs never and always counted (`--ties
+    /// min,max`), within 1e-6.
+    TieOrder { value: f64 },
 }
 
 /// One invocation: the case, the parameters, and whether the case's weights are passed.
@@ -757,7 +820,7 @@ fn expected_value(v: &Value, rel: f64) -> Expected {
 }
 
 /// The expectation a golden record sets, under the tolerances of conformance/README.md.
-fn expectation(toolkit: Convention, record: &Value) -> Expected {
+fn expectation(toolkit: Convention, record: &Value, labels: usize) -> Expected {
     if let Some(error) = record.get("error") {
         return if toolkit == Convention::Mldr && error == "subscript out of bounds" {
             Expected::AnyValue
@@ -774,6 +837,15 @@ fn expectation(toolkit: Convention, record: &Value) -> Expected {
             }
         }
         Convention::Sklearn => expected_value(&record["value"], 1e-12),
+        Convention::Torchmetrics
+            if record["scores_f32"] == Value::Bool(true)
+                && record["tie_order_dependent"] == Value::Bool(true)
+                && labels > 16 =>
+        {
+            Expected::TieOrder {
+                value: record["value"].as_f64().unwrap(),
+            }
+        }
         Convention::Torchmetrics => match record.get("value_f64") {
             Some(v) => expected_value(v, 1e-12),
             None => expected_value(&record["value"], 1e-6),
@@ -782,10 +854,15 @@ fn expectation(toolkit: Convention, record: &Value) -> Expected {
     }
 }
 
-/// Groups the records of `toolkit`'s golden file that the registry knows; returns the groups
-/// and the number of records skipped (metrics not in the registry).
-fn golden_groups(toolkit: Convention) -> (BTreeMap<GroupKey, Group>, usize) {
-    let path = data_dir().join(format!("golden-{}.json", toolkit.name()));
+/// Groups the records of `toolkit`'s golden file `golden` that the registry knows, on
+/// `cases`; returns the groups and the number of records skipped (metrics not in the
+/// registry).
+fn golden_groups(
+    toolkit: Convention,
+    golden: &str,
+    cases: &HashMap<String, CaseFiles>,
+) -> (BTreeMap<GroupKey, Group>, usize) {
+    let path = data_dir().join(golden);
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let mut groups: BTreeMap<GroupKey, Group> = BTreeMap::new();
     let mut skipped = 0;
@@ -806,7 +883,7 @@ fn golden_groups(toolkit: Convention) -> (BTreeMap<GroupKey, Group>, usize) {
         }
         weighted &= record.get("sample_weight_ignored") != Some(&Value::Bool(true));
         let case = record["case"].as_str().unwrap().to_string();
-        let expected = expectation(toolkit, record);
+        let expected = expectation(toolkit, record, cases[&case].labels);
         groups
             .entry((case.clone(), params.clone(), weighted))
             .or_default()
@@ -829,6 +906,7 @@ fn check(expected: &Expected, got: &Result<Value, String>, labels: usize) -> Res
         (Expected::Error, Err(_)) => Ok(()),
         (Expected::AnyValue, Ok(Value::Number(_))) if labels == 1 => Ok(()),
         (Expected::Literal(l), Ok(Value::String(s))) if s == l => Ok(()),
+        (Expected::TieOrder { .. }, _) => Err("no tie interval".into()),
         (Expected::Within { lo, hi }, Ok(Value::Number(n))) => {
             let x = n.as_f64().unwrap();
             let slack = 1e-12 * lo.abs().max(hi.abs());
@@ -888,6 +966,28 @@ fn run_group(
         args.push(metric.as_ref());
     }
     let where_ = format!("{case} {params:?} weighted={weighted}");
+    // The tie interval of each metric whose torchmetrics value follows torch's tie order.
+    let intervals: Vec<Option<(f64, f64)>> = if group
+        .iter()
+        .any(|(_, e)| matches!(e, Expected::TieOrder { .. }))
+    {
+        let mut ends = args.clone();
+        ends.extend(["--ties", "min,max"].map(OsStr::new));
+        let values: Vec<Option<f64>> = run(&ends)
+            .outcomes()
+            .into_iter()
+            .map(|(_, v)| v.ok().and_then(|v| v.as_f64()))
+            .collect();
+        values
+            .chunks(2)
+            .map(|ends| match *ends {
+                [Some(a), Some(b)] => Some((a.min(b), a.max(b))),
+                _ => None,
+            })
+            .collect()
+    } else {
+        vec![None; group.len()]
+    };
     let r = run(&args);
     if r.status != 0 && r.status != 1 {
         return (
@@ -906,13 +1006,28 @@ fn run_group(
             r.status
         ));
     }
-    for (((metric, expected), (name, got)), result) in group.iter().zip(&outcomes).zip(&results) {
+    let checks = group.iter().zip(&outcomes).zip(&results).zip(&intervals);
+    for ((((metric, expected), (name, got)), result), interval) in checks {
         let echo = &result["params"];
         let echoed = params
             .iter()
             .all(|(k, v)| param_text(&echo[k]).as_ref() == Some(v))
-            && (toolkit != Convention::Sklearn || echo["sample_weight"] == *weighted);
-        match check(expected, got, files.labels) {
+            && (toolkit != Convention::Sklearn || echo["sample_weight"] == *weighted)
+            && (!Preset::param_keys(toolkit, metric).contains(&"dtype")
+                || echo["dtype"] == files.dtype);
+        let checked = match (expected, interval) {
+            (Expected::TieOrder { value }, Some((lo, hi))) => {
+                let within = Expected::Within {
+                    lo: lo - 1e-6 * hi.abs(),
+                    hi: hi + 1e-6 * hi.abs(),
+                };
+                check(&within, &Ok(Value::from(*value)), files.labels)
+                    .map_err(|why| format!("torch's {why}"))
+                    .and_then(|()| check(&within, got, files.labels))
+            }
+            _ => check(expected, got, files.labels),
+        };
+        match checked {
             Ok(()) if name == metric && echoed => passed += 1,
             Ok(()) => failures.push(format!(
                 "{where_} {metric}: printed as {name} with params {echo}"
@@ -930,16 +1045,25 @@ fn run_group(
     (passed, failures)
 }
 
-/// Runs every known record of `toolkit`'s golden file through the command, on two threads.
+/// Runs every known record of `toolkit`'s golden file through the command, on two threads;
+/// torchmetrics on float32 preds from float32 `.npy` files, whose dtype alone says so.
 #[rstest]
-#[case::sklearn(Convention::Sklearn)]
-#[case::torchmetrics(Convention::Torchmetrics)]
-#[case::mldr(Convention::Mldr)]
-#[case::mulan(Convention::Mulan)]
-fn conformance(#[case] toolkit: Convention) {
+#[case::sklearn(Convention::Sklearn, "golden-sklearn.json", Written::Text)]
+#[case::torchmetrics(Convention::Torchmetrics, "golden-torchmetrics.json", Written::Text)]
+#[case::torchmetrics_f32(
+    Convention::Torchmetrics,
+    "golden-torchmetrics-f32.json",
+    Written::Float32Npy
+)]
+#[case::mldr(Convention::Mldr, "golden-mldr.json", Written::Text)]
+#[case::mulan(Convention::Mulan, "golden-mulan.json", Written::Text)]
+fn conformance(#[case] toolkit: Convention, #[case] golden: &str, #[case] written: Written) {
     let scratch = Scratch::new(toolkit.name());
-    let cases = write_cases(&scratch);
-    let (groups, skipped) = golden_groups(toolkit);
+    let cases = match written {
+        Written::Text => write_cases(&scratch),
+        Written::Float32Npy => write_f32_cases(&scratch),
+    };
+    let (groups, skipped) = golden_groups(toolkit, golden, &cases);
     let groups: Vec<_> = groups.into_iter().collect();
     let expected_records: usize = groups.iter().map(|(_, g)| g.len()).sum();
     let next = AtomicUsize::new(0);
@@ -958,8 +1082,13 @@ fn conformance(#[case] toolkit: Convention) {
     });
     let passed = passed.into_inner();
     let failures = failures.into_inner().unwrap();
+    let tie_order = groups
+        .iter()
+        .flat_map(|(_, g)| g)
+        .filter(|(_, e)| matches!(e, Expected::TieOrder { .. }))
+        .count();
     println!(
-        "cli conformance {toolkit}: {passed} passed, {} failed, {skipped} skipped (metric not in the registry), {} invocations",
+        "cli conformance {golden}: {passed} passed ({tie_order} of them by the tie interval), {} failed, {skipped} skipped (metric not in the registry), {} invocations",
         expected_records - passed,
         groups.len()
     );
@@ -1833,6 +1962,143 @@ fn streamed_values_equal_the_whole_file_values_across_chunks() {
     let short_w = s.file("short_w.txt", csv_text(rows - 1, 1, |_, _| 1.0));
     let r = eval_files(&t, &bad, &["--sample-weight", short_w.to_str().unwrap()]);
     assert_all_errors(&r, "9999");
+}
+
+#[test]
+fn float32_runs_test_each_chunk_for_logits_on_float32_values() {
+    let s = Scratch::new("f32-chunks");
+    let rows = 10_000;
+    // One float32 ulp apart at 0.5: a float32 sigmoid ties them, so the relevant label's
+    // higher column makes the pair no error; without the sigmoid it is one.
+    let mut lines = vec!["0.5000000596046448,0.5"; rows];
+    // A logit in the first chunk: torchmetrics applies its sigmoid to every row.
+    lines[0] = "5,0.5";
+    // Above 1 in f64 but 1.0 in float32, in the third chunk: no logit for float32 preds.
+    lines[9_000] = "1.0000000001,0.5";
+    let sc = s.file("s.csv", lines.join("\n"));
+    let t = s.file("t.csv", "0,1\n".repeat(rows));
+    let f4: Vec<f32> = lines
+        .iter()
+        .flat_map(|l| l.split(',').map(|x| x.parse::<f64>().unwrap() as f32))
+        .collect();
+    let npy_f4 = s.file("s.npy", f4_npy(&f4, rows, 2));
+    let per_sample = s.dir.join("per_sample.csv");
+    let whole = ["--per-sample", per_sample.to_str().unwrap()];
+    // The labels' first line `0,1` is a sample, not pandas' header of column names.
+    let loss = [
+        "--no-header",
+        "--convention",
+        "torchmetrics",
+        "--metric",
+        "multilabel_ranking_loss",
+    ];
+    let float32 = [&loss[..], &["--param", "dtype=float32"]].concat();
+    let value = |r: Run| r.outcomes()[0].1.clone();
+    // Rows 0 and 9000 are errors after the sigmoid, every other row a tie.
+    let expected = Ok(Value::from(2.0 / rows as f64));
+    assert_eq!(value(eval_files(&t, &sc, &float32)), expected);
+    assert_eq!(
+        value(eval_files(&t, &sc, &[&float32[..], &whole].concat())),
+        expected
+    );
+    assert_eq!(value(eval_files(&t, &npy_f4, &loss)), expected);
+    // float64 preds: the sigmoid keeps the pair apart, an error in every row.
+    assert_eq!(value(eval_files(&t, &sc, &loss)), Ok(Value::from(1.0)));
+}
+
+#[test]
+fn an_f8_file_is_float64_preds_and_an_f4_file_float32() {
+    let s = Scratch::new("f8-f4");
+    let t = s.file("t.csv", "1,0\n");
+    let f8: Vec<u8> = [20.0f64, 18.0]
+        .iter()
+        .flat_map(|x| x.to_le_bytes())
+        .collect();
+    let files = [
+        s.file("s.csv", "20,18\n"),
+        s.file("s8.npy", npy("<f8", false, "(1, 2)", &f8)),
+        s.file("s4.npy", f4_npy(&[20.0, 18.0], 1, 2)),
+    ];
+    let coverage = |scores: &Path, extra: &[&str]| {
+        let mut args = vec!["--convention", "torchmetrics"];
+        args.extend(extra);
+        let r = eval_files(&t, scores, &args);
+        let result = &r.results()[0];
+        assert_eq!(result["metric"], "multilabel_coverage_error", "{r:?}");
+        (result["params"]["dtype"].clone(), result["value"].clone())
+    };
+    // float64: sigmoid(20) > sigmoid(18), coverage 1; float32: both 1.0, coverage 2.
+    let f64_preds = (Value::from("float64"), Value::from(1.0));
+    let f32_preds = (Value::from("float32"), Value::from(2.0));
+    let [csv, f8, f4] = &files;
+    assert_eq!(coverage(csv, &[]), f64_preds);
+    assert_eq!(coverage(f8, &[]), f64_preds);
+    assert_eq!(coverage(f4, &[]), f32_preds);
+    for file in &files {
+        assert_eq!(coverage(file, &["--param", "dtype=float32"]), f32_preds);
+        assert_eq!(coverage(file, &["--param", "dtype=float64"]), f64_preds);
+    }
+    // Where golden-torchmetrics.json (float64 preds) and golden-torchmetrics-f32.json differ
+    // by more than torch's tie order, an f8 file gives the former, an f4 file the latter.
+    let golden = |name: &str| -> Vec<Value> {
+        let text = std::fs::read_to_string(data_dir().join(name)).unwrap();
+        let doc: Value = serde_json::from_str(&text).unwrap();
+        doc["results"].as_array().unwrap().clone()
+    };
+    let float32 = golden("golden-torchmetrics-f32.json");
+    let cases_text = std::fs::read_to_string(data_dir().join("cases.json")).unwrap();
+    let cases: Value = serde_json::from_str(&cases_text).unwrap();
+    let mut differ = 0;
+    for r64 in golden("golden-torchmetrics.json") {
+        let (Some(v64), metric) = (r64["value_f64"].as_f64(), &r64["metric"]) else {
+            continue;
+        };
+        let Some(r32) = float32
+            .iter()
+            .find(|r| r["case"] == r64["case"] && r["metric"] == *metric)
+        else {
+            continue;
+        };
+        let v32 = r32["value"].as_f64().unwrap();
+        if (v32 - v64).abs() <= 1e-6 * v64.abs() || r32["tie_order_dependent"] == true {
+            continue;
+        }
+        let case = cases["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"] == r64["case"])
+            .unwrap();
+        let (y, rows, cols) = f32_matrix(&case["y_true"]);
+        let t = s.file("case-t.npy", f4_npy(&y, rows, cols));
+        let scores: Vec<u8> = case["y_score"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|row| row.as_array().unwrap())
+            .flat_map(|x| x.as_f64().unwrap().to_le_bytes())
+            .collect();
+        let f8 = s.file(
+            "case-s8.npy",
+            npy("<f8", false, &format!("({rows}, {cols})"), &scores),
+        );
+        let (f32_scores, _, _) = f32_matrix(&case["y_score"]);
+        let f4 = s.file("case-s4.npy", f4_npy(&f32_scores, rows, cols));
+        let metric = metric.as_str().unwrap();
+        let args = ["--convention", "torchmetrics", "--metric", metric];
+        for (file, expected, rel) in [(&f8, v64, 1e-12), (&f4, v32, 1e-6)] {
+            let got = eval_files(&t, file, &args).results()[0]["value"]
+                .as_f64()
+                .unwrap();
+            assert!(
+                (got - expected).abs() <= rel * expected.abs(),
+                "{} {metric} {file:?}: {got} vs {expected}",
+                r64["case"]
+            );
+        }
+        differ += 1;
+    }
+    assert_eq!(differ, 2); // coverage and AP on x20261122-004-neartie-below-f32-binary
 }
 
 #[test]

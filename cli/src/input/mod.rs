@@ -113,6 +113,8 @@ pub struct Inputs {
     pub y_score: Table,
     /// Sample weights, when a weight file was given.
     pub weights: Option<Vec<f64>>,
+    /// The scores file holds float32 values ([`RowStream::float32`]).
+    pub scores_float32: bool,
 }
 
 /// True labels of the built-in example: 8 samples, 5 labels; sample 5 has no relevant label.
@@ -187,6 +189,7 @@ impl Inputs {
             y_true,
             y_score,
             weights,
+            scores_float32: scores.float32(),
         })
     }
 }
@@ -247,6 +250,8 @@ pub struct RowStream<'a> {
     cols: usize,
     /// Where each column of a row read comes from (`--align-columns`).
     order: Option<Vec<usize>>,
+    /// A `.npy` file of float32 values (text has no dtype: its numbers are read as f64).
+    float32: bool,
 }
 
 enum Kind<'a> {
@@ -332,6 +337,7 @@ impl<'a> RowStream<'a> {
             rows: 0,
             cols: 0,
             order: None,
+            float32: false,
         };
         stream.kind = match format {
             Some(InputFormat::Npy) => stream.npy(reader, role)?,
@@ -388,6 +394,7 @@ impl<'a> RowStream<'a> {
             rows: 0,
             cols: 0,
             order: None,
+            float32: false,
         }
     }
 
@@ -478,6 +485,12 @@ impl<'a> RowStream<'a> {
             Kind::Text(t) => Ok(t.names(&self.source, self.gz)?.map(<[String]>::to_vec)),
             _ => Ok(None),
         }
+    }
+
+    /// Whether the file holds float32 values (a `.npy` file of dtype `<f4` or `>f4`); text
+    /// files have no dtype.
+    pub fn float32(&self) -> bool {
+        self.float32
     }
 
     /// Rows read so far.

@@ -11,7 +11,7 @@ use crate::npy;
 impl<'a> RowStream<'a> {
     /// The `.npy` reader: rows as they come in C order, the whole array in Fortran order.
     pub(super) fn npy(
-        &self,
+        &mut self,
         mut reader: Box<dyn BufRead + 'a>,
         role: Role,
     ) -> Result<Kind<'a>, InputError> {
@@ -27,6 +27,7 @@ impl<'a> RowStream<'a> {
                 ),
             ));
         }
+        self.float32 = header.float32();
         let mut rows = NpyRows {
             reader,
             header,

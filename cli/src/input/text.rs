@@ -437,6 +437,7 @@ mod tests {
             rows: 0,
             cols: 0,
             order: None,
+            float32: false,
         }
     }
 
