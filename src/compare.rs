@@ -6,7 +6,8 @@
 //! ```
 //! use rankmetrics::compare::{compare, Column};
 //! use rankmetrics::TiePolicy;
-//! let rows = compare(&[[1, 0, 1], [0, 1, 0]], &[[0.5, 0.5, 0.1], [0.3, 0.3, 0.3]], None);
+//! let (y, s) = ([[1, 0, 1], [0, 1, 0]], [[0.5, 0.5, 0.1], [0.3, 0.3, 0.3]]);
+//! let rows = compare(&y, &s, None, Default::default());
 //! let loss = rows.iter().find(|r| r.concept.name == "ranking loss").unwrap();
 //! assert_eq!(loss.value(Column::Analysis(TiePolicy::Expected)), Some(0.625));
 //! assert_eq!(loss.interval(), Some((0.25, 1.0)));
@@ -270,6 +271,23 @@ pub const CONCEPTS: &[Concept] = &[
     },
 ];
 
+/// How [`compare`] reads the scores for the toolkits whose arithmetic depends on their type.
+///
+/// # Example
+/// ```
+/// use rankmetrics::compare::Options;
+/// // torchmetrics on float32 preds, whatever the score type holding them.
+/// let o = Options { torchmetrics_float32: Some(true) };
+/// assert_eq!(Options::default().torchmetrics_float32, None);
+/// # let _ = o;
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Options {
+    /// torchmetrics' preds dtype: `Some(true)` float32, `Some(false)` float64, `None` the
+    /// score type's (`f32` scores are float32 preds).
+    pub torchmetrics_float32: Option<bool>,
+}
+
 /// A column of the comparison.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Column {
@@ -386,6 +404,24 @@ impl Row {
     }
 }
 
+/// torchmetrics' preds dtype in these rows (`"float32"` or `"float64"`), as its cells echo
+/// it; `None` when no cell says.
+///
+/// # Example
+/// ```
+/// use rankmetrics::compare::{compare, torchmetrics_dtype, Options};
+/// let rows = compare(&[[1, 0]], &[[0.5f32, 0.2]], None, Options { torchmetrics_float32: Some(true) });
+/// assert_eq!(torchmetrics_dtype(&rows).as_deref(), Some("float32"));
+/// ```
+pub fn torchmetrics_dtype(rows: &[Row]) -> Option<String> {
+    let cells = rows.iter().flat_map(|r| r.cells.iter().flatten());
+    cells
+        .filter(|c| c.column == Column::Toolkit(Convention::Torchmetrics))
+        .flat_map(|c| c.preset.params())
+        .find(|(k, _)| *k == "dtype")
+        .map(|(_, v)| v.to_string())
+}
+
 /// Whether `v` lies outside `[lo, hi]` by more than rounding (relative 1e-9).
 pub fn outside(v: f64, (lo, hi): (f64, f64)) -> bool {
     let slack = 1e-9 * lo.abs().max(hi.abs()).max(1.0);
@@ -428,7 +464,15 @@ impl Concept {
 ///
 /// # Errors
 /// The registry's error if a preset of the mapping is unknown to it (ruled out by the tests).
-fn cell_presets(columns: &[Column]) -> Result<Vec<Vec<Option<Preset>>>, LookupError> {
+fn cell_presets(
+    columns: &[Column],
+    options: Options,
+) -> Result<Vec<Vec<Option<Preset>>>, LookupError> {
+    let dtype: Vec<(&str, String)> = options
+        .torchmetrics_float32
+        .map(|f32| ("dtype", if f32 { "float32" } else { "float64" }.to_string()))
+        .into_iter()
+        .collect();
     CONCEPTS
         .iter()
         .map(|concept| {
@@ -442,7 +486,10 @@ fn cell_presets(columns: &[Column]) -> Result<Vec<Vec<Option<Preset>>>, LookupEr
                     Column::Toolkit(c) => {
                         let i = TOOLKITS.iter().position(|&t| t == c).unwrap_or(0);
                         concept.toolkits[i]
-                            .map(|named| lookup(c, named, &[], None))
+                            .map(|named| {
+                                let takes = Preset::param_keys(c, named.0).contains(&"dtype");
+                                lookup(c, named, if takes { &dtype } else { &[] }, None)
+                            })
                             .transpose()
                     }
                 })
@@ -454,7 +501,7 @@ fn cell_presets(columns: &[Column]) -> Result<Vec<Vec<Option<Preset>>>, LookupEr
 /// The number of cells `compare` computes.
 pub fn cell_count() -> usize {
     let columns = Column::all();
-    cell_presets(&columns)
+    cell_presets(&columns, Options::default())
         .map(|rows| rows.iter().flatten().flatten().count())
         .unwrap_or(0)
 }
@@ -469,17 +516,25 @@ pub fn cell_count() -> usize {
 /// ```
 /// use rankmetrics::compare::{compare, Column};
 /// use rankmetrics::registry::Convention;
-/// let rows = compare(&[[1, 0], [0, 1]], &[[0.5, 0.5], [0.2, 0.9]], None);
+/// use rankmetrics::compare::Options;
+/// let rows = compare(&[[1, 0], [0, 1]], &[[0.5, 0.5], [0.2, 0.9]], None, Options::default());
 /// let coverage = &rows[1]; // coverage (ranks from 1)
 /// assert_eq!(coverage.value(Column::Toolkit(Convention::Sklearn)), Some(1.5));
 /// ```
-pub fn compare<T, Y, S>(y_true: &Y, y_score: &S, weights: Option<&[f64]>) -> Vec<Row>
+pub fn compare<T, Y, S>(
+    y_true: &Y,
+    y_score: &S,
+    weights: Option<&[f64]>,
+    options: Options,
+) -> Vec<Row>
 where
     T: Score,
     Y: LabelMatrix + ?Sized,
     S: ScoreMatrix<T> + ?Sized,
 {
-    grid(|presets| evaluate_all(presets, y_true, y_score, weights))
+    grid(options, |presets| {
+        evaluate_all(presets, y_true, y_score, weights)
+    })
 }
 
 /// [`compare`] on the threads of the current rayon pool (feature `rayon`); every value is
@@ -487,28 +542,33 @@ where
 ///
 /// # Example
 /// ```
-/// use rankmetrics::compare::{compare, compare_parallel};
-/// let (y, s) = ([[1, 0], [0, 1]], [[0.5, 0.5], [0.2, 0.9]]);
-/// let (a, b) = (compare(&y, &s, None), compare_parallel(&y, &s, None));
+/// use rankmetrics::compare::{compare, compare_parallel, Options};
+/// let (y, s, o) = ([[1, 0], [0, 1]], [[0.5, 0.5], [0.2, 0.9]], Options::default());
+/// let (a, b) = (compare(&y, &s, None, o), compare_parallel(&y, &s, None, o));
 /// assert!(a.iter().zip(&b).all(|(a, b)| a.cells.len() == b.cells.len()));
 /// ```
 #[cfg(feature = "rayon")]
 #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
-pub fn compare_parallel<T, Y, S>(y_true: &Y, y_score: &S, weights: Option<&[f64]>) -> Vec<Row>
+pub fn compare_parallel<T, Y, S>(
+    y_true: &Y,
+    y_score: &S,
+    weights: Option<&[f64]>,
+    options: Options,
+) -> Vec<Row>
 where
     T: Score,
     Y: LabelMatrix + Sync + ?Sized,
     S: ScoreMatrix<T> + Sync + ?Sized,
 {
-    grid(|presets| {
+    grid(options, |presets| {
         crate::compat::registry::evaluate_all_parallel(presets, y_true, y_score, weights)
     })
 }
 
 /// The rows, each cell's preset evaluated by `evaluate` (all at once, in row-major order).
-fn grid(evaluate: impl FnOnce(&[Preset]) -> Vec<Result<f64, Error>>) -> Vec<Row> {
+fn grid(options: Options, evaluate: impl FnOnce(&[Preset]) -> Vec<Result<f64, Error>>) -> Vec<Row> {
     let columns = Column::all();
-    let grid = match cell_presets(&columns) {
+    let grid = match cell_presets(&columns, options) {
         Ok(grid) => grid,
         Err(e) => {
             // Unreachable while the tests pass: say so in every row rather than panic.
@@ -568,6 +628,6 @@ mod tests {
                 "{metric}"
             );
         }
-        assert!(cell_presets(&Column::all()).is_ok());
+        assert!(cell_presets(&Column::all(), Options::default()).is_ok());
     }
 }

@@ -44,7 +44,7 @@ fn compare_vs_eval(c: &mut Criterion) {
     group.sampling_mode(SamplingMode::Flat);
     // The command's default: every core (bitwise the same values as one thread).
     group.bench_function("compare/all_cells", |b| {
-        b.iter(|| compare::compare(black_box(&y), black_box(&s), None).expect("valid grid"))
+        b.iter(|| compare::compare(black_box(&y), black_box(&s), None, false).expect("valid grid"))
     });
     let one = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
@@ -52,7 +52,7 @@ fn compare_vs_eval(c: &mut Criterion) {
         .expect("a thread pool");
     group.bench_function("compare/all_cells_one_thread", |b| {
         b.iter(|| {
-            one.install(|| compare::compare(black_box(&y), black_box(&s), None))
+            one.install(|| compare::compare(black_box(&y), black_box(&s), None, false))
                 .expect("valid grid")
         })
     });

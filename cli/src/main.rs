@@ -283,7 +283,8 @@ fn compare(args: &CompareArgs) -> Result<ExitCode, String> {
         s.rows,
         s.cols
     ));
-    let rows = compare::compare(&y_true, &y_score, inputs.weights.as_deref())?;
+    let weights = inputs.weights.as_deref();
+    let rows = compare::compare(&y_true, &y_score, weights, inputs.scores_float32)?;
     progress.finish();
     if let Some(path) = &args.plot {
         let svg = plot::svg(&rows)?;

@@ -37,18 +37,21 @@ pub enum Merge {
     /// Scores are cast to float32 first (torchmetrics' retrieval metrics).
     Float32,
     /// Scores outside [0, 1] go through a sigmoid (torchmetrics' logits), which rounds large
-    /// ones to the same value.
-    Sigmoid,
+    /// ones to the same value; with `float32` (float32 preds) the scores are float32 values
+    /// and the sigmoid is torch's float32 one, which also ties close logits.
+    Sigmoid { float32: bool },
 }
 
 /// An interval [pessimistic, optimistic], if both ends have a value.
 type Interval = Option<(f64, f64)>;
 
-/// The rules looked for, the coarser first: a Weka grouping also ties the float32 probe.
-const MERGES: [Merge; 3] = [
+/// The rules looked for, the coarser first: a Weka grouping also ties the float32 probe, and
+/// the float32 sigmoid every probe after it.
+const MERGES: [Merge; 4] = [
     Merge::Grouping(TieGrouping::WEKA),
+    Merge::Sigmoid { float32: true },
     Merge::Float32,
-    Merge::Sigmoid,
+    Merge::Sigmoid { float32: false },
 ];
 
 impl Merge {
@@ -59,8 +62,10 @@ impl Merge {
             Merge::Grouping(_) => None,
             // A quarter of float32's spacing at 0.5: one float32, two f64.
             Merge::Float32 => Some((0.5, 0.5 + f64::from(f32::EPSILON) / 8.0)),
+            // Both saturate to 1.0 in float32, not in f64.
+            Merge::Sigmoid { float32: true } => Some((18.0, 20.0)),
             // Both saturate to 1.0 in f64.
-            Merge::Sigmoid => Some((40.0, 41.0)),
+            Merge::Sigmoid { float32: false } => Some((40.0, 41.0)),
         }
     }
 
@@ -108,10 +113,16 @@ impl Merge {
             Merge::Float32 => {
                 evaluate_all_parallel(&presets, y_true, &Float32Scores::new(y_score), weights)
             }
-            Merge::Sigmoid => match Logits::new(y_score) {
-                Ok(view) => evaluate_all_parallel(&presets, y_true, &view, weights),
-                Err(_) => return vec![None; concepts.len()],
-            },
+            Merge::Sigmoid { float32 } => {
+                let view = match float32 {
+                    true => Logits::float32(y_score),
+                    false => Logits::new(y_score),
+                };
+                match view {
+                    Ok(view) => evaluate_all_parallel(&presets, y_true, &view, weights),
+                    Err(_) => return vec![None; concepts.len()],
+                }
+            }
         };
         let mut values = values.into_iter();
         ends.iter()
@@ -141,8 +152,14 @@ impl Merge {
             Merge::Float32 => {
                 "scores are cast to float32, so scores that round to one float32 tie".into()
             }
-            Merge::Sigmoid => "scores outside [0, 1] go through a sigmoid, which rounds large \
-                               scores to one value, so they tie"
+            Merge::Sigmoid { float32: false } => "scores outside [0, 1] go through a sigmoid, \
+                                                   which rounds large scores to one value, so \
+                                                   they tie"
+                .into(),
+            Merge::Sigmoid { float32: true } => "scores are float32 preds: outside [0, 1] they go \
+                                                 through torch's float32 sigmoid, which rounds \
+                                                 scores above about 16.6 to 1 and close scores \
+                                                 to one value, so they tie"
                 .into(),
         }
     }
@@ -410,7 +427,15 @@ mod tests {
         let ndcg = preset(Convention::Torchmetrics, "retrieval_normalized_dcg", &[]);
         assert_eq!(rules(ndcg), [Merge::Float32]);
         let loss = preset(Convention::Torchmetrics, "multilabel_ranking_loss", &[]);
-        assert_eq!(rules(loss), [Merge::Sigmoid]);
+        assert_eq!(rules(loss), [Merge::Sigmoid { float32: false }]);
+        // float32 preds: torch's float32 sigmoid, the first rule found, ties every probe.
+        let dtype = [("dtype", "float32")];
+        let loss = preset(Convention::Torchmetrics, "multilabel_ranking_loss", &dtype);
+        let float32 = Merge::Sigmoid { float32: true };
+        assert_eq!(
+            rules(loss),
+            [float32, Merge::Float32, Merge::Sigmoid { float32: false }]
+        );
         for metric in Convention::Sklearn.metric_names() {
             assert_eq!(
                 rules(preset(Convention::Sklearn, metric, &[])),

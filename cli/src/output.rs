@@ -7,7 +7,7 @@ use rankmetrics::registry::{Convention, ParamValue, Preset};
 use rankmetrics::{Error, LabelDomain};
 use serde_json::Value;
 
-use crate::compare::{Cell, Column, Row};
+use crate::compare::{torchmetrics_dtype, Cell, Column, Row};
 use crate::notes::{Flag, Notes};
 use crate::provenance::Provenance;
 
@@ -396,13 +396,25 @@ fn flag_note(row: &Row, cell: &Cell, v: f64, flag: Option<Flag>) -> Option<Strin
     ))
 }
 
-/// The legend printed under the table.
-fn legend(notes: &[String]) -> String {
+/// The legend printed under the table; `torch_dtype` is torchmetrics' preds dtype.
+fn legend(notes: &[String], torch_dtype: Option<&str>) -> String {
     let mut text = String::from(
         "max .. last: rankmetrics' metric under that tie policy (AUC and label-AP rows: the \
          scikit-learn or MULAN metric with its tie rule replaced).\n\
-         sklearn .. mulan: each toolkit's own metric, names and rules; — where it has none.\n\
-         interval: [low, high], the smallest and largest value over every ordering of the ties \
+         sklearn .. mulan: each toolkit's own metric, names and rules; — where it has none.\n",
+    );
+    if let Some(dtype) = torch_dtype {
+        let whence = match dtype {
+            "float32" => "the scores file holds float32 values",
+            _ => "text and float64 files give them; a float32 .npy file gives float32 preds",
+        };
+        let _ = writeln!(
+            text,
+            "torchmetrics: on {dtype} preds, as {whence} (torch computes in the preds' dtype)."
+        );
+    }
+    text.push_str(
+        "interval: [low, high], the smallest and largest value over every ordering of the ties \
          (where lower is better, as for coverage and ranking loss, the pessimistic end is the \
          high one); expected: their exact mean; n/a: no closed form.\n\
          spread: largest minus smallest value across the policies and toolkits.\n\
@@ -424,7 +436,8 @@ fn legend(notes: &[String]) -> String {
 pub fn compare_table(rows: &[Row], notes: &Notes) -> String {
     let s = shown(rows, notes);
     let right: Vec<bool> = (0..s.rows[0].len()).map(|i| i > 0).collect();
-    format!("{}\n{}", aligned(&s.rows, &right), legend(&s.notes))
+    let legend = legend(&s.notes, torchmetrics_dtype(rows).as_deref());
+    format!("{}\n{legend}", aligned(&s.rows, &right))
 }
 
 /// The comparison as a Markdown table, with the legend, the notes and the provenance as text
@@ -432,7 +445,7 @@ pub fn compare_table(rows: &[Row], notes: &Notes) -> String {
 pub fn compare_markdown(rows: &[Row], notes: &Notes, provenance: &Provenance) -> String {
     let s = shown(rows, notes);
     let right: Vec<bool> = (0..s.rows[0].len()).map(|i| i > 0).collect();
-    let legend: String = legend(&s.notes)
+    let legend: String = legend(&s.notes, torchmetrics_dtype(rows).as_deref())
         .lines()
         .map(|l| format!("{l}  \n"))
         .collect();

@@ -1873,6 +1873,87 @@ fn compare_says_why_a_flagged_value_that_prints_as_an_interval_end_is_outside() 
 }
 
 #[test]
+fn compare_takes_torchmetrics_preds_dtype_from_the_scores_file() {
+    // Logits 20 and 18 tie in torch's float32 sigmoid (both 1.0), not in float64; 20,000 rows
+    // so that the value moves by less than the table's 4 decimals.
+    let (n, misranked) = (20_000, 2_000);
+    let mut y_true = String::from("0 1 0\n");
+    y_true += &"0 1 0\n".repeat(misranked);
+    y_true += &"1 0 0\n".repeat(n - misranked - 1);
+    let mut scores = vec![20.0f32, 18.0, -3.0];
+    scores.extend([0.9, 0.5, 0.1].repeat(n - 1));
+    let s = Scratch::new("compare-f32");
+    let t = s.file("t.txt", &y_true);
+    let f4 = s.file("s.npy", f4_npy(&scores, n, 3));
+    let text: String = scores
+        .chunks(3)
+        .map(|r| format!("{} {} {}\n", r[0], r[1], r[2]))
+        .collect();
+    let f64_text = s.file("s.txt", text);
+    let compare = |scores: &Path, format: &str| {
+        let args = ["compare", "-q", "--format", format, "--y-true"].map(OsStr::new);
+        let mut args: Vec<&OsStr> = args.into();
+        args.extend([t.as_os_str(), "--y-score".as_ref(), scores.as_os_str()]);
+        run(&args)
+    };
+    let torchmetrics = |r: &Run| -> Vec<(String, Value, Value)> {
+        r.results()
+            .into_iter()
+            .filter(|c| c["column"] == "torchmetrics")
+            .map(|c| {
+                let metric = c["metric"].as_str().unwrap().to_string();
+                (metric, c["params"]["dtype"].clone(), c["value"].clone())
+            })
+            .collect()
+    };
+    let loss = |cells: &[(String, Value, Value)]| {
+        let cell = cells.iter().find(|c| c.0 == "multilabel_ranking_loss");
+        cell.unwrap().2.as_f64().unwrap()
+    };
+    let (f32_cells, f64_cells) = (
+        torchmetrics(&compare(&f4, "json")),
+        torchmetrics(&compare(&f64_text, "json")),
+    );
+    for (cells, dtype) in [(&f32_cells, "float32"), (&f64_cells, "float64")] {
+        for (metric, echoed, _) in cells {
+            let expected = match metric.as_str() {
+                "retrieval_normalized_dcg" => Value::Null, // always float32, no dtype
+                _ => Value::from(dtype),
+            };
+            assert_eq!(*echoed, expected, "{metric}");
+        }
+    }
+    // The first row's pair is a tie (no error: the relevant label has the higher column) for
+    // float32 preds, an error (0.5) for float64.
+    let moved = loss(&f64_cells) - loss(&f32_cells);
+    assert!((moved - 0.5 / n as f64).abs() < 1e-15, "{moved}");
+    let table = compare(&f4, "table");
+    assert!(
+        table.stdout.contains(
+            "torchmetrics: on float32 preds, as the scores file holds float32 values (torch \
+             computes in the preds' dtype)."
+        ),
+        "{table:?}"
+    );
+    let note = "ranking loss, torchmetrics multilabel_ranking_loss: 0.050000 vs interval end \
+                0.050025: scores are float32 preds: outside [0, 1] they go through torch's \
+                float32 sigmoid, which rounds scores above about 16.6 to 1 and close scores to \
+                one value, so they tie, which the interval does not do; with those ties it is \
+                [0.050000, 0.050025]";
+    let line = table_row(&table.stdout, "ranking loss");
+    assert!(
+        line.contains(&format!("0.0500* ({})", note_number(&table, note))),
+        "{line}"
+    );
+    // The built-in example is text.
+    let table = run(&["compare", "-q"]);
+    assert!(table.stdout.contains(
+        "torchmetrics: on float64 preds, as text and float64 files give them; a float32 .npy \
+         file gives float32 preds (torch computes in the preds' dtype)."
+    ));
+}
+
+#[test]
 fn no_progress_bar_when_stderr_is_not_a_terminal() {
     let r = run(&["compare"]);
     assert_eq!(r.status, 0, "{r:?}");

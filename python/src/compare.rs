@@ -3,7 +3,7 @@
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use rankmetrics::compare::{compare as grid, compare_parallel, Over, Row};
+use rankmetrics::compare::{compare as grid, compare_parallel, Options, Over, Row};
 
 use crate::input::{weights, with_views, Labels, Scores, Weights};
 use crate::threads::pool;
@@ -76,8 +76,9 @@ pub fn compare<'py>(
         None
     };
     let rows = with_views!(py, y_true, y_score, |y, s| match &pool {
-        Some(pool) => pool.install(|| compare_parallel(&y, &s, w)),
-        None => grid(&y, &s, w),
+        // The score type decides torchmetrics' dtype: float32 arrays are float32 preds.
+        Some(pool) => pool.install(|| compare_parallel(&y, &s, w, Options::default())),
+        None => grid(&y, &s, w, Options::default()),
     });
     let list = PyList::empty(py);
     for row in &rows {
