@@ -254,5 +254,11 @@ fn rows_numbered_past_the_largest_row_number_are_refused() {
     // The last row number that exists is usize::MAX - 1.
     let mut last = p.accumulator_starting_at(usize::MAX - 1);
     last.update(&[[1, 0]], &[[0.5, 0.1]], None).unwrap();
-    assert_eq!(last.rows(), &[Range { start: usize::MAX - 1, end: usize::MAX }]);
+    assert_eq!(
+        last.rows(),
+        &[Range {
+            start: usize::MAX - 1,
+            end: usize::MAX
+        }]
+    );
 }

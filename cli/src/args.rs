@@ -424,7 +424,11 @@ fn describe(convention: Convention) -> &'static str {
             "this crate's own metrics, every rule a parameter (the default; --ties default max)"
         }
         Convention::Sklearn => "scikit-learn 1.9 (sklearn.metrics), weights allowed",
-        Convention::Torchmetrics => "torchmetrics 1.9 (functional.classification), in f64",
+        Convention::Torchmetrics => {
+            "torchmetrics 1.9 (functional.classification), in the preds' dtype: float32 for a \
+             float32 .npy scores file, float64 otherwise (--param dtype=float32 for text files \
+             of a float32 model's outputs)"
+        }
         Convention::Mldr => "mldr 0.4.2 (R)",
         Convention::Mulan => "MULAN (mulan.evaluation.measure)",
         _ => "",
@@ -440,6 +444,9 @@ Parameter values:
                              label is relevant): rankmetrics' metrics of relevance
   ties_method                average | first | last | max | min | random | random:SEED
   weka                       3.7 (ties within 1e-6, as MULAN ships) | 3.9 (exact ties)
+  dtype                      float32 | float64: torchmetrics' preds dtype (its sigmoid and ties
+                             follow it) [default: the scores file's: float32 for an <f4 .npy
+                             file, float64 for text and other .npy files]
 
 Examples:
   rankmetrics eval
