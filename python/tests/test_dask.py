@@ -66,14 +66,3 @@ def test_refuses_what_it_cannot_do_exactly() -> None:
         rmdask.evaluate(da.from_array(y, chunks=(300, -1)), da.from_array(bad, chunks=(300, -1)), metrics=["coverage"])
     assert (e.value.row, e.value.column) == (500, 2)  # the global row
 
-
-def test_worker_processes_ship_pickled_states() -> None:
-    import dask
-
-    y, s, w = data(4)
-    with dask.config.set(scheduler="processes", num_workers=2):
-        got = rmdask.evaluate(da.from_array(y, chunks=(250, -1)), da.from_array(s, chunks=(250, -1)),
-                              metrics=["AveragePrecision", "MacroAUC"], convention="mulan")
-    for metric in got:
-        want = rankmetrics.evaluate(y, s, convention="mulan", metric=metric)
-        assert np.float64(got[metric]).tobytes() == np.float64(want).tobytes(), metric
