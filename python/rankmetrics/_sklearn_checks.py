@@ -97,7 +97,17 @@ def _integral(y: np.ndarray) -> bool:
 
 def type_of_target(y: np.ndarray) -> str:
     """``sklearn.utils.multiclass.type_of_target`` for numeric arrays of 1 or 2 dimensions."""
+    return target(y)[0]
+
+
+def target(y: np.ndarray) -> Tuple[str, Optional[Tuple[float, ...]]]:
+    """:func:`type_of_target` and :func:`two_values` of ``y``, from one reading of its values
+    (the callers need both)."""
     values = two_values(y)
+    return _target_type(y, values), values
+
+
+def _target_type(y: np.ndarray, values: Optional[Tuple[float, ...]]) -> str:
     multioutput = y.ndim == 2 and y.shape[1] > 1
     if multioutput and values is not None and (y.dtype.kind in "biu" or _integral(np.asarray(values))):
         return "multilabel-indicator"
@@ -108,10 +118,10 @@ def type_of_target(y: np.ndarray) -> str:
     return "multiclass-multioutput" if multioutput else "binary"
 
 
-def relevant_nonzero(y: np.ndarray) -> np.ndarray:
-    """A multilabel indicator whose values are not 0 and 1 (e.g. ``{-1, 1}``), as the
-    row-wise metrics read it: any non-zero value is relevant (a copy only in that case)."""
-    values = two_values(y)
+def relevant_nonzero(y: np.ndarray, values: Optional[Tuple[float, ...]]) -> np.ndarray:
+    """A multilabel indicator whose values (``two_values(y)``) are not 0 and 1 (e.g.
+    ``{-1, 1}``), as the row-wise metrics read it: any non-zero value is relevant (a copy only
+    in that case)."""
     if values is not None and set(np.asarray(values).tolist()) <= {0, 1}:
         return y
     return (y != 0).view(np.uint8) if y.dtype.kind != "b" else y

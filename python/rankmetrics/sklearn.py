@@ -56,12 +56,12 @@ def _rowwise_inputs(y_true: Any, y_score: Any, sample_weight: Any, *, ensure_2d:
     s = checks.check_array(y_score, "y_score", ensure_2d=ensure_2d)
     w = checks.sample_weight(sample_weight)
     checks.check_consistent_length(y, s, w)
-    y_type = checks.type_of_target(y)
+    y_type, values = checks.target(y)
     if y_type != "multilabel-indicator" and not (allow_binary_2d and y_type == "binary" and y.ndim == 2):
         raise checks.fail(f"{y_type} format is not supported", input="y_true")
     if y.shape != s.shape:
         raise checks.fail("y_true and y_score have different shape")
-    return checks.relevant_nonzero(y), s, w
+    return checks.relevant_nonzero(y, values), s, w
 
 
 def coverage_error(y_true: Any, y_score: Any, *, sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None) -> float:
@@ -295,13 +295,12 @@ def _labelwise(metric: str, y_true: Any, y_score: Any, average: Optional[str], s
     y = checks.check_array(y_true, "y_true", ensure_2d=False)
     s = checks.check_array(y_score, "y_score", ensure_2d=False)
     w = checks.sample_weight(sample_weight)
-    y_type = checks.type_of_target(y)
+    y_type, values = checks.target(y)
     # scikit-learn's binary ROC AUC answers NaN for one class before it looks at the weights.
-    one_class_auc = metric == "roc_auc_score" and y_type == "binary" and len(checks.two_values(y) or ()) < 2
+    one_class_auc = metric == "roc_auc_score" and y_type == "binary" and len(values or ()) < 2
     if w is not None and w.size and not np.any(w != 0) and not one_class_auc:
         raise checks.fail("Sample weights must contain at least one non-zero number.", input="sample_weight")
     if y_type == "binary":
-        values = checks.two_values(y)
         if s.ndim == 2 and s.shape[1] > 2 and metric == "roc_auc_score":
             raise NotImplementedError(
                 "rankmetrics.sklearn.roc_auc_score reproduces the binary and multilabel uses; "
@@ -330,7 +329,7 @@ def _labelwise(metric: str, y_true: Any, y_score: Any, average: Optional[str], s
             "then leave [0, 1]); rankmetrics refuses it. Pass y_true as 0/1 (y_true == 1).",
             input="y_true",
         )
-    y = _indicator(y)
+    y = _indicator(y, values)
     if average is not None:
         return _evaluate(metric, y, s, w, ties, threads, average=average)
     m = _core.lookup("sklearn", metric, ties, {"average": "macro"})
@@ -359,10 +358,9 @@ def _undefined_warning() -> type:
     return _WARNING
 
 
-def _indicator(y: np.ndarray) -> np.ndarray:
-    """A multilabel indicator for the binary metrics: {0, 1}, or {-1, 1} read as 1 positive;
-    other pairs are ambiguous, as in scikit-learn."""
-    values = checks.two_values(y)
+def _indicator(y: np.ndarray, values: Optional[Tuple[float, ...]]) -> np.ndarray:
+    """A multilabel indicator for the binary metrics (``values``: ``two_values(y)``): {0, 1},
+    or {-1, 1} read as 1 positive; other pairs are ambiguous, as in scikit-learn."""
     found = set(np.asarray(values).tolist()) if values is not None else set()
     if found <= {0, 1}:
         return y
