@@ -105,3 +105,19 @@ test_that("rm_compare gives the command's grid as a data frame, and plots", {
   on.exit(grDevices::dev.off())
   expect_identical(plot(g), g)
 })
+
+test_that("double matrices are read where R keeps them: no copy", {
+  skip_if_not(capabilities("profmem"), "R built without memory profiling")
+  yd <- y * 1.0
+  sd <- s + 0
+  copies <- capture.output({
+    tracemem(yd)
+    tracemem(sd)
+    coverage(yd, sd)
+    rm_evaluate(yd, sd, convention = "sklearn", metric = "label_ranking_loss")
+    rm_compare(yd, sd)
+    untracemem(yd)
+    untracemem(sd)
+  })
+  expect_identical(copies, character())
+})
