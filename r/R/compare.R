@@ -14,6 +14,12 @@
 #'   and \code{high} (the interval over tie orders), \code{spread} (largest minus smallest
 #'   value of the policies and toolkits), \code{outside} (the columns whose value lies
 #'   outside the interval) and \code{error} (the cells' errors).
+#' @section Errors:
+#' What would fail every cell raises a condition as \code{\link{rm_evaluate}} does: missing
+#' or infinite values, mismatched shapes, no samples or labels, a weight vector of the wrong
+#' length or with a negative or non-finite weight. What fails some cells only (labels outside
+#' a toolkit's domain, a tie policy without a closed form for a metric) leaves \code{NA} in
+#' those cells and says why in \code{error}.
 #' @examples
 #' y <- matrix(c(1, 0, 1, 0, 1, 0), nrow = 2, byrow = TRUE)
 #' s <- matrix(c(0.5, 0.5, 0.2, 0.9, 0.9, 0.1), nrow = 2, byrow = TRUE)

@@ -8,6 +8,14 @@ rm_mldr <- function(metric, true_labels, predictions, sample_weight, ties, param
   if (is.nan(v)) NA_real_ else v
 }
 
+# na.rm: TRUE or FALSE (R's mean() refuses NA there too).
+rm_flag <- function(na.rm) {
+  if (!is.logical(na.rm) || length(na.rm) != 1L || is.na(na.rm)) {
+    rm_stop("na.rm must be TRUE or FALSE", "parameter", call = sys.call(-1L))
+  }
+  na.rm
+}
+
 rm_mldr_undefined <- function(undefined_value) {
   if (length(undefined_value) != 1L || !(is.numeric(undefined_value) || is.na(undefined_value))) {
     rm_stop("undefined_value must be a single number or NA", "parameter", call = sys.call(-1L))
@@ -77,7 +85,7 @@ ranking_loss <- function(true_labels, predictions, sample_weight = NULL, ties = 
 #' @export
 macro_auc <- function(true_labels, predictions, undefined_value = 0.5, na.rm = FALSE,
                       sample_weight = NULL, ties = NULL) {
-  params <- list(undefined_value = rm_mldr_undefined(undefined_value), na_rm = isTRUE(na.rm))
+  params <- list(undefined_value = rm_mldr_undefined(undefined_value), na_rm = rm_flag(na.rm))
   rm_mldr("macro_auc", true_labels, predictions, sample_weight, ties, params, sys.call())
 }
 
@@ -85,7 +93,7 @@ macro_auc <- function(true_labels, predictions, undefined_value = 0.5, na.rm = F
 #' @export
 example_auc <- function(true_labels, predictions, undefined_value = 0.5, na.rm = FALSE,
                         sample_weight = NULL, ties = NULL) {
-  params <- list(undefined_value = rm_mldr_undefined(undefined_value), na_rm = isTRUE(na.rm))
+  params <- list(undefined_value = rm_mldr_undefined(undefined_value), na_rm = rm_flag(na.rm))
   rm_mldr("example_auc", true_labels, predictions, sample_weight, ties, params, sys.call())
 }
 

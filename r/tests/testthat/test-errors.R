@@ -28,6 +28,13 @@ test_that("NA, NaN and infinite scores are refused with their position", {
   expect_match(conditionMessage(e), "y_score[2, 1] is Inf", fixed = TRUE)
   expect_error(macro_auc(y, replace(s, 6, -Inf)), class = "rankmetrics_non_finite_score")
   expect_error(rm_compare(y, replace(s, 1, NA)), class = "rankmetrics_missing")
+  expect_error(rm_compare(y, s[, 1:2]), class = "rankmetrics_shape_mismatch")
+  expect_error(rm_compare(y[0, , drop = FALSE], s[0, , drop = FALSE]),
+               class = "rankmetrics_no_samples")
+  expect_error(rm_compare(y, s, sample_weight = 1), class = "rankmetrics_weight_length")
+  e <- expect_error(rm_compare(y, s, sample_weight = c(1, Inf)),
+                    class = "rankmetrics_invalid_weight")
+  expect_equal(e$row, 2)
 })
 
 test_that("wrong dimensions are refused", {
@@ -73,6 +80,8 @@ test_that("unknown conventions, metrics, parameters and tie policies are refused
   expect_error(coverage(y, s, ties_method = "dense"), class = "rankmetrics_parameter")
   expect_error(coverage(y, s, ties_method = c("min", "max")), class = "rankmetrics_parameter")
   expect_error(macro_auc(y, s, undefined_value = "half"), class = "rankmetrics_parameter")
+  expect_error(macro_auc(y, s, na.rm = NA), class = "rankmetrics_parameter")
+  expect_error(example_auc(y, s, na.rm = "yes"), class = "rankmetrics_parameter")
   expect_error(rm_evaluate(y, s, metric = "roc_auc", average = "median"),
                class = "rankmetrics_parameter")
   expect_error(rm_evaluate(y, s, metric = "roc_auc", per_sample = TRUE),

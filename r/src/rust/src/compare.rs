@@ -4,7 +4,9 @@
 
 use extendr_api::prelude::*;
 use rankmetrics::compare::{compare, Column, Options, Over, Row};
-use rankmetrics::{LabelMatrix, ScoreMatrix};
+use rankmetrics::{Error, LabelMatrix, ScoreMatrix};
+
+use crate::errors::Failure;
 
 /// What a concept's value is a mean over, as a word.
 fn over_name(over: Over) -> &'static str {
@@ -96,4 +98,35 @@ where
     List::from_names_and_values(names, values)
         .map(Robj::from)
         .unwrap_or_else(|_| ().into())
+}
+
+/// The input errors every cell of the grid would report (the shapes, the weights), raised once
+/// for the whole call; the errors of some conventions only (labels outside a toolkit's domain)
+/// stay in their cells.
+pub fn check_common(
+    labels: (usize, usize),
+    scores: (usize, usize),
+    w: Option<&[f64]>,
+) -> Result<(), Failure> {
+    let error = if labels != scores {
+        Some(Error::ShapeMismatch {
+            expected: labels,
+            found: scores,
+        })
+    } else if labels.0 == 0 {
+        Some(Error::NoSamples)
+    } else if labels.1 == 0 {
+        Some(Error::NoLabels)
+    } else if let Some(w) = w.filter(|w| w.len() != labels.0) {
+        Some(Error::WeightLength {
+            expected: labels.0,
+            found: w.len(),
+        })
+    } else {
+        w.and_then(|w| {
+            let row = w.iter().position(|v| !(v.is_finite() && *v >= 0.0))?;
+            Some(Error::InvalidWeight { row, value: w[row] })
+        })
+    };
+    error.map_or(Ok(()), |e| Err(e.into()))
 }

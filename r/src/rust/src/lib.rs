@@ -11,6 +11,7 @@ mod metric;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use extendr_api::prelude::*;
+use rankmetrics::Matrix;
 
 use crate::errors::{reply, Failure};
 
@@ -64,6 +65,9 @@ fn rm_compare_impl(y_true: Robj, y_score: Robj, sample_weight: Robj) -> Robj {
         let y = matrix::labels(&y_true)?;
         let s = matrix::scores(&y_score)?;
         let w = matrix::weights(&sample_weight)?;
+        // What would fail every cell fails the call instead.
+        let shape = matrix::with_labels!(y, |y| (y.nrows(), y.ncols()));
+        compare::check_common(shape, (s.nrows(), s.ncols()), w)?;
         Ok(matrix::with_labels!(y, |y| compare::grid(&y, &s, w)))
     })
 }
