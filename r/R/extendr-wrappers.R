@@ -1,0 +1,18 @@
+# The compiled routines (registered by the Rust library; see src/rust/src/lib.rs). Each
+# returns list(value = ...) or list(error = message, class = kind, row = , column = ).
+
+rm_evaluate_impl <- function(y_true, y_score, sample_weight, convention, metric, keys, values,
+                             ties, per_sample) {
+  .Call(wrap__rm_evaluate_impl, y_true, y_score, sample_weight, convention, metric, keys,
+        values, ties, per_sample)
+}
+
+rm_compare_impl <- function(y_true, y_score, sample_weight) {
+  .Call(wrap__rm_compare_impl, y_true, y_score, sample_weight)
+}
+
+rm_metric_names_impl <- function(convention) .Call(wrap__rm_metric_names_impl, convention)
+
+rm_param_keys_impl <- function(convention, metric) {
+  .Call(wrap__rm_param_keys_impl, convention, metric)
+}

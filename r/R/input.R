@@ -1,0 +1,84 @@
+# Conversions shared by every function: inputs brought to what the compiled code reads in
+# place, parameters to the registry's (key, value) strings, failures to R conditions.
+
+# y_true: a matrix as it is (logical, integer or double); a data frame becomes a matrix (a
+# copy: data frames store columns apart).
+rm_labels_input <- function(x) {
+  if (is.data.frame(x)) x <- as.matrix(x)
+  x
+}
+
+# y_score: double matrices are read in place; integer and logical ones are converted to
+# double (a copy), data frames too.
+rm_scores_input <- function(x) {
+  if (is.data.frame(x)) x <- as.matrix(x)
+  if (is.matrix(x) && (is.integer(x) || is.logical(x))) storage.mode(x) <- "double"
+  x
+}
+
+rm_weights_input <- function(w) {
+  if (is.null(w)) return(NULL)
+  if (is.integer(w) || is.logical(w)) w <- as.double(w)
+  w
+}
+
+# One parameter value as the registry reads it: TRUE/FALSE as true/false, NA as NA, numbers
+# to the last bit.
+rm_param_text <- function(key, value) {
+  if (length(value) != 1L) {
+    rm_stop(sprintf("parameter %s must be a single value", key), "parameter")
+  }
+  if (is.na(value)) return("NA")
+  if (is.logical(value)) return(if (value) "true" else "false")
+  if (is.numeric(value)) return(sprintf("%.17g", value))
+  as.character(value)
+}
+
+rm_ties_text <- function(ties) {
+  if (is.null(ties)) return("")
+  if (!is.character(ties) || length(ties) != 1L || is.na(ties)) {
+    rm_stop("ties must be NULL or a single string such as \"expected\"", "parameter")
+  }
+  ties
+}
+
+rm_string <- function(x, what) {
+  if (!is.character(x) || length(x) != 1L || is.na(x)) {
+    rm_stop(sprintf("%s must be a single string", what), "parameter")
+  }
+  x
+}
+
+# Raises a condition of class rankmetrics_<kind> and rankmetrics_error.
+rm_stop <- function(message, kind, row = NULL, column = NULL, call = sys.call(-1L)) {
+  cond <- structure(
+    class = c(paste0("rankmetrics_", kind), "rankmetrics_error", "error", "condition"),
+    list(message = message, call = call, row = row, column = column)
+  )
+  stop(cond)
+}
+
+# The value of a reply from the compiled code, or its failure raised as a condition.
+rm_value <- function(reply, call) {
+  if (!is.null(reply$error)) {
+    rm_stop(reply$error, reply$class, reply$row, reply$column, call = call)
+  }
+  reply$value
+}
+
+# A metric by name through the compiled code.
+rm_run <- function(y_true, y_score, convention, metric, params, ties, sample_weight,
+                   per_sample, call) {
+  params <- params[!vapply(params, is.null, logical(1))]
+  keys <- names(params)
+  if (length(params) > 0L && (is.null(keys) || any(keys == ""))) {
+    rm_stop("metric parameters must be named (for example k = 3)", "parameter", call = call)
+  }
+  values <- vapply(seq_along(params), function(i) rm_param_text(keys[[i]], params[[i]]),
+                   character(1))
+  reply <- rm_evaluate_impl(
+    rm_labels_input(y_true), rm_scores_input(y_score), rm_weights_input(sample_weight),
+    convention, metric, as.character(keys), values, rm_ties_text(ties), isTRUE(per_sample)
+  )
+  rm_value(reply, call)
+}

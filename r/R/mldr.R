@@ -1,0 +1,104 @@
+# mldr's ranking measures: the names, arguments and defaults of mldr 0.4.2's
+# average_precision, coverage, one_error, ranking_loss, macro_auc, example_auc and micro_auc.
+
+# An mldr measure; R's NA where mldr gives NA (the compiled code's NaN).
+rm_mldr <- function(metric, true_labels, predictions, sample_weight, ties, params, call) {
+  v <- rm_run(true_labels, predictions, "mldr", metric, params, ties, sample_weight,
+              FALSE, call)
+  if (is.nan(v)) NA_real_ else v
+}
+
+# na.rm: TRUE or FALSE (R's mean() refuses NA there too).
+rm_flag <- function(na.rm) {
+  if (!is.logical(na.rm) || length(na.rm) != 1L || is.na(na.rm)) {
+    rm_stop("na.rm must be TRUE or FALSE", "parameter", call = sys.call(-1L))
+  }
+  na.rm
+}
+
+rm_mldr_undefined <- function(undefined_value) {
+  if (length(undefined_value) != 1L || !(is.numeric(undefined_value) || is.na(undefined_value))) {
+    rm_stop("undefined_value must be a single number or NA", "parameter", call = sys.call(-1L))
+  }
+  if (is.na(undefined_value)) "NA" else sprintf("%.17g", undefined_value)
+}
+
+#' mldr's ranking measures
+#'
+#' The example-based ranking measures and the AUCs of the 'mldr' package, with its names,
+#' arguments, defaults and values: \code{library(rankmetrics)} in place of
+#' \code{library(mldr)} leaves the numbers unchanged (the differences are listed in the
+#' package's \file{docs/r.md}).
+#'
+#' @param true_labels The true labels: a matrix (rows = samples, columns = labels) of 0/1,
+#'   \code{TRUE}/\code{FALSE} or doubles 0 and 1, or a data frame of them.
+#' @param predictions The scores: a numeric matrix or data frame of the same shape, every
+#'   value finite.
+#' @param ties_method How tied scores are ranked, as R's \code{rank(ties.method =)}:
+#'   \code{"last"} (mldr's default), \code{"first"}, \code{"average"}, \code{"max"},
+#'   \code{"min"} or \code{"random"}.
+#' @param undefined_value The value of a label (or sample) whose AUC is undefined (every
+#'   label the same), or \code{NA}.
+#' @param na.rm Whether \code{NA} values are left out of the mean.
+#' @param sample_weight An extension: \code{NULL}, or one non-negative weight per sample.
+#' @param ties An extension: \code{NULL} (the measure's own tie rule) or a tie policy of
+#'   \code{\link{rm_evaluate}}, such as \code{"expected"}.
+#' @return A number; \code{NA} where mldr gives \code{NA}.
+#' @examples
+#' y <- matrix(c(1, 0, 0, 1, 1, 0), nrow = 2, byrow = TRUE)
+#' s <- matrix(c(0.5, 0.5, 0.1, 0.9, 0.2, 0.2), nrow = 2, byrow = TRUE)
+#' average_precision(y, s)
+#' coverage(y, s, ties_method = "max")
+#' macro_auc(y, s, undefined_value = NA, na.rm = TRUE)
+#' @name mldr_measures
+NULL
+
+#' @rdname mldr_measures
+#' @export
+average_precision <- function(true_labels, predictions, ties_method = "last",
+                              sample_weight = NULL, ties = NULL) {
+  rm_mldr("average_precision", true_labels, predictions, sample_weight, ties,
+          list(ties_method = rm_string(ties_method, "ties_method")), sys.call())
+}
+
+#' @rdname mldr_measures
+#' @export
+coverage <- function(true_labels, predictions, ties_method = "last", sample_weight = NULL,
+                     ties = NULL) {
+  rm_mldr("coverage", true_labels, predictions, sample_weight, ties,
+          list(ties_method = rm_string(ties_method, "ties_method")), sys.call())
+}
+
+#' @rdname mldr_measures
+#' @export
+one_error <- function(true_labels, predictions, sample_weight = NULL, ties = NULL) {
+  rm_mldr("one_error", true_labels, predictions, sample_weight, ties, list(), sys.call())
+}
+
+#' @rdname mldr_measures
+#' @export
+ranking_loss <- function(true_labels, predictions, sample_weight = NULL, ties = NULL) {
+  rm_mldr("ranking_loss", true_labels, predictions, sample_weight, ties, list(), sys.call())
+}
+
+#' @rdname mldr_measures
+#' @export
+macro_auc <- function(true_labels, predictions, undefined_value = 0.5, na.rm = FALSE,
+                      sample_weight = NULL, ties = NULL) {
+  params <- list(undefined_value = rm_mldr_undefined(undefined_value), na_rm = rm_flag(na.rm))
+  rm_mldr("macro_auc", true_labels, predictions, sample_weight, ties, params, sys.call())
+}
+
+#' @rdname mldr_measures
+#' @export
+example_auc <- function(true_labels, predictions, undefined_value = 0.5, na.rm = FALSE,
+                        sample_weight = NULL, ties = NULL) {
+  params <- list(undefined_value = rm_mldr_undefined(undefined_value), na_rm = rm_flag(na.rm))
+  rm_mldr("example_auc", true_labels, predictions, sample_weight, ties, params, sys.call())
+}
+
+#' @rdname mldr_measures
+#' @export
+micro_auc <- function(true_labels, predictions, sample_weight = NULL, ties = NULL) {
+  rm_mldr("micro_auc", true_labels, predictions, sample_weight, ties, list(), sys.call())
+}

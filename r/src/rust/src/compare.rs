@@ -1,0 +1,132 @@
+//! The crate's comparison grid (`rankmetrics::compare`, the grid of `rankmetrics compare` and
+//! of Python's `rankmetrics.compare`) as named columns for an R data.frame: one row per
+//! metric concept.
+
+use extendr_api::prelude::*;
+use rankmetrics::compare::{compare, Column, Options, Over, Row};
+use rankmetrics::{Error, LabelMatrix, ScoreMatrix};
+
+use crate::errors::Failure;
+
+/// What a concept's value is a mean over, as a word.
+fn over_name(over: Over) -> &'static str {
+    match over {
+        Over::Rows => "rows",
+        Over::Samples => "samples",
+        Over::Labels(_) => "labels",
+        Over::Pool => "pool",
+    }
+}
+
+/// The cell's value; `NA` where the toolkit lacks the concept or raised.
+fn cell(row: &Row, column: Column) -> Option<f64> {
+    row.value(column)
+}
+
+/// Every concept under every column, as a list of equally long columns: `metric`, `over`,
+/// one per column of the grid (`max` ... `optimistic`), `low`, `high`, `spread`, `outside`
+/// (the conventions outside the interval, comma-separated) and `error` (the cells' errors,
+/// `column: message`, joined by "; ").
+pub fn grid<Y, S>(y: &Y, s: &S, w: Option<&[f64]>) -> Robj
+where
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<f64> + ?Sized,
+{
+    let rows = compare(y, s, w, Options::default());
+    let columns = Column::all();
+    let mut names: Vec<String> = vec!["metric".into(), "over".into()];
+    let mut values: Vec<Robj> = vec![
+        rows.iter()
+            .map(|r| r.concept.name)
+            .collect::<Vec<_>>()
+            .into(),
+        rows.iter()
+            .map(|r| over_name(r.concept.over))
+            .collect::<Vec<_>>()
+            .into(),
+    ];
+    for &c in &columns {
+        names.push(c.name().into());
+        values.push(rows.iter().map(|r| cell(r, c)).collect::<Vec<_>>().into());
+    }
+    let interval: Vec<Option<(f64, f64)>> = rows.iter().map(Row::interval).collect();
+    names.extend(["low", "high", "spread", "outside", "error"].map(String::from));
+    values.push(
+        interval
+            .iter()
+            .map(|i| i.map(|i| i.0))
+            .collect::<Vec<_>>()
+            .into(),
+    );
+    values.push(
+        interval
+            .iter()
+            .map(|i| i.map(|i| i.1))
+            .collect::<Vec<_>>()
+            .into(),
+    );
+    values.push(rows.iter().map(Row::spread).collect::<Vec<_>>().into());
+    let outside: Vec<String> = rows
+        .iter()
+        .map(|r| {
+            let names: Vec<&str> = r.outside_interval().iter().map(|c| c.name()).collect();
+            names.join(", ")
+        })
+        .collect();
+    values.push(outside.into());
+    let errors: Vec<String> = rows
+        .iter()
+        .map(|r| {
+            let mut e: Vec<String> = r
+                .cells
+                .iter()
+                .flatten()
+                .filter_map(|c| {
+                    c.result
+                        .as_ref()
+                        .err()
+                        .map(|e| format!("{}: {e}", c.column.name()))
+                })
+                .collect();
+            if let Some(m) = &r.mapping_error {
+                e.push(m.to_string());
+            }
+            e.join("; ")
+        })
+        .collect();
+    values.push(errors.into());
+    List::from_names_and_values(names, values)
+        .map(Robj::from)
+        .unwrap_or_else(|_| ().into())
+}
+
+/// The input errors every cell of the grid would report (the shapes, the weights), raised once
+/// for the whole call; the errors of some conventions only (labels outside a toolkit's domain)
+/// stay in their cells.
+pub fn check_common(
+    labels: (usize, usize),
+    scores: (usize, usize),
+    w: Option<&[f64]>,
+) -> Result<(), Failure> {
+    let error = if labels != scores {
+        Some(Error::ShapeMismatch {
+            expected: labels,
+            found: scores,
+        })
+    } else if labels.0 == 0 {
+        Some(Error::NoSamples)
+    } else if labels.1 == 0 {
+        Some(Error::NoLabels)
+    } else if let Some(w) = w.filter(|w| w.len() != labels.0) {
+        Some(Error::WeightLength {
+            expected: labels.0,
+            found: w.len(),
+        })
+    } else {
+        w.and_then(|w| {
+            let row = w.iter().position(|v| !(v.is_finite() && *v >= 0.0))?;
+            Some(Error::InvalidWeight { row, value: w[row] })
+        })
+    };
+    error.map_or(Ok(()), |e| Err(e.into()))
+}

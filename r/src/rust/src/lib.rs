@@ -1,0 +1,95 @@
+//! The compiled code behind the R package `rankmetrics`: it reads R matrices in place
+//! (column-major views, `matrix.rs`), calls the rankmetrics crate and hands back values or
+//! failures (`errors.rs`). No metric is computed here; the R functions in `r/R/` give the
+//! public signatures and raise the conditions.
+
+mod compare;
+mod errors;
+mod matrix;
+mod metric;
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use extendr_api::prelude::*;
+use rankmetrics::Matrix;
+
+use crate::errors::{reply, Failure};
+
+/// Runs `f`, turning a panic (a bug) into a failure of kind `internal`: R gets a condition,
+/// the session goes on.
+fn guarded(f: impl FnOnce() -> Result<Robj, Failure>) -> Robj {
+    reply(catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|_| {
+        Err(Failure::new(
+            "internal",
+            "internal error in rankmetrics (a bug: please report it with the input)".into(),
+        ))
+    }))
+}
+
+/// A metric by convention and name, with (key, value) parameters and a tie policy (`""`: the
+/// convention's own), evaluated on `y_true` and `y_score`; per-row values when `per_sample`.
+/// @noRd
+#[extendr]
+#[allow(clippy::too_many_arguments)]
+fn rm_evaluate_impl(
+    y_true: Robj,
+    y_score: Robj,
+    sample_weight: Robj,
+    convention: &str,
+    metric: &str,
+    keys: Vec<String>,
+    values: Vec<String>,
+    ties: &str,
+    per_sample: bool,
+) -> Robj {
+    guarded(|| {
+        let m = metric::Metric::lookup(convention, metric, &keys, &values, ties)?;
+        let y = matrix::labels(&y_true)?;
+        let s = matrix::scores(&y_score)?;
+        if per_sample {
+            let values = matrix::with_labels!(y, |y| m.per_sample(&y, &s))?;
+            Ok(values.into())
+        } else {
+            let w = matrix::weights(&sample_weight)?;
+            let value = matrix::with_labels!(y, |y| m.evaluate(&y, &s, w))?;
+            Ok(value.into())
+        }
+    })
+}
+
+/// The comparison grid (every concept under every tie policy and toolkit), as columns.
+/// @noRd
+#[extendr]
+fn rm_compare_impl(y_true: Robj, y_score: Robj, sample_weight: Robj) -> Robj {
+    guarded(|| {
+        let y = matrix::labels(&y_true)?;
+        let s = matrix::scores(&y_score)?;
+        let w = matrix::weights(&sample_weight)?;
+        // What would fail every cell fails the call instead.
+        let shape = matrix::with_labels!(y, |y| (y.nrows(), y.ncols()));
+        compare::check_common(shape, (s.nrows(), s.ncols()), w)?;
+        Ok(matrix::with_labels!(y, |y| compare::grid(&y, &s, w)))
+    })
+}
+
+/// The metric names of a convention, in its order.
+/// @noRd
+#[extendr]
+fn rm_metric_names_impl(convention: &str) -> Robj {
+    guarded(|| Ok(metric::metric_names(convention)?.into()))
+}
+
+/// The parameter keys a metric of a convention takes (besides `ties`).
+/// @noRd
+#[extendr]
+fn rm_param_keys_impl(convention: &str, metric: &str) -> Robj {
+    guarded(|| Ok(metric::param_keys(convention, metric)?.into()))
+}
+
+extendr_module! {
+    mod rankmetrics;
+    fn rm_evaluate_impl;
+    fn rm_compare_impl;
+    fn rm_metric_names_impl;
+    fn rm_param_keys_impl;
+}

@@ -1,0 +1,4 @@
+library(testthat)
+library(rankmetrics)
+
+test_check("rankmetrics")

@@ -1,0 +1,103 @@
+# Bad input raises an R condition of class rankmetrics_error (and one naming what is wrong),
+# with the position counted from 1; the session goes on and the caller's data is unchanged.
+
+y <- matrix(c(1L, 0L, 0L, 0L, 1L, 1L), nrow = 2, byrow = TRUE)
+s <- matrix(c(0.5, 0.5, 0.1, 0.9, 0.2, 0.2), nrow = 2, byrow = TRUE)
+
+test_that("NA in y_true, of every storage type, is refused with its position", {
+  for (bad in list(
+    replace(y, 4, NA_integer_),
+    replace(y == 1L, 4, NA),
+    replace(y * 1.0, 4, NA_real_),
+    replace(y * 1.0, 4, NaN)
+  )) {
+    e <- expect_error(coverage(bad, s), class = "rankmetrics_missing")
+    expect_s3_class(e, "rankmetrics_error")
+    expect_equal(c(e$row, e$column), c(2, 2))
+    expect_match(conditionMessage(e), "y_true[2, 2]", fixed = TRUE)
+    expect_error(rm_evaluate(bad, s, convention = "sklearn", metric = "coverage_error"),
+                 class = "rankmetrics_missing")
+  }
+})
+
+test_that("NA, NaN and infinite scores are refused with their position", {
+  e <- expect_error(ranking_loss(y, replace(s, 5, NA)), class = "rankmetrics_missing")
+  expect_equal(c(e$row, e$column), c(1, 3))
+  expect_error(ranking_loss(y, replace(s, 5, NaN)), class = "rankmetrics_missing")
+  e <- expect_error(ranking_loss(y, replace(s, 2, Inf)), class = "rankmetrics_non_finite_score")
+  expect_match(conditionMessage(e), "y_score[2, 1] is Inf", fixed = TRUE)
+  expect_error(macro_auc(y, replace(s, 6, -Inf)), class = "rankmetrics_non_finite_score")
+  expect_error(rm_compare(y, replace(s, 1, NA)), class = "rankmetrics_missing")
+  expect_error(rm_compare(y, s[, 1:2]), class = "rankmetrics_shape_mismatch")
+  expect_error(rm_compare(y[0, , drop = FALSE], s[0, , drop = FALSE]),
+               class = "rankmetrics_no_samples")
+  expect_error(rm_compare(y, s, sample_weight = 1), class = "rankmetrics_weight_length")
+  e <- expect_error(rm_compare(y, s, sample_weight = c(1, Inf)),
+                    class = "rankmetrics_invalid_weight")
+  expect_equal(e$row, 2)
+})
+
+test_that("wrong dimensions are refused", {
+  e <- expect_error(coverage(y, s[, 1:2]), class = "rankmetrics_shape_mismatch")
+  expect_match(conditionMessage(e), "2 x 3 but y_score is 2 x 2")
+  expect_error(coverage(y, s[1, , drop = FALSE]), class = "rankmetrics_shape_mismatch")
+  expect_error(coverage(c(1, 0, 1), c(0.1, 0.2, 0.3)), class = "rankmetrics_dimension")
+  expect_error(coverage(array(1, c(2, 3, 1)), s), class = "rankmetrics_dimension")
+  expect_error(coverage(y[0, , drop = FALSE], s[0, , drop = FALSE]),
+               class = "rankmetrics_no_samples")
+  expect_error(coverage(y[, 0, drop = FALSE], s[, 0, drop = FALSE]),
+               class = "rankmetrics_no_labels")
+})
+
+test_that("character, list and factor inputs are refused", {
+  expect_error(coverage(matrix(as.character(y), 2), s), class = "rankmetrics_type")
+  expect_error(coverage(y, matrix(as.character(s), 2)), class = "rankmetrics_type")
+  expect_error(coverage(y, matrix(as.list(s), 2)), class = "rankmetrics_type")
+  f <- data.frame(a = factor(c("x", "y")), b = 1:2, c = 0:1)
+  expect_error(coverage(f, s), class = "rankmetrics_type")
+  expect_error(coverage(y, s, sample_weight = c("1", "2")), class = "rankmetrics_type")
+})
+
+test_that("labels and weights outside their domain are refused", {
+  e <- expect_error(coverage(y * 2L, s), class = "rankmetrics_invalid_label")
+  expect_equal(c(e$row, e$column), c(1, 1))
+  expect_error(one_error(y - 0.5, s), class = "rankmetrics_invalid_label")
+  e <- expect_error(coverage(y, s, sample_weight = c(1, -1)), class = "rankmetrics_invalid_weight")
+  expect_equal(e$row, 2)
+  expect_error(coverage(y, s, sample_weight = c(1, NA)), class = "rankmetrics_invalid_weight")
+  expect_error(coverage(y, s, sample_weight = 1), class = "rankmetrics_weight_length")
+})
+
+test_that("unknown conventions, metrics, parameters and tie policies are refused", {
+  expect_error(rm_evaluate(y, s, convention = "weka", metric = "coverage"),
+               class = "rankmetrics_parameter")
+  expect_error(rm_evaluate(y, s, metric = "coverage_error"), class = "rankmetrics_parameter")
+  expect_error(rm_evaluate(y, s, metric = "ndcg", kk = 3), class = "rankmetrics_parameter")
+  expect_error(rm_evaluate(y, s, metric = "ndcg", k = "three"), class = "rankmetrics_parameter")
+  expect_error(rm_evaluate(y, s, metric = "ndcg", 3), class = "rankmetrics_parameter")
+  expect_error(rm_evaluate(y, s, metric = "coverage", ties = "dense"),
+               class = "rankmetrics_parameter")
+  expect_error(coverage(y, s, ties_method = "dense"), class = "rankmetrics_parameter")
+  expect_error(coverage(y, s, ties_method = c("min", "max")), class = "rankmetrics_parameter")
+  expect_error(macro_auc(y, s, undefined_value = "half"), class = "rankmetrics_parameter")
+  expect_error(macro_auc(y, s, na.rm = NA), class = "rankmetrics_parameter")
+  expect_error(example_auc(y, s, na.rm = "yes"), class = "rankmetrics_parameter")
+  expect_error(rm_evaluate(y, s, metric = "roc_auc", average = "median"),
+               class = "rankmetrics_parameter")
+  expect_error(rm_evaluate(y, s, metric = "roc_auc", per_sample = TRUE),
+               class = "rankmetrics_not_row_wise")
+  expect_error(rm_metric_names("weka"), class = "rankmetrics_parameter")
+})
+
+test_that("the caller's data is left unchanged", {
+  y0 <- y
+  s0 <- s
+  w <- c(1, 2)
+  w0 <- w
+  coverage(y, s, sample_weight = w)
+  rm_compare(y, s, sample_weight = w)
+  rm_evaluate(y, s, metric = "coverage", ties = "expected", per_sample = TRUE)
+  expect_identical(y, y0)
+  expect_identical(s, s0)
+  expect_identical(w, w0)
+})

@@ -1,0 +1,123 @@
+# rm_evaluate, the per-sample values and the comparison grid on R's own matrix layouts.
+
+set.seed(7)
+n <- 30
+l <- 6
+y <- matrix(rbinom(n * l, 1, 0.4), n, l)
+s <- matrix(round(runif(n * l), 1), n, l)
+
+test_that("R's column-major matrices are read as rows: row order only permutes rows", {
+  perm <- sample(n)
+  for (metric in c("coverage", "average_precision", "ranking_loss", "ndcg", "one_error")) {
+    a <- rm_evaluate(y, s, metric = metric, per_sample = TRUE)
+    b <- rm_evaluate(y[perm, ], s[perm, ], metric = metric, per_sample = TRUE)
+    expect_identical(b, a[perm])
+    # Each row alone: the row's value.
+    i <- 5
+    expect_equal(rm_evaluate(y[i, , drop = FALSE], s[i, , drop = FALSE], metric = metric),
+                 a[[i]])
+  }
+  # A label permutation applied to both matrices keeps label-free policies' values.
+  cols <- sample(l)
+  expect_equal(rm_evaluate(y[, cols], s[, cols], convention = "sklearn",
+                           metric = "coverage_error"),
+               rm_evaluate(y, s, convention = "sklearn", metric = "coverage_error"))
+})
+
+test_that("logical, integer, double and data-frame inputs give the same bits", {
+  v <- average_precision(y, s, ties_method = "average")
+  expect_identical(average_precision(y == 1, s, ties_method = "average"), v)
+  expect_identical(average_precision(y * 1.0, s, ties_method = "average"), v)
+  expect_identical(average_precision(as.data.frame(y), as.data.frame(s),
+                                     ties_method = "average"), v)
+  si <- matrix(as.integer(s * 10), n, l)
+  expect_identical(coverage(y, si), coverage(y, si / 1))
+})
+
+test_that("per-sample values average to the value, NA where a row is left out", {
+  per <- rm_evaluate(y, s, convention = "mldr", metric = "coverage", per_sample = TRUE)
+  expect_length(per, n)
+  expect_equal(mean(per), coverage(y, s))
+  y0 <- y
+  y0[1, ] <- 0
+  per <- rm_evaluate(y0, s, convention = "sklearn", metric = "label_ranking_loss",
+                     per_sample = TRUE)
+  expect_true(is.numeric(per))
+  expect_equal(rm_evaluate(y0, s, convention = "sklearn", metric = "label_ranking_loss"),
+               mean(per, na.rm = TRUE))
+})
+
+test_that("tie policies: the expected value lies between the optimistic and pessimistic ends", {
+  for (metric in c("coverage", "average_precision", "ranking_loss", "ndcg")) {
+    lo <- rm_evaluate(y, s, metric = metric, ties = "optimistic")
+    hi <- rm_evaluate(y, s, metric = metric, ties = "pessimistic")
+    ex <- rm_evaluate(y, s, metric = metric, ties = "expected")
+    expect_true(min(lo, hi) <= ex && ex <= max(lo, hi))
+  }
+  # mldr's ties_method and the ties override agree.
+  expect_identical(coverage(y, s, ties_method = "min"), coverage(y, s, ties = "min"))
+  expect_identical(rm_evaluate(y, s, convention = "mldr", metric = "coverage", ties_method = "max"),
+                   coverage(y, s, ties_method = "max"))
+})
+
+test_that("sample weights weight the per-sample values", {
+  w <- runif(n)
+  per <- rm_evaluate(y, s, metric = "average_precision", per_sample = TRUE)
+  expect_equal(rm_evaluate(y, s, metric = "average_precision", sample_weight = w),
+               sum(w * per) / sum(w), tolerance = 1e-14)
+  expect_equal(one_error(y, s, sample_weight = rep(2L, n)), one_error(y, s))
+})
+
+test_that("the registry's names and keys are listed", {
+  expect_true("coverage_error" %in% rm_metric_names("sklearn"))
+  expect_equal(rm_metric_names("mldr"), c("average_precision", "coverage", "one_error",
+                                          "ranking_loss", "macro_auc", "example_auc", "micro_auc"))
+  expect_equal(rm_param_keys("mldr", "macro_auc"), c("undefined_value", "na_rm"))
+  expect_true("roc_auc" %in% rm_metric_names("rankmetrics"))
+})
+
+test_that("rm_compare gives the command's grid as a data frame, and plots", {
+  g <- rm_compare(y, s)
+  expect_s3_class(g, "rm_comparison")
+  expect_s3_class(g, "data.frame")
+  expect_equal(names(g), c("metric", "over", "max", "min", "average", "first", "last",
+                           "sklearn", "torchmetrics", "mldr", "mulan", "pessimistic",
+                           "expected", "optimistic", "low", "high", "spread", "outside",
+                           "error"))
+  row <- g[g$metric == "coverage (ranks from 1)", ]
+  expect_equal(row$sklearn, rm_evaluate(y, s, convention = "sklearn", metric = "coverage_error"))
+  row0 <- g[g$metric == "coverage (ranks from 0)", ]
+  expect_equal(row0$mldr, coverage(y, s))
+  expect_equal(row0$expected, rm_evaluate(y, s, metric = "coverage", ties = "expected"))
+  expect_equal(row$expected, rm_evaluate(y, s, metric = "coverage", ties = "expected",
+                                         one_based = TRUE))
+  expect_equal(row$pessimistic, rm_evaluate(y, s, metric = "coverage", ties = "pessimistic",
+                                            one_based = TRUE))
+  ok <- is.finite(g$low) & is.finite(g$expected)
+  expect_true(all(g$low[ok] <= g$expected[ok] + 1e-12 & g$expected[ok] <= g$high[ok] + 1e-12))
+  w <- runif(n)
+  gw <- rm_compare(y, s, sample_weight = w)
+  expect_equal(gw[gw$metric == "ranking loss", "sklearn"],
+               rm_evaluate(y, s, convention = "sklearn", metric = "label_ranking_loss",
+                           sample_weight = w))
+  expect_output(print(g), "rankmetrics comparison")
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off())
+  expect_identical(plot(g), g)
+})
+
+test_that("double matrices are read where R keeps them: no copy", {
+  skip_if_not(capabilities("profmem"), "R built without memory profiling")
+  yd <- y * 1.0
+  sd <- s + 0
+  copies <- capture.output({
+    tracemem(yd)
+    tracemem(sd)
+    coverage(yd, sd)
+    rm_evaluate(yd, sd, convention = "sklearn", metric = "label_ranking_loss")
+    rm_compare(yd, sd)
+    untracemem(yd)
+    untracemem(sd)
+  })
+  expect_identical(copies, character())
+})

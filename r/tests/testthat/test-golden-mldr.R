@@ -1,0 +1,69 @@
+# Every record of golden-mldr.json (mldr 0.4.2 with pROC 1.18.0 on R 4.2.2) through the
+# mldr-named functions, called as mldr is called, and through rm_evaluate(convention =
+# "mldr"): mldr's value (1e-15 relative; NA where mldr gives NA) or, where mldr raised, an
+# error. One documented deviation: mldr's "subscript out of bounds" on a single label column
+# (an indexing bug of mldr) gives the value here.
+
+test_that("every mldr golden record is reproduced by the mldr-named functions", {
+  dir <- conformance_dir()
+  skip_if(is.null(dir), "tests/data/conformance not found")
+  cases <- read_cases(dir, "cases.json")
+  golden <- jsonlite::fromJSON(file.path(dir, "golden-mldr.json"), simplifyVector = FALSE)
+  records <- golden$results
+  expect_length(records, 2772L)
+  tally <- c(passed = 0L, deviation = 0L, failed = 0L)
+  failures <- character()
+  for (record in records) {
+    case <- cases[[record$case]]
+    p <- record_params(record)$params
+    args <- list()
+    if (!is.null(p$ties_method)) args$ties_method <- p$ties_method
+    if (!is.null(p$undefined_value)) {
+      args$undefined_value <- if (identical(p$undefined_value, "NA")) NA else p$undefined_value
+    }
+    if (!is.null(p$na_rm)) args$na.rm <- p$na_rm
+    fun <- get(record$metric, envir = asNamespace("rankmetrics"))
+    # The named function on the labels as JSON gives them (an integer matrix), and
+    # rm_evaluate on double labels: the same preset, so the same bits.
+    named <- outcome(do.call(fun, c(list(case$y_true, case$y_score), args)))
+    y64 <- case$y_true
+    storage.mode(y64) <- "double"
+    by_name <- outcome(do.call(rm_evaluate, c(list(y64, case$y_score, convention = "mldr",
+                                                   metric = record$metric), p)))
+    verdict <- if (!is.null(record$error)) {
+      if (!is.null(named$error) && !is.null(by_name$error)) {
+        "passed"
+      } else if (record$error == "subscript out of bounds" && ncol(case$y_true) == 1L &&
+                 is.null(named$error)) {
+        "deviation"
+      } else {
+        "failed"
+      }
+    } else if (is.null(named$error) && is.null(by_name$error) &&
+               identical(named$value, by_name$value)) {
+      expected <- golden_number(record$value)
+      ok <- close_to(named$value, expected, 1e-15)
+      # mldr's NA is R's NA, not NaN.
+      if (ok && identical(record$r_value, "NA")) ok <- is.na(named$value) && !is.nan(named$value)
+      if (ok) "passed" else "failed"
+    } else {
+      "failed"
+    }
+    tally[[verdict]] <- tally[[verdict]] + 1L
+    if (verdict == "failed") {
+      failures <- c(failures, sprintf("%s %s %s: expected %s, got %s / %s", record$case,
+        record$metric, jsonlite::toJSON(record$params, auto_unbox = TRUE),
+        if (is.null(record$error)) format(record$value) else record$error,
+        if (is.null(named$error)) format(named$value, digits = 17) else conditionMessage(named$error),
+        if (is.null(by_name$error)) format(by_name$value, digits = 17) else conditionMessage(by_name$error)))
+    }
+  }
+  message(sprintf("mldr golden records: %d passed, %d deviation, %d failed",
+                  tally[["passed"]], tally[["deviation"]], tally[["failed"]]))
+  expect_equal(head(failures, 10), character())
+  expect_equal(tally[["failed"]], 0L)
+  expect_equal(sum(tally), 2772L)
+  # The deviation is exactly the single-column "subscript out of bounds" records.
+  oob <- vapply(records, function(r) identical(r$error, "subscript out of bounds"), logical(1))
+  expect_equal(tally[["deviation"]], sum(oob))
+})
