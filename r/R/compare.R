@@ -32,6 +32,8 @@ rm_compare <- function(y_true, y_score, sample_weight = NULL) {
                            rm_weights_input(sample_weight))
   columns <- rm_value(reply, sys.call())
   frame <- as.data.frame(columns, stringsAsFactors = FALSE)
+  # mldr's undefined value is R's NA (as in rm_evaluate), not the compiled code's NaN.
+  frame$mldr[is.nan(frame$mldr)] <- NA_real_
   class(frame) <- c("rm_comparison", "data.frame")
   frame
 }
@@ -89,7 +91,7 @@ plot.rm_comparison <- function(x, ...) {
     if (is.finite(x$low[i]) && is.finite(x$high[i])) {
       segments(at(x$low[i]), y, at(x$high[i]), y, col = "grey75", lwd = 8, lend = 1)
     }
-    if (is.finite(x$expected[i])) points(at(x$expected[i]), y, pch = "|", cex = 1.5)
+    if (is.finite(x$expected[i])) points(at(x$expected[i]), y, pch = 124, cex = 1.5)
     outside <- strsplit(x$outside[i], ", ", fixed = TRUE)[[1]]
     for (t in toolkits) {
       v <- x[[t]][i]
@@ -103,7 +105,7 @@ plot.rm_comparison <- function(x, ...) {
   axis(2, at = rev(seq_len(n)), labels = labels, las = 1, cex.axis = 0.7)
   axis(1, at = c(0, 1), labels = c("row's smallest", "row's largest"), cex.axis = 0.7)
   legend(1.08, n + 0.5, legend = c(toolkits, "expected", "interval"),
-         pch = c(pch[toolkits], NA, NA), pt.bg = c(col[toolkits], NA, NA),
+         pch = c(pch[toolkits], 124, NA), pt.bg = c(col[toolkits], NA, NA),
          col = c(col[toolkits], "black", "grey75"), lty = c(NA, NA, NA, NA, NA, 1),
          lwd = c(NA, NA, NA, NA, NA, 8), bty = "n", cex = 0.7)
   invisible(x)

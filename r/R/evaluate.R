@@ -19,7 +19,9 @@
 #' @param sample_weight \code{NULL}, or one non-negative weight per sample (applied for
 #'   every convention, also those whose toolkit has no weights).
 #' @param per_sample \code{FALSE} for the metric's value; \code{TRUE} for each sample's
-#'   value (\code{NA} for samples the metric leaves out; row-wise metrics only).
+#'   value (\code{NA} for samples the metric leaves out; row-wise metrics only). Per-sample
+#'   values are unweighted: with \code{per_sample = TRUE}, \code{sample_weight} must be
+#'   \code{NULL}.
 #' @param ... The metric's parameters by the toolkit's names
 #'   (\code{\link{rm_param_keys}}), such as \code{k = 3} or \code{average = "micro"};
 #'   \code{NULL} means not given.
@@ -42,10 +44,10 @@
 #' @export
 rm_evaluate <- function(y_true, y_score, convention = "rankmetrics", metric, ties = NULL,
                         sample_weight = NULL, per_sample = FALSE, ...) {
-  convention <- rm_string(convention, "convention")
-  metric <- rm_string(metric, "metric")
+  call <- sys.call()
+  convention <- rm_string(convention, "convention", call)
   v <- rm_run(y_true, y_score, convention, metric, list(...), ties, sample_weight,
-              per_sample, sys.call())
+              per_sample, call)
   if (convention == "mldr") v[is.nan(v)] <- NA_real_
   v
 }
@@ -62,12 +64,15 @@ rm_evaluate <- function(y_true, y_score, convention = "rankmetrics", metric, tie
 #' rm_param_keys("mldr", "macro_auc")
 #' @export
 rm_metric_names <- function(convention) {
-  rm_value(rm_metric_names_impl(rm_string(convention, "convention")), sys.call())
+  call <- sys.call()
+  rm_value(rm_metric_names_impl(rm_string(convention, "convention", call)), call)
 }
 
 #' @rdname rm_metric_names
 #' @export
 rm_param_keys <- function(convention, metric) {
-  reply <- rm_param_keys_impl(rm_string(convention, "convention"), rm_string(metric, "metric"))
-  rm_value(reply, sys.call())
+  call <- sys.call()
+  reply <- rm_param_keys_impl(rm_string(convention, "convention", call),
+                              rm_string(metric, "metric", call))
+  rm_value(reply, call)
 }

@@ -22,35 +22,59 @@ rm_weights_input <- function(w) {
   w
 }
 
-# One parameter value as the registry reads it: TRUE/FALSE as true/false, NA as NA, numbers
-# to the last bit.
-rm_param_text <- function(key, value) {
-  if (length(value) != 1L) {
-    rm_stop(sprintf("parameter %s must be a single value", key), "parameter")
-  }
-  if (is.na(value)) return("NA")
-  if (is.logical(value)) return(if (value) "true" else "false")
-  if (is.numeric(value)) return(sprintf("%.17g", value))
-  as.character(value)
-}
-
-rm_ties_text <- function(ties) {
-  if (is.null(ties)) return("")
-  if (!is.character(ties) || length(ties) != 1L || is.na(ties)) {
-    rm_stop("ties must be NULL or a single string such as \"expected\"", "parameter")
-  }
-  ties
-}
-
-rm_string <- function(x, what) {
-  if (!is.character(x) || length(x) != 1L || is.na(x)) {
-    rm_stop(sprintf("%s must be a single string", what), "parameter")
+# Text for the compiled code: UTF-8 (a string in another declared encoding, such as latin1, is
+# converted), or a parameter error. The compiled code reads strings as UTF-8 without checking.
+rm_utf8 <- function(x, what, call) {
+  x <- enc2utf8(x)
+  if (!all(validUTF8(x))) {
+    rm_stop(sprintf("%s is not valid UTF-8 text", what), "parameter", call = call)
   }
   x
 }
 
+# One parameter value as the registry reads it: TRUE/FALSE as true/false, NA as NA, numbers
+# to the last bit.
+rm_param_text <- function(key, value, call) {
+  if (length(value) != 1L) {
+    rm_stop(sprintf("parameter %s must be a single value", key), "parameter", call = call)
+  }
+  if (is.na(value)) return("NA")
+  if (is.logical(value)) return(if (value) "true" else "false")
+  if (is.numeric(value)) return(sprintf("%.17g", value))
+  rm_utf8(as.character(value), sprintf("the value of parameter %s", key), call)
+}
+
+rm_ties_text <- function(ties, call) {
+  if (is.null(ties)) return("")
+  if (!is.character(ties) || length(ties) != 1L || is.na(ties)) {
+    rm_stop("ties must be NULL or a single string such as \"expected\"", "parameter",
+            call = call)
+  }
+  rm_utf8(ties, "ties", call)
+}
+
+rm_string <- function(x, what, call) {
+  if (!is.character(x) || length(x) != 1L || is.na(x)) {
+    rm_stop(sprintf("%s must be a single string", what), "parameter", call = call)
+  }
+  rm_utf8(x, what, call)
+}
+
+# per_sample: TRUE or FALSE; per-sample values are unweighted, so weights are refused there.
+rm_per_sample <- function(per_sample, sample_weight, call) {
+  if (!is.logical(per_sample) || length(per_sample) != 1L || is.na(per_sample)) {
+    rm_stop("per_sample must be TRUE or FALSE", "parameter", call = call)
+  }
+  if (per_sample && !is.null(sample_weight)) {
+    rm_stop("per_sample = TRUE gives unweighted per-sample values: drop sample_weight",
+            "parameter", call = call)
+  }
+  per_sample
+}
+
 # Raises a condition of class rankmetrics_<kind> and rankmetrics_error.
-rm_stop <- function(message, kind, row = NULL, column = NULL, call = sys.call(-1L)) {
+# call: the user's call (of the exported function), which the condition shows.
+rm_stop <- function(message, kind, row = NULL, column = NULL, call) {
   cond <- structure(
     class = c(paste0("rankmetrics_", kind), "rankmetrics_error", "error", "condition"),
     list(message = message, call = call, row = row, column = column)
@@ -74,11 +98,14 @@ rm_run <- function(y_true, y_score, convention, metric, params, ties, sample_wei
   if (length(params) > 0L && (is.null(keys) || any(keys == ""))) {
     rm_stop("metric parameters must be named (for example k = 3)", "parameter", call = call)
   }
-  values <- vapply(seq_along(params), function(i) rm_param_text(keys[[i]], params[[i]]),
+  keys <- rm_utf8(as.character(keys), "a parameter name", call)
+  values <- vapply(seq_along(params), function(i) rm_param_text(keys[[i]], params[[i]], call),
                    character(1))
+  per_sample <- rm_per_sample(per_sample, sample_weight, call)
   reply <- rm_evaluate_impl(
     rm_labels_input(y_true), rm_scores_input(y_score), rm_weights_input(sample_weight),
-    convention, metric, as.character(keys), values, rm_ties_text(ties), isTRUE(per_sample)
+    rm_string(convention, "convention", call), rm_string(metric, "metric", call),
+    keys, values, rm_ties_text(ties, call), per_sample
   )
   rm_value(reply, call)
 }

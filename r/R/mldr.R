@@ -9,16 +9,26 @@ rm_mldr <- function(metric, true_labels, predictions, sample_weight, ties, param
 }
 
 # na.rm: TRUE or FALSE (R's mean() refuses NA there too).
-rm_flag <- function(na.rm) {
+rm_flag <- function(na.rm, call) {
   if (!is.logical(na.rm) || length(na.rm) != 1L || is.na(na.rm)) {
-    rm_stop("na.rm must be TRUE or FALSE", "parameter", call = sys.call(-1L))
+    rm_stop("na.rm must be TRUE or FALSE", "parameter", call = call)
   }
   na.rm
 }
 
-rm_mldr_undefined <- function(undefined_value) {
+# ties_method: mldr passes it to rank(), whose match.arg() takes an abbreviation of R's six
+# names ("av" for "average"); those are expanded. rankmetrics' own policies ("expected",
+# "random:SEED", ...) pass as they are.
+rm_ties_method <- function(ties_method, call) {
+  ties_method <- rm_string(ties_method, "ties_method", call)
+  r_names <- c("average", "first", "last", "random", "max", "min")
+  full <- r_names[pmatch(ties_method, r_names)]
+  if (is.na(full)) ties_method else full
+}
+
+rm_mldr_undefined <- function(undefined_value, call) {
   if (length(undefined_value) != 1L || !(is.numeric(undefined_value) || is.na(undefined_value))) {
-    rm_stop("undefined_value must be a single number or NA", "parameter", call = sys.call(-1L))
+    rm_stop("undefined_value must be a single number or NA", "parameter", call = call)
   }
   if (is.na(undefined_value)) "NA" else sprintf("%.17g", undefined_value)
 }
@@ -36,7 +46,9 @@ rm_mldr_undefined <- function(undefined_value) {
 #'   value finite.
 #' @param ties_method How tied scores are ranked, as R's \code{rank(ties.method =)}:
 #'   \code{"last"} (mldr's default), \code{"first"}, \code{"average"}, \code{"max"},
-#'   \code{"min"} or \code{"random"}.
+#'   \code{"min"} or \code{"random"}, or an abbreviation of one as \code{rank()} takes it
+#'   (\code{"av"}); also a tie policy of \code{\link{rm_evaluate}}, such as
+#'   \code{"expected"}.
 #' @param undefined_value The value of a label (or sample) whose AUC is undefined (every
 #'   label the same), or \code{NA}.
 #' @param na.rm Whether \code{NA} values are left out of the mean.
@@ -57,16 +69,18 @@ NULL
 #' @export
 average_precision <- function(true_labels, predictions, ties_method = "last",
                               sample_weight = NULL, ties = NULL) {
+  call <- sys.call()
   rm_mldr("average_precision", true_labels, predictions, sample_weight, ties,
-          list(ties_method = rm_string(ties_method, "ties_method")), sys.call())
+          list(ties_method = rm_ties_method(ties_method, call)), call)
 }
 
 #' @rdname mldr_measures
 #' @export
 coverage <- function(true_labels, predictions, ties_method = "last", sample_weight = NULL,
                      ties = NULL) {
+  call <- sys.call()
   rm_mldr("coverage", true_labels, predictions, sample_weight, ties,
-          list(ties_method = rm_string(ties_method, "ties_method")), sys.call())
+          list(ties_method = rm_ties_method(ties_method, call)), call)
 }
 
 #' @rdname mldr_measures
@@ -85,16 +99,20 @@ ranking_loss <- function(true_labels, predictions, sample_weight = NULL, ties = 
 #' @export
 macro_auc <- function(true_labels, predictions, undefined_value = 0.5, na.rm = FALSE,
                       sample_weight = NULL, ties = NULL) {
-  params <- list(undefined_value = rm_mldr_undefined(undefined_value), na_rm = rm_flag(na.rm))
-  rm_mldr("macro_auc", true_labels, predictions, sample_weight, ties, params, sys.call())
+  call <- sys.call()
+  params <- list(undefined_value = rm_mldr_undefined(undefined_value, call),
+                 na_rm = rm_flag(na.rm, call))
+  rm_mldr("macro_auc", true_labels, predictions, sample_weight, ties, params, call)
 }
 
 #' @rdname mldr_measures
 #' @export
 example_auc <- function(true_labels, predictions, undefined_value = 0.5, na.rm = FALSE,
                         sample_weight = NULL, ties = NULL) {
-  params <- list(undefined_value = rm_mldr_undefined(undefined_value), na_rm = rm_flag(na.rm))
-  rm_mldr("example_auc", true_labels, predictions, sample_weight, ties, params, sys.call())
+  call <- sys.call()
+  params <- list(undefined_value = rm_mldr_undefined(undefined_value, call),
+                 na_rm = rm_flag(na.rm, call))
+  rm_mldr("example_auc", true_labels, predictions, sample_weight, ties, params, call)
 }
 
 #' @rdname mldr_measures

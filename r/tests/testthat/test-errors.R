@@ -101,3 +101,84 @@ test_that("the caller's data is left unchanged", {
   expect_identical(s, s0)
   expect_identical(w, w0)
 })
+
+test_that("text that is not valid UTF-8 is refused, never read as UTF-8", {
+  bad <- "\xff\xfe"
+  for (e in list(
+    expect_error(rm_evaluate(y, s, metric = "coverage", ties = bad),
+                 class = "rankmetrics_parameter"),
+    expect_error(rm_evaluate(y, s, convention = bad, metric = "coverage"),
+                 class = "rankmetrics_parameter"),
+    expect_error(rm_evaluate(y, s, metric = bad), class = "rankmetrics_parameter"),
+    expect_error(rm_evaluate(y, s, metric = "ndcg", k = "\xff"),
+                 class = "rankmetrics_parameter"),
+    expect_error(rm_evaluate(y, s, metric = "ndcg", k = factor("\xff")),
+                 class = "rankmetrics_parameter"),
+    expect_error(do.call(rm_evaluate, c(list(y, s, metric = "ndcg"), setNames(list(3), bad))),
+                 class = "rankmetrics_parameter"),
+    expect_error(coverage(y, s, ties_method = "\xc3"), class = "rankmetrics_parameter"),
+    expect_error(average_precision(y, s, ties = bad), class = "rankmetrics_parameter"),
+    expect_error(rm_metric_names(bad), class = "rankmetrics_parameter"),
+    expect_error(rm_param_keys(bad, "coverage"), class = "rankmetrics_parameter")
+  )) {
+    expect_false(inherits(e, "rankmetrics_internal"))
+  }
+  # An unknown metric has no keys; where R itself escapes the bytes (a locale that is not
+  # UTF-8 to R) the text is valid and names no metric.
+  keys <- tryCatch(rm_param_keys("mldr", bad), error = identity)
+  expect_true(identical(keys, character()) || inherits(keys, "rankmetrics_parameter"))
+  # Text in another declared encoding is converted, then read: an unknown convention.
+  latin1 <- iconv("mldr\u00e9", "UTF-8", "latin1")
+  expect_identical(Encoding(latin1), "latin1")
+  e <- expect_error(rm_evaluate(y, s, convention = latin1, metric = "coverage"),
+                    class = "rankmetrics_parameter")
+  expect_match(conditionMessage(e), "mldr\u00e9", fixed = TRUE)
+  expect_identical(rm_evaluate(y, s, convention = iconv("mldr", "UTF-8", "latin1"),
+                               metric = iconv("coverage", "UTF-8", "latin1")),
+                   coverage(y, s))
+})
+
+test_that("per_sample is TRUE or FALSE, and per-sample values refuse weights", {
+  for (flag in list(NA, "yes", 1, c(TRUE, TRUE), NULL)) {
+    expect_error(rm_evaluate(y, s, metric = "coverage", per_sample = flag),
+                 class = "rankmetrics_parameter")
+  }
+  e <- expect_error(rm_evaluate(y, s, metric = "coverage", per_sample = TRUE,
+                                sample_weight = c(1, 2)),
+                    class = "rankmetrics_parameter")
+  expect_match(conditionMessage(e), "unweighted")
+  # The compiled code refuses them too, whoever calls it.
+  reply <- rankmetrics:::rm_evaluate_impl(y * 1.0, s, c(1, 2), "rankmetrics", "coverage",
+                                          character(), character(), "", TRUE)
+  expect_identical(reply$class, "parameter")
+  expect_identical(rm_evaluate(y, s, metric = "coverage", per_sample = FALSE,
+                               sample_weight = c(1, 1)),
+                   coverage(y, s))
+})
+
+test_that("conditions show the user's call, not an internal helper", {
+  calls <- list(
+    expect_error(rm_evaluate(y, s, metric = "coverage", ties = 1)),
+    expect_error(rm_evaluate(y, s, convention = 1, metric = "coverage")),
+    expect_error(rm_evaluate(y, s, metric = "ndcg", k = 1:2)),
+    expect_error(rm_evaluate(y, s, metric = "coverage", per_sample = NA)),
+    expect_error(rm_evaluate(y, s, metric = "coverage", per_sample = TRUE, sample_weight = 1)),
+    expect_error(rm_metric_names(1)),
+    expect_error(rm_param_keys("mldr", 1)),
+    expect_error(rm_compare(y, s[, 1:2])),
+    expect_error(coverage(y, s, ties_method = 1)),
+    expect_error(average_precision(y, s, ties = 1)),
+    expect_error(macro_auc(y, s, na.rm = NA)),
+    expect_error(example_auc(y, s, undefined_value = "half")),
+    expect_error(micro_auc(y, replace(s, 1, NA)))
+  )
+  called <- vapply(calls, function(e) deparse(e$call[[1]]), character(1))
+  expect_identical(called, c(rep("rm_evaluate", 5), "rm_metric_names", "rm_param_keys",
+                             "rm_compare", "coverage", "average_precision", "macro_auc",
+                             "example_auc", "micro_auc"))
+})
+
+test_that("a missing weight is reported as NA, not as NaN only", {
+  e <- expect_error(coverage(y, s, sample_weight = c(1, NA)), class = "rankmetrics_invalid_weight")
+  expect_match(conditionMessage(e), "sample_weight[2] is NA or NaN", fixed = TRUE)
+})

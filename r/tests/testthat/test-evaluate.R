@@ -121,3 +121,34 @@ test_that("double matrices are read where R keeps them: no copy", {
   })
   expect_identical(copies, character())
 })
+
+test_that("ties_method takes abbreviations of R's six names, as rank() does", {
+  y <- matrix(c(1, 0, 1, 0, 1, 1, 0, 1), nrow = 2, byrow = TRUE)
+  s <- matrix(c(0.5, 0.5, 0.5, 0.1, 0.3, 0.3, 0.9, 0.3), nrow = 2, byrow = TRUE)
+  for (ab in c("av", "f", "la", "mi", "ma", "r")) {
+    full <- match.arg(ab, c("average", "first", "last", "random", "max", "min"))
+    expect_identical(coverage(y, s, ties_method = ab), coverage(y, s, ties_method = full))
+    expect_identical(average_precision(y, s, ties_method = ab),
+                     average_precision(y, s, ties_method = full))
+  }
+  expect_false(identical(coverage(y, s, ties_method = "mi"), coverage(y, s, ties_method = "ma")))
+  # Ambiguous for rank() too.
+  expect_error(rank(1, ties.method = "m"))
+  expect_error(coverage(y, s, ties_method = "m"), class = "rankmetrics_parameter")
+  # rankmetrics' own policies pass as they are.
+  expect_identical(coverage(y, s, ties_method = "expected"),
+                   rm_evaluate(y, s, convention = "mldr", metric = "coverage", ties = "expected"))
+})
+
+test_that("rm_compare's mldr column has R's NA where mldr gives NA, as rm_evaluate", {
+  y <- matrix(c(1, 1, 1, 0, 0, 0), nrow = 2, byrow = TRUE)
+  s <- matrix(c(0.5, 0.5, 0.1, 0.9, 0.2, 0.2), nrow = 2, byrow = TRUE)
+  g <- rm_compare(y, s)
+  # Every label of both rows is the same: mldr's per-sample AUC is undefined.
+  v <- g$mldr[g$metric == "AUC, per sample"]
+  expect_true(is.na(v))
+  expect_false(is.nan(v))
+  expect_false(any(is.nan(g$mldr)))
+  expect_identical(v, rm_evaluate(y, s, convention = "mldr", metric = "example_auc",
+                                  undefined_value = NA))
+})

@@ -27,7 +27,7 @@ fn cell(row: &Row, column: Column) -> Option<f64> {
 /// one per column of the grid (`max` ... `optimistic`), `low`, `high`, `spread`, `outside`
 /// (the conventions outside the interval, comma-separated) and `error` (the cells' errors,
 /// `column: message`, joined by "; ").
-pub fn grid<Y, S>(y: &Y, s: &S, w: Option<&[f64]>) -> Robj
+pub fn grid<Y, S>(y: &Y, s: &S, w: Option<&[f64]>) -> Result<Robj, Failure>
 where
     Y: LabelMatrix + ?Sized,
     S: ScoreMatrix<f64> + ?Sized,
@@ -95,9 +95,10 @@ where
         })
         .collect();
     values.push(errors.into());
+    // Equally many names and columns: a failure here is a bug, reported as one.
     List::from_names_and_values(names, values)
         .map(Robj::from)
-        .unwrap_or_else(|_| ().into())
+        .map_err(|e| Failure::new("internal", format!("internal error in rankmetrics: {e}")))
 }
 
 /// The input errors every cell of the grid would report (the shapes, the weights), raised once

@@ -53,34 +53,48 @@ impl Failure {
     }
 }
 
-/// `"InvalidLabel"` → `"invalid_label"`.
-fn snake(name: &str) -> String {
-    let mut out = String::new();
-    for (i, c) in name.chars().enumerate() {
-        if c.is_ascii_uppercase() {
-            if i > 0 {
-                out.push('_');
-            }
-            out.push(c.to_ascii_lowercase());
-        } else {
-            out.push(c);
-        }
+/// The condition class's kind (`rankmetrics_<kind>`) of each error of the crate, written out
+/// so that renaming a variant cannot change a documented class.
+fn kind(error: &Error) -> &'static str {
+    match error {
+        Error::ShapeMismatch { .. } => "shape_mismatch",
+        Error::RaggedRow { .. } => "ragged_row",
+        Error::DataLength { .. } => "data_length",
+        Error::NoSamples => "no_samples",
+        Error::NoLabels => "no_labels",
+        Error::NonFiniteScore { .. } => "non_finite_score",
+        Error::InvalidLabel { .. } => "invalid_label",
+        Error::TooFewLabels { .. } => "too_few_labels",
+        Error::WeightLength { .. } => "weight_length",
+        Error::InvalidWeight { .. } => "invalid_weight",
+        Error::ZeroTotalWeight => "zero_total_weight",
+        Error::InvalidK { .. } => "invalid_k",
+        Error::InvalidLogBase { .. } => "invalid_log_base",
+        Error::DegenerateRow { .. } => "degenerate_row",
+        Error::SingleClass => "single_class",
+        Error::TooFewRecallLevels { .. } => "too_few_recall_levels",
+        Error::TooManyRecallLevels { .. } => "too_many_recall_levels",
+        Error::NotRowWise => "not_row_wise",
+        Error::UnsupportedPolicy { .. } => "unsupported_policy",
+        Error::LabelWeightLength { .. } => "label_weight_length",
+        Error::InvalidLabelWeight { .. } => "invalid_label_weight",
+        Error::InvalidPropensityParameter { .. } => "invalid_propensity_parameter",
+        Error::InvalidIndptr { .. } => "invalid_indptr",
+        Error::SparseColumnOutOfRange { .. } => "sparse_column_out_of_range",
+        Error::UnsortedSparseRow { .. } => "unsorted_sparse_row",
+        Error::SparseGainsLength { .. } => "sparse_gains_length",
+        Error::Incompatible(_) => "incompatible",
+        Error::TooManyItems { .. } => "too_many_items",
+        Error::RowNumberOverflow { .. } => "row_number_overflow",
+        Error::Lookup(_) => "parameter",
+        // A variant added to the crate later: still a condition, of a general class.
+        _ => "input",
     }
-    out
 }
 
 impl From<Error> for Failure {
     fn from(error: Error) -> Self {
-        // The variant's name, from its Debug form ("InvalidLabel { .. }" → "InvalidLabel").
-        let debug = format!("{error:?}");
-        let name: String = debug
-            .chars()
-            .take_while(char::is_ascii_alphanumeric)
-            .collect();
-        let kind = match &error {
-            Error::Lookup(_) => "parameter".to_string(),
-            _ => snake(&name),
-        };
+        let kind = kind(&error);
         // R counts rows and columns from 1: the messages that name a position say it so.
         match error {
             Error::InvalidLabel {
@@ -89,7 +103,7 @@ impl From<Error> for Failure {
                 value,
                 expected,
             } => Failure::new(
-                &kind,
+                kind,
                 format!(
                     "y_true[{}, {}] is {value}; expected {expected}",
                     row + 1,
@@ -98,7 +112,7 @@ impl From<Error> for Failure {
             )
             .at(row, column),
             Error::NonFiniteScore { row, column, value } => Failure::new(
-                &kind,
+                kind,
                 format!(
                     "y_score[{}, {}] is {value}, not a finite number",
                     row + 1,
@@ -107,15 +121,21 @@ impl From<Error> for Failure {
             )
             .at(row, column),
             Error::InvalidWeight { row, value } => Failure::new(
-                &kind,
+                kind,
                 format!(
-                    "sample_weight[{}] is {value}; weights must be finite and non-negative",
-                    row + 1
+                    "sample_weight[{}] is {}; weights must be finite and non-negative",
+                    row + 1,
+                    // R's NA is a NaN to Rust: name both, as for y_true and y_score.
+                    if value.is_nan() {
+                        "NA or NaN".to_string()
+                    } else {
+                        value.to_string()
+                    }
                 ),
             )
             .at_row(row),
             Error::DegenerateRow { row, kind: what } => Failure::new(
-                &kind,
+                kind,
                 format!(
                     "row {} has {what}, which this metric is configured to reject",
                     row + 1
@@ -123,13 +143,13 @@ impl From<Error> for Failure {
             )
             .at_row(row),
             Error::ShapeMismatch { expected, found } => Failure::new(
-                &kind,
+                kind,
                 format!(
                     "y_true is {} x {} but y_score is {} x {} (rows, labels)",
                     expected.0, expected.1, found.0, found.1
                 ),
             ),
-            other => Failure::new(&kind, other.to_string()),
+            other => Failure::new(kind, other.to_string()),
         }
     }
 }

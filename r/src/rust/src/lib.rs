@@ -9,19 +9,31 @@ mod matrix;
 mod metric;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Once;
 
 use extendr_api::prelude::*;
 use rankmetrics::Matrix;
 
 use crate::errors::{reply, Failure};
 
-/// Runs `f`, turning a panic (a bug) into a failure of kind `internal`: R gets a condition,
-/// the session goes on.
+/// Runs `f`, turning a panic (a bug) into a failure of kind `internal` that carries the panic's
+/// message: R gets a condition, the session goes on. The default panic hook would print to
+/// the R console besides, so a silent one is installed first (once; it serves only this
+/// library's Rust code, which has its own copy of the standard library).
 fn guarded(f: impl FnOnce() -> Result<Robj, Failure>) -> Robj {
-    reply(catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|_| {
+    static SILENT_PANICS: Once = Once::new();
+    SILENT_PANICS.call_once(|| std::panic::set_hook(Box::new(|_| {})));
+    reply(catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|payload| {
+        let what = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic".into());
         Err(Failure::new(
             "internal",
-            "internal error in rankmetrics (a bug: please report it with the input)".into(),
+            format!(
+                "internal error in rankmetrics (a bug: please report it with the input): {what}"
+            ),
         ))
     }))
 }
@@ -47,6 +59,14 @@ fn rm_evaluate_impl(
         let y = matrix::labels(&y_true)?;
         let s = matrix::scores(&y_score)?;
         if per_sample {
+            // Per-sample values are unweighted (as in Python): weights are refused, not ignored.
+            if !sample_weight.is_null() {
+                return Err(Failure::new(
+                    "parameter",
+                    "per_sample = TRUE gives unweighted per-sample values: drop sample_weight"
+                        .into(),
+                ));
+            }
             let values = matrix::with_labels!(y, |y| m.per_sample(&y, &s))?;
             Ok(values.into())
         } else {
@@ -68,7 +88,7 @@ fn rm_compare_impl(y_true: Robj, y_score: Robj, sample_weight: Robj) -> Robj {
         // What would fail every cell fails the call instead.
         let shape = matrix::with_labels!(y, |y| (y.nrows(), y.ncols()));
         compare::check_common(shape, (s.nrows(), s.ncols()), w)?;
-        Ok(matrix::with_labels!(y, |y| compare::grid(&y, &s, w)))
+        matrix::with_labels!(y, |y| compare::grid(&y, &s, w))
     })
 }
 

@@ -107,12 +107,9 @@ fn type_failure(what: &str, expected: &str, x: &Robj) -> Failure {
     )
 }
 
-fn missing(what: &str, (row, column): (usize, usize), value: &str) -> Failure {
-    let kind = if value.starts_with("NA") {
-        "missing"
-    } else {
-        "non_finite_score"
-    };
+/// A failure of `kind` (`missing` or `non_finite_score`) at the cell (`row`, `column`) of `what`
+/// holding `value`.
+fn bad_cell(kind: &str, what: &str, (row, column): (usize, usize), value: &str) -> Failure {
     Failure::new(
         kind,
         format!("{what}[{}, {}] is {value}", row + 1, column + 1),
@@ -151,7 +148,7 @@ pub fn labels(x: &Robj) -> Result<Labels<'_>, Failure> {
         Labels::Real(m) => m.find(f64::is_nan).map(|at| (at, "NA or NaN")),
     };
     match na {
-        Some((at, value)) => Err(missing("y_true", at, value)),
+        Some((at, value)) => Err(bad_cell("missing", "y_true", at, value)),
         None => Ok(labels),
     }
 }
@@ -170,14 +167,14 @@ pub fn scores(x: &Robj) -> Result<ColMajor<'_, f64>, Failure> {
     })?;
     if let Some(at) = m.find(|v| !v.is_finite()) {
         let v = m.data[at.1 * n + at.0];
-        let value = if v.is_nan() {
-            "NA or NaN"
+        let (kind, value) = if v.is_nan() {
+            ("missing", "NA or NaN")
         } else if v > 0.0 {
-            "Inf"
+            ("non_finite_score", "Inf")
         } else {
-            "-Inf"
+            ("non_finite_score", "-Inf")
         };
-        return Err(missing("y_score", at, value));
+        return Err(bad_cell(kind, "y_score", at, value));
     }
     Ok(m)
 }
