@@ -127,6 +127,19 @@ test_that("text that is not valid UTF-8 is refused, never read as UTF-8", {
   # UTF-8 to R) the text is valid and names no metric.
   keys <- tryCatch(rm_param_keys("mldr", bad), error = identity)
   expect_true(identical(keys, character()) || inherits(keys, "rankmetrics_parameter"))
+  # R turns undeclared bytes into escapes such as "<ff>" when it converts to UTF-8; bytes
+  # declared as such stay bytes, and are refused.
+  raw_text <- "\xff\xfe"
+  Encoding(raw_text) <- "bytes"
+  e <- expect_error(rm_evaluate(y, s, metric = "coverage", ties = raw_text),
+                    class = "rankmetrics_parameter")
+  expect_match(conditionMessage(e), "ties is not valid UTF-8", fixed = TRUE)
+  expect_error(rm_evaluate(y, s, convention = raw_text, metric = "coverage"),
+               "convention is not valid UTF-8", class = "rankmetrics_parameter")
+  expect_error(rm_evaluate(y, s, metric = "ndcg", k = raw_text),
+               "value of parameter k is not valid UTF-8", class = "rankmetrics_parameter")
+  expect_error(coverage(y, s, ties_method = raw_text), "ties_method is not valid UTF-8",
+               class = "rankmetrics_parameter")
   # Text in another declared encoding is converted, then read: an unknown convention.
   latin1 <- iconv("mldr\u00e9", "UTF-8", "latin1")
   expect_identical(Encoding(latin1), "latin1")
