@@ -72,7 +72,10 @@ pub(super) fn vector_values<M: VectorMetric, T: Score>(
             && lanes
                 .iter()
                 .filter(|lane| serves(lane) && lane.options.ranking == ranking)
-                .all(|lane| lane.metric.reads_only_relevant_blocks(!v.weights.is_unit()));
+                .all(|lane| {
+                    lane.metric
+                        .reads_only_relevant_blocks(!v.weights.is_unit(), n)
+                });
         let row = if relevant_only {
             // The kernel's keys now hold this vector's relevant items only, if any; counted
             // once, they are placed again under the next policy.
