@@ -28,7 +28,7 @@ mod sort;
 mod testing;
 mod top;
 
-pub(crate) use path::counts;
+pub(crate) use path::{counts, counts_in_one_pass};
 pub use path::{set_kernel_path, KernelPath};
 pub(crate) use top::selects_top;
 

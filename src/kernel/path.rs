@@ -28,7 +28,7 @@ pub(crate) fn counts(ranking: Ranking, n: usize, relevant: usize, reach: Reach) 
 /// Whether [`Ranker::rank_gathered`], counting, counts the relevant groups in one pass over the
 /// row (`Ranker::count_groups_in_one_pass`) rather than one pass per group: for every relevant
 /// block of a row with more relevant labels than [`counting_limit`].
-pub(super) fn counts_in_one_pass(n: usize, relevant: usize, reach: Reach) -> bool {
+pub(crate) fn counts_in_one_pass(n: usize, relevant: usize, reach: Reach) -> bool {
     reach == Reach::All && (relevant > counting_limit(n) || forced_one_pass())
 }
 

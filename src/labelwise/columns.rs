@@ -128,6 +128,31 @@ mod tests {
     }
 
     #[test]
+    fn metrics_that_count_share_the_sort_of_one_that_sorts_bitwise() {
+        // Long columns: pROC's automatic direction sorts them, the fixed direction would count
+        // them in one pass; together, every lane equals its own evaluation.
+        let (n, l) = (2000, 3);
+        let mut draw = draws(0x5047);
+        let y: Vec<f64> = (0..n * l).map(|_| (draw(3) == 0) as u8 as f64).collect();
+        let s: Vec<f64> = (0..n * l).map(|_| draw(50) as f64 / 7.0).collect();
+        let (yy, ss) = (
+            RowMajor::new(&y, n, l).unwrap(),
+            RowMajor::new(&s, n, l).unwrap(),
+        );
+        let lanes = [
+            RocAuc::new(Average::Macro, TiePolicy::Average),
+            RocAuc::new(Average::Macro, TiePolicy::Average).with_direction(crate::Direction::Auto),
+            RocAuc::new(Average::Macro, TiePolicy::First),
+            RocAuc::new(Average::Macro, TiePolicy::Expected),
+        ];
+        let together = crate::labelwise::evaluate_many(&lanes, &yy, &ss, None);
+        for (lane, value) in lanes.iter().zip(together) {
+            let alone = lane.evaluate(&yy, &ss, None).unwrap();
+            assert_eq!(value.unwrap().to_bits(), alone.to_bits(), "{lane:?}");
+        }
+    }
+
+    #[test]
     fn columns_read_in_blocks_and_counted_in_one_pass_equal_the_sorted_copy_bitwise() {
         // Long columns (the one-pass count), dense relevance, graded and negative labels,
         // ties and edge scores, more columns than a block, weights with zeros.
