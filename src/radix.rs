@@ -86,6 +86,33 @@ mod tests {
         assert!(sorted.iter().zip(0..).all(|(p, j)| p.1 == j));
     }
 
+    #[test]
+    fn keys_of_edge_scores_sort_as_the_scores_compare() {
+        use crate::score::Score;
+        // ±0.0 (one key), subnormals, infinities, the extremes, many equal keys.
+        let edges = [
+            0.0,
+            -0.0,
+            5e-324,
+            -5e-324,
+            f64::MIN_POSITIVE,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::MAX,
+            f64::MIN,
+            0.5,
+        ];
+        let scores: Vec<f64> = (0..4000).map(|i| edges[(i * 7) % edges.len()]).collect();
+        let keys: Vec<u64> = scores.iter().map(|s| !s.order_key()).collect();
+        let sorted = radix_sorted(&keys);
+        assert_eq!(sorted, reference(&keys));
+        // Descending scores; equal scores (-0.0 == 0.0) in index order.
+        for pair in sorted.windows(2) {
+            let (a, b) = (scores[pair[0].1 as usize], scores[pair[1].1 as usize]);
+            assert!(a > b || (a == b && pair[0].1 < pair[1].1), "{a} {b}");
+        }
+    }
+
     proptest! {
         #[test]
         fn agrees_with_sort_unstable(

@@ -4,21 +4,25 @@
 
 use std::cmp::Ordering;
 
-use super::path::counts;
+use super::path::{counts, counts_in_one_pass};
 use super::scan::{count_above_and_equal, gather_nonzero};
 use super::sort::sort_few;
 use super::{Block, RankedRow, Ranker, Ranking, Reach, RelevantEnd};
 use crate::score::Score;
 use crate::ties::{RankSharing, TiePolicy};
 
+/// The most relevant members of a tie group placed by counting, under `Optimistic` and
+/// `Pessimistic`, rather than by sorting them by gain.
+const FEW_MEMBERS: usize = 16;
+
 /// A tie group holding relevant labels, found by counting: its relevant members are
 /// `keys[first..first + members]`, `start` labels rank above it, `len` are in it.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct CountedGroup {
-    first: usize,
-    members: usize,
-    start: usize,
-    len: usize,
+    pub(super) first: usize,
+    pub(super) members: usize,
+    pub(super) start: usize,
+    pub(super) len: usize,
 }
 
 /// The reach a row's groups were counted for, the positions they cover, its relevant count.
@@ -137,16 +141,22 @@ impl Ranker {
             Reach::End(RelevantEnd::Last) => self.keys.iter().map(|k| k.0).max(),
             _ => None,
         };
+        let one_pass = counts_in_one_pass(n, n_relevant, reach);
         match extreme {
             // One tie group's relevant members, gathered in column order: sorted already.
             Some(key) => self.keys.retain(|k| k.0 == key),
+            // In column order: equal keys arrive in index order, as the radix sort needs.
+            None if one_pass => crate::radix::sort_pairs(&mut self.keys, &mut self.radix_scratch),
             None => sort_few(&mut self.keys, &mut self.radix_scratch, true),
         }
         let top = match reach {
             Reach::Top(k) => k,
             _ => n,
         };
-        let covered = self.count_groups(scores, top);
+        let covered = match one_pass {
+            true => self.count_groups_in_one_pass(scores, gains),
+            false => self.count_groups(scores, top),
+        };
         self.counted_for = Some(CountedFor {
             reach,
             covered,
@@ -333,17 +343,46 @@ impl Ranker {
             let gain = |k: &(u64, u32)| gains[k.1 as usize];
             let irrelevant = len - g.members;
             let group = blocks.len();
+            // A long run (a column's tie group) is placed by a stable sort of its members by
+            // gain, `by_gain[m]` being member m's place; a short one by counting, below.
+            let by_gain_order = match ties {
+                TiePolicy::Optimistic => Some(Ordering::Greater),
+                TiePolicy::Pessimistic => Some(Ordering::Less),
+                _ => None,
+            };
+            let by_gain: Option<Vec<usize>> = by_gain_order
+                .filter(|_| run.len() > FEW_MEMBERS)
+                .map(|better| {
+                    let mut members: Vec<usize> = (0..run.len()).collect();
+                    members.sort_by(|&a, &b| match gain(&run[a]).total_cmp(&gain(&run[b])) {
+                        c if c == better => Ordering::Less,
+                        Ordering::Equal => Ordering::Equal,
+                        _ => Ordering::Greater,
+                    });
+                    let mut place = vec![0; run.len()];
+                    for (at, &m) in members.iter().enumerate() {
+                        place[m] = at;
+                    }
+                    place
+                });
             for (m, k) in run.iter().enumerate() {
                 let g = gain(k);
                 // The place the full path's stable sort by gain gives: members of higher
                 // (lower) gain first, then equal gains in column order; irrelevant members
                 // have gain 0.
                 let placed_by_gain = |better: Ordering, zero_before: bool| {
-                    let before = run.iter().enumerate().filter(|&(i, o)| {
-                        let c = gain(o).total_cmp(&g);
-                        c == better || (c == Ordering::Equal && i < m)
-                    });
-                    before.count() + if zero_before { irrelevant } else { 0 }
+                    let before = match &by_gain {
+                        Some(place) => place[m],
+                        None => run
+                            .iter()
+                            .enumerate()
+                            .filter(|&(i, o)| {
+                                let c = gain(o).total_cmp(&g);
+                                c == better || (c == Ordering::Equal && i < m)
+                            })
+                            .count(),
+                    };
+                    before + if zero_before { irrelevant } else { 0 }
                 };
                 let place = match ties {
                     TiePolicy::Last => len - 1 - equal_before[m],

@@ -10,6 +10,8 @@
 //! * `counting.rs`: the counting path, which ranks a row's relevant labels without sorting it.
 //! * `scan.rs`: the branch-free passes over a whole row that counting makes (the relevant
 //!   columns gathered, the labels above and equal to a score counted).
+//! * `intervals.rs`: the counting path for a long vector with many relevant labels: every
+//!   relevant group counted in one pass over the vector.
 //! * `narrow.rs`: those counts on scores narrowed to f32, where that is exact.
 //! * `top.rs`: the top k of a row ranked without sorting the rest.
 //! * `path.rs`: whether a row is counted or sorted, and the switch tests use to force either.
@@ -17,6 +19,7 @@
 
 mod assign;
 mod counting;
+mod intervals;
 mod narrow;
 mod path;
 mod scan;
@@ -25,7 +28,7 @@ mod sort;
 mod testing;
 mod top;
 
-pub(crate) use path::counts;
+pub(crate) use path::{counts, counts_in_one_pass};
 pub use path::{set_kernel_path, KernelPath};
 pub(crate) use top::selects_top;
 
@@ -274,6 +277,8 @@ pub struct Ranker {
     narrowed: Narrowed,
     /// Whether `equal_before` holds the counted groups' places.
     places_known: bool,
+    /// The counting path in one pass: where scores fall among the relevant groups.
+    intervals: intervals::Intervals,
     /// What the counted groups were counted for, while they stand.
     counted_for: Option<CountedFor>,
     /// Whether long vectors are sorted on the rayon pool.

@@ -13,13 +13,51 @@ use crate::ties::{TieGrouping, TiePolicy};
 pub(crate) fn counts(ranking: Ranking, n: usize, relevant: usize, reach: Reach) -> bool {
     let countable =
         ranking.grouping == TieGrouping::Exact && !matches!(ranking.ties, TiePolicy::Random(_));
-    let most = match (KERNEL_PATH.load(AtomicOrdering::Relaxed), reach) {
+    let path = KERNEL_PATH.load(AtomicOrdering::Relaxed);
+    let most = match (path, reach) {
         (FORCE_FULL, _) => 0,
         // One relevant tie group is counted, however many relevant labels there are.
         (FORCE_COUNTING, _) | (_, Reach::End(_)) => n,
+        // A long vector is counted in one pass, however many relevant labels it has.
+        (_, Reach::All) if n >= ONE_PASS_FROM || forced_one_pass() => n,
         _ => counting_limit(n),
     };
     countable && relevant <= most
+}
+
+/// Whether [`Ranker::rank_gathered`], counting, counts the relevant groups in one pass over the
+/// row (`Ranker::count_groups_in_one_pass`) rather than one pass per group: for every relevant
+/// block of a row with more relevant labels than [`counting_limit`].
+pub(crate) fn counts_in_one_pass(n: usize, relevant: usize, reach: Reach) -> bool {
+    reach == Reach::All && (relevant > counting_limit(n) || forced_one_pass())
+}
+
+/// The shortest row whose relevant blocks are counted in one pass however many relevant labels
+/// it has (a column of a label-wise metric): the pass locates each score among the relevant
+/// groups' scores, which costs less than sorting the row (docs/performance.md).
+const ONE_PASS_FROM: usize = 1024;
+
+#[cfg(test)]
+thread_local! {
+    static FORCE_ONE_PASS: core::cell::Cell<bool> = const { core::cell::Cell::new(false) };
+}
+
+/// Makes this thread's counting path count in one pass, also short rows with few relevant
+/// labels (unit tests of that pass).
+#[cfg(test)]
+pub(super) fn force_one_pass(on: bool) {
+    FORCE_ONE_PASS.with(|f| f.set(on));
+}
+
+#[cfg(test)]
+fn forced_one_pass() -> bool {
+    FORCE_ONE_PASS.with(|f| f.get())
+}
+
+#[cfg(not(test))]
+#[inline(always)]
+fn forced_one_pass() -> bool {
+    false
 }
 
 /// The most relevant labels a row of `n` labels may have for [`Ranker::rank_relevant`] to

@@ -1,35 +1,40 @@
-//! The label-wise vectors (macro and weighted averages): each column, with the sample weights.
+//! The label-wise vectors (macro and weighted averages): each column, with the sample weights,
+//! read from a copy of every cell or, where both matrices hand out their rows in place, a block
+//! of columns at a time straight from the input.
 
-use super::lanes::{vector_values, Lane, Values};
+use core::ops::Range;
+
+use super::lanes::{vector_values, wants, Lane, Values};
 use super::vector::{Vector, VectorMetric, Weights};
 use super::Average;
 use crate::kernel::Ranker;
+use crate::matrix::{LabelMatrix, ScoreMatrix};
 use crate::score::{Label, Score};
 
 /// Column j's values (macro and weighted averages) and its positive weight (the weighted
-/// average's weight of the column). `labels` is scratch for the column's label values.
-#[allow(clippy::too_many_arguments)] // the column, its data and the scratch of one task
-pub(super) fn column_values<M: VectorMetric, T: Score, L: Label>(
+/// average's weight of the column; 0 when no lane averages by weight, which never reads it).
+pub(super) fn column_values<M: VectorMetric, T: Score>(
     lanes: &[Lane<'_, M>],
-    (scores, labels): (&[T], &[L]),
+    (scores, labels): (&[T], &[f64]),
     weights: Option<&[f64]>,
-    n: usize,
     j: usize,
     ranker: &mut Ranker,
-    col_labels: &mut Vec<f64>,
     out: &mut Values,
 ) -> f64 {
     let weights_of_rows = weights.map_or(Weights::Unit, Weights::Each);
-    col_labels.clear();
-    col_labels.extend(labels[j * n..][..n].iter().map(|y| y.value()));
     let v = Vector {
-        scores: &scores[j * n..][..n],
-        labels: col_labels,
+        scores,
+        labels,
         weights: weights_of_rows,
     };
     let averages = [Average::Macro, Average::Weighted];
     vector_values(lanes, &averages, &v, j, ranker, out);
-    (0..n).map(|i| weights_of_rows.of(i) * col_labels[i]).sum()
+    match wants(lanes, Average::Weighted) {
+        true => (0..labels.len())
+            .map(|i| weights_of_rows.of(i) * labels[i])
+            .sum(),
+        false => 0.0,
+    }
 }
 
 /// The weight of a column's value under `average`.
@@ -37,5 +42,166 @@ pub(super) fn column_weight(positive_weight: f64) -> impl Fn(Average) -> f64 {
     move |a| match a {
         Average::Weighted => positive_weight,
         _ => 1.0,
+    }
+}
+
+/// Columns read at once from matrices that hand out their rows in place: one cache line of
+/// `f64` scores per row.
+pub(super) const BLOCK_COLUMNS: usize = 8;
+
+/// Rows transposed at a time by [`read_block`].
+const TILE_ROWS: usize = 32;
+
+/// Whether both matrices hand out their rows in place, so that the columns can be read a block
+/// at a time from them (no copy of the n·L cells).
+pub(super) fn reads_in_blocks<T, Y, S>(y_true: &Y, y_score: &S) -> bool
+where
+    T: Score,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
+{
+    y_true.row(0).is_some() && y_score.row(0).is_some()
+}
+
+/// The columns `block` of both matrices (validated already), column after column: `scores`
+/// and `labels` (label values) hold column `block.start + c` at `c·n..(c+1)·n`.
+pub(super) fn read_block<T, Y, S>(
+    (y_true, y_score): (&Y, &S),
+    block: Range<usize>,
+    n: usize,
+    (scores, labels): (&mut Vec<T>, &mut Vec<f64>),
+) where
+    T: Score,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
+{
+    // Every cell is written below (the rows were validated), so the buffers are only resized.
+    scores.resize(block.len() * n, T::zero());
+    labels.resize(block.len() * n, 0.0);
+    // A few rows at a time, column by column: each column then receives a run of consecutive
+    // cells (one cell per row and column in turn would touch a page per column for every row).
+    for rows in (0..n).step_by(TILE_ROWS).map(|i| i..n.min(i + TILE_ROWS)) {
+        for (c, j) in block.clone().enumerate() {
+            let (scores, labels) = (
+                &mut scores[c * n..][rows.clone()],
+                &mut labels[c * n..][rows.clone()],
+            );
+            for ((score, label), i) in scores.iter_mut().zip(labels.iter_mut()).zip(rows.clone()) {
+                // A matrix that breaks its contract (a row of another length) leaves the cell
+                // as it was: a meaningless value, never a panic.
+                if let (Some(&s), Some(&y)) = (
+                    y_score.row(i).and_then(|r| r.get(j)),
+                    y_true.row(i).and_then(|r| r.get(j)),
+                ) {
+                    (*score, *label) = (s, y.value());
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::kernel::{set_kernel_path, KernelPath};
+    use crate::labelwise::pairs::tests::draws;
+    use crate::matrix::{Matrix, RowMajor};
+    use crate::metric::RankingMetric;
+    use crate::metrics::label_average_precision::LabelAveragePrecision;
+    use crate::metrics::roc_auc::RocAuc;
+    use crate::ties::TiePolicy;
+    use crate::{Average, LabelDomain};
+
+    /// A row-major matrix that hands out no row in place: its columns are read from the copy.
+    struct Copied<'a, T>(RowMajor<'a, T>);
+
+    impl<T: Copy> Matrix for Copied<'_, T> {
+        type Elem = T;
+        fn nrows(&self) -> usize {
+            self.0.nrows()
+        }
+        fn ncols(&self) -> usize {
+            self.0.ncols()
+        }
+        fn extend_rows(&self, rows: core::ops::Range<usize>, out: &mut Vec<T>) {
+            self.0.extend_rows(rows, out)
+        }
+    }
+
+    #[test]
+    fn metrics_that_count_share_the_sort_of_one_that_sorts_bitwise() {
+        // Long columns: pROC's automatic direction sorts them, the fixed direction would count
+        // them in one pass; together, every lane equals its own evaluation.
+        let (n, l) = (2000, 3);
+        let mut draw = draws(0x5047);
+        let y: Vec<f64> = (0..n * l).map(|_| (draw(3) == 0) as u8 as f64).collect();
+        let s: Vec<f64> = (0..n * l).map(|_| draw(50) as f64 / 7.0).collect();
+        let (yy, ss) = (
+            RowMajor::new(&y, n, l).unwrap(),
+            RowMajor::new(&s, n, l).unwrap(),
+        );
+        let lanes = [
+            RocAuc::new(Average::Macro, TiePolicy::Average),
+            RocAuc::new(Average::Macro, TiePolicy::Average).with_direction(crate::Direction::Auto),
+            RocAuc::new(Average::Macro, TiePolicy::First),
+            RocAuc::new(Average::Macro, TiePolicy::Expected),
+        ];
+        let together = crate::labelwise::evaluate_many(&lanes, &yy, &ss, None);
+        for (lane, value) in lanes.iter().zip(together) {
+            let alone = lane.evaluate(&yy, &ss, None).unwrap();
+            assert_eq!(value.unwrap().to_bits(), alone.to_bits(), "{lane:?}");
+        }
+    }
+
+    #[test]
+    fn columns_read_in_blocks_and_counted_in_one_pass_equal_the_sorted_copy_bitwise() {
+        // Long columns (the one-pass count), dense relevance, graded and negative labels,
+        // ties and edge scores, more columns than a block, weights with zeros.
+        let (n, l) = (1500, 11);
+        let mut draw = draws(0xB10C);
+        let y: Vec<f64> = (0..n * l)
+            .map(|_| [0.0, 1.0, 0.0, 2.0, -1.0, 0.0][draw(6) as usize])
+            .collect();
+        let edges = [0.0, -0.0, 5e-324, -5e-324, f64::MAX, f64::MIN];
+        let s: Vec<f64> = (0..n * l)
+            .map(|k| match (k % l, draw(8)) {
+                (_, 0) => edges[draw(6) as usize],
+                (0..=3, _) => draw(7) as f64 / 4.0,
+                _ => draw(1 << 50) as f64 / (1u64 << 50) as f64,
+            })
+            .collect();
+        let w: Vec<f64> = (0..n).map(|_| draw(4) as f64 / 2.0).collect();
+        let (yy, ss) = (
+            RowMajor::new(&y, n, l).unwrap(),
+            RowMajor::new(&s, n, l).unwrap(),
+        );
+        let (cy, cs) = (Copied(yy), Copied(ss));
+        let policies = TiePolicy::R_METHODS.into_iter().chain(TiePolicy::ANALYSIS);
+        for ties in policies {
+            for average in [Average::Macro, Average::Weighted, Average::Micro] {
+                let auc = RocAuc::new(average, ties).with_label_domain(LabelDomain::NonZero);
+                let ap = LabelAveragePrecision::new(average, ties)
+                    .with_label_domain(LabelDomain::NonZero);
+                for weights in [None, Some(&w[..])] {
+                    let bits = |v: Result<f64, crate::Error>| v.map(f64::to_bits);
+                    set_kernel_path(KernelPath::Full);
+                    let sorted = (
+                        bits(auc.evaluate(&cy, &cs, weights)),
+                        bits(ap.evaluate(&cy, &cs, weights)),
+                    );
+                    set_kernel_path(KernelPath::Auto);
+                    let counted = (
+                        bits(auc.evaluate(&yy, &ss, weights)),
+                        bits(ap.evaluate(&yy, &ss, weights)),
+                    );
+                    let copied = (
+                        bits(auc.evaluate(&cy, &cs, weights)),
+                        bits(ap.evaluate(&cy, &cs, weights)),
+                    );
+                    let case = format!("{ties:?} {average:?} weighted {}", weights.is_some());
+                    assert_eq!(counted, sorted, "{case}");
+                    assert_eq!(copied, sorted, "{case}");
+                }
+            }
+        }
     }
 }

@@ -2,7 +2,7 @@
 //! every vector each lane's averaging asks for, serially or on the threads of a rayon pool.
 
 use super::cells::{read_cells, Cells, Layouts};
-use super::columns::{column_values, column_weight};
+use super::columns::{column_values, column_weight, read_block, reads_in_blocks, BLOCK_COLUMNS};
 use super::lanes::{add_values, fail, wants, Lane};
 use super::means::Means;
 use super::pooled::{check_pool_size, finish_pieces, micro_in_pieces, pooled_values};
@@ -12,7 +12,7 @@ use super::{Average, Mean};
 use crate::error::{Error, LabelDomain};
 use crate::kernel::Ranker;
 use crate::matrix::{LabelMatrix, Matrix, ScoreMatrix};
-use crate::score::Score;
+use crate::score::{Label, Score};
 use crate::sum::with_headroom;
 use crate::ties::{TieGrouping, TiePolicy};
 use crate::validate::{check_shapes, check_weights};
@@ -112,12 +112,14 @@ where
     let mut cells: Option<Cells<T, Y::Elem>> = None;
     let mut domains: Vec<LabelDomain> = Vec::new();
     let mut layouts = Layouts::default();
+    // Columns are read a block at a time from matrices that hand out their rows, else copied.
+    let in_blocks = reads_in_blocks(y_true, y_score);
     for lane in lanes.iter().filter(|lane| lane.failed.is_none()) {
         if !domains.contains(&lane.options.labels) {
             domains.push(lane.options.labels);
         }
         match lane.average {
-            Average::Macro | Average::Weighted => layouts.by_column = true,
+            Average::Macro | Average::Weighted => layouts.by_column = !in_blocks,
             Average::Samples => layouts.by_row = true,
             Average::Micro => layouts.by_row |= !lane.pieces,
         }
@@ -170,20 +172,19 @@ pub(super) fn vectors<M, T, Y, S>(
     check_pool_size(lanes, n, l);
     let values = pooled_values(lanes, cells, weights, l, Ranker::new());
     add_values(lanes, &values, |_| 1.0);
-    let (mut ranker, mut col_labels, mut values) = (Ranker::new(), Vec::new(), Vec::new());
-    // Macro and weighted averages read the same columns: one copy and sort serve both.
-    if let Some((scores, labels)) = &cells.by_column {
-        for j in 0..l {
+    let (mut ranker, mut values) = (Ranker::new(), Vec::new());
+    let mut columns = ColumnReader::new(lanes, cells, (y_true, y_score), (n, l));
+    // Macro and weighted averages read the same columns: one read and sort serve both.
+    for block in columns.blocks(1) {
+        columns.read(block.clone());
+        for j in block {
             values.clear();
-            let column = (&scores[..], &labels[..]);
             let positive_weight = column_values(
                 lanes,
-                column,
+                columns.column(j),
                 weights,
-                n,
                 j,
                 &mut ranker,
-                &mut col_labels,
                 &mut values,
             );
             add_values(lanes, &values, column_weight(positive_weight));
@@ -246,33 +247,31 @@ pub(super) fn vectors_parallel<M, T, Y, S>(
                 || pieces.then(|| micro_in_pieces(shared, y_true, y_score, weights)),
             )
         },
-        || match &cells.by_column {
-            Some((scores, labels)) => (0..l)
+        || {
+            let reader = ColumnReader::new(shared, cells, (y_true, y_score), (n, l));
+            // Four blocks a thread at least, so that the threads end together.
+            let blocks: Vec<_> = reader.blocks(4 * rayon::current_num_threads()).collect();
+            blocks
                 .into_par_iter()
                 .map_init(
-                    || (Ranker::new(), Vec::new()),
-                    |(ranker, col_labels), j| {
-                        let mut values = Vec::new();
-                        let column = (&scores[..], &labels[..]);
-                        let weight = column_values(
-                            shared,
-                            column,
-                            weights,
-                            n,
-                            j,
-                            ranker,
-                            col_labels,
-                            &mut values,
-                        );
-                        (weight, values)
+                    || (Ranker::new(), reader.clone()),
+                    |(ranker, columns), block| {
+                        columns.read(block.clone());
+                        let column_values = |j| {
+                            let mut values = Vec::new();
+                            let column = columns.column(j);
+                            let weight =
+                                column_values(shared, column, weights, j, ranker, &mut values);
+                            (weight, values)
+                        };
+                        block.map(column_values).collect::<Vec<_>>()
                     },
                 )
-                .collect(),
-            None => Vec::new(),
+                .collect::<Vec<_>>()
         },
     );
     add_values(lanes, &pooled, |_| 1.0);
-    for (positive_weight, values) in &columns {
+    for (positive_weight, values) in columns.iter().flatten() {
         add_values(lanes, values, column_weight(*positive_weight));
     }
     if let Some((scores, labels)) = cells.by_row.as_ref() {
@@ -303,5 +302,105 @@ pub(super) fn vectors_parallel<M, T, Y, S>(
     }
     if let Some(sums) = sums {
         finish_pieces(lanes, sums);
+    }
+}
+
+/// The columns the macro and weighted lanes read: from the copy of the cells, or a block at a
+/// time from the matrices (each reader, one per thread, holds one block: O(n) memory).
+struct ColumnReader<'a, T, Y: Matrix + ?Sized, S: ?Sized> {
+    copied: Option<&'a (Vec<T>, Vec<Y::Elem>)>,
+    matrices: (&'a Y, &'a S),
+    /// The block read last (or the column converted last from the copy).
+    block: core::ops::Range<usize>,
+    scores: Vec<T>,
+    labels: Vec<f64>,
+    wanted: bool,
+    shape: (usize, usize),
+}
+
+impl<T: Clone, Y: Matrix + ?Sized, S: ?Sized> Clone for ColumnReader<'_, T, Y, S> {
+    fn clone(&self) -> Self {
+        ColumnReader {
+            copied: self.copied,
+            matrices: self.matrices,
+            block: self.block.clone(),
+            scores: self.scores.clone(),
+            labels: self.labels.clone(),
+            wanted: self.wanted,
+            shape: self.shape,
+        }
+    }
+}
+
+impl<'a, T, Y, S> ColumnReader<'a, T, Y, S>
+where
+    T: Score,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
+{
+    /// The reader of the columns, none when no running lane of `lanes` reads them.
+    fn new<M>(
+        lanes: &[Lane<'_, M>],
+        cells: &'a Cells<T, Y::Elem>,
+        matrices: (&'a Y, &'a S),
+        shape: (usize, usize),
+    ) -> Self {
+        // `evaluate_lanes` asks for the copy unless the matrices are read in blocks.
+        let wanted = (wants(lanes, Average::Macro) || wants(lanes, Average::Weighted))
+            && (cells.by_column.is_some() || reads_in_blocks(matrices.0, matrices.1));
+        ColumnReader {
+            copied: cells.by_column.as_ref(),
+            matrices,
+            block: 0..0,
+            scores: Vec::new(),
+            labels: Vec::new(),
+            wanted,
+            shape,
+        }
+    }
+
+    /// The blocks of columns to read, in order, none when no lane reads columns: blocks of
+    /// [`BLOCK_COLUMNS`] from the matrices (narrower when there would be fewer than `parts`),
+    /// or one column at a time from the copy.
+    fn blocks(&self, parts: usize) -> impl Iterator<Item = core::ops::Range<usize>> {
+        let (_, l) = self.shape;
+        let width = match self.copied {
+            Some(_) => 1,
+            None => BLOCK_COLUMNS.min(l.div_ceil(parts.max(1))).max(1),
+        };
+        let l = if self.wanted { l } else { 0 };
+        (0..l).step_by(width).map(move |j| j..l.min(j + width))
+    }
+
+    /// Reads the columns `block` (from the matrices), or prepares the one column (from the
+    /// copy).
+    fn read(&mut self, block: core::ops::Range<usize>) {
+        let (n, _) = self.shape;
+        match self.copied {
+            None => read_block(
+                self.matrices,
+                block.clone(),
+                n,
+                (&mut self.scores, &mut self.labels),
+            ),
+            Some((_, labels)) => {
+                self.labels.clear();
+                for j in block.clone() {
+                    self.labels
+                        .extend(labels[j * n..][..n].iter().map(|y| y.value()));
+                }
+            }
+        }
+        self.block = block;
+    }
+
+    /// Column j (of the block read last): its scores and label values.
+    fn column(&self, j: usize) -> (&[T], &[f64]) {
+        let (n, _) = self.shape;
+        let c = j - self.block.start;
+        match self.copied {
+            Some((scores, _)) => (&scores[j * n..][..n], &self.labels[c * n..][..n]),
+            None => (&self.scores[c * n..][..n], &self.labels[c * n..][..n]),
+        }
     }
 }

@@ -64,15 +64,25 @@ pub(super) fn vector_values<M: VectorMetric, T: Score>(
     let (mut sorted, mut counted) = (None, None);
     let relevant = v.labels.iter().filter(|&&y| y != 0.0).count();
     let n = v.scores.len().min(v.labels.len());
-    for ranking in plans {
-        // A vector with few relevant items is ranked by counting when every metric of this
-        // ranking reads only the blocks holding them; one the kernel would sort shares the
-        // sort of the other policies.
-        let relevant_only = crate::kernel::counts(ranking, n, relevant, Reach::All)
+    // A vector with few relevant items is ranked by counting when every metric of a ranking
+    // reads only the blocks holding them; one the kernel would sort shares the sort of the
+    // other policies.
+    let counts = |ranking: Ranking| {
+        crate::kernel::counts(ranking, n, relevant, Reach::All)
             && lanes
                 .iter()
                 .filter(|lane| serves(lane) && lane.options.ranking == ranking)
-                .all(|lane| lane.metric.reads_only_relevant_blocks(!v.weights.is_unit()));
+                .all(|lane| {
+                    lane.metric
+                        .reads_only_relevant_blocks(!v.weights.is_unit(), n)
+                })
+    };
+    // A long vector's one-pass count costs about as much as its sort: where another ranking
+    // of the vector sorts it anyway, every ranking shares that sort.
+    let sorts_anyway = plans.iter().any(|&ranking| !counts(ranking))
+        && crate::kernel::counts_in_one_pass(n, relevant, Reach::All);
+    for ranking in plans {
+        let relevant_only = counts(ranking) && !sorts_anyway;
         let row = if relevant_only {
             // The kernel's keys now hold this vector's relevant items only, if any; counted
             // once, they are placed again under the next policy.

@@ -36,7 +36,7 @@ struct PairCounts {
 }
 
 /// The most items [`PairCounts`] counts exactly.
-const MAX_COUNTED_ITEMS: usize = 1 << 26;
+pub(crate) const MAX_COUNTED_ITEMS: usize = 1 << 26;
 
 impl AucSums {
     /// Sums for a ranking of `items` items, counted exactly when `unweighted` and few enough.

@@ -7,7 +7,7 @@ use super::pairs::AucSums;
 use super::vector::{Vector, VectorMetric, Weights};
 use super::Average;
 use crate::error::{Error, Input};
-use crate::kernel::{Ranker, Ranking};
+use crate::kernel::{Ranker, Ranking, Reach};
 use crate::matrix::{LabelMatrix, RowReader, ScoreMatrix};
 use crate::score::{Label, Score};
 use crate::ties::TieGrouping;
@@ -59,7 +59,8 @@ const PIECE_CELLS: usize = 1 << 17;
 /// to place score, label and row, about 13 bytes a cell instead of the ~80 a whole ranking
 /// takes); a piece is a run of whole buckets, so a tie group is never split, and a bucket holds
 /// its cells in pooled (row-major) order, so that ties inside a piece rank as in the whole pool.
-/// Each piece is sorted once and ranked once per policy.
+/// Each piece is sorted (or, for metrics that read only its relevant blocks, counted) once
+/// and ranked once per policy.
 pub(super) fn micro_in_pieces<M, T, Y, S>(
     lanes: &[Lane<'_, M>],
     y_true: &Y,
@@ -148,6 +149,15 @@ where
             plans.push(lane.options.ranking);
         }
     }
+    // Lanes that read only the relevant blocks have each piece counted, not sorted.
+    let relevant_only = lanes
+        .iter()
+        .filter(|lane| lane.pieces && lane.failed.is_none())
+        .all(|lane| {
+            let items = n.saturating_mul(y_score.ncols());
+            lane.metric
+                .reads_only_relevant_blocks(weights.is_some(), items)
+        });
     let mut ranker = Ranker::new();
     let (mut gains, mut cell_weights) = (Vec::new(), Vec::new());
     for piece in pieces {
@@ -163,12 +173,18 @@ where
             labels: &gains,
             weights: weights.map_or(Weights::Unit, |_| Weights::Each(&cell_weights)),
         };
-        // Every piece lane groups exactly: one sort serves all.
-        ranker.sort(v.scores, TieGrouping::Exact);
+        // Every piece lane groups exactly: one sort (or count) serves all.
+        if relevant_only {
+            ranker.gather(&gains);
+        } else {
+            ranker.sort(v.scores, TieGrouping::Exact);
+        }
         for (p, &ranking) in plans.iter().enumerate() {
-            let row = match p {
-                0 => ranker.assign(&gains, ranking.ties, 0),
-                _ => ranker.reassign(&gains, ranking.ties, 0),
+            let row = match (relevant_only, p) {
+                (true, 0) => ranker.rank_gathered(v.scores, &gains, ranking, 0, Reach::All),
+                (true, _) => ranker.rank_gathered_again(v.scores, &gains, ranking, 0, Reach::All),
+                (false, 0) => ranker.assign(&gains, ranking.ties, 0),
+                (false, _) => ranker.reassign(&gains, ranking.ties, 0),
             };
             for (lane, sums) in lanes.iter().zip(sums.iter_mut()) {
                 if lane.pieces && lane.failed.is_none() && lane.options.ranking == ranking {

@@ -102,9 +102,9 @@ pub(crate) trait VectorMetric {
     /// The metric on one ranked vector, or `None` where it is undefined.
     fn vector_value<T: Score>(&self, v: &Vector<'_, T>, row: &RankedRow<'_>) -> Option<f64>;
     /// Whether the metric reads only the blocks holding a relevant item (as
-    /// [`RankedRow::relevant_blocks`] gives them, whichever kernel path ranked the vector);
-    /// `weighted`: the items carry weights.
-    fn reads_only_relevant_blocks(&self, _weighted: bool) -> bool {
+    /// [`RankedRow::relevant_blocks`] gives them, whichever kernel path ranked the vector) of a
+    /// vector of `items` items; `weighted`: the items carry weights.
+    fn reads_only_relevant_blocks(&self, _weighted: bool, _items: usize) -> bool {
         false
     }
     /// Whether the metric can read a ranking in consecutive pieces, through

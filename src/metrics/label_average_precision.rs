@@ -67,7 +67,7 @@ impl VectorMetric for LabelAveragePrecision {
         Ok(())
     }
 
-    fn reads_only_relevant_blocks(&self, weighted: bool) -> bool {
+    fn reads_only_relevant_blocks(&self, weighted: bool, _items: usize) -> bool {
         // Unweighted, a block without relevant items adds no step and its precision is never
         // read; weighted, the weight above a block counts every block.
         !weighted

@@ -1,7 +1,7 @@
 //! Area under the ROC curve, label-wise, pooled or per sample.
 
 use crate::kernel::{Block, RankedRow};
-use crate::labelwise::pairs::AucSums;
+use crate::labelwise::pairs::{AucSums, MAX_COUNTED_ITEMS};
 use crate::labelwise::vector::{Vector, VectorMetric};
 use crate::labelwise::{labelwise_builders, Average, LabelwiseOptions};
 use crate::score::Score;
@@ -114,6 +114,12 @@ impl VectorMetric for RocAuc {
             _ => credit,
         };
         sums.value(flip)
+    }
+
+    fn reads_only_relevant_blocks(&self, weighted: bool, items: usize) -> bool {
+        // Unweighted pairs are counted from the relevant blocks alone (`AucSums`); pROC's
+        // automatic direction compares class medians, read off the whole ranking.
+        !weighted && items <= MAX_COUNTED_ITEMS && self.direction == Direction::Fixed
     }
 
     fn reads_pieces(&self) -> bool {

@@ -164,11 +164,11 @@ impl VectorMetric for AnyLabelwise {
         }
     }
 
-    fn reads_only_relevant_blocks(&self, weighted: bool) -> bool {
+    fn reads_only_relevant_blocks(&self, weighted: bool, items: usize) -> bool {
         match self {
-            AnyLabelwise::RocAuc(m) => m.reads_only_relevant_blocks(weighted),
-            AnyLabelwise::AveragePrecision(m) => m.reads_only_relevant_blocks(weighted),
-            AnyLabelwise::Interpolated(m) => m.reads_only_relevant_blocks(weighted),
+            AnyLabelwise::RocAuc(m) => m.reads_only_relevant_blocks(weighted, items),
+            AnyLabelwise::AveragePrecision(m) => m.reads_only_relevant_blocks(weighted, items),
+            AnyLabelwise::Interpolated(m) => m.reads_only_relevant_blocks(weighted, items),
         }
     }
 

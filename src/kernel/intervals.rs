@@ -1,0 +1,263 @@
+//! The counting path for a long vector with many relevant items (a column of a label-wise
+//! metric): its relevant tie groups counted in one pass over the vector, each score located
+//! among the relevant groups' scores, instead of one pass per group or a sort of the whole
+//! vector. It gives the same counted groups (and places inside them) as
+//! [`count_groups`](Ranker::count_groups) and [`count_places`](Ranker::count_places).
+
+use super::counting::CountedGroup;
+use super::Ranker;
+use crate::score::Score;
+
+/// The most bits of a key the lookup table indexes: 2^16 entries (256 KiB) at most, so that it
+/// stays in the second-level cache with the groups' keys.
+const MAX_TABLE_BITS: u32 = 16;
+
+/// Where keys fall among the sorted, distinct keys of the relevant groups: a key `x` is at
+/// interval `2p + 1` when it equals the p-th group's key and at `2p` when it lies strictly
+/// between the keys of groups p − 1 and p (p = the number of group keys below `x`).
+#[derive(Debug, Default, Clone)]
+pub(super) struct Intervals {
+    /// The groups' keys, ascending (best score first), then `u64::MAX`.
+    keys: Vec<u64>,
+    /// `first[b]`: the first group whose key falls in bucket b (or after it), for b in
+    /// 0..=buckets; a bucket is a run of 2^shift keys from the smallest group key on.
+    first: Vec<u32>,
+    shift: u32,
+    /// Items counted in each interval.
+    counts: Vec<u32>,
+    /// For each group, where in the kernel's keys its next relevant member met goes (the
+    /// group's first member plus the members met so far).
+    next: Vec<u32>,
+}
+
+impl Intervals {
+    /// Prepares the lookup for group keys `keys` (ascending, distinct, at least one).
+    fn build(&mut self, keys: impl Iterator<Item = u64>) {
+        self.keys.clear();
+        self.keys.extend(keys);
+        let g = self.keys.len();
+        let (low, high) = (self.keys[0], self.keys[g - 1]);
+        // About two buckets a group: most buckets then hold at most one group key.
+        let bits = (usize::BITS - g.leading_zeros() + 1).min(MAX_TABLE_BITS);
+        let span_bits = u64::BITS - (high - low).leading_zeros();
+        self.shift = span_bits.saturating_sub(bits);
+        let buckets = (((high - low) >> self.shift) + 1) as usize;
+        self.first.clear();
+        self.first.resize(buckets + 1, g as u32);
+        let mut b = 0;
+        for (p, &k) in self.keys.iter().enumerate() {
+            let of = ((k - low) >> self.shift) as usize;
+            while b <= of {
+                self.first[b] = p as u32;
+                b += 1;
+            }
+        }
+        // The sentinel: no finite score's key reaches it (keys of NaN only).
+        self.keys.push(u64::MAX);
+        self.counts.clear();
+        self.counts.resize(2 * g + 3, 0);
+        self.next.clear();
+    }
+
+    /// The interval of `x` (`2p + 1` when it equals the p-th group key, `2p` when p group
+    /// keys are below it), and p.
+    #[inline(always)]
+    fn locate(keys: &[u64], first: &[u32], shift: u32, x: u64) -> (usize, usize) {
+        // `keys` ends with a sentinel above every finite score's key.
+        let (low, high) = (keys[0], keys[keys.len().saturating_sub(2)]);
+        let inside = x.clamp(low, high);
+        // Every key of an earlier bucket is below `inside`, and `inside` ≤ high ends the walk.
+        let mut p = first
+            .get(((inside - low) >> shift) as usize)
+            .map_or(0, |&p| p as usize);
+        while keys.get(p).is_some_and(|&k| k < inside) {
+            p += 1;
+        }
+        p += usize::from(x > high);
+        let equal = keys.get(p).is_some_and(|&k| k == x);
+        (2 * p + usize::from(equal), p)
+    }
+}
+
+impl Ranker {
+    /// [`count_groups`](Self::count_groups) for a whole long vector with many relevant items,
+    /// and its places ([`count_places`](Self::count_places)): `keys` holds the relevant items,
+    /// sorted; one pass in column order counts, for each relevant group, the items above and in
+    /// it and, for each relevant member, the items of its group in lower columns. Returns the
+    /// positions covered: all of them.
+    pub(super) fn count_groups_in_one_pass<T: Score>(
+        &mut self,
+        scores: &[T],
+        gains: &[f64],
+    ) -> usize {
+        self.counted.clear();
+        self.places_known = false;
+        let Ranker {
+            keys,
+            counted,
+            equal_before,
+            intervals,
+            ..
+        } = self;
+        if keys.is_empty() {
+            return scores.len();
+        }
+        // The groups: runs of equal keys.
+        let mut first = 0;
+        while let Some(&(key, _)) = keys.get(first) {
+            let members = keys[first..].iter().take_while(|k| k.0 == key).count();
+            counted.push(CountedGroup {
+                first,
+                members,
+                start: 0,
+                len: 0,
+            });
+            first += members;
+        }
+        intervals.build(counted.iter().map(|g| keys[g.first].0));
+        // Group firsts are positions among at most u32::MAX items.
+        let firsts = counted.iter().map(|g| g.first as u32);
+        intervals.next.extend(firsts);
+        equal_before.clear();
+        equal_before.resize(keys.len(), 0);
+        let Intervals {
+            keys: group_keys,
+            first: bucket_first,
+            shift,
+            counts,
+            next,
+        } = intervals;
+        let (group_keys, bucket_first, shift) = (&group_keys[..], &bucket_first[..], *shift);
+        for (j, s) in scores.iter().enumerate() {
+            let (at, p) = Intervals::locate(group_keys, bucket_first, shift, !s.order_key());
+            let Some(count) = counts.get_mut(at) else {
+                continue; // past the sentinel: not a finite score's key
+            };
+            if at % 2 == 1 && gains.get(j).is_some_and(|&g| g != 0.0) {
+                // The relevant members of group p come in column order, as in `keys`.
+                if let Some(next) = next.get_mut(p) {
+                    if let Some(place) = equal_before.get_mut(*next as usize) {
+                        *place = *count as usize;
+                    }
+                    *next += 1;
+                }
+            }
+            *count += 1;
+        }
+        let mut above = 0;
+        for (p, g) in counted.iter_mut().enumerate() {
+            above += intervals.counts[2 * p] as usize;
+            g.start = above;
+            g.len = intervals.counts[2 * p + 1] as usize;
+            above += g.len;
+        }
+        self.places_known = true;
+        scores.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::kernel::path::force_one_pass;
+    use crate::kernel::{set_kernel_path, KernelPath, Ranker, Ranking, Reach};
+    use crate::labelwise::pairs::tests::draws;
+    use crate::ties::TiePolicy;
+
+    /// Scores drawn from `values` distinct values spread over `scale` (ties when few), with
+    /// edge values mixed in: ±0.0, subnormals, the extremes of f64.
+    fn vector(draw: &mut impl FnMut(u64) -> u64, n: usize, values: u64) -> Vec<f64> {
+        let edges = [
+            0.0,
+            -0.0,
+            f64::MIN_POSITIVE / 4.0,
+            -f64::MIN_POSITIVE / 8.0,
+            f64::MAX,
+            f64::MIN,
+            1e-300,
+            -1e300,
+        ];
+        (0..n)
+            .map(|_| match draw(10) {
+                0 => edges[draw(edges.len() as u64) as usize],
+                _ => draw(values) as f64 / values as f64 - 0.5,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn counted_in_one_pass_equals_the_full_ranking() {
+        let mut draw = draws(0x1_7E57);
+        let policies = TiePolicy::R_METHODS
+            .into_iter()
+            .filter(|t| !matches!(t, TiePolicy::Random(_)))
+            .chain(TiePolicy::ANALYSIS);
+        let policies: Vec<TiePolicy> = policies.collect();
+        for case in 0..200 {
+            let n = [1, 2, 7, 40, 300, 3000][case % 6];
+            let values = [1, 3, 50, 1 << 40][case % 4];
+            let scores = vector(&mut draw, n, values);
+            // Dense relevance (the case this path is for), graded and negative gains, -0.0.
+            let gains: Vec<f64> = (0..n)
+                .map(|_| [0.0, 1.0, 2.0, -1.0, -0.0, 0.0][draw(6) as usize])
+                .collect();
+            // One kernel counts once and places the groups again under each later policy.
+            let mut shared = Ranker::new();
+            shared.gather(&gains);
+            for (k, &ties) in policies.iter().enumerate() {
+                let ranking = Ranking::new(ties);
+                let full = snapshot_relevant(&mut Ranker::new(), &scores, &gains, ranking, None);
+                let mut ranker = Ranker::new();
+                ranker.gather(&gains);
+                let counted = snapshot_relevant(&mut ranker, &scores, &gains, ranking, Some(false));
+                assert_eq!(counted, full, "case {case} {ties:?}");
+                let again = snapshot_relevant(&mut shared, &scores, &gains, ranking, Some(k > 0));
+                assert_eq!(again, full, "case {case} {ties:?} placed again");
+            }
+        }
+    }
+
+    /// The relevant blocks of a ranking, bit for bit: from a full sort (`counted` None) or the
+    /// one-pass count (forced for short vectors too), placed again (`Some(true)`) after a
+    /// count under another policy.
+    fn snapshot_relevant(
+        ranker: &mut Ranker,
+        scores: &[f64],
+        gains: &[f64],
+        ranking: Ranking,
+        counted: Option<bool>,
+    ) -> String {
+        force_one_pass(true);
+        let row = match counted {
+            None => ranker.rank(scores, gains, ranking, 0),
+            Some(false) => ranker.rank_gathered(scores, gains, ranking, 0, Reach::All),
+            Some(true) => ranker.rank_gathered_again(scores, gains, ranking, 0, Reach::All),
+        };
+        force_one_pass(false);
+        let blocks: Vec<_> = row
+            .relevant_blocks()
+            .map(|b| (b.start, b.len, b.relevant, b.gain.to_bits()))
+            .collect();
+        format!("{blocks:?} {} {}", row.n_labels(), row.n_relevant())
+    }
+
+    #[test]
+    fn long_vectors_with_many_relevant_items_take_the_one_pass_in_auto() {
+        let mut draw = draws(0xA11);
+        let n = 5000;
+        let scores = vector(&mut draw, n, 100);
+        let gains: Vec<f64> = (0..n).map(|_| (draw(3) == 0) as u8 as f64).collect();
+        let ranking = Ranking::new(TiePolicy::Last);
+        set_kernel_path(KernelPath::Auto);
+        let mut ranker = Ranker::new();
+        let row = ranker.rank_relevant(&scores, &gains, ranking, 0);
+        // Counted: no order.
+        assert!(row.order().is_empty());
+        let counted: Vec<_> = row.relevant_blocks().copied().collect();
+        let full = Ranker::new()
+            .rank(&scores, &gains, ranking, 0)
+            .relevant_blocks()
+            .copied()
+            .collect::<Vec<_>>();
+        assert_eq!(counted, full);
+    }
+}
