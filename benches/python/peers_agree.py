@@ -66,7 +66,7 @@ def retrieval(shape, y_true, y_score, tol):
                 share = (diffs[best] <= tol).mean()
                 print(f"{shape} {name} {peer}: DIFFER from every policy; closest: {best} "
                       f"({share:.2%} of rows agree, largest difference {diffs[best].max():.2e}; "
-                      f"means {candidates[best].mean()!r} vs {values.mean()!r})")
+                      f"means {float(candidates[best].mean())!r} vs {float(values.mean())!r})")
     return ok
 
 
