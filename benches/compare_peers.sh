@@ -36,12 +36,14 @@ if [ ! -x "$VENV/bin/python" ]; then
     python3 -m venv "$VENV"
 fi
 py="$VENV/bin/python"
-if ! "$py" -c 'import ranx, pytrec_eval, torchmetrics, rankmetrics' 2>/dev/null; then
+if ! "$py" -c 'import ranx, pytrec_eval, torchmetrics' 2>/dev/null || [ ! -x "$VENV/bin/maturin" ]; then
     "$py" -m pip install --quiet numpy ranx==0.3.21 pytrec-eval-terrier==0.5.11 torch==2.15.0 \
         torchmetrics==1.9.0 maturin==1.16.0
-    (cd python && "$VENV/bin/maturin" build --release --quiet --out ../target/wheels)
-    "$py" -m pip install --quiet --force-reinstall --no-deps target/wheels/rankmetrics-*.whl
 fi
+# rankmetrics as the work tree has it (cargo rebuilds only what changed).
+rm -rf target/peers-wheel
+(cd python && "$VENV/bin/maturin" build --release --quiet --out ../target/peers-wheel)
+"$py" -m pip install --quiet --force-reinstall --no-deps target/peers-wheel/rankmetrics-*.whl
 
 for s in ${SHAPES//,/ }; do
     [ -f "$BENCH_DATA/${s}_y_score.npy" ] || "$py" benches/python/gen_data.py "$s"
