@@ -4,12 +4,16 @@
 //!
 //! ```text
 //! cargo run --release --example bench_npy -- DIR SHAPE[,SHAPE] [--metrics a,b] [--repeats 3] [--threads N]
-//!     [--baseline-loops]
+//!     [--baseline-loops] [--with-relevant]
 //! ```
 //!
 //! Prints one line per (shape, metric): `SHAPE METRIC MEDIAN_SECONDS VALUE`. `read` is one pass
 //! summing every score: the floor every metric reads through. `--baseline-loops` runs the
-//! baseline-CPU loops where the CPU has AVX2 (src/wide.rs).
+//! baseline-CPU loops where the CPU has AVX2 (src/wide.rs). `--with-relevant` keeps only the
+//! rows that hold a relevant label, as benches/python/peers_bench.py gives the retrieval peers.
+//! The peers' metrics: `ndcg_at_k@10`, `precision@5` and `average_precision` (tie policy Last,
+//! trec_eval's), and torchmetrics' `tm_lrap`, `tm_coverage`, `tm_ranking_loss` on the float32
+//! scores.
 
 use std::error::Error;
 use std::fs;
@@ -18,8 +22,8 @@ use std::path::Path;
 use std::time::Instant;
 
 use rankmetrics::{
-    sklearn, Average, Label, LabelAveragePrecision, Matrix, OneError, RankingMetric, RocAuc,
-    RowMajor, RowMetric, Score, TiePolicy,
+    sklearn, torchmetrics, Average, AveragePrecision, Label, LabelAveragePrecision, Matrix,
+    NdcgAtK, OneError, PrecisionAtK, RankingMetric, RocAuc, RowMajor, RowMetric, Score, TiePolicy,
 };
 
 /// A 2-d C-order array read from a .npy file.
@@ -27,6 +31,24 @@ struct Array<T> {
     rows: usize,
     cols: usize,
     data: Vec<T>,
+}
+
+impl<T: Copy> Array<T> {
+    /// The rows whose `keep` is true.
+    fn keep_rows(self, keep: &[bool]) -> Self {
+        let data: Vec<T> = self
+            .data
+            .chunks(self.cols)
+            .zip(keep)
+            .filter(|(_, &k)| k)
+            .flat_map(|(r, _)| r.iter().copied())
+            .collect();
+        Array {
+            rows: data.len() / self.cols.max(1),
+            cols: self.cols,
+            data,
+        }
+    }
 }
 
 /// Element types this reader takes, with their .npy `descr`.
@@ -158,16 +180,22 @@ fn main() -> Result<(), Box<dyn Error>> {
         rankmetrics::set_wide_loops(false);
     }
     let par = threads.is_some();
+    let with_relevant = args.iter().any(|a| a == "--with-relevant");
     let lrap = sklearn::LABEL_RANKING_AVERAGE_PRECISION_SCORE;
     let run = || -> Result<(), Box<dyn Error>> {
         for shape in shapes.split(',') {
             let file = |key: &str| dir.join(format!("{shape}_{key}.npy"));
-            let y = read_npy::<u8>(&file("y_true"))?;
-            let s = read_npy::<f64>(&file("y_score"))?;
-            let s32 = metrics
-                .contains("_f32")
+            let mut y = read_npy::<u8>(&file("y_true"))?;
+            let mut s = read_npy::<f64>(&file("y_score"))?;
+            let mut s32 = (metrics.contains("_f32") || metrics.contains("tm_"))
                 .then(|| read_npy::<f32>(&file("y_score_f32")))
                 .transpose()?;
+            if with_relevant {
+                let keep: Vec<bool> = y.data.chunks(y.cols).map(|r| r.contains(&1)).collect();
+                y = y.keep_rows(&keep);
+                s = s.keep_rows(&keep);
+                s32 = s32.map(|a| a.keep_rows(&keep));
+            }
             let y = RowMajor::new(&y.data, y.rows, y.cols)?;
             let (n, l) = (s.rows, s.cols);
             let s = RowMajor::new(&s.data, n, l)?;
@@ -216,6 +244,30 @@ fn main() -> Result<(), Box<dyn Error>> {
                     "ap_macro" => time(repeats, || {
                         let m: LabelAveragePrecision = sklearn::AVERAGE_PRECISION_SCORE;
                         m.evaluate(&y, &s, None).expect("valid input")
+                    }),
+                    "ndcg_at_k@10" => time(repeats, || {
+                        let m = NdcgAtK::new(TiePolicy::Last, 10).expect("k > 0");
+                        row_metric(par, &m, &y, &s)
+                    }),
+                    "precision@5" => time(repeats, || {
+                        let m = PrecisionAtK::new(TiePolicy::Last, 5).expect("k > 0");
+                        row_metric(par, &m, &y, &s)
+                    }),
+                    "average_precision" => time(repeats, || {
+                        row_metric(par, &AveragePrecision::new(TiePolicy::Last), &y, &s)
+                    }),
+                    "tm_lrap" => time(repeats, || {
+                        let s32 = s32.as_ref().expect("read above");
+                        torchmetrics::multilabel_ranking_average_precision(s32, &y)
+                            .expect("valid input")
+                    }),
+                    "tm_coverage" => time(repeats, || {
+                        let s32 = s32.as_ref().expect("read above");
+                        torchmetrics::multilabel_coverage_error(s32, &y).expect("valid input")
+                    }),
+                    "tm_ranking_loss" => time(repeats, || {
+                        let s32 = s32.as_ref().expect("read above");
+                        torchmetrics::multilabel_ranking_loss(s32, &y).expect("valid input")
                     }),
                     other => return Err(format!("unknown metric {other}").into()),
                 };

@@ -1,8 +1,8 @@
 //! The hot loops of the row pass, compiled twice: for the baseline CPU (on x86-64, SSE2: two
 //! f64 or four f32 to a vector) and with AVX2 (twice as wide), picked at run time by what the
 //! CPU has. Both compile the same generic body (one of [`crate::kernel`]'s or
-//! [`crate::row`]'s loops; the relevant-column gather has one body per path, each the faster
-//! on its own), made of exact comparisons, counts and conversions, so results are bitwise the
+//! [`crate::row`]'s loops; the relevant-column gather has one body per path: a 64-bit mask
+//! walked by its set bits with AVX2, one step per label on the baseline CPU), made of exact comparisons, counts and conversions, so results are bitwise the
 //! same on either path (tests/wide.rs runs both; the kernel's tests check both gathers).
 //!
 //! This is the crate's only `unsafe` code: calling a function compiled for AVX2 is undefined

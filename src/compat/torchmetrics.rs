@@ -136,21 +136,27 @@ impl<'a, T: Score, S: Matrix<Elem = T> + ?Sized> Logits<'a, S> {
 
     /// `float32` or `f32` scores: the float32 path; otherwise the path of `T`.
     pub(crate) fn with_float32(scores: &'a S, float32: bool) -> Result<Self, Error> {
-        let float32 = float32 || TypeId::of::<T>() == TypeId::of::<f32>();
+        let is_f32 = TypeId::of::<T>() == TypeId::of::<f32>();
+        let float32 = float32 || is_f32;
         scores.check_shape()?;
         let mut reader = RowReader::new(scores, Input::Scores);
         let mut sigmoid = false;
         for i in 0..scores.nrows() {
             let row = reader.row(i)?;
             check_scores(row, i)?;
-            sigmoid |= match float32 {
-                // torch tests the float32 tensor: 1 + 1e-12 is 1.0 there, inside [0, 1].
-                true => row
-                    .iter()
-                    .map(|s| saturating_f32(s.as_f64()))
-                    .any(|s| !(0.0..=1.0).contains(&s)),
-                false => row.iter().any(|&s| s < T::zero() || s > T::one()),
-            };
+            sigmoid = sigmoid
+                || match float32 && !is_f32 {
+                    // torch tests the float32 tensor: 1 + 1e-12 is 1.0 there, inside [0, 1].
+                    true => row
+                        .iter()
+                        .map(|s| saturating_f32(s.as_f64()))
+                        .any(|s| !(0.0..=1.0).contains(&s)),
+                    // No cast, or finite `f32` scores, which the cast leaves as they are:
+                    // compared as they are, without a branch per score.
+                    false => row
+                        .iter()
+                        .fold(false, |out, &s| out | (s < T::zero()) | (s > T::one())),
+                };
         }
         Ok(Logits {
             scores,
@@ -208,7 +214,10 @@ impl<T: Score, S: Matrix<Elem = T> + ?Sized> Matrix for Logits<'_, S> {
         self.scores.ncols()
     }
     fn row(&self, i: usize) -> Option<&[T]> {
-        if self.sigmoid || self.float32 {
+        // Without the sigmoid, the cast to float32 leaves finite `f32` scores as they are: no
+        // copy for torchmetrics' usual input, probabilities as float32.
+        let cast_changes = self.float32 && TypeId::of::<T>() != TypeId::of::<f32>();
+        if self.sigmoid || cast_changes {
             None
         } else {
             self.scores.row(i)

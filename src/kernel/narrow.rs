@@ -76,13 +76,38 @@ fn narrow_into_body<T: Score>(scores: &[T], out: &mut Vec<f32>) {
 mod tests {
     use super::Narrowed;
     use crate::kernel::assign::SplitMix64;
-    use crate::kernel::scan::{count_above_and_equal, gather_by_masks, gather_by_steps};
+    use crate::kernel::scan::{count_above_and_equal, gather_by_bits, gather_by_steps};
     use crate::kernel::{Ranker, Ranking, Reach};
     use crate::ties::TiePolicy;
 
     /// The counting path's f32 narrowing: scores that differ in f64 but round to one f32 (or
     /// to infinity, or to zero) are counted again exactly; the relevant blocks are the full
     /// ranking's, and the gathered columns are every non-zero gain's, on both gather paths.
+    #[test]
+    fn gathers_agree_on_long_rows() {
+        // Rows across the 64-label words of `gather_by_bits`, with -0.0 (not relevant).
+        for row in 0..400 {
+            let mut rng = SplitMix64::for_row(11, row);
+            let n = rng.below(200) as usize;
+            let dense = 1 + rng.below(8);
+            let gains: Vec<f64> = (0..n)
+                .map(|_| match rng.below(16) {
+                    0 => -0.0,
+                    v if v < dense => 1.0 + v as f64,
+                    _ => 0.0,
+                })
+                .collect();
+            let expected: Vec<u32> = (0..n as u32)
+                .filter(|&j| gains[j as usize] != 0.0)
+                .collect();
+            for gather in [gather_by_bits, gather_by_steps] {
+                let mut columns = vec![7; 5];
+                gather(&gains, &mut columns);
+                assert_eq!(columns, expected, "{gains:?}");
+            }
+        }
+    }
+
     #[test]
     fn narrowed_counts_equal_the_full_ranking() {
         let near = 0.5 + f64::EPSILON;
@@ -119,12 +144,9 @@ mod tests {
                 .filter(|&j| gains[j as usize] != 0.0)
                 .collect();
             let mut ranker = Ranker::new();
-            for by_masks in [true, false] {
+            for gather in [gather_by_bits, gather_by_steps] {
                 let mut columns = vec![9; 3];
-                match by_masks {
-                    true => gather_by_masks(&gains, &mut columns),
-                    false => gather_by_steps(&gains, &mut columns),
-                }
+                gather(&gains, &mut columns);
                 assert_eq!(columns, expected, "{gains:?}");
             }
             ranker.gather(&gains);

@@ -24,55 +24,33 @@ fn count_above_and_equal_body<T: Score>(scores: &[T], t: T) -> (usize, usize) {
 
 crate::wide::wide! {
     /// The columns of the non-zero gains, in column order, into `columns`.
-    pub(super) fn gather_nonzero<>(gains: &[f64], columns: &mut Vec<u32>) -> () = gather_by_masks | gather_by_steps;
+    pub(super) fn gather_nonzero<>(gains: &[f64], columns: &mut Vec<u32>) -> () = gather_by_bits | gather_by_steps;
 }
 
-/// [`gather_nonzero`] with a 4-bit mask per four gains and a table of where each mask's
-/// columns go: no branch on relevance (which is unpredictable), a few instructions per four
-/// labels where the compiler forms the mask with one vector compare (AVX2).
+/// [`gather_nonzero`] with one 64-bit mask per 64 gains, whose set bits are then walked: the
+/// mask is formed by vector compares (a few instructions per four labels with AVX2, no branch on
+/// relevance, which is unpredictable), and the walk costs a few instructions per relevant label
+/// rather than per label (rows hold few relevant labels).
 #[inline(always)]
-pub(super) fn gather_by_masks(gains: &[f64], columns: &mut Vec<u32>) {
-    /// For each 4-bit mask, the positions of its set bits, lowest first.
-    const PACKED: [[u32; 4]; 16] = {
-        let mut table = [[0; 4]; 16];
-        let mut mask = 0;
-        while mask < 16 {
-            let (mut k, mut j) = (0, 0);
-            while j < 4 {
-                if mask & (1 << j) != 0 {
-                    table[mask][k] = j as u32;
-                    k += 1;
-                }
-                j += 1;
-            }
-            mask += 1;
-        }
-        table
-    };
-    columns.resize(gains.len() + 4, 0);
-    let mut count = 0;
-    let mut fours = gains.chunks_exact(4);
+pub(super) fn gather_by_bits(gains: &[f64], columns: &mut Vec<u32>) {
+    columns.clear();
     let mut base = 0u32;
-    for four in fours.by_ref() {
-        let mask = four
+    for chunk in gains.chunks(64) {
+        let mut bits = chunk
             .iter()
             .enumerate()
-            .fold(0, |m, (j, &g)| m | (usize::from(g != 0.0) << j));
-        if let Some(slots) = columns.get_mut(count..count + 4) {
-            for (slot, &j) in slots.iter_mut().zip(&PACKED[mask]) {
-                *slot = base + j;
-            }
+            .fold(0u64, |m, (j, &g)| m | (u64::from(g != 0.0) << j));
+        while bits != 0 {
+            columns.push(base.wrapping_add(bits.trailing_zeros()));
+            bits &= bits - 1;
         }
-        count += mask.count_ones() as usize;
-        base = base.wrapping_add(4); // rows of over u32::MAX labels are not ranked (`ranked_len`)
+        base = base.wrapping_add(64); // rows of over u32::MAX labels are not ranked (`ranked_len`)
     }
-    columns.truncate(count);
-    gather_by_steps_from(fours.remainder(), base, columns);
 }
 
 /// [`gather_nonzero`] one label at a time, branch-free: every label is written, only relevant
-/// ones advance the end (faster than a branch per label, and, without a one-instruction mask
-/// and population count, than [`gather_by_masks`]).
+/// ones advance the end (faster than a branch per label). The baseline CPU's path; the AVX2 one
+/// is [`gather_by_bits`] (docs/performance.md has the instruction counts).
 #[inline(always)]
 pub(super) fn gather_by_steps(gains: &[f64], columns: &mut Vec<u32>) {
     columns.clear();

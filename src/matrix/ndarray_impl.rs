@@ -54,6 +54,14 @@ where
         if rows.end > nrows || rows.is_empty() || ncols == 0 {
             return;
         }
+        if let Some(block) = self
+            .as_slice()
+            .and_then(|data| data.get(rows.start * ncols..rows.end * ncols))
+        {
+            // C order: the rows are one block (a numpy array through the Python package).
+            out.extend_from_slice(block);
+            return;
+        }
         let column_major = self.strides()[0] == 1 && ncols > 1;
         if !column_major {
             // ndarray 0.17 keeps its methods on the deref target, `ArrayRef`.
