@@ -1,8 +1,10 @@
-"""Exact evaluation of dask arrays: one pass over the row chunks, each chunk's accumulator
-states (numbered from the chunk's first row) merged in a tree, bitwise the value of
-:func:`rankmetrics.evaluate` on the same rows in the same order.
+"""Exact evaluation of dask DataFrames and dask arrays: one pass over the partitions (or row
+chunks), each one's accumulator states numbered from its first row of the whole data, merged
+in partition order, bitwise the value of :func:`rankmetrics.evaluate` on the same rows in the
+same order.
 
-Needs dask (``pip install "dask[array]"``); rankmetrics itself does not depend on it.
+Needs dask (``pip install "rankmetrics[dask]"``: dask's ``array`` and ``dataframe`` parts, and
+pyarrow); rankmetrics itself does not depend on it.
 
 >>> import numpy as np, dask.array as da, rankmetrics
 >>> from rankmetrics import dask as rmdask
@@ -12,13 +14,25 @@ Needs dask (``pip install "dask[array]"``); rankmetrics itself does not depend o
 ...                          metrics=["label_ranking_loss", "roc_auc_score"], convention="sklearn")
 >>> values["label_ranking_loss"] == rankmetrics.evaluate(y, s, convention="sklearn", metric="label_ranking_loss")
 True
+
+A DataFrame whose columns hold each row's labels and scores as lists, read from Parquet:
+
+>>> import tempfile, pyarrow as pa, pyarrow.parquet as pq, dask.dataframe as dd
+>>> path = tempfile.mkdtemp() + "/predictions.parquet"
+>>> pq.write_table(pa.table({"labels": list(y), "scores": list(s)}), path, row_group_size=300)
+>>> frame = dd.read_parquet(path, split_row_groups=True)  # a partition per row group
+>>> values = rmdask.evaluate(frame, y_true="labels", y_score="scores", metrics=["coverage_error"],
+...                          convention="sklearn")
+>>> values["coverage_error"] == rankmetrics.evaluate(y, s, convention="sklearn", metric="coverage_error")
+True
 """
 
 from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Sequence
 
-from . import _core
+from . import _core, _distributed
+from ._distributed import Layout, MetricItem
 
 __all__ = ["evaluate"]
 
@@ -46,32 +60,51 @@ def _merge(a: List[bytes], b: List[bytes]) -> List[bytes]:
     return out
 
 
+def _is_frame(x: Any) -> bool:
+    return hasattr(x, "to_delayed") and hasattr(x, "columns") and hasattr(x, "npartitions")
+
+
 def evaluate(
-    y_true: Any,
-    y_score: Any,
+    df: Any,
+    y_score: Any = None,
     sample_weight: Any = None,
     *,
-    metrics: Sequence[str],
+    y_true: str = "labels",
+    metrics: Sequence[MetricItem],
     convention: str = "rankmetrics",
     ties: Optional[str] = None,
+    n_labels: Optional[int] = None,
+    sample_id: Optional[str] = None,
+    label_id: Optional[str] = None,
+    row_number: Optional[str] = None,
     split_every: int = 8,
     **params: Any,
 ) -> Dict[str, float]:
-    """Evaluates ``metrics`` of ``convention`` on dask arrays chunked by rows.
+    """Evaluates ``metrics`` of ``convention`` on a dask DataFrame, or on dask arrays chunked by
+    rows, bitwise as :func:`rankmetrics.evaluate` on the same rows in partition order.
 
     Parameters
     ----------
-    y_true, y_score : dask.array.Array of shape (n_samples, n_labels)
-        Labels and scores, chunked along rows only, with the same row chunks (numpy arrays
-        are accepted too).
-    sample_weight : dask.array.Array of shape (n_samples,), default=None
-        Weights, chunked as the rows.
-    metrics : sequence of str
-        Metric names of ``convention`` (as :func:`rankmetrics.evaluate` takes them).
+    df : dask.dataframe.DataFrame, or dask.array.Array of shape (n_samples, n_labels)
+        A DataFrame in one of the layouts :func:`rankmetrics.spark.evaluate` describes (dense
+        list columns, sparse top-k predictions, long records sorted by sample id), with the
+        same keywords. Or the labels as a dask array chunked along rows only (numpy arrays are
+        accepted too), with ``y_score`` the scores chunked alike and ``sample_weight`` the
+        weights.
+    y_score, sample_weight : str, or dask.array.Array
+        For a DataFrame, column names (``y_score`` defaults to ``"scores"``; a pair of names for
+        the sparse layout); for arrays, the arrays.
+    y_true, n_labels, sample_id, label_id, row_number
+        For a DataFrame, as :func:`rankmetrics.spark.evaluate` takes them. Without
+        ``row_number``, each partition's rows are counted in the same graph as its states
+        (the data is read once).
+    metrics : sequence of str or (str, dict)
+        Metric names of ``convention`` (as :func:`rankmetrics.accumulator` takes them), or
+        ``(name, {param: value})`` pairs (key ``"name(param=value)"``; DataFrames only).
     convention, ties, **params
         As for :func:`rankmetrics.evaluate`; ``params`` apply to every metric that takes them.
     split_every : int, default=8
-        How many states each node of the merge tree combines.
+        For arrays: how many states each node of the merge tree combines.
 
     Returns
     -------
@@ -83,8 +116,70 @@ def evaluate(
     ValueError
         If the arrays are chunked along labels or their row chunks differ.
     RankmetricsError
-        As :func:`rankmetrics.evaluate`, for the first bad row.
+        As :func:`rankmetrics.evaluate`, for the first bad row (DataFrames: the first bad
+        partition's error, naming the partition in ``details["partition"]``, as
+        :func:`rankmetrics.spark.evaluate`).
     """
+    if _is_frame(df):
+        if sample_weight is not None and not isinstance(sample_weight, str):
+            raise TypeError("for a DataFrame, sample_weight is a column name")
+        layout = Layout.of(y_true=y_true, y_score="scores" if y_score is None else y_score,
+                           sample_weight=sample_weight, n_labels=n_labels, sample_id=sample_id,
+                           label_id=label_id, row_number=row_number)
+        return _evaluate_frame(df, layout, _distributed.metric_specs(metrics, convention, ties, params))
+    if y_score is None:
+        raise TypeError("evaluate(y_true_array, y_score_array, ...) needs y_score, or give a DataFrame")
+    if not all(isinstance(m, str) for m in metrics):
+        raise TypeError("for arrays, metrics are names (pairs with parameters are for DataFrames)")
+    return _evaluate_arrays(df, y_score, sample_weight, metrics=[str(m) for m in metrics], convention=convention, ties=ties,
+                            split_every=split_every, **params)
+
+
+def _first_row(firsts: List[int], partition: int) -> int:
+    return firsts[partition]
+
+
+def _result(part: Any, partition: int, first_row: Optional[int], layout: Layout,
+            specs: List[Dict[str, Any]], expected_rows: Optional[int]) -> Dict[str, Any]:
+    return _distributed.partition_result([part], partition, first_row, layout, specs, expected_rows)
+
+
+def _evaluate_frame(df: Any, layout: Layout, specs: List[Dict[str, Any]]) -> Dict[str, float]:
+    """One graph: per partition its row count and its states (numbered from the rows the
+    partitions before it hold), then the merge in partition order on the client."""
+    import dask
+
+    # The frame's own partitions (partition i is df.partitions[i]): no column projection here,
+    # which lets dask's optimiser fuse small partitions (the rows keep their order, but the
+    # partitions an error names would not be the caller's).
+    # Each partition becomes an Arrow table of the columns read (in the task that reads it): the
+    # scheduler moves tables between processes, whose buffers pickle far faster than pandas'
+    # object columns of arrays.
+    parts = [dask.delayed(_distributed.arrow_table)(p, layout) for p in df.to_delayed()]
+    if layout.row_number is None:
+        counts = [dask.delayed(_distributed.partition_rows)([p], layout, i) for i, p in enumerate(parts)]
+        firsts = dask.delayed(_distributed.offsets)(counts, layout)
+        results = [dask.delayed(_result)(p, i, dask.delayed(_first_row)(firsts, i), layout, specs, None)
+                   for i, p in enumerate(parts)]
+    else:
+        results = [dask.delayed(_result)(p, i, None, layout, specs, None) for i, p in enumerate(parts)]
+    (computed,) = dask.compute(results)
+    return _distributed.finish(computed, specs, len(parts))
+
+
+def _evaluate_arrays(
+    y_true: Any,
+    y_score: Any,
+    sample_weight: Any = None,
+    *,
+    metrics: Sequence[str],
+    convention: str = "rankmetrics",
+    ties: Optional[str] = None,
+    split_every: int = 8,
+    **params: Any,
+) -> Dict[str, float]:
+    """Dask arrays chunked by rows: per chunk, the states numbered from its first row, merged
+    in a tree."""
     import dask
     import dask.array as da
 

@@ -4,6 +4,8 @@ ones, whatever the chunking."""
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
@@ -66,3 +68,109 @@ def test_refuses_what_it_cannot_do_exactly() -> None:
         rmdask.evaluate(da.from_array(y, chunks=(300, -1)), da.from_array(bad, chunks=(300, -1)), metrics=["coverage"])
     assert (e.value.row, e.value.column) == (500, 2)  # the global row
 
+
+
+# DataFrames read from Parquet (a partition per file), on dask's processes scheduler with 2
+# workers: the layouts and failures rankmetrics.spark is tested with.
+
+dd = pytest.importorskip("dask.dataframe")
+pytest.importorskip("pyarrow")
+import engine_cases as cases  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def processes():
+    import dask
+
+    with dask.config.set(scheduler="processes", num_workers=2):
+        yield
+
+
+@pytest.fixture(scope="module")
+def tied():
+    return cases.data(0)
+
+
+@pytest.fixture(scope="module")
+def frame(tied, tmp_path_factory):
+    y, s, w = tied
+    df = dd.read_parquet(cases.write_dense(str(tmp_path_factory.mktemp("dense")), y, s, w))
+    assert df.npartitions == len(cases.FILE_ROWS)
+    return df
+
+
+def test_frame_workers_import_the_installed_package(processes) -> None:
+    import dask
+    from pathlib import Path
+
+    path = dask.compute(dask.delayed(lambda: __import__("rankmetrics").__file__)())[0]
+    assert not path.startswith(str(Path(__file__).resolve().parents[1])), path
+
+
+def test_frame_every_preset_and_policy_weighted(processes, frame, tied) -> None:
+    y, s, w = tied
+    want = cases.items(y, s, w)
+    got = rmdask.evaluate(frame, metrics=[item for item, _ in want.values()], sample_weight="w")
+    cases.assert_bitwise(got, want)
+
+
+def test_frame_row_number_and_sparse_and_long_layouts(processes, frame, tied, tmp_path) -> None:
+    y, s, w = tied
+    want = cases.items(y, s, None, policies=[None, "random:5"])
+    cases.assert_bitwise(rmdask.evaluate(frame, metrics=[i for i, _ in want.values()], row_number="row"), want)
+    # List columns as Arrow arrays (dtype_backend="pyarrow") give the same bits.
+    arrow = dd.read_parquet(cases.write_dense(str(tmp_path / "dense"), y, s, w), dtype_backend="pyarrow")
+    cases.assert_bitwise(rmdask.evaluate(arrow, metrics=[i for i, _ in want.values()]), want)
+    path, dense_scores = cases.write_sparse(str(tmp_path / "sparse"), y, s, w)
+    want = cases.items(y, dense_scores, w, policies=[None, "average"])
+    got = rmdask.evaluate(dd.read_parquet(path), y_true="relevant", y_score=("top", "top_scores"),
+                          sample_weight="w", n_labels=cases.LABELS, metrics=[i for i, _ in want.values()])
+    cases.assert_bitwise(got, want)
+    path, dense_scores = cases.write_long(str(tmp_path / "long"), y, s, w)
+    want = cases.items(y, dense_scores, w, policies=[None, "first"])
+    got = rmdask.evaluate(dd.read_parquet(path), sample_id="sample", label_id="label", y_true="rel",
+                          y_score="score", sample_weight="w", n_labels=cases.LABELS,
+                          metrics=[i for i, _ in want.values()])
+    cases.assert_bitwise(got, want)
+
+
+def test_frame_empty_partitions_and_failures(processes, frame, tied, tmp_path) -> None:
+    y, s, w = tied
+    keep = np.repeat(np.arange(len(cases.FILE_ROWS)), cases.FILE_ROWS) % 3 != 1
+    got = rmdask.evaluate(frame[frame.part % 3 != 1], metrics=["label_ranking_loss", "roc_auc_score"],
+                          convention="sklearn", sample_weight="w")
+    for metric in got:
+        want = rankmetrics.evaluate(y[keep], s[keep], convention="sklearn", metric=metric, sample_weight=w[keep])
+        assert np.float64(got[metric]).tobytes() == np.float64(want).tobytes()
+    # A bad value: the partition and the row of the whole data.
+    bad = s.copy()
+    bad[1000, 4] = np.nan
+    df = dd.read_parquet(cases.write_dense(str(tmp_path / "bad"), y, bad, w))
+    with pytest.raises(rankmetrics.RankmetricsError) as e:
+        rmdask.evaluate(df, metrics=["coverage"])
+    assert (e.value.kind, e.value.row, e.value.column, e.value.details["partition"]) == ("NonFiniteScore", 1000, 4, 3)
+    # Another label count in one partition.
+    y2, s2, w2 = cases.data(2, n=10, labels=cases.LABELS - 1)
+    cases.write_dense(str(tmp_path / "other"), y2, s2, w2, rows=[10])
+    mixed = dd.concat([frame, dd.read_parquet(str(tmp_path / "other"))])
+    with pytest.raises(rankmetrics.RankmetricsError, match="partition 11 has 11 labels") as e:
+        rmdask.evaluate(mixed, metrics=["coverage"])
+    assert e.value.kind == "ShapeMismatch"
+    # Long records out of sample order across partitions.
+    path, _ = cases.write_long(str(tmp_path / "long"), y, s, w)
+    files = sorted(os.listdir(path))
+    shuffled = dd.concat([dd.read_parquet([os.path.join(path, f) for f in files[1:]]),
+                          dd.read_parquet(os.path.join(path, files[0]))])
+    with pytest.raises(rankmetrics.RankmetricsError, match="sort the records by sample id"):
+        rmdask.evaluate(shuffled, sample_id="sample", label_id="label", y_true="rel", y_score="score",
+                        n_labels=cases.LABELS, metrics=["coverage"])
+
+
+def test_frame_a_worker_that_raises_fails_the_evaluation(processes, frame) -> None:
+    def explode(part):
+        if len(part) and part["part"].iloc[0] == 5:
+            raise RuntimeError("worker lost its disk")
+        return part
+
+    with pytest.raises(RuntimeError, match="worker lost its disk"):
+        rmdask.evaluate(frame.map_partitions(explode, meta=frame._meta), metrics=["coverage"])

@@ -1,0 +1,113 @@
+"""Exact evaluation of a Ray Dataset: its blocks, in the dataset's order, each give their
+accumulator states (one Ray task per block, numbered from the block's first row of the whole
+dataset); the driver merges them in block order. The values are bitwise those of
+:func:`rankmetrics.evaluate` on the same rows in the dataset's order.
+
+Needs ray[data] and pyarrow (``pip install "rankmetrics[ray]"``), with rankmetrics installed
+where the workers run.
+
+>>> import os, tempfile, ray, rankmetrics
+>>> from rankmetrics import ray as rmray
+>>> here = os.getcwd()
+>>> os.chdir(tempfile.mkdtemp())  # Ray puts the driver's directory first on the workers' path
+>>> _ = ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+>>> os.chdir(here)
+>>> y, s = [[1, 0, 1], [0, 1, 0]], [[0.5, 0.5, 0.1], [0.2, 0.9, 0.4]]
+>>> ds = ray.data.from_items([{"labels": a, "scores": b} for a, b in zip(y, s)])
+>>> rmray.evaluate(ds, metrics=["label_ranking_loss"], convention="sklearn")
+{'label_ranking_loss': 0.5}
+>>> rankmetrics.evaluate(y, s, convention="sklearn", metric="label_ranking_loss")
+0.5
+>>> ray.shutdown()
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Sequence
+
+from . import _distributed
+from ._distributed import Layout, MetricItem
+
+__all__ = ["evaluate"]
+
+
+def _rows(block: Any, layout: Layout, partition: int) -> Dict[str, Any]:
+    return _distributed.partition_rows([block], layout, partition)
+
+
+def _result(block: Any, partition: int, first_row: Optional[int], layout: Layout,
+            specs: List[Dict[str, Any]], expected_rows: Optional[int]) -> Dict[str, Any]:
+    return _distributed.partition_result([block], partition, first_row, layout, specs, expected_rows)
+
+
+def _blocks(ds: Any, columns: List[str]) -> List[Any]:
+    """The dataset's blocks, in its order, as object references to Arrow tables."""
+    from ray.data import DataContext
+
+    options = DataContext.get_current().execution_options
+    kept = options.preserve_order
+    options.preserve_order = True  # blocks in the dataset's order, not in the order tasks finish
+    try:
+        return list(ds.select_columns(columns).to_arrow_refs())
+    finally:
+        options.preserve_order = kept
+
+
+def evaluate(
+    ds: Any,
+    *,
+    y_true: str = "labels",
+    y_score: Any = "scores",
+    sample_weight: Optional[str] = None,
+    metrics: Sequence[MetricItem],
+    convention: str = "rankmetrics",
+    ties: Optional[str] = None,
+    n_labels: Optional[int] = None,
+    sample_id: Optional[str] = None,
+    label_id: Optional[str] = None,
+    row_number: Optional[str] = None,
+    **params: Any,
+) -> Dict[str, float]:
+    """Evaluates ``metrics`` on a Ray Dataset, bitwise as :func:`rankmetrics.evaluate` on its
+    rows in the dataset's order.
+
+    The dataset is materialised in Ray's object store (spilled to disk when it does not fit),
+    its blocks taken in order; a task per block counts its rows (unless ``row_number`` numbers
+    them), a task per block builds its states, and the driver merges them in block order.
+
+    Parameters
+    ----------
+    ds : ray.data.Dataset
+        The rows, in one of the layouts :func:`rankmetrics.spark.evaluate` describes (dense
+        list columns, sparse top-k predictions, long records sorted by sample id).
+    y_true, y_score, sample_weight, metrics, convention, ties, n_labels, sample_id, label_id,
+    row_number, **params
+        As :func:`rankmetrics.spark.evaluate` takes them.
+
+    Returns
+    -------
+    dict
+        ``{metric: value}``.
+
+    Raises
+    ------
+    RankmetricsError
+        As :func:`rankmetrics.spark.evaluate` (the first bad block's error, naming the block as
+        ``details["partition"]`` and the row of the whole dataset).
+    """
+    import ray
+
+    layout = Layout.of(y_true=y_true, y_score=y_score, sample_weight=sample_weight, n_labels=n_labels,
+                       sample_id=sample_id, label_id=label_id, row_number=row_number)
+    specs = _distributed.metric_specs(metrics, convention, ties, params)
+    blocks = _blocks(ds, layout.columns())
+    firsts: List[Optional[int]] = [None] * len(blocks)
+    counts: List[Optional[int]] = [None] * len(blocks)
+    if row_number is None:
+        rows = ray.remote(_rows)
+        counted = ray.get([rows.remote(b, layout, i) for i, b in enumerate(blocks)])
+        firsts = list(_distributed.offsets(counted, layout))
+        counts = [c["rows"] for c in counted]
+    result = ray.remote(_result)
+    results = ray.get([result.remote(b, i, firsts[i], layout, specs, counts[i]) for i, b in enumerate(blocks)])
+    return _distributed.finish(results, specs, len(blocks))

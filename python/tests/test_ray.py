@@ -1,0 +1,125 @@
+"""rankmetrics.ray on a local Ray instance (2 CPUs) over Parquet (11 files, heavy ties): every
+preset of every convention under every tie policy, weighted; the sparse and long layouts;
+empty blocks; and the failures (label counts that differ, a bad value, a task that raises).
+
+Ray reads the files in an order of its own: the one-process values are those of the rows in
+the dataset's order (its ``row`` column read block by block, as rankmetrics.ray reads it), on
+materialised datasets (Ray's order of the files may change from one read to the next)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import rankmetrics
+
+pytest.importorskip("pyarrow")
+ray = pytest.importorskip("ray")
+import engine_cases as cases  # noqa: E402
+from rankmetrics import ray as rmray  # noqa: E402
+
+SOURCES = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    # Workers start outside python/ (whose rankmetrics lacks the compiled module).
+    here = os.getcwd()
+    os.chdir(tmp_path_factory.mktemp("ray"))
+    try:
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+                 runtime_env={"env_vars": {"PYTHONSAFEPATH": "1"}})
+    finally:
+        os.chdir(here)
+    ray.data.DataContext.get_current().enable_progress_bars = False
+    yield
+    ray.shutdown()
+
+
+@pytest.fixture(scope="module")
+def tied():
+    return cases.data(0)
+
+
+@pytest.fixture(scope="module")
+def dense(cluster, tied, tmp_path_factory):
+    y, s, w = tied
+    # Materialised: Ray's order of the files may change from one read to the next.
+    return ray.data.read_parquet(cases.write_dense(str(tmp_path_factory.mktemp("dense")), y, s, w)).materialize()
+
+
+def dataset_order(ds) -> np.ndarray:
+    import pyarrow as pa
+
+    return np.concatenate([pa.Table.to_pydict(ray.get(b))["row"] for b in rmray._blocks(ds, ["row"])]
+                          + [np.zeros(0, dtype=np.int64)]).astype(np.int64)
+
+
+def test_workers_import_the_installed_package(cluster) -> None:
+    path = ray.get(ray.remote(lambda: __import__("rankmetrics").__file__).remote())
+    assert not path.startswith(str(SOURCES)), path
+
+
+def test_every_preset_and_policy_weighted(dense, tied) -> None:
+    y, s, w = tied
+    order = dataset_order(dense)
+    assert sorted(order) == list(range(cases.N))
+    want = cases.items(y[order], s[order], w[order])
+    cases.assert_bitwise(rmray.evaluate(dense, metrics=[i for i, _ in want.values()], sample_weight="w"), want)
+
+
+def test_sparse_and_long_layouts(cluster, tied, tmp_path) -> None:
+    y, s, w = tied
+    path, dense_scores = cases.write_sparse(str(tmp_path / "sparse"), y, s, w)
+    ds = ray.data.read_parquet(path).materialize()
+    order = dataset_order(ds)
+    want = cases.items(y[order], dense_scores[order], w[order], policies=[None, "average", "random:5"])
+    got = rmray.evaluate(ds, y_true="relevant", y_score=("top", "top_scores"),
+                         sample_weight="w", n_labels=cases.LABELS, metrics=[i for i, _ in want.values()])
+    cases.assert_bitwise(got, want)
+    path, dense_scores = cases.write_long(str(tmp_path / "long"), y, s, w)
+    want = cases.items(y, dense_scores, w, policies=[None, "first"])
+    # Records sorted by sample id, as the long layout needs (the rows: samples in id order).
+    got = rmray.evaluate(ray.data.read_parquet(path).sort("sample"), sample_id="sample", label_id="label", y_true="rel",
+                         y_score="score", sample_weight="w", n_labels=cases.LABELS,
+                         metrics=[i for i, _ in want.values()])
+    cases.assert_bitwise(got, want)
+
+
+def test_empty_blocks_and_failures(cluster, dense, tied, tmp_path) -> None:
+    y, s, w = tied
+    part = np.repeat(np.arange(len(cases.FILE_ROWS)), cases.FILE_ROWS)
+    some = dense.filter(lambda r: r["part"] % 3 != 1).materialize()
+    keep = dataset_order(some)
+    assert set(part[keep]) == {0, 2, 3, 5, 6, 8, 9}
+    got = rmray.evaluate(some, metrics=["label_ranking_loss", "roc_auc_score"], convention="sklearn",
+                         sample_weight="w")
+    for metric in got:
+        want = rankmetrics.evaluate(y[keep], s[keep], convention="sklearn", metric=metric, sample_weight=w[keep])
+        assert np.float64(got[metric]).tobytes() == np.float64(want).tobytes()
+    bad = s.copy()
+    bad[1000, 4] = np.nan
+    ds = ray.data.read_parquet(cases.write_dense(str(tmp_path / "bad"), y, bad, w)).materialize()
+    at = int(np.flatnonzero(dataset_order(ds) == 1000)[0])  # row 1000's place in the dataset
+    with pytest.raises(rankmetrics.RankmetricsError) as e:
+        rmray.evaluate(ds, metrics=["coverage"])
+    assert (e.value.kind, e.value.row, e.value.column) == ("NonFiniteScore", at, 4)
+    assert str(e.value).startswith(f"partition {e.value.details['partition']}: ")
+    y2, s2, w2 = cases.data(2, n=10, labels=cases.LABELS - 1)
+    other = ray.data.read_parquet(cases.write_dense(str(tmp_path / "other"), y2, s2, w2, rows=[10]))
+    with pytest.raises(rankmetrics.RankmetricsError, match=r"has 1[12] labels per row, partition \d+ 1[12]") as e:
+        rmray.evaluate(dense.union(other), metrics=["coverage"])
+    assert e.value.kind == "ShapeMismatch"
+
+
+def test_a_task_that_raises_fails_the_evaluation(dense) -> None:
+    def explode(batch):
+        if (batch["part"] == 5).any():
+            raise RuntimeError("worker lost its disk")
+        return batch
+
+    with pytest.raises(Exception, match="worker lost its disk"):
+        rmray.evaluate(dense.map_batches(explode, batch_format="pandas"), metrics=["coverage"])
