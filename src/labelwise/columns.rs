@@ -52,15 +52,18 @@ pub(super) const BLOCK_COLUMNS: usize = 8;
 /// Rows transposed at a time by [`read_block`].
 const TILE_ROWS: usize = 32;
 
-/// Whether both matrices hand out their rows in place, so that the columns can be read a block
-/// at a time from them (no copy of the n·L cells).
+/// Whether both matrices hand out every row in place, so that the columns can be read a block
+/// at a time from them (no copy of the n·L cells). Every row is asked: the `Matrix` contract
+/// lets a matrix lend some rows and not others (chunked storage), and a row it does not lend
+/// must be copied, not skipped.
 pub(super) fn reads_in_blocks<T, Y, S>(y_true: &Y, y_score: &S) -> bool
 where
     T: Score,
     Y: LabelMatrix + ?Sized,
     S: ScoreMatrix<T> + ?Sized,
 {
-    y_true.row(0).is_some() && y_score.row(0).is_some()
+    (0..y_true.nrows().min(y_score.nrows()))
+        .all(|i| y_true.row(i).is_some() && y_score.row(i).is_some())
 }
 
 /// The columns `block` of both matrices (validated already), column after column: `scores`
@@ -124,6 +127,53 @@ mod tests {
         }
         fn extend_rows(&self, rows: core::ops::Range<usize>, out: &mut Vec<T>) {
             self.0.extend_rows(rows, out)
+        }
+    }
+
+    /// A row-major matrix that lends its even rows in place and not its odd ones (as chunked
+    /// storage may): the contract allows it, and every row must still be read.
+    struct EvenRowsLent<'a, T>(RowMajor<'a, T>);
+
+    impl<T: Copy> Matrix for EvenRowsLent<'_, T> {
+        type Elem = T;
+        fn nrows(&self) -> usize {
+            self.0.nrows()
+        }
+        fn ncols(&self) -> usize {
+            self.0.ncols()
+        }
+        fn row(&self, i: usize) -> Option<&[T]> {
+            (i % 2 == 0).then(|| self.0.row(i)).flatten()
+        }
+        fn extend_rows(&self, rows: core::ops::Range<usize>, out: &mut Vec<T>) {
+            self.0.extend_rows(rows, out)
+        }
+    }
+
+    #[test]
+    fn a_matrix_that_lends_some_rows_only_gives_the_values_of_its_copy() {
+        let (n, l) = (2100, 10);
+        let mut draw = draws(0x0DD);
+        let y: Vec<f64> = (0..n * l).map(|_| (draw(3) == 0) as u8 as f64).collect();
+        let s: Vec<f64> = (0..n * l).map(|_| draw(40) as f64 / 9.0).collect();
+        let (yy, ss) = (
+            RowMajor::new(&y, n, l).unwrap(),
+            RowMajor::new(&s, n, l).unwrap(),
+        );
+        let (ey, es) = (EvenRowsLent(yy), EvenRowsLent(ss));
+        for average in [Average::Macro, Average::Weighted, Average::Micro] {
+            let auc = RocAuc::new(average, TiePolicy::Average);
+            let ap = LabelAveragePrecision::new(average, TiePolicy::Max);
+            let whole = (auc.evaluate(&yy, &ss, None), ap.evaluate(&yy, &ss, None));
+            let some_lent = (auc.evaluate(&ey, &es, None), ap.evaluate(&ey, &es, None));
+            assert_eq!(
+                (whole.0.unwrap().to_bits(), whole.1.unwrap().to_bits()),
+                (
+                    some_lent.0.unwrap().to_bits(),
+                    some_lent.1.unwrap().to_bits()
+                ),
+                "{average:?}"
+            );
         }
     }
 
