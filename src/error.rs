@@ -111,6 +111,13 @@ pub enum Incompatibility {
         /// The row after the first run of rows both have seen.
         end: usize,
     },
+    /// torchmetrics applies its sigmoid to the whole input when any score lies outside
+    /// [0, 1], but these rows and the rows seen before decide it differently (one side holds
+    /// such a score, the other none): no batch-by-batch value equals the one-shot value.
+    Sigmoid {
+        /// Whether the rows seen before call for the sigmoid.
+        seen: bool,
+    },
 }
 
 impl fmt::Display for Incompatibility {
@@ -123,6 +130,18 @@ impl fmt::Display for Incompatibility {
             Incompatibility::Weighting => f.write_str("weighted and unweighted rows are mixed"),
             Incompatibility::Overlap { start, end } => {
                 write!(f, "rows {start}..{end} are in both accumulators")
+            }
+            Incompatibility::Sigmoid { seen } => {
+                let (before, now) = match seen {
+                    true => ("hold a score outside [0, 1]", "hold none"),
+                    false => ("hold no score outside [0, 1]", "hold one"),
+                };
+                write!(
+                    f,
+                    "torchmetrics applies its sigmoid to the whole input when any score lies \
+                     outside [0, 1]: the rows seen before {before} and these {now}, so they \
+                     cannot be evaluated apart"
+                )
             }
         }
     }

@@ -262,3 +262,56 @@ fn rows_numbered_past_the_largest_row_number_are_refused() {
         }]
     );
 }
+
+/// torchmetrics applies its sigmoid when any score of the whole input lies outside [0, 1];
+/// accumulators decided it batch by batch, so shards of probabilities and of logits merged to
+/// a value no one-shot evaluation gives. Such batches and shards are now refused.
+#[test]
+fn torchmetrics_shards_that_decide_the_sigmoid_apart_are_refused() {
+    use rankmetrics::Incompatibility;
+    let p = Preset::lookup(
+        Convention::Torchmetrics,
+        "multilabel_ranking_loss",
+        Preset::NO_PARAMS,
+        None,
+    )
+    .unwrap();
+    let y = [[1, 0, 0], [0, 1, 0]];
+    let (probabilities, logits) = (
+        [[0.2, 0.9, 0.4], [0.3, 0.6, 0.1]],
+        [[2.0, -1.0, 0.5], [0.0, 3.0, -2.0]],
+    );
+    let refused = Err(Error::Incompatible(Incompatibility::Sigmoid {
+        seen: false,
+    }));
+
+    // One accumulator, two batches.
+    let mut acc = p.accumulator();
+    acc.update(&y, &probabilities, None).unwrap();
+    let before = acc.clone();
+    assert_eq!(acc.update(&y, &logits, None), refused);
+    assert_eq!(acc, before, "a refused batch adds nothing");
+
+    // Two shards, merged either way.
+    let mut logit_shard = p.accumulator_starting_at(2);
+    logit_shard.update(&y, &logits, None).unwrap();
+    assert_eq!(acc.clone().merge(&logit_shard), refused);
+    assert_eq!(
+        logit_shard.clone().merge(&acc),
+        Err(Error::Incompatible(Incompatibility::Sigmoid { seen: true }))
+    );
+
+    // Shards that decide alike merge to the one-shot value.
+    let mut other = p.accumulator_starting_at(2);
+    other.update(&y, &probabilities, None).unwrap();
+    acc.merge(&other).unwrap();
+    let all = [y[0], y[1], y[0], y[1]];
+    let scores = [
+        probabilities[0],
+        probabilities[1],
+        probabilities[0],
+        probabilities[1],
+    ];
+    let one_shot = p.evaluate(&all, &scores, None).unwrap();
+    assert_eq!(acc.value().unwrap().to_bits(), one_shot.to_bits());
+}

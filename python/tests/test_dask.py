@@ -54,6 +54,22 @@ def test_weighted_under_every_policy(ties) -> None:
         assert np.float64(got[metric]).tobytes() == np.float64(want).tobytes(), (metric, ties)
 
 
+def test_torchmetrics_chunks_that_decide_the_sigmoid_apart_are_refused() -> None:
+    # torchmetrics applies its sigmoid to the whole input when any score lies outside [0, 1]:
+    # a chunk of probabilities and a chunk of logits cannot be evaluated apart.
+    y, s, _ = data(4, n=400)
+    logits = s.copy()
+    logits[200:] = logits[200:] * 8.0 - 4.0
+    chunked = lambda a: da.from_array(a, chunks=(200, -1))  # noqa: E731
+    with pytest.raises(rankmetrics.IncompatibleStateError, match="sigmoid"):
+        rmdask.evaluate(chunked(y), chunked(logits), metrics=["multilabel_ranking_loss"], convention="torchmetrics")
+    # Chunks that decide alike (all logits) give the one-process bits.
+    all_logits = s * 8.0 - 4.0
+    got = rmdask.evaluate(chunked(y), chunked(all_logits), metrics=["multilabel_ranking_loss"], convention="torchmetrics")
+    want = rankmetrics.evaluate(y, all_logits, convention="torchmetrics", metric="multilabel_ranking_loss")
+    assert np.float64(got["multilabel_ranking_loss"]).tobytes() == np.float64(want).tobytes()
+
+
 def test_refuses_what_it_cannot_do_exactly() -> None:
     y, s, _ = data(3)
     with pytest.raises(ValueError, match="rows only"):
@@ -62,6 +78,12 @@ def test_refuses_what_it_cannot_do_exactly() -> None:
         rmdask.evaluate(da.from_array(y, chunks=(100, -1)), da.from_array(s, chunks=(200, -1)), metrics=["coverage"])
     with pytest.raises(rankmetrics.ParameterError):
         rmdask.evaluate(da.from_array(y), da.from_array(s), metrics=["no_such_metric"])
+    # A parameter no metric takes is refused, as rankmetrics.evaluate refuses it; one that
+    # some metric takes goes to those that take it.
+    with pytest.raises(rankmetrics.ParameterError, match="top_k"):
+        rmdask.evaluate(da.from_array(y), da.from_array(s), metrics=["ndcg_score"], convention="sklearn", top_k=3)
+    got = rmdask.evaluate(da.from_array(y), da.from_array(s), metrics=["roc_auc", "precision_at_k"], k=3)
+    assert got["precision_at_k"] == rankmetrics.evaluate(y, s, metric="precision_at_k", k=3)
     bad = s.copy()
     bad[500, 2] = np.nan
     with pytest.raises(rankmetrics.RankmetricsError) as e:

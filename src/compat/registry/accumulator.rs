@@ -50,6 +50,11 @@ enum Streaming {
     Row {
         acc: RowAccumulator<AnyRow>,
         view: ScoreView,
+        /// Under torchmetrics' logit views, whether the batches so far called for the sigmoid
+        /// (`None` before the first non-empty batch): torchmetrics decides once for the whole
+        /// input, so a batch or shard that decides otherwise is refused.
+        #[cfg_attr(feature = "serde", serde(default))]
+        sigmoid: Option<bool>,
     },
     Labelwise(LabelwiseAccumulator<AnyLabelwise>),
 }
@@ -80,19 +85,27 @@ macro_rules! feed_batch {
             Streaming::Row {
                 acc,
                 view: view @ (ScoreView::Logits | ScoreView::Float32Logits),
+                sigmoid,
             } if $y_score.nrows() > 0 => {
                 crate::validate::check_shapes($y_true, $y_score, 1)?;
                 let float32 = *view == ScoreView::Float32Logits;
-                acc.$update($y_true, &Logits::with_float32($y_score, float32)?, $weights)
+                let logits = Logits::with_float32($y_score, float32)?;
+                let applies = logits.applies_sigmoid();
+                agree_on_sigmoid(*sigmoid, Some(applies))?;
+                acc.$update($y_true, &logits, $weights)?;
+                *sigmoid = Some(applies);
+                Ok(())
             }
             // An empty batch is a no-op, with or without the logit view.
             Streaming::Row {
                 acc,
                 view: ScoreView::AsIs | ScoreView::Logits | ScoreView::Float32Logits,
+                ..
             } => acc.$update($y_true, $y_score, $weights),
             Streaming::Row {
                 acc,
                 view: ScoreView::Float32,
+                ..
             } => acc.$update($y_true, &Float32Scores::new($y_score), $weights),
             Streaming::Labelwise(acc) => acc.update($y_true, $y_score, $weights),
         }
@@ -110,6 +123,7 @@ impl PresetAccumulator {
         let row = |metric: AnyRow, view| Streaming::Row {
             acc: RowAccumulator::starting_at(metric, first_row),
             view,
+            sigmoid: None,
         };
         let state = match plan {
             Plan::Row { metric, logits } => row(
@@ -193,8 +207,18 @@ impl PresetAccumulator {
     /// nothing is merged.
     pub fn merge(&mut self, other: &Self) -> Result<(), Error> {
         match (&mut self.state, &other.state) {
-            (Streaming::Row { acc, view }, Streaming::Row { acc: b, view: v }) if view == v => {
-                acc.merge(b)
+            (
+                Streaming::Row { acc, view, sigmoid },
+                Streaming::Row {
+                    acc: b,
+                    view: v,
+                    sigmoid: theirs,
+                },
+            ) if view == v => {
+                agree_on_sigmoid(*sigmoid, *theirs)?;
+                acc.merge(b)?;
+                *sigmoid = sigmoid.or(*theirs);
+                Ok(())
             }
             (Streaming::Labelwise(acc), Streaming::Labelwise(b)) => acc.merge(b),
             _ => Err(Error::Incompatible(Incompatibility::Metric)),
@@ -229,5 +253,15 @@ impl PresetAccumulator {
             Streaming::Row { acc, .. } => acc.rows(),
             Streaming::Labelwise(acc) => acc.rows(),
         }
+    }
+}
+
+/// Refuses rows whose sigmoid decision (`theirs`) differs from the rows' seen before.
+fn agree_on_sigmoid(seen: Option<bool>, theirs: Option<bool>) -> Result<(), Error> {
+    match (seen, theirs) {
+        (Some(seen), Some(theirs)) if seen != theirs => {
+            Err(Error::Incompatible(Incompatibility::Sigmoid { seen }))
+        }
+        _ => Ok(()),
     }
 }
