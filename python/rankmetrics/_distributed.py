@@ -30,7 +30,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 
 from . import _core
-from .exceptions import RankmetricsError
+from .exceptions import ParameterError, RankmetricsError
 
 FORMAT_VERSION = 1
 """The version of a partition's result (the accumulator states inside carry their own)."""
@@ -50,6 +50,7 @@ def metric_specs(
     if isinstance(metrics, str) or not metrics:
         raise TypeError("metrics must be a non-empty list of metric names or (name, params) pairs")
     specs: List[Dict[str, Any]] = []
+    taken: set = set()
     for item in metrics:
         if isinstance(item, str):
             name, own, key = item, {}, item
@@ -57,18 +58,34 @@ def metric_specs(
             name, own = item[0], dict(item[1])
             key = f"{name}({', '.join(f'{k}={v!r}' for k, v in own.items())})"
         conv = own.get("convention", convention)
-        if conv == "rankmetrics" and name in _core._TYPED:
-            shared = {k: v for k, v in params.items() if k not in own}
+        if conv == "rankmetrics" and name in _TYPED_KEYS:
+            keys = set(_TYPED_KEYS[name])
         else:
             keys = set(_core.param_keys(conv, name))
-            shared = {k: v for k, v in params.items() if k in keys and k not in own}
+        taken |= keys & set(params)
+        shared = {k: v for k, v in params.items() if k in keys and k not in own}
         spec = {"convention": convention, "metric": name, "ties": ties, **shared, **own}
         _core.accumulator(**spec)  # bad names and values raise here, on the driver
         specs.append({"key": key, "spec": spec})
     names = [s["key"] for s in specs]
     if len(set(names)) != len(names):
         raise TypeError(f"a metric is listed twice: {names}")
+    unused = sorted(set(params) - taken)
+    if unused:
+        # As rankmetrics.evaluate refuses a parameter its metric does not take.
+        raise ParameterError(
+            f"no metric of {names} takes the parameter(s) {', '.join(unused)}", "UnknownParam", {"parameter": unused[0]}
+        )
     return specs
+
+
+_TYPED_KEYS = {
+    "roc_auc": ("average", "undefined"),
+    "label_average_precision": ("average", "undefined"),
+    "psprecision_at_k": ("inv_propensities", "k"),
+    "psndcg_at_k": ("inv_propensities", "k"),
+}
+"""The keywords of rankmetrics' typed metrics (``_core._typed``), which the registry does not list."""
 
 
 def _error(message: str, partition: int, **details: Any) -> RankmetricsError:

@@ -193,14 +193,9 @@ def _evaluate_arrays(
     w = None if sample_weight is None else da.asarray(sample_weight)
     if w is not None and w.chunks[0] != y.chunks[0]:
         w = w.rechunk({0: y.chunks[0]})
-    specs = []
-    for metric in metrics:
-        keys = set(_core.param_keys(convention, metric))
-        specs.append(dict(convention=convention, metric=metric, ties=ties,
-                          **{k: v for k, v in params.items() if k in keys}))
-    # Validate the names before any work is scheduled.
-    for spec in specs:
-        _core.accumulator(**spec)
+    # Checked (names, parameters) before any work is scheduled.
+    keyed = _distributed.metric_specs(metrics, convention, ties, params)
+    specs, keys = [k["spec"] for k in keyed], [k["key"] for k in keyed]
     y_blocks, s_blocks = y.to_delayed().ravel(), s.to_delayed().ravel()
     w_blocks = [None] * len(y_blocks) if w is None else list(w.to_delayed().ravel())
     starts = [0]
@@ -211,16 +206,16 @@ def _evaluate_arrays(
         for yb, sb, wb, first in zip(y_blocks, s_blocks, w_blocks, starts)
     ]
     if not level:  # no rows: the metrics' own error (no samples)
-        return {spec["metric"]: _core.accumulator(**spec).value() for spec in specs}
+        return {key: _core.accumulator(**spec).value() for key, spec in zip(keys, specs)}
     while len(level) > 1:
         groups = [level[i : i + split_every] for i in range(0, len(level), split_every)]
         level = [_merge_group(g) for g in groups]
     (states,) = dask.compute(level[0])
     out = {}
-    for spec, state in zip(specs, states):
+    for key, state in zip(keys, states):
         acc = _core.Accumulator.__new__(_core.Accumulator)
         acc.__setstate__(state)
-        out[spec["metric"]] = acc.value()
+        out[key] = acc.value()
     return out
 
 

@@ -43,6 +43,12 @@ def _results_function(layout: Layout, specs: List[Dict[str, Any]], firsts: Optio
 
         ctx = TaskContext.get()
         p = ctx.partitionId() if ctx is not None else 0
+        if firsts is not None and p >= len(firsts):
+            # More partitions than the count job saw (adaptive query execution may plan a
+            # shuffled DataFrame's partitions anew for each job).
+            raise _distributed._error(
+                f"the count job saw {len(firsts)} partitions: the DataFrame's partitioning "
+                "changed between the two jobs; cache() or checkpoint() it, or pass row_number=", p)
         result = _distributed.partition_result(
             batches, p, None if firsts is None else firsts[p], layout, specs,
             None if counts is None else counts[p])
