@@ -80,9 +80,8 @@ mod tests {
     use crate::kernel::{Ranker, Ranking, Reach};
     use crate::ties::TiePolicy;
 
-    /// The counting path's f32 narrowing: scores that differ in f64 but round to one f32 (or
-    /// to infinity, or to zero) are counted again exactly; the relevant blocks are the full
-    /// ranking's, and the gathered columns are every non-zero gain's, on both gather paths.
+    /// Both gather paths list every column of a non-zero gain, in column order, across the
+    /// 64-label words of `gather_by_bits`.
     #[test]
     fn gathers_agree_on_long_rows() {
         // Rows across the 64-label words of `gather_by_bits`, with -0.0 (not relevant).
@@ -108,6 +107,9 @@ mod tests {
         }
     }
 
+    /// The counting path's f32 narrowing: scores that differ in f64 but round to one f32 (or
+    /// to infinity, or to zero) are counted again exactly; the relevant blocks are the full
+    /// ranking's, and the gathered columns are every non-zero gain's, on both gather paths.
     #[test]
     fn narrowed_counts_equal_the_full_ranking() {
         let near = 0.5 + f64::EPSILON;
