@@ -52,6 +52,24 @@ pub enum Over {
     Pool,
 }
 
+impl Over {
+    /// What the value is a mean over, as a word: `rows`, `samples`, `labels` or `pool`.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::compare::{Needs, Over};
+    /// assert_eq!(Over::Labels(Needs::Relevant).name(), "labels");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Over::Rows => "rows",
+            Over::Samples => "samples",
+            Over::Labels(_) => "labels",
+            Over::Pool => "pool",
+        }
+    }
+}
+
 /// What a label's column needs to have a value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Needs {

@@ -3,25 +3,15 @@
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use rankmetrics::compare::{compare as grid, compare_parallel, Options, Over, Row};
+use rankmetrics::compare::{compare as grid, compare_parallel, Options, Row};
 
 use crate::input::{weights, with_views, Labels, Scores, Weights};
 use crate::threads::pool;
 
-/// What a concept's value is a mean over, as a word.
-fn over_name(over: Over) -> &'static str {
-    match over {
-        Over::Rows => "rows",
-        Over::Samples => "samples",
-        Over::Labels(_) => "labels",
-        Over::Pool => "pool",
-    }
-}
-
 fn row_dict<'py>(py: Python<'py>, row: &Row) -> PyResult<Bound<'py, PyDict>> {
     let dict = PyDict::new(py);
     dict.set_item("metric", row.concept.name)?;
-    dict.set_item("over", over_name(row.concept.over))?;
+    dict.set_item("over", row.concept.over.name())?;
     let cells = PyList::empty(py);
     for cell in row.cells.iter().flatten() {
         let c = PyDict::new(py);

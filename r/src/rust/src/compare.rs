@@ -3,25 +3,10 @@
 //! metric concept.
 
 use extendr_api::prelude::*;
-use rankmetrics::compare::{compare, Column, Options, Over, Row};
+use rankmetrics::compare::{compare, Column, Options, Row};
 use rankmetrics::{Error, LabelMatrix, ScoreMatrix};
 
 use crate::errors::Failure;
-
-/// What a concept's value is a mean over, as a word.
-fn over_name(over: Over) -> &'static str {
-    match over {
-        Over::Rows => "rows",
-        Over::Samples => "samples",
-        Over::Labels(_) => "labels",
-        Over::Pool => "pool",
-    }
-}
-
-/// The cell's value; `NA` where the toolkit lacks the concept or raised.
-fn cell(row: &Row, column: Column) -> Option<f64> {
-    row.value(column)
-}
 
 /// Every concept under every column, as a list of equally long columns: `metric`, `over`,
 /// one per column of the grid (`max` ... `optimistic`), `low`, `high`, `spread`, `outside`
@@ -41,13 +26,13 @@ where
             .collect::<Vec<_>>()
             .into(),
         rows.iter()
-            .map(|r| over_name(r.concept.over))
+            .map(|r| r.concept.over.name())
             .collect::<Vec<_>>()
             .into(),
     ];
     for &c in &columns {
         names.push(c.name().into());
-        values.push(rows.iter().map(|r| cell(r, c)).collect::<Vec<_>>().into());
+        values.push(rows.iter().map(|r| r.value(c)).collect::<Vec<_>>().into());
     }
     let interval: Vec<Option<(f64, f64)>> = rows.iter().map(Row::interval).collect();
     names.extend(["low", "high", "spread", "outside", "error"].map(String::from));
