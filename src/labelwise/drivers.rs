@@ -112,14 +112,18 @@ where
     let mut cells: Option<Cells<T, Y::Elem>> = None;
     let mut domains: Vec<LabelDomain> = Vec::new();
     let mut layouts = Layouts::default();
-    // Columns are read a block at a time from matrices that hand out their rows, else copied.
-    let in_blocks = reads_in_blocks(y_true, y_score);
+    // Columns are read a block at a time from matrices that hand out every row, else copied
+    // (asked of every row, so only when a lane reads columns).
+    let mut in_blocks = None;
     for lane in lanes.iter().filter(|lane| lane.failed.is_none()) {
         if !domains.contains(&lane.options.labels) {
             domains.push(lane.options.labels);
         }
         match lane.average {
-            Average::Macro | Average::Weighted => layouts.by_column = !in_blocks,
+            Average::Macro | Average::Weighted => {
+                layouts.by_column =
+                    !*in_blocks.get_or_insert_with(|| reads_in_blocks(y_true, y_score))
+            }
             Average::Samples => layouts.by_row = true,
             Average::Micro => layouts.by_row |= !lane.pieces,
         }
