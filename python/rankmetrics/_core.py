@@ -264,7 +264,16 @@ def accumulator(
     return Accumulator(lookup(convention, metric, ties, params).accumulator(first_row))
 
 
-_TYPED = ("roc_auc", "label_average_precision", "psprecision_at_k", "psndcg_at_k")
+_TYPED_KEYS = {
+    "roc_auc": ("average", "undefined"),
+    "label_average_precision": ("average", "undefined"),
+    "psprecision_at_k": ("inv_propensities", "k"),
+    "psndcg_at_k": ("inv_propensities", "k"),
+}
+"""rankmetrics' label-wise and propensity-scored metrics (built by :func:`_typed`, not looked up
+in the registry) and the keywords each takes."""
+
+_TYPED = tuple(_TYPED_KEYS)
 
 
 def _typed(metric: str, ties: Optional[str], params: Mapping[str, Any]) -> Metric:

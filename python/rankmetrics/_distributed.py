@@ -58,8 +58,8 @@ def metric_specs(
             name, own = item[0], dict(item[1])
             key = f"{name}({', '.join(f'{k}={v!r}' for k, v in own.items())})"
         conv = own.get("convention", convention)
-        if conv == "rankmetrics" and name in _TYPED_KEYS:
-            keys = set(_TYPED_KEYS[name])
+        if conv == "rankmetrics" and name in _core._TYPED_KEYS:
+            keys = set(_core._TYPED_KEYS[name])
         else:
             keys = set(_core.param_keys(conv, name))
         taken |= keys & set(params)
@@ -78,14 +78,6 @@ def metric_specs(
         )
     return specs
 
-
-_TYPED_KEYS = {
-    "roc_auc": ("average", "undefined"),
-    "label_average_precision": ("average", "undefined"),
-    "psprecision_at_k": ("inv_propensities", "k"),
-    "psndcg_at_k": ("inv_propensities", "k"),
-}
-"""The keywords of rankmetrics' typed metrics (``_core._typed``), which the registry does not list."""
 
 
 def _error(message: str, partition: int, **details: Any) -> RankmetricsError:
