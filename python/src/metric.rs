@@ -37,10 +37,7 @@ pub struct Metric {
 }
 
 pub(crate) fn parse_convention(name: &str) -> PyResult<Convention> {
-    Convention::ALL
-        .into_iter()
-        .find(|c| c.name() == name)
-        .ok_or_else(|| {
+    Convention::parse(name).ok_or_else(|| {
             parameter_error(
                 format!(
                     "unknown convention {name:?}; expected one of: rankmetrics, sklearn, torchmetrics, mldr, mulan"
@@ -56,19 +53,13 @@ fn parse_ties(ties: &str) -> PyResult<TiePolicy> {
 }
 
 fn parse_average(average: &str) -> PyResult<Average> {
-    Ok(match average {
-        "micro" => Average::Micro,
-        "macro" => Average::Macro,
-        "weighted" => Average::Weighted,
-        "samples" => Average::Samples,
-        _ => {
-            return Err(parameter_error(
-                format!(
+    Average::parse(average).ok_or_else(|| {
+        parameter_error(
+            format!(
                 "average={average:?}: expected \"micro\", \"macro\", \"weighted\" or \"samples\""
             ),
-                "average",
-            ))
-        }
+            "average",
+        )
     })
 }
 

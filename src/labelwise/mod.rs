@@ -67,6 +67,27 @@ pub enum Average {
     Samples,
 }
 
+impl Average {
+    /// The averaging called `name`, as scikit-learn's `average` names it: `micro`, `macro`,
+    /// `weighted` or `samples`.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::Average;
+    /// assert_eq!(Average::parse("weighted"), Some(Average::Weighted));
+    /// assert_eq!(Average::parse("binary"), None);
+    /// ```
+    pub fn parse(name: &str) -> Option<Average> {
+        Some(match name {
+            "micro" => Average::Micro,
+            "macro" => Average::Macro,
+            "weighted" => Average::Weighted,
+            "samples" => Average::Samples,
+            _ => return None,
+        })
+    }
+}
+
 /// What a vector (column, row or pool) on which the metric is undefined contributes: for AUC a
 /// single-class vector, for average precision one without a relevant label.
 ///

@@ -231,18 +231,12 @@ fn labelwise_preset<'p>(
     let metric = match (convention, name) {
         (Convention::Sklearn, "roc_auc_score" | "average_precision_score") => {
             let average = get("average").unwrap_or("macro");
-            let parsed = match average {
-                "micro" => Average::Micro,
-                "macro" => Average::Macro,
-                "weighted" => Average::Weighted,
-                "samples" => Average::Samples,
-                _ => {
-                    return Err(invalid(
-                        "average",
-                        average,
-                        "micro, macro, weighted or samples",
-                    ))
-                }
+            let Some(parsed) = Average::parse(average) else {
+                return Err(invalid(
+                    "average",
+                    average,
+                    "micro, macro, weighted or samples",
+                ));
             };
             echo.push(("average", ParamValue::Str(average.into())));
             if name == "roc_auc_score" {

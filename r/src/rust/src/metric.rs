@@ -25,14 +25,11 @@ fn parameter(message: String) -> Failure {
 }
 
 fn convention(name: &str) -> Result<Convention, Failure> {
-    Convention::ALL
-        .into_iter()
-        .find(|c| c.name() == name)
-        .ok_or_else(|| {
-            parameter(format!(
-                "unknown convention {name:?}; expected one of: rankmetrics, sklearn, torchmetrics, mldr, mulan"
-            ))
-        })
+    Convention::parse(name).ok_or_else(|| {
+        parameter(format!(
+            "unknown convention {name:?}; expected one of: rankmetrics, sklearn, torchmetrics, mldr, mulan"
+        ))
+    })
 }
 
 fn ties(name: &str) -> Result<TiePolicy, Failure> {
@@ -44,16 +41,10 @@ fn ties(name: &str) -> Result<TiePolicy, Failure> {
 }
 
 fn average(name: &str) -> Result<Average, Failure> {
-    Ok(match name {
-        "micro" => Average::Micro,
-        "macro" => Average::Macro,
-        "weighted" => Average::Weighted,
-        "samples" => Average::Samples,
-        _ => {
-            return Err(parameter(format!(
-                "average = {name:?}: expected \"micro\", \"macro\", \"weighted\" or \"samples\""
-            )))
-        }
+    Average::parse(name).ok_or_else(|| {
+        parameter(format!(
+            "average = {name:?}: expected \"micro\", \"macro\", \"weighted\" or \"samples\""
+        ))
     })
 }
 
