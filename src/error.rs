@@ -147,6 +147,50 @@ impl fmt::Display for Incompatibility {
     }
 }
 
+/// What a per-label runs state ([`LabelRunsAccumulator`](crate::LabelRunsAccumulator)) cannot
+/// do exactly, reported by [`Error::NotExactInRuns`]. Runs keep how many relevant and
+/// irrelevant samples hold each distinct score of a label, not which samples: whatever reads
+/// the samples' order or anything but those counts is refused.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{Average, Error, RocAuc, RunsLimit, TiePolicy};
+/// let err = RocAuc::new(Average::Macro, TiePolicy::First).runs_accumulator().unwrap_err();
+/// assert_eq!(err, Error::NotExactInRuns(RunsLimit::OrderPolicy(TiePolicy::First)));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum RunsLimit {
+    /// Sample weights: a tie group's weighted sums run over its samples in row order.
+    SampleWeights,
+    /// A policy that orders a tie by the samples' positions (first, last, random).
+    OrderPolicy(crate::ties::TiePolicy),
+    /// The per-sample (`samples`) average, which ranks each row.
+    SamplesAverage,
+    /// A metric that reads the scores themselves (pROC's automatic direction compares the
+    /// classes' median scores).
+    ReadsScores,
+}
+
+impl fmt::Display for RunsLimit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunsLimit::SampleWeights => f.write_str("sample weights are not kept"),
+            RunsLimit::OrderPolicy(p) => write!(
+                f,
+                "tie policy {} orders ties by the samples' positions, which are not kept",
+                p.name()
+            ),
+            RunsLimit::SamplesAverage => {
+                f.write_str("the samples average ranks each row, and rows are not kept")
+            }
+            RunsLimit::ReadsScores => f.write_str(
+                "the metric reads the scores of each class (pROC's automatic direction)",
+            ),
+        }
+    }
+}
+
 /// Why a preset could not be looked up.
 ///
 /// # Example
@@ -427,6 +471,11 @@ pub enum Error {
         /// The most accepted.
         max: usize,
     },
+    /// A per-label runs state ([`LabelRunsAccumulator`](crate::LabelRunsAccumulator)) cannot
+    /// give this metric's value exactly; the row-keeping
+    /// [`LabelwiseAccumulator`](crate::LabelwiseAccumulator) can.
+    #[error("a per-label runs state cannot give this value exactly: {0}")]
+    NotExactInRuns(RunsLimit),
     /// A batch's rows, numbered on from an accumulator's next row, would pass the largest row
     /// number (`usize::MAX - 1`); the batch is refused and the state unchanged.
     #[error("a batch of {rows} rows numbered from row {first_row} passes the largest row number")]

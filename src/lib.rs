@@ -72,10 +72,11 @@ pub mod parallel;
 pub use accumulator::LabelwiseAccumulator;
 pub use compat::{mldr, mulan, registry, sklearn, torchmetrics};
 pub use dyn_metric::DynRankingMetric;
-pub use error::{Degeneracy, Error, Incompatibility, Input, LabelDomain};
+pub use error::{Degeneracy, Error, Incompatibility, Input, LabelDomain, RunsLimit};
 #[doc(hidden)]
 pub use kernel::{set_kernel_path, KernelPath};
 pub use kernel::{Block, RankedRow, Ranker, Ranking, RelevantEnd};
+pub use labelwise::LabelRunsAccumulator;
 pub use labelwise::{Average, LabelwiseOptions, Mean, Undefined};
 pub use matrix::{LabelMatrix, Matrix, RowMajor, ScoreMatrix};
 pub use metric::RankingMetric;

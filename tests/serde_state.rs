@@ -148,6 +148,34 @@ fn labelwise_metrics_weighted_and_unweighted() {
 }
 
 #[test]
+fn label_runs_states_round_trip_and_merge_exactly() {
+    let mut rng = Rng::seeded(0x5EED_5E7D_0000_0009);
+    for average in [Average::Macro, Average::Micro, Average::Weighted] {
+        for t in [
+            TiePolicy::Average,
+            TiePolicy::Expected,
+            TiePolicy::Pessimistic,
+        ] {
+            let auc = RocAuc::new(average, t).on_undefined(Undefined::Value(0.1 + 0.2));
+            let ap = LabelAveragePrecision::new(average, t).with_grouping(TieGrouping::WEKA);
+            for _ in 0..6 {
+                let mut d = Data::random(&mut rng);
+                d.w = None; // runs keep no weights
+                let splits = d.splits(&mut rng);
+                let (y, s, _) = d.rows(0..d.n);
+                let what = format!("runs {average:?} {t:?}");
+                let one = auc.evaluate(&y, &s, None);
+                let make = |r| auc.runs_accumulator_starting_at(r).unwrap();
+                check_shards(&what, make, &one, &d, &splits, &mut rng, round_trip);
+                let one = ap.evaluate(&y, &s, None);
+                let make = |r| ap.runs_accumulator_starting_at(r).unwrap();
+                check_shards(&what, make, &one, &d, &splits, &mut rng, round_trip);
+            }
+        }
+    }
+}
+
+#[test]
 fn every_preset_of_every_convention() {
     let mut rng = Rng::seeded(0x5EED_5E7D_0000_0003);
     for convention in Convention::ALL {

@@ -14,6 +14,8 @@
 //!   relevant group counted in one pass over the vector.
 //! * `narrow.rs`: those counts on scores narrowed to f32, where that is exact.
 //! * `top.rs`: the top k of a row ranked without sorting the rest.
+//! * `runs.rs`: a vector kept as runs (distinct scores with their items counted by class)
+//!   ranked into the blocks its items would give.
 //! * `path.rs`: whether a row is counted or sorted, and the switch tests use to force either.
 //! * `testing.rs` (tests only): helpers the unit tests share.
 
@@ -22,6 +24,7 @@ mod counting;
 mod intervals;
 mod narrow;
 mod path;
+mod runs;
 mod scan;
 mod sort;
 #[cfg(test)]
@@ -30,6 +33,7 @@ mod top;
 
 pub(crate) use path::{counts, counts_in_one_pass};
 pub use path::{set_kernel_path, KernelPath};
+pub(crate) use runs::Run;
 pub(crate) use top::selects_top;
 
 use crate::score::Score;

@@ -95,6 +95,20 @@ macro_rules! labelwise_builders {
             pub fn accumulator_starting_at(&self, first_row: usize) -> $crate::LabelwiseAccumulator<Self> {
                 $crate::LabelwiseAccumulator::new(*self, self.options.labels, first_row)
             }
+
+            #[doc = concat!("An empty accumulator that keeps each label's runs (distinct scores counted by class), not the rows.\n\n# Errors\n[`Error::NotExactInRuns`](crate::Error::NotExactInRuns) when the runs cannot give the value exactly (see [`LabelRunsAccumulator`](crate::LabelRunsAccumulator)).\n\n```\nuse rankmetrics::{",
+                stringify!($metric), ", Average, TiePolicy};\nlet mut acc = ", stringify!($metric),
+                "::new(", $args, ").runs_accumulator().unwrap();\nacc.update(&[[1, 0], [0, 1]], &[[0.9, 0.1], [0.2, 0.8]], None).unwrap();\nassert_eq!(acc.run_count(), 4);\n```")]
+            pub fn runs_accumulator(&self) -> Result<$crate::LabelRunsAccumulator<Self>, $crate::Error> {
+                self.runs_accumulator_starting_at(0)
+            }
+
+            #[doc = concat!("[`runs_accumulator`](Self::runs_accumulator) for a shard whose first row is row `first_row` of the whole data.\n\n# Errors\nAs [`runs_accumulator`](Self::runs_accumulator).\n\n```\nuse rankmetrics::{",
+                stringify!($metric), ", Average, TiePolicy};\nlet mut acc = ", stringify!($metric),
+                "::new(", $args, ").runs_accumulator_starting_at(10).unwrap();\nacc.update(&[[1, 0], [0, 1]], &[[0.9, 0.1], [0.2, 0.8]], None).unwrap();\nassert_eq!(acc.rows(), [10..12]);\n```")]
+            pub fn runs_accumulator_starting_at(&self, first_row: usize) -> Result<$crate::LabelRunsAccumulator<Self>, $crate::Error> {
+                $crate::LabelRunsAccumulator::new(*self, self.options.labels, first_row)
+            }
         }
 
         impl<T: $crate::Score> $crate::RankingMetric<T> for $metric {

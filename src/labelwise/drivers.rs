@@ -3,7 +3,7 @@
 
 use super::cells::{read_cells, Cells, Layouts};
 use super::columns::{column_values, column_weight, read_block, reads_in_blocks, BLOCK_COLUMNS};
-use super::lanes::{add_values, fail, wants, Lane};
+use super::lanes::{add_values, fail, results, wants, Lane};
 use super::means::Means;
 use super::pooled::{check_pool_size, finish_pieces, micro_in_pieces, pooled_values};
 use super::samples::sample_values;
@@ -40,45 +40,7 @@ where
     Y: LabelMatrix + ?Sized,
     S: ScoreMatrix<T> + ?Sized,
 {
-    let l_in = y_true.ncols();
-    let mut lanes: Vec<Lane<'_, M>> = metrics
-        .iter()
-        .map(|metric| {
-            let o = metric.options();
-            // Under `samples` the weights weigh the mean, not the items of a vector.
-            let mut failed = metric
-                .check(sample_weight.is_some() && o.average != Average::Samples)
-                .err();
-            // The mean of a geometric mean over orders needs E[x^(1/L)] per label: no closed
-            // form.
-            if failed.is_none()
-                && o.mean == Mean::Geometric
-                && o.ranking.ties == TiePolicy::Expected
-            {
-                failed = Some(Error::UnsupportedPolicy {
-                    policy: TiePolicy::Expected,
-                });
-            }
-            let average = match o.average {
-                _ if l_in == 1 && o.one_column_binary => Average::Macro,
-                a => a,
-            };
-            // Pieces are cut between tie groups of equal keys, and random draws would restart
-            // in each piece.
-            let pieces = average == Average::Micro
-                && metric.reads_pieces()
-                && o.ranking.grouping == TieGrouping::Exact
-                && !matches!(o.ranking.ties, TiePolicy::Random(_));
-            Lane {
-                metric,
-                options: o,
-                average,
-                means: Means::new(o),
-                failed,
-                pieces,
-            }
-        })
-        .collect();
+    let mut lanes = new_lanes(metrics, y_true.ncols(), sample_weight.is_some());
     let checked = check_shapes(y_true, y_score, 1).and_then(|(n, l)| {
         let weights: Option<Vec<f64>> = sample_weight
             .map(|w| check_weights(w, n).map(|w| with_headroom(w.to_vec())))
@@ -150,11 +112,53 @@ where
             (n, l),
         );
     }
-    lanes
+    results(&lanes)
+}
+
+/// One lane per metric, with the checks every evaluation makes before reading a cell: the
+/// metric's own parameters, the policies it cannot take, the averaging of a single column
+/// (`l_in` labels; `weighted`: sample weights are given).
+pub(super) fn new_lanes<M: VectorMetric>(
+    metrics: &[M],
+    l_in: usize,
+    weighted: bool,
+) -> Vec<Lane<'_, M>> {
+    metrics
         .iter()
-        .map(|lane| match &lane.failed {
-            Some(e) => Err(e.clone()),
-            None => lane.means.value(lane.average),
+        .map(|metric| {
+            let o = metric.options();
+            // Under `samples` the weights weigh the mean, not the items of a vector.
+            let mut failed = metric
+                .check(weighted && o.average != Average::Samples)
+                .err();
+            // The mean of a geometric mean over orders needs E[x^(1/L)] per label: no closed
+            // form.
+            if failed.is_none()
+                && o.mean == Mean::Geometric
+                && o.ranking.ties == TiePolicy::Expected
+            {
+                failed = Some(Error::UnsupportedPolicy {
+                    policy: TiePolicy::Expected,
+                });
+            }
+            let average = match o.average {
+                _ if l_in == 1 && o.one_column_binary => Average::Macro,
+                a => a,
+            };
+            // Pieces are cut between tie groups of equal keys, and random draws would restart
+            // in each piece.
+            let pieces = average == Average::Micro
+                && metric.reads_pieces()
+                && o.ranking.grouping == TieGrouping::Exact
+                && !matches!(o.ranking.ties, TiePolicy::Random(_));
+            Lane {
+                metric,
+                options: o,
+                average,
+                means: Means::new(o),
+                failed,
+                pieces,
+            }
         })
         .collect()
 }

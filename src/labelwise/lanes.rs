@@ -37,6 +37,17 @@ pub(super) fn wants<M>(lanes: &[Lane<'_, M>], a: Average) -> bool {
         .any(|lane| lane.failed.is_none() && lane.average == a)
 }
 
+/// Each lane's result: its error, or its values combined.
+pub(super) fn results<M>(lanes: &[Lane<'_, M>]) -> Vec<Result<f64, Error>> {
+    lanes
+        .iter()
+        .map(|lane| match &lane.failed {
+            Some(e) => Err(e.clone()),
+            None => lane.means.value(lane.average),
+        })
+        .collect()
+}
+
 /// Values of vectors for lanes: `(lane, value)`, in the order they are added.
 pub(super) type Values = Vec<(usize, Option<f64>)>;
 

@@ -17,6 +17,8 @@
 //! * `columns.rs`, `samples.rs`, `pooled.rs`: the vectors of each averaging (label-wise, per
 //!   sample, micro; the micro pool also in pieces).
 //! * `drivers.rs`: validation, then every vector valued, serially or on a rayon pool.
+//! * `runs.rs`: the vectors kept as runs (distinct scores counted by class), merged and valued
+//!   without the rows; `runs_accumulator.rs`: [`LabelRunsAccumulator`], which keeps them.
 //! * `builders.rs`: the option builders every label-wise metric shares.
 //! * this file: the options ([`Average`], [`Undefined`], [`Mean`], [`LabelwiseOptions`]) and
 //!   the entry points.
@@ -29,10 +31,13 @@ mod lanes;
 mod means;
 pub(crate) mod pairs;
 mod pooled;
+pub(crate) mod runs;
+mod runs_accumulator;
 mod samples;
 pub(crate) mod vector;
 
 pub(crate) use builders::labelwise_builders;
+pub use runs_accumulator::LabelRunsAccumulator;
 pub(crate) use vector::{Vector, VectorMetric};
 
 use crate::error::{Error, LabelDomain};

@@ -107,6 +107,11 @@ pub(crate) trait VectorMetric {
     fn reads_only_relevant_blocks(&self, _weighted: bool, _items: usize) -> bool {
         false
     }
+    /// Whether the metric reads the items' scores, not only the ranking's blocks (a vector
+    /// kept as runs has no items to read).
+    fn reads_scores(&self) -> bool {
+        false
+    }
     /// Whether the metric can read a ranking in consecutive pieces, through
     /// [`add_piece`](Self::add_piece) and [`pieces_value`](Self::pieces_value), with the same
     /// value as [`vector_value`](Self::vector_value) gives on the whole.

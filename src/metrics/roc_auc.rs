@@ -122,6 +122,11 @@ impl VectorMetric for RocAuc {
         !weighted && items <= MAX_COUNTED_ITEMS && self.direction == Direction::Fixed
     }
 
+    fn reads_scores(&self) -> bool {
+        // pROC's automatic direction compares the classes' median scores.
+        self.direction == Direction::Auto
+    }
+
     fn reads_pieces(&self) -> bool {
         // pROC's automatic direction compares class medians: it needs the whole ranking.
         self.direction == Direction::Fixed

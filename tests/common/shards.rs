@@ -12,7 +12,8 @@ use std::ops::Range;
 
 use rankmetrics::registry::PresetAccumulator;
 use rankmetrics::{
-    Error, Incompatibility, LabelwiseAccumulator, RankingMetric, RowAccumulator, RowMajor,
+    Error, Incompatibility, InterpolatedAveragePrecision, LabelAveragePrecision,
+    LabelRunsAccumulator, LabelwiseAccumulator, RankingMetric, RocAuc, RowAccumulator, RowMajor,
     RowMetric,
 };
 
@@ -96,6 +97,9 @@ macro_rules! accumulator {
 accumulator!(RowAccumulator<M>, M: RowMetric);
 accumulator!(LabelwiseAccumulator<M>, M: RankingMetric<f64>);
 accumulator!(PresetAccumulator);
+accumulator!(LabelRunsAccumulator<RocAuc>);
+accumulator!(LabelRunsAccumulator<LabelAveragePrecision>);
+accumulator!(LabelRunsAccumulator<InterpolatedAveragePrecision>);
 
 /// Bitwise the same value, or the same error.
 pub fn identical(a: &Result<f64, Error>, b: &Result<f64, Error>) -> bool {

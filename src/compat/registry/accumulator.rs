@@ -1,5 +1,5 @@
 //! A preset evaluated in batches: row-wise presets keep sums and counts, label-wise ones the
-//! rows.
+//! rows or, where that is exact, each label's runs.
 
 use core::ops::Range;
 
@@ -9,6 +9,7 @@ use crate::accumulator::LabelwiseAccumulator;
 use crate::compat::torchmetrics::{Float32Scores, Logits};
 use crate::error::Error;
 use crate::error::Incompatibility;
+use crate::labelwise::LabelRunsAccumulator;
 use crate::matrix::{LabelMatrix, ScoreMatrix};
 use crate::row::accumulator::RowAccumulator;
 use crate::score::Score;
@@ -57,6 +58,8 @@ enum Streaming {
         sigmoid: Option<bool>,
     },
     Labelwise(LabelwiseAccumulator<AnyLabelwise>),
+    /// A label-wise preset keeping each label's runs ([`Preset::runs_accumulator_starting_at`]).
+    Runs(LabelRunsAccumulator<AnyLabelwise>),
 }
 
 impl Preset {
@@ -74,6 +77,44 @@ impl Preset {
     /// ```
     pub fn accumulator_starting_at(&self, first_row: usize) -> PresetAccumulator {
         PresetAccumulator::starting_at(&self.plan, first_row)
+    }
+
+    /// [`accumulator_starting_at`](Self::accumulator_starting_at), except that a label-wise
+    /// preset keeps each label's runs (distinct scores counted by class) instead of the rows:
+    /// O(labels × distinct scores) memory, the same value bitwise
+    /// ([`LabelRunsAccumulator`]). Row-wise presets keep sums
+    /// and counts either way.
+    ///
+    /// # Errors
+    /// [`Error::NotExactInRuns`] for a label-wise preset whose value runs cannot give (a tie
+    /// policy that orders ties by position, the `samples` average, pROC's automatic
+    /// direction); its batches refuse sample weights.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::registry::{Convention, Preset};
+    /// let p = Preset::lookup(Convention::Sklearn, "roc_auc_score", Preset::NO_PARAMS, None).unwrap();
+    /// let (y, s) = ([[1, 0], [0, 1], [1, 1]], [[0.9, 0.5], [0.5, 0.5], [0.9, 0.1]]);
+    /// let mut acc = p.runs_accumulator_starting_at(0).unwrap();
+    /// acc.update(&y, &s, None::<&[f64]>).unwrap();
+    /// assert_eq!(acc.value().unwrap(), p.evaluate(&y, &s, None::<&[f64]>).unwrap());
+    /// let mldr = Preset::lookup(Convention::Mldr, "macro_auc", Preset::NO_PARAMS, None).unwrap();
+    /// assert!(mldr.runs_accumulator_starting_at(0).is_err()); // pROC's automatic direction
+    /// ```
+    pub fn runs_accumulator_starting_at(
+        &self,
+        first_row: usize,
+    ) -> Result<PresetAccumulator, Error> {
+        let state = match &self.plan {
+            Plan::Labelwise(m) => {
+                Streaming::Runs(LabelRunsAccumulator::new(*m, m.label_domain(), first_row)?)
+            }
+            _ => return Ok(self.accumulator_starting_at(first_row)),
+        };
+        Ok(PresetAccumulator {
+            version: StateVersion,
+            state,
+        })
     }
 }
 
@@ -108,6 +149,7 @@ macro_rules! feed_batch {
                 ..
             } => acc.$update($y_true, &Float32Scores::new($y_score), $weights),
             Streaming::Labelwise(acc) => acc.update($y_true, $y_score, $weights),
+            Streaming::Runs(acc) => acc.update($y_true, $y_score, $weights),
         }
     };
 }
@@ -221,6 +263,7 @@ impl PresetAccumulator {
                 Ok(())
             }
             (Streaming::Labelwise(acc), Streaming::Labelwise(b)) => acc.merge(b),
+            (Streaming::Runs(acc), Streaming::Runs(b)) => acc.merge(b),
             _ => Err(Error::Incompatible(Incompatibility::Metric)),
         }
     }
@@ -234,6 +277,7 @@ impl PresetAccumulator {
         match &self.state {
             Streaming::Row { acc, .. } => acc.value(),
             Streaming::Labelwise(acc) => acc.value(),
+            Streaming::Runs(acc) => acc.value(),
         }
     }
 
@@ -252,6 +296,7 @@ impl PresetAccumulator {
         match &self.state {
             Streaming::Row { acc, .. } => acc.rows(),
             Streaming::Labelwise(acc) => acc.rows(),
+            Streaming::Runs(acc) => acc.rows(),
         }
     }
 }

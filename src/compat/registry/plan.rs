@@ -172,6 +172,14 @@ impl VectorMetric for AnyLabelwise {
         }
     }
 
+    fn reads_scores(&self) -> bool {
+        match self {
+            AnyLabelwise::RocAuc(m) => m.reads_scores(),
+            AnyLabelwise::AveragePrecision(m) => m.reads_scores(),
+            AnyLabelwise::Interpolated(m) => m.reads_scores(),
+        }
+    }
+
     fn reads_pieces(&self) -> bool {
         match self {
             AnyLabelwise::RocAuc(m) => m.reads_pieces(),

@@ -1,0 +1,223 @@
+//! Ranking a vector kept as runs: its distinct scores, best first, each with how many of its
+//! relevant and irrelevant items hold it. The blocks are those [`assign`](Ranker::assign)
+//! gives the same items in any order, under every policy that does not read the items' order:
+//! a tie group's block under a rank-sharing policy; one block per item under optimistic
+//! (relevant items first in each group) and pessimistic (last).
+
+use super::{Block, RankedRow, Ranker, Ranking};
+use crate::ties::{TieGrouping, TiePolicy};
+
+/// One distinct score of a vector and how many of its items (labels 0 or 1) hold it.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub(crate) struct Run {
+    /// The score, as the items gave it (`-0.0` and `0.0` share a run: they tie).
+    #[cfg_attr(feature = "serde", serde(with = "crate::state_format::f64_bits"))]
+    pub(crate) score: f64,
+    /// Items labelled 1.
+    pub(crate) relevant: u64,
+    /// Items labelled 0.
+    pub(crate) irrelevant: u64,
+}
+
+impl Ranker {
+    /// Ranks a vector given as `runs` (distinct scores, best first): the blocks and relevant
+    /// counts [`rank`](Self::rank) gives its items, without an order (no item has a column).
+    /// `None` under [`TiePolicy::First`], [`TiePolicy::Last`] and [`TiePolicy::Random`], which
+    /// order a tie group by its items' positions.
+    pub(crate) fn rank_runs<'a>(
+        &'a mut self,
+        runs: &[Run],
+        ranking: Ranking,
+    ) -> Option<RankedRow<'a>> {
+        let sharing = ranking.ties.sharing();
+        let relevant_first = match ranking.ties {
+            TiePolicy::First | TiePolicy::Last | TiePolicy::Random(_) => return None,
+            TiePolicy::Pessimistic => false,
+            _ => true,
+        };
+        self.forget_assignment();
+        group_runs(runs, ranking.grouping, &mut self.groups);
+        let Ranker {
+            groups,
+            blocks,
+            order,
+            relevant_at,
+            ..
+        } = self;
+        blocks.clear();
+        order.clear();
+        relevant_at.clear();
+        let mut start = 0usize;
+        for &(first, len) in groups.iter() {
+            let group = &runs[first..first + len];
+            let count = |class: fn(&Run) -> u64| group.iter().map(class).sum::<u64>() as usize;
+            let (relevant, irrelevant) = (count(|r| r.relevant), count(|r| r.irrelevant));
+            let items = relevant + irrelevant;
+            if sharing.is_some() {
+                if relevant > 0 {
+                    relevant_at.push(blocks.len() as u32);
+                }
+                blocks.push(Block {
+                    start,
+                    len: items,
+                    relevant,
+                    gain: relevant as f64,
+                });
+            } else {
+                // `assign` sorts a group by gain, descending (optimistic) or ascending.
+                let classes = match relevant_first {
+                    true => [(relevant, 1), (irrelevant, 0)],
+                    false => [(irrelevant, 0), (relevant, 1)],
+                };
+                for (members, relevant) in classes {
+                    for _ in 0..members {
+                        if relevant > 0 {
+                            relevant_at.push(blocks.len() as u32);
+                        }
+                        blocks.push(Block {
+                            start: blocks.len(),
+                            len: 1,
+                            relevant,
+                            gain: relevant as f64,
+                        });
+                    }
+                }
+            }
+            start += items;
+        }
+        let n_relevant = runs.iter().map(|r| r.relevant as usize).sum();
+        Some(RankedRow {
+            blocks,
+            order,
+            gains: &[],
+            n_labels: start,
+            n_relevant,
+            sharing,
+            relevant_at: Some(relevant_at),
+            covered: start,
+        })
+    }
+}
+
+/// The tie groups of `runs` as (first run, run count), best first: each run alone when
+/// grouping is exact (runs have distinct scores), Weka's anchored groups otherwise, formed as
+/// [`group`](Ranker::group) forms them on the items.
+fn group_runs(runs: &[Run], grouping: TieGrouping, groups: &mut Vec<(usize, usize)>) {
+    groups.clear();
+    match grouping {
+        TieGrouping::Exact => groups.extend((0..runs.len()).map(|i| (i, 1))),
+        TieGrouping::Within(eps) => {
+            // From the smallest score up, each group anchored at its smallest score.
+            let mut end = runs.len();
+            while end > 0 {
+                let anchor = runs[end - 1].score;
+                let mut start = end - 1;
+                while start > 0 && runs[start - 1].score - anchor < eps {
+                    start -= 1;
+                }
+                groups.push((start, end - start));
+                end = start;
+            }
+            groups.reverse();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::labelwise::pairs::tests::draws;
+    use crate::score::Score;
+
+    /// The runs of a vector, best first.
+    fn runs_of(scores: &[f64], gains: &[f64]) -> Vec<Run> {
+        let mut items: Vec<(u64, f64, f64)> = scores
+            .iter()
+            .zip(gains)
+            .map(|(&s, &g)| (!s.order_key(), s, g))
+            .collect();
+        items.sort_by_key(|i| i.0);
+        let mut runs: Vec<(u64, Run)> = Vec::new();
+        for (key, score, gain) in items {
+            if runs.last().map_or(true, |r| r.0 != key) {
+                runs.push((
+                    key,
+                    Run {
+                        score,
+                        ..Run::default()
+                    },
+                ));
+            }
+            let run = &mut runs.last_mut().expect("pushed above").1;
+            match gain != 0.0 {
+                true => run.relevant += 1,
+                false => run.irrelevant += 1,
+            }
+        }
+        runs.into_iter().map(|r| r.1).collect()
+    }
+
+    #[test]
+    fn runs_rank_into_the_blocks_of_the_items() {
+        let mut draw = draws(0x5EED);
+        let policies = [
+            TiePolicy::Max,
+            TiePolicy::Min,
+            TiePolicy::Average,
+            TiePolicy::Expected,
+            TiePolicy::Optimistic,
+            TiePolicy::Pessimistic,
+        ];
+        for case in 0..400 {
+            let len = draw(40) as usize;
+            // Scores a few millionths apart too, so that Weka's groups span several runs.
+            let scores: Vec<f64> = (0..len)
+                .map(|_| match draw(3) {
+                    0 => -0.0,
+                    _ => draw(6) as f64 * 4e-7,
+                })
+                .collect();
+            let gains: Vec<f64> = (0..len).map(|_| draw(2) as f64).collect();
+            let runs = runs_of(&scores, &gains);
+            for grouping in [TieGrouping::Exact, TieGrouping::WEKA] {
+                for ties in policies {
+                    let ranking = Ranking::new(ties).with_grouping(grouping);
+                    let mut items = Ranker::new();
+                    let want = items.rank(&scores, &gains, ranking, case);
+                    let mut ranker = Ranker::new();
+                    let got = ranker
+                        .rank_runs(&runs, ranking)
+                        .expect("an order-free policy");
+                    let strip = |bs: &[Block]| -> Vec<_> {
+                        bs.iter().map(|b| (b.start, b.len, b.relevant)).collect()
+                    };
+                    let msg = format!("{scores:?} {gains:?} {ties:?} {grouping:?}");
+                    assert_eq!(strip(got.blocks()), strip(want.blocks()), "{msg}");
+                    let relevant = |r: &RankedRow<'_>| -> Vec<_> {
+                        r.relevant_blocks()
+                            .map(|b| (b.start, b.len, b.relevant))
+                            .collect()
+                    };
+                    assert_eq!(relevant(&got), relevant(&want), "{msg}");
+                    assert_eq!(
+                        (got.n_labels(), got.n_relevant(), got.sharing()),
+                        (want.n_labels(), want.n_relevant(), want.sharing())
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn policies_that_read_the_items_order_are_refused() {
+        let runs = [Run {
+            score: 0.5,
+            relevant: 1,
+            irrelevant: 1,
+        }];
+        for ties in [TiePolicy::First, TiePolicy::Last, TiePolicy::Random(7)] {
+            assert!(Ranker::new().rank_runs(&runs, Ranking::new(ties)).is_none());
+        }
+    }
+}

@@ -1,0 +1,233 @@
+//! Label-wise metrics valued from runs ([`LabelRuns`]): each label's distinct scores with the
+//! number of relevant and irrelevant samples holding them. Runs merge exactly (the counts are
+//! integers, so any order of merges gives the same runs) and take O(labels × distinct scores)
+//! memory where rows take O(rows × labels).
+//!
+//! The value is the one the rows give, bitwise, for every metric and policy that reads a
+//! ranking's blocks and nothing else: no sample weights (weighted sums run over the samples
+//! in row order), no policy that orders a tie by the samples' positions (first, last, random),
+//! no per-sample average, no metric that reads the scores themselves (pROC's automatic
+//! direction). [`refusal`] says which; the kernel ranks the runs into the very blocks it gives
+//! the samples ([`Ranker::rank_runs`]).
+
+use super::columns::column_weight;
+use super::drivers::new_lanes;
+use super::lanes::{add_values, fail, results, wants, Lane, Values};
+use super::vector::{Vector, VectorMetric, Weights};
+use super::Average;
+use crate::error::{Error, RunsLimit};
+use crate::kernel::{Ranker, Ranking, Run};
+use crate::score::Score;
+use crate::ties::TiePolicy;
+
+/// Each label's runs, best first.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub(crate) struct LabelRuns {
+    columns: Vec<Vec<Run>>,
+}
+
+/// A run's place in best-first order (the kernel's descending key).
+fn key(run: &Run) -> u64 {
+    !run.score.order_key()
+}
+
+impl LabelRuns {
+    /// Runs for `labels` labels, none seen.
+    pub(crate) fn new(labels: usize) -> Self {
+        LabelRuns {
+            columns: vec![Vec::new(); labels],
+        }
+    }
+
+    /// The number of labels.
+    pub(crate) fn labels(&self) -> usize {
+        self.columns.len()
+    }
+
+    /// The runs held, over every label: the state's size.
+    pub(crate) fn run_count(&self) -> usize {
+        self.columns.iter().map(Vec::len).sum()
+    }
+
+    /// Adds label j's samples: (score, relevant) pairs. `scratch` is reused between calls.
+    pub(crate) fn add_column(
+        &mut self,
+        j: usize,
+        samples: impl Iterator<Item = (f64, bool)>,
+        scratch: &mut Vec<(u64, f64, bool)>,
+    ) {
+        scratch.clear();
+        // `+ 0.0`: -0.0 and 0.0 tie, and the run keeps one sign whatever the merges' order.
+        scratch.extend(samples.map(|(s, relevant)| (!s.order_key(), s + 0.0, relevant)));
+        scratch.sort_unstable_by_key(|item| item.0);
+        let mut added: Vec<Run> = Vec::new();
+        let mut last_key = None;
+        for &(k, score, relevant) in scratch.iter() {
+            if last_key != Some(k) {
+                added.push(Run {
+                    score,
+                    ..Run::default()
+                });
+                last_key = Some(k);
+            }
+            if let Some(run) = added.last_mut() {
+                match relevant {
+                    true => run.relevant += 1,
+                    false => run.irrelevant += 1,
+                }
+            }
+        }
+        if let Some(column) = self.columns.get_mut(j) {
+            *column = merged(column, &added);
+        }
+    }
+
+    /// Adds every run of `other` (same label count: the caller checks).
+    pub(crate) fn merge(&mut self, other: &LabelRuns) {
+        for (ours, theirs) in self.columns.iter_mut().zip(&other.columns) {
+            *ours = merged(ours, theirs);
+        }
+    }
+
+    /// Each metric's value over the runs of `rows` samples, as the samples' own evaluation
+    /// gives it, or the error it gives; [`Error::NotExactInRuns`] for a metric the runs
+    /// cannot value exactly.
+    pub(crate) fn evaluate<M: VectorMetric>(
+        &self,
+        metrics: &[M],
+        rows: usize,
+    ) -> Vec<Result<f64, Error>> {
+        let l = self.labels();
+        let mut lanes = new_lanes(metrics, l, false);
+        for lane in lanes.iter_mut().filter(|lane| lane.failed.is_none()) {
+            lane.failed = refusal(lane).map(Error::NotExactInRuns);
+        }
+        if rows == 0 || l == 0 {
+            fail(&mut lanes, |_| true, Error::NoSamples);
+        }
+        let mut ranker = Ranker::new();
+        let mut values = Vec::new();
+        // The kernel numbers a vector's items with u32, as the samples' evaluation checks.
+        let cells = rows.saturating_mul(l);
+        if wants(&lanes, Average::Micro) && cells > u32::MAX as usize {
+            let error = Error::TooManyItems {
+                found: cells,
+                max: u32::MAX as usize,
+            };
+            fail(&mut lanes, |lane| lane.average == Average::Micro, error);
+        }
+        if wants(&lanes, Average::Micro) {
+            let pooled = self.columns.iter().fold(Vec::new(), |p, c| merged(&p, c));
+            runs_values(&lanes, &[Average::Micro], &pooled, &mut ranker, &mut values);
+            add_values(&mut lanes, &values, |_| 1.0);
+        }
+        for column in &self.columns {
+            values.clear();
+            let averages = [Average::Macro, Average::Weighted];
+            runs_values(&lanes, &averages, column, &mut ranker, &mut values);
+            // The weighted average's weight: the relevant count, an exact integer sum.
+            let relevant: u64 = column.iter().map(|r| r.relevant).sum();
+            add_values(&mut lanes, &values, column_weight(relevant as f64));
+        }
+        results(&lanes)
+    }
+}
+
+/// Whether runs can give `metric`'s value exactly ([`Error::NotExactInRuns`] if not).
+pub(crate) fn check_runs<M: VectorMetric>(metric: &M) -> Result<(), Error> {
+    // Two labels: a one-column input's binary reading does not decide.
+    let lanes = new_lanes(core::slice::from_ref(metric), 2, false);
+    match lanes.first().and_then(refusal) {
+        Some(limit) => Err(Error::NotExactInRuns(limit)),
+        None => Ok(()),
+    }
+}
+
+/// Why `lane`'s metric cannot be valued from runs, if it cannot (the state takes no sample
+/// weights at all: the accumulator refuses them).
+fn refusal<M: VectorMetric>(lane: &Lane<'_, M>) -> Option<RunsLimit> {
+    let ties = lane.options.ranking.ties;
+    if matches!(
+        ties,
+        TiePolicy::First | TiePolicy::Last | TiePolicy::Random(_)
+    ) {
+        return Some(RunsLimit::OrderPolicy(ties));
+    }
+    if lane.average == Average::Samples {
+        return Some(RunsLimit::SamplesAverage);
+    }
+    if lane.metric.reads_scores() {
+        return Some(RunsLimit::ReadsScores);
+    }
+    None
+}
+
+/// One vector's values, `(lane, value)`, for the running lanes whose averaging is in
+/// `averages`: the runs ranked once per policy ([`vector_values`](super::lanes::vector_values)
+/// for runs).
+fn runs_values<M: VectorMetric>(
+    lanes: &[Lane<'_, M>],
+    averages: &[Average],
+    runs: &[Run],
+    ranker: &mut Ranker,
+    out: &mut Values,
+) {
+    let serves = |lane: &Lane<'_, M>| lane.failed.is_none() && averages.contains(&lane.average);
+    let mut plans: Vec<Ranking> = Vec::new();
+    for lane in lanes.iter().filter(|lane| serves(lane)) {
+        if !plans.contains(&lane.options.ranking) {
+            plans.push(lane.options.ranking);
+        }
+    }
+    // The metrics read the blocks only: no scores, labels or weights of items.
+    let v: Vector<'_, f64> = Vector {
+        scores: &[],
+        labels: &[],
+        weights: Weights::Unit,
+    };
+    for ranking in plans {
+        // `refusal` has failed the lanes of the policies the runs cannot rank.
+        let Some(row) = ranker.rank_runs(runs, ranking) else {
+            continue;
+        };
+        for (k, lane) in lanes.iter().enumerate() {
+            if serves(lane) && lane.options.ranking == ranking {
+                out.push((k, lane.metric.vector_value(&v, &row)));
+            }
+        }
+    }
+}
+
+/// The runs of `a` and `b` (each best first) together, best first, runs of one score added.
+fn merged(a: &[Run], b: &[Run]) -> Vec<Run> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        let next = match (a.get(i), b.get(j)) {
+            (Some(x), Some(y)) if key(x) == key(y) => {
+                (i, j) = (i + 1, j + 1);
+                Run {
+                    score: x.score,
+                    relevant: x.relevant + y.relevant,
+                    irrelevant: x.irrelevant + y.irrelevant,
+                }
+            }
+            (Some(x), Some(y)) if key(x) < key(y) => {
+                i += 1;
+                *x
+            }
+            (Some(x), None) => {
+                i += 1;
+                *x
+            }
+            (_, Some(y)) => {
+                j += 1;
+                *y
+            }
+            (None, None) => break,
+        };
+        out.push(next);
+    }
+    out
+}

@@ -1,0 +1,227 @@
+//! Streaming evaluation of label-wise and pooled metrics in O(labels × distinct scores) memory:
+//! [`LabelRunsAccumulator`] keeps, for each label, its distinct scores with how many relevant
+//! and irrelevant samples hold each.
+
+use core::ops::Range;
+
+use super::runs::{check_runs, LabelRuns};
+use super::VectorMetric;
+use crate::error::{Error, Input, LabelDomain, RunsLimit};
+use crate::matrix::{LabelMatrix, RowReader, ScoreMatrix};
+use crate::row::rows::Rows;
+use crate::score::Score;
+use crate::state_format::StateVersion;
+use crate::validate::{check_scores, check_shapes, read_labels};
+
+/// A label-wise or pooled metric (ROC AUC, label average precision) evaluated in batches,
+/// keeping each label's runs: its distinct scores, each with the number of relevant and
+/// irrelevant samples that hold it.
+///
+/// Where scores repeat (rounded probabilities, a floor score for the labels outside a top k)
+/// the state is far smaller than the rows [`LabelwiseAccumulator`](crate::LabelwiseAccumulator)
+/// keeps: 24 bytes per distinct (label, score) pair instead of 16 per cell. Runs hold counts,
+/// so merges are exact in any order or grouping, and [`value`](Self::value) is bitwise the
+/// one-shot evaluation of the same rows.
+///
+/// That needs a metric that reads the ranking's tie groups and nothing else of the samples.
+/// Refused with [`Error::NotExactInRuns`]: the tie policies first, last and random (they order a
+/// tie by the samples' positions), the `samples` average, pROC's automatic direction (it reads
+/// the class medians' scores), and sample weights. Labels must be 0 or 1. Every accumulator
+/// knows which rows it has seen, as a [`LabelwiseAccumulator`](crate::LabelwiseAccumulator)
+/// does, and a merge of accumulators that have seen a common row is refused.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{Average, RankingMetric, RocAuc, TiePolicy};
+/// let auc = RocAuc::new(Average::Macro, TiePolicy::Average);
+/// let (y, s) = ([[1, 0], [0, 1], [1, 1], [0, 0]], [[0.9, 0.5], [0.5, 0.5], [0.9, 0.1], [0.1, 0.5]]);
+/// let mut first = auc.runs_accumulator().unwrap();
+/// first.update(&y[..2], &s[..2], None).unwrap();
+/// let mut second = auc.runs_accumulator_starting_at(2).unwrap();
+/// second.update(&y[2..], &s[2..], None).unwrap();
+/// second.merge(&first).unwrap();
+/// assert_eq!(second.value().unwrap(), auc.evaluate(&y, &s, None).unwrap());
+/// assert_eq!(second.run_count(), 5); // label 0: 0.9, 0.5, 0.1; label 1: 0.5, 0.1
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct LabelRunsAccumulator<M> {
+    /// The serialised form's format version (first, so that it is read first).
+    version: StateVersion,
+    metric: M,
+    domain: LabelDomain,
+    /// The global numbers of the rows seen.
+    rows: Rows,
+    /// The runs; `None` before the first row (the label count is not known).
+    runs: Option<LabelRuns>,
+}
+
+// The bound is the crate's own: only its label-wise metrics make these accumulators
+// (`runs_accumulator`), and callers use them through those concrete types.
+#[allow(private_bounds)]
+impl<M: VectorMetric> LabelRunsAccumulator<M> {
+    /// An empty accumulator for `metric`, whose labels must lie in `domain`, numbering its
+    /// first batch's rows from `first_row`.
+    ///
+    /// # Errors
+    /// [`Error::NotExactInRuns`] for a metric whose value the runs cannot give exactly.
+    pub(crate) fn new(metric: M, domain: LabelDomain, first_row: usize) -> Result<Self, Error> {
+        check_runs(&metric)?;
+        Ok(LabelRunsAccumulator {
+            version: StateVersion,
+            metric,
+            domain,
+            rows: Rows::starting_at(first_row),
+            runs: None,
+        })
+    }
+
+    /// Validates a batch of rows and adds their runs (an empty batch is a no-op). On error
+    /// nothing is added.
+    ///
+    /// # Errors
+    /// [`Error::NotExactInRuns`] for sample weights; non-finite scores, labels outside the
+    /// metric's domain or other than 0 and 1 (rows numbered across batches), and
+    /// [`Error::Incompatible`] when the label count differs from earlier batches.
+    pub fn update<T, Y, S>(
+        &mut self,
+        y_true: &Y,
+        y_score: &S,
+        sample_weight: Option<&[f64]>,
+    ) -> Result<(), Error>
+    where
+        T: Score,
+        Y: LabelMatrix + ?Sized,
+        S: ScoreMatrix<T> + ?Sized,
+    {
+        if sample_weight.is_some() {
+            return Err(Error::NotExactInRuns(RunsLimit::SampleWeights));
+        }
+        let (n, l) = match check_shapes(y_true, y_score, 1) {
+            Err(Error::NoSamples) => return Ok(()),
+            other => other?,
+        };
+        if let Some(expected) = self
+            .runs
+            .as_ref()
+            .map(LabelRuns::labels)
+            .filter(|&e| e != l)
+        {
+            return Err(Error::Incompatible(crate::Incompatibility::Labels {
+                expected,
+                found: l,
+            }));
+        }
+        self.rows.check_batch(n)?;
+        let first = self.rows.next();
+        // Validated whole before anything is added, column by column.
+        let mut columns: Vec<Vec<(f64, bool)>> = vec![Vec::with_capacity(n); l];
+        let mut labels = RowReader::new(y_true, Input::Labels);
+        let mut reader = RowReader::new(y_score, Input::Scores);
+        let mut gains = vec![0.0; l];
+        for i in 0..n {
+            let s = reader.row(i)?;
+            check_scores(s, first + i)?;
+            read_labels(labels.row(i)?, self.domain, first + i, &mut gains)?;
+            for (column, ((&g, x), out)) in gains.iter().zip(s).zip(&mut columns).enumerate() {
+                if g != 0.0 && g != 1.0 {
+                    return Err(Error::InvalidLabel {
+                        row: first + i,
+                        column,
+                        value: g,
+                        expected: LabelDomain::Binary,
+                    });
+                }
+                out.push((x.as_f64(), g == 1.0));
+            }
+        }
+        let runs = self.runs.get_or_insert_with(|| LabelRuns::new(l));
+        let mut scratch = Vec::new();
+        for (j, column) in columns.into_iter().enumerate() {
+            runs.add_column(j, column.into_iter(), &mut scratch);
+        }
+        self.rows.take_batch(n);
+        Ok(())
+    }
+
+    /// Adds the runs of another accumulator of the same metric: merges in any order or
+    /// grouping give the same runs.
+    ///
+    /// # Errors
+    /// [`Error::Incompatible`] with [`Incompatibility::Overlap`](crate::Incompatibility::Overlap)
+    /// when both have seen a row, or when the metrics or label counts differ. On error nothing
+    /// is merged.
+    pub fn merge(&mut self, other: &Self) -> Result<(), Error>
+    where
+        M: PartialEq,
+    {
+        if self.metric != other.metric || self.domain != other.domain {
+            return Err(Error::Incompatible(crate::Incompatibility::Metric));
+        }
+        if let (Some(ours), Some(theirs)) = (&self.runs, &other.runs) {
+            if ours.labels() != theirs.labels() {
+                return Err(Error::Incompatible(crate::Incompatibility::Labels {
+                    expected: ours.labels(),
+                    found: theirs.labels(),
+                }));
+            }
+        }
+        let rows = self.rows.union(&other.rows)?;
+        match (&mut self.runs, &other.runs) {
+            (Some(ours), Some(theirs)) => ours.merge(theirs),
+            (ours @ None, theirs) => ours.clone_from(theirs),
+            (Some(_), None) => {}
+        }
+        self.rows = rows;
+        Ok(())
+    }
+
+    /// The metric over every row seen, bitwise as its one-shot evaluation of those rows.
+    ///
+    /// # Errors
+    /// [`Error::NoSamples`] before any row; otherwise as the metric's one-shot evaluation.
+    pub fn value(&self) -> Result<f64, Error> {
+        let runs = self.runs.as_ref().ok_or(Error::NoSamples)?;
+        let values = runs.evaluate(core::slice::from_ref(&self.metric), self.rows.count());
+        values.into_iter().next().unwrap_or(Err(Error::NoSamples))
+    }
+
+    /// The rows seen, as global row numbers: sorted, disjoint ranges (touching ranges joined).
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{Average, RocAuc, TiePolicy};
+    /// let auc = RocAuc::new(Average::Micro, TiePolicy::Max);
+    /// let mut acc = auc.runs_accumulator_starting_at(5).unwrap();
+    /// acc.update(&[[1, 0], [0, 1]], &[[0.9, 0.1], [0.2, 0.8]], None).unwrap();
+    /// assert_eq!(acc.rows(), [5..7]);
+    /// assert_eq!(acc.row_count(), 2);
+    /// ```
+    pub fn rows(&self) -> &[Range<usize>] {
+        self.rows.ranges()
+    }
+
+    /// The number of rows seen.
+    pub fn row_count(&self) -> usize {
+        self.rows.count()
+    }
+
+    /// The runs kept over every label: the state holds 24 bytes for each.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{Average, LabelAveragePrecision, TiePolicy};
+    /// let ap = LabelAveragePrecision::new(Average::Macro, TiePolicy::Max);
+    /// let mut acc = ap.runs_accumulator().unwrap();
+    /// acc.update(&[[1, 0], [0, 1], [1, 0]], &[[0.5, 0.0], [0.5, 0.0], [0.5, 0.9]], None).unwrap();
+    /// assert_eq!(acc.run_count(), 3); // label 0: 0.5; label 1: 0.9, 0.0
+    /// ```
+    pub fn run_count(&self) -> usize {
+        self.runs.as_ref().map_or(0, LabelRuns::run_count)
+    }
+
+    /// The metric being accumulated.
+    pub fn metric(&self) -> &M {
+        &self.metric
+    }
+}
