@@ -55,29 +55,16 @@ impl LabelRuns {
         &mut self,
         j: usize,
         samples: impl Iterator<Item = (f64, bool)>,
-        scratch: &mut Vec<(u64, f64, bool)>,
+        scratch: &mut Vec<Run>,
     ) {
         scratch.clear();
-        // `+ 0.0`: -0.0 and 0.0 tie, and the run keeps one sign whatever the merges' order.
-        scratch.extend(samples.map(|(s, relevant)| (!s.order_key(), s + 0.0, relevant)));
-        scratch.sort_unstable_by_key(|item| item.0);
-        let mut added: Vec<Run> = Vec::new();
-        let mut last_key = None;
-        for &(k, score, relevant) in scratch.iter() {
-            if last_key != Some(k) {
-                added.push(Run {
-                    score,
-                    ..Run::default()
-                });
-                last_key = Some(k);
-            }
-            if let Some(run) = added.last_mut() {
-                match relevant {
-                    true => run.relevant += 1,
-                    false => run.irrelevant += 1,
-                }
-            }
-        }
+        scratch.extend(samples.map(|(score, relevant)| Run {
+            // `+ 0.0`: -0.0 and 0.0 tie, and the run keeps one sign whatever the merges' order.
+            score: score + 0.0,
+            relevant: u64::from(relevant),
+            irrelevant: u64::from(!relevant),
+        }));
+        let added = coalesced(scratch);
         if let Some(column) = self.columns.get_mut(j) {
             *column = merged(column, &added);
         }
@@ -118,7 +105,7 @@ impl LabelRuns {
             fail(&mut lanes, |lane| lane.average == Average::Micro, error);
         }
         if wants(&lanes, Average::Micro) {
-            let pooled = self.columns.iter().fold(Vec::new(), |p, c| merged(&p, c));
+            let pooled = pooled(&self.columns);
             runs_values(&lanes, &[Average::Micro], &pooled, &mut ranker, &mut values);
             add_values(&mut lanes, &values, |_| 1.0);
         }
@@ -197,6 +184,28 @@ fn runs_values<M: VectorMetric>(
             }
         }
     }
+}
+
+/// The runs of every column together (the micro average's pool), best first: one sort of
+/// all the runs (not a merge per column, which would walk the growing pool once per label).
+fn pooled(columns: &[Vec<Run>]) -> Vec<Run> {
+    coalesced(&mut columns.iter().flatten().copied().collect::<Vec<_>>())
+}
+
+/// `runs` sorted best first, runs of one score added.
+fn coalesced(runs: &mut [Run]) -> Vec<Run> {
+    runs.sort_unstable_by_key(key);
+    let mut out: Vec<Run> = Vec::with_capacity(runs.len());
+    for run in runs.iter() {
+        match out.last_mut() {
+            Some(last) if key(last) == key(run) => {
+                last.relevant += run.relevant;
+                last.irrelevant += run.irrelevant;
+            }
+            _ => out.push(*run),
+        }
+    }
+    out
 }
 
 /// The runs of `a` and `b` (each best first) together, best first, runs of one score added.
