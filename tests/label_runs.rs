@@ -296,3 +296,18 @@ fn the_state_grows_with_distinct_scores_not_rows() {
         auc.evaluate(&yy, &ss, None).unwrap().to_bits()
     );
 }
+
+#[test]
+fn the_example_of_docs_streaming_md() {
+    let auc = RocAuc::new(Average::Micro, TiePolicy::Average);
+    let (y, s) = (
+        [[1, 0], [0, 1], [1, 1]],
+        [[0.5, 0.5], [0.5, 0.9], [0.5, 0.5]],
+    );
+    let mut shard = auc.runs_accumulator_starting_at(1).unwrap();
+    shard.update(&y[1..], &s[1..], None).unwrap();
+    let mut acc = auc.runs_accumulator().unwrap();
+    acc.update(&y[..1], &s[..1], None).unwrap();
+    acc.merge(&shard).unwrap();
+    assert_eq!(acc.value().unwrap(), auc.evaluate(&y, &s, None).unwrap());
+}

@@ -176,6 +176,41 @@ fn label_runs_states_round_trip_and_merge_exactly() {
 }
 
 #[test]
+fn inconsistent_runs_are_refused_when_read() {
+    let auc = RocAuc::new(Average::Macro, TiePolicy::Max);
+    let mut acc = auc.runs_accumulator().unwrap();
+    acc.update(
+        &[[1, 0], [0, 1], [0, 0]],
+        &[[0.2, 0.9], [0.1, 0.9], [0.1, 0.3]],
+        None,
+    )
+    .unwrap();
+    let value = serde_json::to_value(&acc).unwrap();
+    let read =
+        |v: &Value| serde_json::from_value::<rankmetrics::LabelRunsAccumulator<RocAuc>>(v.clone());
+    assert_eq!(read(&value).unwrap(), acc);
+    // Label 0 holds 0.2 (relevant) then 0.1 (two irrelevant): [bits, relevant, irrelevant].
+    let runs = &value["runs"]["columns"][0];
+    assert_eq!(
+        runs[0],
+        serde_json::json!([0.2f64.to_bits(), 1, 0]),
+        "{value}"
+    );
+    let tampered = |f: &dyn Fn(&mut Value)| {
+        let mut v = value.clone();
+        f(&mut v["runs"]["columns"][0]);
+        v
+    };
+    let swapped = tampered(&|c| c.as_array_mut().unwrap().swap(0, 1));
+    let emptied = tampered(&|c| c[0] = serde_json::json!([0.2f64.to_bits(), 0, 0]));
+    let recounted = tampered(&|c| c[0] = serde_json::json!([0.2f64.to_bits(), 2, 0]));
+    let infinite = tampered(&|c| c[0] = serde_json::json!([f64::INFINITY.to_bits(), 1, 0]));
+    for bad in [swapped, emptied, recounted, infinite] {
+        assert!(read(&bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
 fn every_preset_of_every_convention() {
     let mut rng = Rng::seeded(0x5EED_5E7D_0000_0003);
     for convention in Convention::ALL {

@@ -8,16 +8,45 @@ use super::{Block, RankedRow, Ranker, Ranking};
 use crate::ties::{TieGrouping, TiePolicy};
 
 /// One distinct score of a vector and how many of its items (labels 0 or 1) hold it.
+///
+/// Serialised as `[score bits, relevant, irrelevant]`: a state holds one per distinct score of
+/// each label, so the field names would be most of its JSON.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(from = "(u64, u64, u64)", into = "(u64, u64, u64)")
+)]
 pub(crate) struct Run {
     /// The score, as the items gave it (`-0.0` and `0.0` share a run: they tie).
-    #[cfg_attr(feature = "serde", serde(with = "crate::state_format::f64_bits"))]
     pub(crate) score: f64,
     /// Items labelled 1.
     pub(crate) relevant: u64,
     /// Items labelled 0.
     pub(crate) irrelevant: u64,
+}
+
+impl Run {
+    /// The items holding the score (saturating: a state read back may hold any counts).
+    pub(crate) fn items(&self) -> u64 {
+        self.relevant.saturating_add(self.irrelevant)
+    }
+}
+
+impl From<(u64, u64, u64)> for Run {
+    fn from((bits, relevant, irrelevant): (u64, u64, u64)) -> Self {
+        Run {
+            score: f64::from_bits(bits),
+            relevant,
+            irrelevant,
+        }
+    }
+}
+
+impl From<Run> for (u64, u64, u64) {
+    fn from(run: Run) -> Self {
+        (run.score.to_bits(), run.relevant, run.irrelevant)
+    }
 }
 
 impl Ranker {

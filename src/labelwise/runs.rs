@@ -50,6 +50,20 @@ impl LabelRuns {
         self.columns.iter().map(Vec::len).sum()
     }
 
+    /// Whether every label's runs are best first (distinct, finite scores), none empty, and
+    /// hold `rows` items: what a state read back must satisfy.
+    pub(crate) fn holds(&self, rows: u64) -> bool {
+        !self.columns.is_empty()
+            && self.columns.iter().all(|column| {
+                let sorted = column.windows(2).all(|w| key(&w[0]) < key(&w[1]));
+                let valid = column.iter().all(|r| r.score.is_finite() && r.items() > 0);
+                let items = column
+                    .iter()
+                    .try_fold(0u64, |t, r| t.checked_add(r.items()));
+                sorted && valid && items == Some(rows)
+            })
+    }
+
     /// Adds label j's samples: (score, relevant) pairs. `scratch` is reused between calls.
     pub(crate) fn add_column(
         &mut self,

@@ -44,7 +44,15 @@ use crate::validate::{check_scores, check_shapes, read_labels};
 /// assert_eq!(second.run_count(), 5); // label 0: 0.9, 0.5, 0.1; label 1: 0.5, 0.1
 /// ```
 #[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "wire::LabelRunsAccumulator<M>")
+)]
+#[cfg_attr(
+    feature = "serde",
+    serde(bound(deserialize = "M: serde::Deserialize<'de>"))
+)]
 pub struct LabelRunsAccumulator<M> {
     /// The serialised form's format version (first, so that it is read first).
     version: StateVersion,
@@ -223,5 +231,46 @@ impl<M: VectorMetric> LabelRunsAccumulator<M> {
     /// The metric being accumulated.
     pub fn metric(&self) -> &M {
         &self.metric
+    }
+}
+
+/// The serialised form, checked when read: every label's runs best first, of finite scores,
+/// none empty, and as many items as rows seen.
+#[cfg(feature = "serde")]
+mod wire {
+    use super::{LabelDomain, LabelRuns, Rows, StateVersion};
+
+    #[derive(serde::Deserialize)]
+    pub(super) struct LabelRunsAccumulator<M> {
+        version: StateVersion,
+        metric: M,
+        domain: LabelDomain,
+        rows: Rows,
+        runs: Option<LabelRuns>,
+    }
+
+    impl<M> TryFrom<LabelRunsAccumulator<M>> for super::LabelRunsAccumulator<M> {
+        type Error = &'static str;
+
+        fn try_from(wire: LabelRunsAccumulator<M>) -> Result<Self, Self::Error> {
+            let rows = wire.rows.count() as u64;
+            let consistent = match &wire.runs {
+                Some(runs) => runs.holds(rows),
+                None => rows == 0,
+            };
+            if !consistent {
+                return Err(
+                    "each label's runs must be best first, of finite scores, none empty, \
+                            and hold one item per row seen",
+                );
+            }
+            Ok(super::LabelRunsAccumulator {
+                version: wire.version,
+                metric: wire.metric,
+                domain: wire.domain,
+                rows: wire.rows,
+                runs: wire.runs,
+            })
+        }
     }
 }
