@@ -8,6 +8,7 @@ from typing import Any, Iterable, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 
 from . import _input
+from .exceptions import ParameterError
 from ._rankmetrics import Accumulator as _Accumulator
 from ._rankmetrics import Metric, metric_names, param_keys
 
@@ -237,6 +238,7 @@ def accumulator(
     metric: str,
     ties: Optional[str] = None,
     first_row: int = 0,
+    state: str = "rows",
     **params: Any,
 ) -> Accumulator:
     """An empty :class:`Accumulator` for a metric by name (as :func:`evaluate` takes it).
@@ -258,10 +260,33 @@ def accumulator(
     >>> acc.update([[1, 0]], [[0.9, 0.1]]); acc.update([[0, 1]], [[0.8, 0.2]])
     >>> acc.value() == rankmetrics.roc_auc([[1, 0], [0, 1]], [[0.9, 0.1], [0.8, 0.2]], average="micro")
     True
+
+    A label-wise metric's accumulator keeps the rows (``state="rows"``, 16 bytes a cell). With
+    ``state="runs"`` it keeps each label's distinct scores with how many relevant and
+    irrelevant rows hold each: far less where scores repeat, merged exactly in any order, and
+    the same value to the bit. Runs refuse, with :class:`ParameterError`, what they cannot give
+    exactly: the tie policies ``first``, ``last`` and ``random``, ``average="samples"``,
+    pROC's automatic direction (mldr's AUCs), sample weights, and labels other than 0 and 1.
+    Row-wise metrics keep sums and counts either way.
+
+    >>> runs = rankmetrics.accumulator(convention="sklearn", metric="roc_auc_score", state="runs")
+    >>> runs.update([[1, 0], [0, 1]], [[0.5, 0.5], [0.5, 0.9]]); runs.update([[1, 1]], [[0.5, 0.5]])
+    >>> runs.value() == rankmetrics.evaluate([[1, 0], [0, 1], [1, 1]], [[0.5, 0.5], [0.5, 0.9], [0.5, 0.5]],
+    ...                                      convention="sklearn", metric="roc_auc_score")
+    True
+    >>> rankmetrics.accumulator(convention="mldr", metric="macro_auc", state="runs")
+    Traceback (most recent call last):
+    ...
+    rankmetrics.exceptions.ParameterError: a per-label runs state cannot give this value exactly: the metric reads the scores of each class (pROC's automatic direction)
     """
+    if state not in ("rows", "runs"):
+        raise ParameterError(
+            f'state={state!r}: expected "rows" or "runs"', "InvalidParam", {"parameter": "state", "value": state}
+        )
+    runs = state == "runs"
     if convention == "rankmetrics" and metric in _TYPED:
-        return Accumulator(_typed(metric, ties, params).accumulator(first_row))
-    return Accumulator(lookup(convention, metric, ties, params).accumulator(first_row))
+        return Accumulator(_typed(metric, ties, params).accumulator(first_row, runs))
+    return Accumulator(lookup(convention, metric, ties, params).accumulator(first_row, runs))
 
 
 _TYPED_KEYS = {

@@ -42,11 +42,17 @@ MetricItem = Union[str, Tuple[str, Mapping[str, Any]]]
 
 
 def metric_specs(
-    metrics: Sequence[MetricItem], convention: str, ties: Optional[str], params: Mapping[str, Any]
+    metrics: Sequence[MetricItem], convention: str, ties: Optional[str], params: Mapping[str, Any],
+    weighted: bool = False,
 ) -> List[Dict[str, Any]]:
     """One accumulator spec per metric: a name (``params`` given to it when it takes them) or
     a ``(name, {param: value})`` pair, whose parameters may also set the metric's own
-    ``convention`` and ``ties``; checked here, before any work is scheduled."""
+    ``convention`` and ``ties``; checked here, before any work is scheduled.
+
+    A label-wise metric's partitions ship each label's runs (distinct scores with their
+    relevant and irrelevant counts) where runs give the value exactly, and the rows
+    otherwise: with sample weights (``weighted``), under the tie policies that order ties by
+    position, for the ``samples`` average and pROC's automatic direction."""
     if isinstance(metrics, str) or not metrics:
         raise TypeError("metrics must be a non-empty list of metric names or (name, params) pairs")
     specs: List[Dict[str, Any]] = []
@@ -66,6 +72,8 @@ def metric_specs(
         shared = {k: v for k, v in params.items() if k in keys and k not in own}
         spec = {"convention": convention, "metric": name, "ties": ties, **shared, **own}
         _core.accumulator(**spec)  # bad names and values raise here, on the driver
+        if not weighted and _keeps_runs(spec):
+            spec["state"] = "runs"
         specs.append({"key": key, "spec": spec})
     names = [s["key"] for s in specs]
     if len(set(names)) != len(names):
@@ -78,6 +86,17 @@ def metric_specs(
         )
     return specs
 
+
+
+def _keeps_runs(spec: Dict[str, Any]) -> bool:
+    """Whether the metric of ``spec`` can keep runs instead of rows, to the same bits."""
+    try:
+        _core.accumulator(**spec, state="runs")
+    except ParameterError as e:
+        if e.kind == "NotExactInRuns":
+            return False
+        raise
+    return True
 
 
 def _error(message: str, partition: int, **details: Any) -> RankmetricsError:

@@ -126,7 +126,8 @@ def evaluate(
         layout = Layout.of(y_true=y_true, y_score="scores" if y_score is None else y_score,
                            sample_weight=sample_weight, n_labels=n_labels, sample_id=sample_id,
                            label_id=label_id, row_number=row_number)
-        return _evaluate_frame(df, layout, _distributed.metric_specs(metrics, convention, ties, params))
+        specs = _distributed.metric_specs(metrics, convention, ties, params, sample_weight is not None)
+        return _evaluate_frame(df, layout, specs)
     if y_score is None:
         raise TypeError("evaluate(y_true_array, y_score_array, ...) needs y_score, or give a DataFrame")
     if not all(isinstance(m, str) for m in metrics):
@@ -194,7 +195,7 @@ def _evaluate_arrays(
     if w is not None and w.chunks[0] != y.chunks[0]:
         w = w.rechunk({0: y.chunks[0]})
     # Checked (names, parameters) before any work is scheduled.
-    keyed = _distributed.metric_specs(metrics, convention, ties, params)
+    keyed = _distributed.metric_specs(metrics, convention, ties, params, w is not None)
     specs, keys = [k["spec"] for k in keyed], [k["key"] for k in keyed]
     y_blocks, s_blocks = y.to_delayed().ravel(), s.to_delayed().ravel()
     w_blocks = [None] * len(y_blocks) if w is None else list(w.to_delayed().ravel())

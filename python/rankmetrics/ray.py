@@ -99,7 +99,7 @@ def evaluate(
 
     layout = Layout.of(y_true=y_true, y_score=y_score, sample_weight=sample_weight, n_labels=n_labels,
                        sample_id=sample_id, label_id=label_id, row_number=row_number)
-    specs = _distributed.metric_specs(metrics, convention, ties, params)
+    specs = _distributed.metric_specs(metrics, convention, ties, params, sample_weight is not None)
     blocks = _blocks(ds, layout.columns())
     firsts: List[Optional[int]] = [None] * len(blocks)
     counts: List[Optional[int]] = [None] * len(blocks)

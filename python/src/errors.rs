@@ -102,6 +102,7 @@ fn describe(error: &Error, fields: &Bound<'_, PyDict>) -> PyResult<(&'static str
             ("ParameterError", "UnsupportedPolicy")
         }
         Error::NotRowWise => ("ParameterError", "NotRowWise"),
+        Error::NotExactInRuns(_) => ("ParameterError", "NotExactInRuns"),
         Error::LabelWeightLength { expected, found } => {
             fields.set_item("expected", *expected)?;
             fields.set_item("found", *found)?;

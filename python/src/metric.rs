@@ -240,17 +240,28 @@ impl Metric {
         Ok(values.to_pyarray(py))
     }
 
-    /// An empty accumulator for this metric; its rows are numbered from `first_row`.
-    #[pyo3(signature = (first_row=None))]
-    fn accumulator(&self, first_row: Option<&Bound<'_, PyAny>>) -> PyResult<Accumulator> {
+    /// An empty accumulator for this metric; its rows are numbered from `first_row`. With
+    /// `runs`, a label-wise metric keeps each label's runs instead of the rows (refused where
+    /// runs cannot give the value exactly).
+    #[pyo3(signature = (first_row=None, runs=false))]
+    fn accumulator(
+        &self,
+        first_row: Option<&Bound<'_, PyAny>>,
+        runs: bool,
+    ) -> PyResult<Accumulator> {
         let first_row = first_row.map(|v| count(v, "first_row")).transpose()?;
         let first_row = first_row.unwrap_or(0);
-        let state = match &self.kind {
-            Kind::Preset(p) => State::Preset(p.accumulator_starting_at(first_row)),
-            Kind::RocAuc(m) => State::RocAuc(m.accumulator_starting_at(first_row)),
-            Kind::LabelAp(m) => State::LabelAp(m.accumulator_starting_at(first_row)),
-            Kind::PsPrecision(m) => State::PsPrecision(m.accumulator_starting_at(first_row)),
-            Kind::PsNdcg(m) => State::PsNdcg(m.accumulator_starting_at(first_row)),
+        let state = match (&self.kind, runs) {
+            (Kind::Preset(p), true) => {
+                State::Preset(p.runs_accumulator_starting_at(first_row).map_err(to_py)?)
+            }
+            (Kind::RocAuc(m), true) => {
+                State::RocAucRuns(m.runs_accumulator_starting_at(first_row).map_err(to_py)?)
+            }
+            (Kind::LabelAp(m), true) => {
+                State::LabelApRuns(m.runs_accumulator_starting_at(first_row).map_err(to_py)?)
+            }
+            (kind, _) => return Ok(Accumulator::new(rows_state(kind, first_row))),
         };
         Ok(Accumulator::new(state))
     }
@@ -312,4 +323,15 @@ pub fn inverse_propensities(
     PropensityModel::new(a, b)
         .and_then(|model| model.inverse_propensities(&frequencies, n))
         .map_err(to_py)
+}
+
+/// The accumulator of `kind` that keeps sums and counts (row-wise) or the rows (label-wise).
+fn rows_state(kind: &Kind, first_row: usize) -> State {
+    match kind {
+        Kind::Preset(p) => State::Preset(p.accumulator_starting_at(first_row)),
+        Kind::RocAuc(m) => State::RocAuc(m.accumulator_starting_at(first_row)),
+        Kind::LabelAp(m) => State::LabelAp(m.accumulator_starting_at(first_row)),
+        Kind::PsPrecision(m) => State::PsPrecision(m.accumulator_starting_at(first_row)),
+        Kind::PsNdcg(m) => State::PsNdcg(m.accumulator_starting_at(first_row)),
+    }
 }

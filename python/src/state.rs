@@ -6,7 +6,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use rankmetrics::registry::PresetAccumulator;
 use rankmetrics::{
-    LabelAveragePrecision, LabelwiseAccumulator, PsNdcgAtK, PsPrecisionAtK, RocAuc, RowAccumulator,
+    LabelAveragePrecision, LabelRunsAccumulator, LabelwiseAccumulator, PsNdcgAtK, PsPrecisionAtK,
+    RocAuc, RowAccumulator,
 };
 use serde::{Deserialize, Serialize};
 
@@ -27,6 +28,10 @@ pub enum State {
     PsPrecision(RowAccumulator<PsPrecisionAtK>),
     /// PSnDCG@k (sums and counts).
     PsNdcg(RowAccumulator<PsNdcgAtK>),
+    /// ROC AUC (keeps each label's runs).
+    RocAucRuns(LabelRunsAccumulator<RocAuc>),
+    /// Label-wise average precision (keeps each label's runs).
+    LabelApRuns(LabelRunsAccumulator<LabelAveragePrecision>),
 }
 
 /// A metric evaluated in batches (see `rankmetrics.accumulator`).
@@ -102,6 +107,8 @@ impl Accumulator {
             (_, State::LabelAp(a)) => a.update(&y, &s, w),
             (_, State::PsPrecision(a)) => a.update(&y, &s, w),
             (_, State::PsNdcg(a)) => a.update(&y, &s, w),
+            (_, State::RocAucRuns(a)) => a.update(&y, &s, w),
+            (_, State::LabelApRuns(a)) => a.update(&y, &s, w),
         });
         result.map_err(to_py)
     }
@@ -115,6 +122,8 @@ impl Accumulator {
             (State::LabelAp(a), State::LabelAp(b)) => a.merge(b),
             (State::PsPrecision(a), State::PsPrecision(b)) => a.merge(b),
             (State::PsNdcg(a), State::PsNdcg(b)) => a.merge(b),
+            (State::RocAucRuns(a), State::RocAucRuns(b)) => a.merge(b),
+            (State::LabelApRuns(a), State::LabelApRuns(b)) => a.merge(b),
             _ => Err(rankmetrics::Error::Incompatible(
                 rankmetrics::Incompatibility::Metric,
             )),
@@ -130,6 +139,8 @@ impl Accumulator {
             State::LabelAp(a) => a.value(),
             State::PsPrecision(a) => a.value(),
             State::PsNdcg(a) => a.value(),
+            State::RocAucRuns(a) => a.value(),
+            State::LabelApRuns(a) => a.value(),
         }
         .map_err(to_py)
     }
@@ -147,6 +158,8 @@ impl Accumulator {
             State::LabelAp(a) => a.rows(),
             State::PsPrecision(a) => a.rows(),
             State::PsNdcg(a) => a.rows(),
+            State::RocAucRuns(a) => a.rows(),
+            State::LabelApRuns(a) => a.rows(),
         };
         ranges.iter().map(|r| (r.start, r.end)).collect()
     }

@@ -76,6 +76,7 @@ fn kind(error: &Error) -> &'static str {
         Error::TooManyRecallLevels { .. } => "too_many_recall_levels",
         Error::NotRowWise => "not_row_wise",
         Error::UnsupportedPolicy { .. } => "unsupported_policy",
+        Error::NotExactInRuns(_) => "not_exact_in_runs",
         Error::LabelWeightLength { .. } => "label_weight_length",
         Error::InvalidLabelWeight { .. } => "invalid_label_weight",
         Error::InvalidPropensityParameter { .. } => "invalid_propensity_parameter",
