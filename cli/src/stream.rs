@@ -1,7 +1,8 @@
 //! `eval` in bounded memory: the files are read a chunk of rows at a time, and each chunk goes
 //! to every preset's accumulator. Row-wise presets keep sums and counts, so memory does not
-//! grow with the number of samples; label-wise ones (AUC, label average precision) keep the
-//! rows, as an exact value needs them. The rows of a chunk are ranked on the threads of the
+//! grow with the number of samples; label-wise ones (AUC, label average precision) keep each
+//! label's distinct scores with their counts where that gives the exact value, and the rows
+//! otherwise (weights, ties ordered by position, per-sample averages, pROC's direction). The rows of a chunk are ranked on the threads of the
 //! global rayon pool (`--threads`), and summed in row order: the same bits for any count.
 
 use std::path::Path;
@@ -95,7 +96,15 @@ fn stream(
         .transpose()?;
     let total = scores.size() + labels.size() + weights.as_ref().map_or(0, RowStream::size);
     progress.bytes(format!("evaluating {} metrics", presets.len()), total);
-    let mut accumulators: Vec<_> = presets.iter().map(|p| Some(p.accumulator())).collect();
+    // Label-wise presets keep each label's runs where that is exact (no weights, a policy that
+    // does not order ties by position, ...), else the rows.
+    let accumulator = |p: &Preset| match weights {
+        None => p
+            .runs_accumulator_starting_at(0)
+            .unwrap_or_else(|_| p.accumulator()),
+        Some(_) => p.accumulator(),
+    };
+    let mut accumulators: Vec<_> = presets.iter().map(|p| Some(accumulator(p))).collect();
     let (mut label_rows, mut weight_rows) = (Vec::new(), Vec::new());
     loop {
         label_rows.clear();

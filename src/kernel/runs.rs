@@ -28,6 +28,7 @@ pub(crate) struct Run {
 
 impl Run {
     /// The items holding the score (saturating: a state read back may hold any counts).
+    #[cfg(feature = "serde")]
     pub(crate) fn items(&self) -> u64 {
         self.relevant.saturating_add(self.irrelevant)
     }

@@ -52,6 +52,7 @@ impl LabelRuns {
 
     /// Whether every label's runs are best first (distinct, finite scores), none empty, and
     /// hold `rows` items: what a state read back must satisfy.
+    #[cfg(feature = "serde")]
     pub(crate) fn holds(&self, rows: u64) -> bool {
         !self.columns.is_empty()
             && self.columns.iter().all(|column| {
