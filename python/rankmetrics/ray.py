@@ -27,8 +27,9 @@ from typing import Any, Dict, List, Optional, Sequence
 
 from . import _distributed
 from ._distributed import Layout, MetricItem
+from .exceptions import RankmetricsError
 
-__all__ = ["evaluate"]
+__all__ = ["evaluate", "Evaluate"]
 
 
 def _rows(block: Any, layout: Layout, partition: int) -> Dict[str, Any]:
@@ -111,3 +112,124 @@ def evaluate(
     result = ray.remote(_result)
     results = ray.get([result.remote(b, i, firsts[i], layout, specs, counts[i]) for i, b in enumerate(blocks)])
     return _distributed.finish(results, specs, len(blocks))
+
+
+
+def _empty_result() -> Dict[str, Any]:
+    return {"version": _distributed.FORMAT_VERSION, "partition": 0, "first_row": None, "rows": 0,
+            "labels": None, "states": None, "error": None}
+
+
+def _first_error(a: Dict[str, Any], b: Dict[str, Any]) -> Dict[str, Any]:
+    """Of two results holding an error, the one whose error names the lower row."""
+    def row(r: Dict[str, Any]) -> float:
+        found = getattr(r["error"], "row", None) if r["error"] is not None else None
+        return float("inf") if found is None else float(found)
+
+    return a if row(a) <= row(b) else b
+
+
+def _combined(a: Dict[str, Any], b: Dict[str, Any]) -> Dict[str, Any]:
+    """Two partial results as one: each metric's states merged (exact in any order, as the
+    crate's merge contract says), or the first error met."""
+    from . import _core
+
+    if a["error"] is not None or b["error"] is not None:
+        return _first_error(a, b) if a["error"] is not None and b["error"] is not None else (
+            a if a["error"] is not None else b)
+    if a["states"] is None:
+        return b
+    if b["states"] is None:
+        return a
+    if a["labels"] is not None and b["labels"] is not None and a["labels"] != b["labels"]:
+        error = RankmetricsError(f"blocks with {a['labels']} and {b['labels']} labels per row",
+                                 "ShapeMismatch", {"expected": a["labels"], "found": b["labels"]})
+        return dict(a, error=error)
+    states = []
+    for ours, theirs in zip(a["states"], b["states"]):
+        acc, other = (_core.Accumulator.__new__(_core.Accumulator) for _ in range(2))
+        acc.__setstate__(ours)
+        other.__setstate__(theirs)
+        try:
+            acc.merge(other)
+        except RankmetricsError as e:
+            return dict(a, error=e)
+        states.append(acc.__getstate__())
+    return dict(a, rows=a["rows"] + b["rows"], labels=a["labels"] or b["labels"], states=states)
+
+
+def _values(result: Dict[str, Any], specs: List[Dict[str, Any]]) -> Dict[str, float]:
+    from . import _core
+
+    if result["error"] is not None:
+        raise result["error"]
+    if result["states"] is None:
+        raise RankmetricsError("no rows", "NoSamples")
+    out: Dict[str, float] = {}
+    for spec, state in zip(specs, result["states"]):
+        acc = _core.Accumulator.__new__(_core.Accumulator)
+        acc.__setstate__(state)
+        out[spec["key"]] = acc.value()
+    return out
+
+
+try:  # Ray is optional: without it, Evaluate is not defined (and evaluate() fails on use).
+    from ray.data.aggregate import AggregateFnV2 as _AggregateFnV2
+except ImportError:  # pragma: no cover - the tests run with Ray installed
+    _AggregateFnV2 = object
+
+
+class Evaluate(_AggregateFnV2):  # type: ignore[misc,valid-type]
+    """``metrics`` as a Ray aggregation: ``ds.aggregate(Evaluate(...))``.
+
+    Each block gives its accumulator states, numbered by the ``row_number`` column (Ray
+    tells a block nothing of where it starts, so the rows must carry their numbers), and
+    Ray combines them in any order: every merge is exact in any order, so the value is
+    bitwise :func:`rankmetrics.evaluate` on the rows in row-number order. A row number
+    seen twice, or blocks of different label counts, raise; so does a bad value, naming
+    its row. Row numbers need not start at 0 or follow each other; they decide the draws of
+    ``ties="random:SEED"``. Not per group: Ray's ``groupby`` hands an ``AggregateFnV2`` the
+    group key and one column only (filter the dataset per group instead).
+
+    Parameters are those of :func:`evaluate` (``row_number`` required), plus ``name``,
+    the output column's name. The output is ``{metric: value}``.
+
+    Examples
+    --------
+    >>> import os, tempfile, ray, rankmetrics
+    >>> from rankmetrics import ray as rmray
+    >>> here = os.getcwd()
+    >>> os.chdir(tempfile.mkdtemp())  # Ray puts the driver's directory first on the workers' path
+    >>> _ = ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    >>> os.chdir(here)
+    >>> y, s = [[1, 0, 1], [0, 1, 0], [1, 1, 0]], [[0.5, 0.5, 0.1], [0.2, 0.9, 0.4], [0.3, 0.3, 0.3]]
+    >>> rows = [{"row": i, "labels": a, "scores": b} for i, (a, b) in enumerate(zip(y, s))]
+    >>> ds = ray.data.from_items(rows).repartition(2)
+    >>> agg = rmray.Evaluate(row_number="row", metrics=["roc_auc_score"], convention="sklearn")
+    >>> ds.aggregate(agg)["rankmetrics"] == {"roc_auc_score": rankmetrics.evaluate(
+    ...     y, s, convention="sklearn", metric="roc_auc_score")}
+    True
+    >>> ray.shutdown()
+    """
+
+    def __init__(self, *, row_number: str, y_true: str = "labels", y_score: Any = "scores",
+                 sample_weight: Optional[str] = None, metrics: Sequence[MetricItem],
+                 convention: str = "rankmetrics", ties: Optional[str] = None,
+                 n_labels: Optional[int] = None, sample_id: Optional[str] = None,
+                 label_id: Optional[str] = None, name: str = "rankmetrics", **params: Any) -> None:
+        self._layout = Layout.of(y_true=y_true, y_score=y_score, sample_weight=sample_weight,
+                                 n_labels=n_labels, sample_id=sample_id, label_id=label_id,
+                                 row_number=row_number)
+        self._specs = _distributed.metric_specs(metrics, convention, ties, params, sample_weight is not None)
+        super().__init__(name, zero_factory=_empty_result, on=None, ignore_nulls=False)
+
+    def aggregate_block(self, block: Any) -> Dict[str, Any]:
+        table = _distributed.arrow_table(block, self._layout)
+        return _distributed.partition_result([table], 0, None, self._layout, self._specs)
+
+    def combine(self, current_accumulator: Dict[str, Any], new: Dict[str, Any]) -> Dict[str, Any]:
+        return _combined(current_accumulator, new)
+
+    def finalize(self, accumulator: Dict[str, Any]) -> Dict[str, float]:
+        return _values(accumulator, self._specs)
+
