@@ -29,34 +29,52 @@ True
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Union
 
 from . import _core, _distributed
 from ._distributed import Layout, MetricItem
+from .exceptions import RankmetricsError
 
 __all__ = ["evaluate"]
 
 
-def _chunk_states(y: Any, s: Any, w: Any, first_row: int, specs: List[Dict[str, Any]]) -> List[bytes]:
-    """The pickled states of every metric on one chunk (runs on a worker)."""
+# A chunk's bad input travels as a result (the error), not as a task's exception: the scheduler
+# raises the exception of whichever task fails first in time, and the merge tree keeps the
+# error of the leftmost chunk, the first bad row's, as one process reports it.
+States = Union[List[bytes], RankmetricsError]
+
+
+def _chunk_states(y: Any, s: Any, w: Any, first_row: int, specs: List[Dict[str, Any]]) -> States:
+    """The pickled states of every metric on one chunk, or its input's error (runs on a
+    worker)."""
     states = []
-    for spec in specs:
-        acc = _core.accumulator(first_row=first_row, **spec)
-        acc.update(y, s, w)
-        states.append(acc.__getstate__())
+    try:
+        for spec in specs:
+            acc = _core.accumulator(first_row=first_row, **spec)
+            acc.update(y, s, w)
+            states.append(acc.__getstate__())
+    except RankmetricsError as e:
+        return e
     return states
 
 
-def _merge(a: List[bytes], b: List[bytes]) -> List[bytes]:
+def _merge(a: States, b: States) -> States:
     """Two lists of states merged metric by metric (rows are placed by their numbers, so the
-    merge is exact whatever the tree)."""
+    merge is exact whatever the tree); the left one's error first, then the right one's."""
+    if isinstance(a, RankmetricsError):
+        return a
+    if isinstance(b, RankmetricsError):
+        return b
     out = []
-    for x, y in zip(a, b):
-        left, right = _core.Accumulator.__new__(_core.Accumulator), _core.Accumulator.__new__(_core.Accumulator)
-        left.__setstate__(x)
-        right.__setstate__(y)
-        left.merge(right)
-        out.append(left.__getstate__())
+    try:
+        for x, y in zip(a, b):
+            left, right = _core.Accumulator.__new__(_core.Accumulator), _core.Accumulator.__new__(_core.Accumulator)
+            left.__setstate__(x)
+            right.__setstate__(y)
+            left.merge(right)
+            out.append(left.__getstate__())
+    except RankmetricsError as e:
+        return e
     return out
 
 
@@ -116,9 +134,11 @@ def evaluate(
     ValueError
         If the arrays are chunked along labels or their row chunks differ.
     RankmetricsError
-        As :func:`rankmetrics.evaluate`, for the first bad row (DataFrames: the first bad
-        partition's error, naming the partition in ``details["partition"]``, as
-        :func:`rankmetrics.spark.evaluate`).
+        As :func:`rankmetrics.evaluate`, for the first bad row: arrays, the error of the first
+        chunk in row order that has one (every chunk is evaluated, in parallel or not, before it
+        is raised), its row counted in the whole data; DataFrames, the first bad partition's
+        error, naming the partition in ``details["partition"]``, as
+        :func:`rankmetrics.spark.evaluate`.
     """
     if _is_frame(df):
         if sample_weight is not None and not isinstance(sample_weight, str):
@@ -211,6 +231,8 @@ def _evaluate_arrays(
         groups = [level[i : i + split_every] for i in range(0, len(level), split_every)]
         level = [_merge_group(g) for g in groups]
     (states,) = dask.compute(level[0])
+    if isinstance(states, RankmetricsError):
+        raise states
     out = {}
     for key, state in zip(keys, states):
         acc = _core.Accumulator.__new__(_core.Accumulator)

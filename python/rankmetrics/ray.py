@@ -42,11 +42,13 @@ def _result(block: Any, partition: int, first_row: Optional[int], layout: Layout
 
 def _blocks(ds: Any, columns: List[str]) -> List[Any]:
     """The dataset's blocks, in its order, as object references to Arrow tables."""
-    from ray.data import DataContext
-
-    options = DataContext.get_current().execution_options
+    # A dataset executes with the DataContext it was created with (a copy of the current one
+    # then, shared with the datasets derived from it), not with DataContext.get_current():
+    # preserve_order is set on the dataset's own, for the blocks in the dataset's order, not
+    # in the order tasks finish.
+    options = ds.context.execution_options
     kept = options.preserve_order
-    options.preserve_order = True  # blocks in the dataset's order, not in the order tasks finish
+    options.preserve_order = True
     try:
         return list(ds.select_columns(columns).to_arrow_refs())
     finally:
