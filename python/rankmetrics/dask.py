@@ -139,6 +139,31 @@ def evaluate(
         is raised), its row counted in the whole data; DataFrames, the first bad partition's
         error, naming the partition in ``details["partition"]``, as
         :func:`rankmetrics.spark.evaluate`.
+
+    Examples
+    --------
+    Top-2 predictions (the sparse layout), on dask's synchronous scheduler:
+
+    >>> import dask, pandas as pd, dask.dataframe as dd, rankmetrics
+    >>> from rankmetrics import dask as rmdask
+    >>> with dask.config.set({"dataframe.convert-string": False}):
+    ...     frame = dd.from_pandas(pd.DataFrame({"relevant": [[0], [2], [1, 2]],
+    ...                                          "top": [[0, 1], [1, 2], [2, 0]],
+    ...                                          "top_scores": [[0.9, 0.4], [0.8, 0.7], [0.6, 0.5]]}),
+    ...                            npartitions=2)
+    >>> with dask.config.set(scheduler="sync"):
+    ...     rmdask.evaluate(frame, y_true="relevant", y_score=("top", "top_scores"), n_labels=3,
+    ...                     metrics=["coverage_error", "label_ranking_loss"], convention="sklearn")
+    {'coverage_error': 2.0, 'label_ranking_loss': 0.3333333333333333}
+
+    The same rows written out densely (labels outside the top-2 score the lowest finite
+    float64, below every predicted one), in one process:
+
+    >>> import numpy as np
+    >>> low = np.finfo(np.float64).min
+    >>> y, s = [[1, 0, 0], [0, 0, 1], [0, 1, 1]], [[0.9, 0.4, low], [low, 0.8, 0.7], [0.5, low, 0.6]]
+    >>> rankmetrics.evaluate(y, s, convention="sklearn", metric="label_ranking_loss")
+    0.3333333333333333
     """
     if _is_frame(df):
         if sample_weight is not None and not isinstance(sample_weight, str):

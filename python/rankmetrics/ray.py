@@ -6,19 +6,7 @@ dataset); the driver merges them in block order. The values are bitwise those of
 Needs ray[data] and pyarrow (``pip install "rankmetrics[ray]"``), with rankmetrics installed
 where the workers run.
 
->>> import os, tempfile, ray, rankmetrics
->>> from rankmetrics import ray as rmray
->>> here = os.getcwd()
->>> os.chdir(tempfile.mkdtemp())  # Ray puts the driver's directory first on the workers' path
->>> _ = ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
->>> os.chdir(here)
->>> y, s = [[1, 0, 1], [0, 1, 0]], [[0.5, 0.5, 0.1], [0.2, 0.9, 0.4]]
->>> ds = ray.data.from_items([{"labels": a, "scores": b} for a, b in zip(y, s)])
->>> rmray.evaluate(ds, metrics=["label_ranking_loss"], convention="sklearn")
-{'label_ranking_loss': 0.5}
->>> rankmetrics.evaluate(y, s, convention="sklearn", metric="label_ranking_loss")
-0.5
->>> ray.shutdown()
+The example is :func:`evaluate`'s (it starts a local Ray instance).
 """
 
 from __future__ import annotations
@@ -96,6 +84,22 @@ def evaluate(
     RankmetricsError
         As :func:`rankmetrics.spark.evaluate` (the first bad block's error, naming the block as
         ``details["partition"]`` and the row of the whole dataset).
+
+    Examples
+    --------
+    >>> import os, tempfile, ray, rankmetrics
+    >>> from rankmetrics import ray as rmray
+    >>> here = os.getcwd()
+    >>> os.chdir(tempfile.mkdtemp())  # Ray puts the driver's directory first on the workers' path
+    >>> _ = ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    >>> os.chdir(here)
+    >>> y, s = [[1, 0, 1], [0, 1, 0]], [[0.5, 0.5, 0.1], [0.2, 0.9, 0.4]]
+    >>> ds = ray.data.from_items([{"labels": a, "scores": b} for a, b in zip(y, s)])
+    >>> rmray.evaluate(ds, metrics=["label_ranking_loss", "coverage_error"], convention="sklearn")
+    {'label_ranking_loss': 0.5, 'coverage_error': 2.0}
+    >>> rankmetrics.evaluate(y, s, convention="sklearn", metric="label_ranking_loss")
+    0.5
+    >>> ray.shutdown()
     """
     import ray
 

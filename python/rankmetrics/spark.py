@@ -6,21 +6,7 @@ the same rows in the order of the DataFrame's partitions.
 Needs pyspark with pyarrow and pandas >= 2.2 (``pip install "rankmetrics[spark]"``), and the
 workers' Python (``PYSPARK_PYTHON``) must have rankmetrics installed.
 
->>> import os, sys, tempfile
->>> os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # doctest: +ELLIPSIS
-'...'
->>> from pyspark.sql import SparkSession
->>> from rankmetrics import spark as rmspark
->>> spark = (SparkSession.builder.master("local[1]").config("spark.ui.enabled", "false")
-...          .config("spark.ui.showConsoleProgress", "false").getOrCreate())
->>> y, s = [[1, 0, 1], [0, 1, 0]], [[0.5, 0.5, 0.1], [0.2, 0.9, 0.4]]
->>> df = spark.createDataFrame(list(zip(y, s)), "labels array<int>, scores array<double>")
->>> rmspark.evaluate(df, metrics=["label_ranking_loss"], convention="sklearn")
-{'label_ranking_loss': 0.5}
->>> import rankmetrics
->>> rankmetrics.evaluate(y, s, convention="sklearn", metric="label_ranking_loss")
-0.5
->>> spark.stop()
+The example is :func:`evaluate`'s (it starts a local Spark session).
 """
 
 from __future__ import annotations
@@ -141,6 +127,24 @@ def evaluate(
         label counts (``ShapeMismatch``).
     ParameterError
         For bad metric names or parameters (before any job runs).
+
+    Examples
+    --------
+    >>> import os, sys
+    >>> os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # doctest: +ELLIPSIS
+    '...'
+    >>> from pyspark.sql import SparkSession
+    >>> from rankmetrics import spark as rmspark
+    >>> spark = (SparkSession.builder.master("local[1]").config("spark.ui.enabled", "false")
+    ...          .config("spark.ui.showConsoleProgress", "false").getOrCreate())
+    >>> y, s = [[1, 0, 1], [0, 1, 0]], [[0.5, 0.5, 0.1], [0.2, 0.9, 0.4]]
+    >>> df = spark.createDataFrame(list(zip(y, s)), "labels array<int>, scores array<double>")
+    >>> rmspark.evaluate(df, metrics=["label_ranking_loss", ("ndcg_score", {"k": 2})], convention="sklearn")
+    {'label_ranking_loss': 0.5, 'ndcg_score(k=2)': 0.75}
+    >>> import rankmetrics
+    >>> rankmetrics.evaluate(y, s, convention="sklearn", metric="label_ranking_loss")
+    0.5
+    >>> spark.stop()
     """
     layout = Layout.of(y_true=y_true, y_score=y_score, sample_weight=sample_weight, n_labels=n_labels,
                        sample_id=sample_id, label_id=label_id, row_number=row_number)
