@@ -504,28 +504,36 @@ def _naming_partition(e: RankmetricsError, partition: int) -> RankmetricsError:
 def offsets(counts: Sequence[Dict[str, Any]], layout: Layout) -> List[int]:
     """Each partition's first row, from :func:`partition_rows` in partition order (raises the
     first partition's error, or the long layout's samples out of order across partitions)."""
-    first, out, last = 0, [], None
+    first, out = 0, []
+    last: Optional[Tuple[int, Any]] = None
     for c in counts:
         if c["error"] is not None:
             raise _with_row(c["error"], first, layout)
         if layout.kind == "long" and c["rows"]:
-            try:
-                ascending = last is None or bool(last[1] < c["first"])
-            except TypeError:  # e.g. int ids in one partition, strings in another
-                raise RankmetricsError(
-                    f"partition {c['partition']}: its sample ids ({type(c['first']).__name__}, from row "
-                    f"{first}) do not compare with partition {last[0]}'s ({type(last[1]).__name__}); "
-                    "give every partition ids of one type", "Input",
-                    {"partition": c["partition"], "input": layout.sample_id, "row": first}) from None
-            if not ascending:
-                raise RankmetricsError(
-                    f"partition {c['partition']}: its first sample id {c['first']!r} is not above "
-                    f"partition {last[0]}'s last one {last[1]!r}; sort the records by sample id "
-                    "across partitions", "Input", {"partition": c["partition"], "input": layout.sample_id})
+            if last is not None:
+                _after(last, c, first, layout)
             last = (c["partition"], c["last"])
         out.append(first)
         first += c["rows"]
     return out
+
+
+def _after(last: Tuple[int, Any], c: Dict[str, Any], first: int, layout: Layout) -> None:
+    """Refuses a long-layout partition whose first sample id is not above the last one of the
+    partition before (``last``: its index and last id), or does not compare with it."""
+    try:
+        ascending = bool(last[1] < c["first"])
+    except TypeError:  # e.g. int ids in one partition, strings in another
+        raise RankmetricsError(
+            f"partition {c['partition']}: its sample ids ({type(c['first']).__name__}, from row "
+            f"{first}) do not compare with partition {last[0]}'s ({type(last[1]).__name__}); "
+            "give every partition ids of one type", "Input",
+            {"partition": c["partition"], "input": layout.sample_id, "row": first}) from None
+    if not ascending:
+        raise RankmetricsError(
+            f"partition {c['partition']}: its first sample id {c['first']!r} is not above "
+            f"partition {last[0]}'s last one {last[1]!r}; sort the records by sample id "
+            "across partitions", "Input", {"partition": c["partition"], "input": layout.sample_id})
 
 
 def dumps(result: Dict[str, Any]) -> bytes:
