@@ -550,8 +550,10 @@ def loads(data: bytes) -> Dict[str, Any]:
 
 
 def finish(results: Sequence[Dict[str, Any]], specs: List[Dict[str, Any]],
-           partitions: Optional[int] = None) -> Dict[str, float]:
-    """The values: partition results checked and merged in partition order.
+           partitions: Optional[int] = None, errors: bool = False) -> Dict[str, Any]:
+    """The values: partition results checked and merged in partition order (with ``errors``,
+    a metric whose value is undefined gets its error as its value, as a cell of
+    :func:`rankmetrics.compare` does).
 
     Raises the first partition's error in partition order, refuses partitions whose label
     counts or score types (float32, float64) differ, and checks that every partition reported once (0 to ``partitions - 1``)
@@ -581,7 +583,7 @@ def finish(results: Sequence[Dict[str, Any]], specs: List[Dict[str, Any]],
                     f"{seen_first['partition']} {seen_first[field]}{hint}", kind,
                     {"partition": r["partition"], "expected": seen_first[field], "found": r[field]})
     total = sum(r["rows"] for r in results)
-    out: Dict[str, float] = {}
+    out: Dict[str, Any] = {}
     for i, spec in enumerate(specs):
         acc = _core.accumulator(**spec["spec"])
         for r in results:
@@ -591,5 +593,16 @@ def finish(results: Sequence[Dict[str, Any]], specs: List[Dict[str, Any]],
         if acc.rows() != ([(0, total)] if total else []):
             raise RankmetricsError(f"the partitions hold rows {acc.rows()}, not every row from 0 to {total} "
                                    "once (row_number= must number the rows 0, 1, ...)", "State")
-        out[spec["key"]] = acc.value()
+        out[spec["key"]] = value(acc, errors)
     return out
+
+
+def value(acc: _core.Accumulator, errors: bool) -> Any:
+    """``acc``'s value; with ``errors``, an undefined one's error instead of raising it."""
+    try:
+        return acc.value()
+    except RankmetricsError as e:
+        if not errors:
+            raise
+        return e
+

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Sequence
 
-from . import _distributed
+from . import _distributed, _grid
+from ._compare import Comparison
 from ._distributed import Layout, MetricItem
 
-__all__ = ["evaluate"]
+__all__ = ["evaluate", "compare"]
 
 
 def _rows(block: Any, layout: Layout, partition: int) -> Dict[str, Any]:
@@ -101,19 +102,63 @@ def evaluate(
     0.5
     >>> ray.shutdown()
     """
-    import ray
-
     layout = Layout.of(y_true=y_true, y_score=y_score, sample_weight=sample_weight, n_labels=n_labels,
                        sample_id=sample_id, label_id=label_id, row_number=row_number)
-    specs = _distributed.metric_specs(metrics, convention, ties, params)
+    return _values(ds, layout, _distributed.metric_specs(metrics, convention, ties, params))
+
+
+def compare(
+    ds: Any,
+    *,
+    y_true: str = "labels",
+    y_score: Any = "scores",
+    sample_weight: Optional[str] = None,
+    n_labels: Optional[int] = None,
+    sample_id: Optional[str] = None,
+    label_id: Optional[str] = None,
+    row_number: Optional[str] = None,
+) -> Comparison:
+    """The grid of :func:`rankmetrics.compare` on a Ray Dataset, every cell bitwise that of
+    :func:`rankmetrics.compare` on its rows in the dataset's order: the grid's presets
+    evaluated in one pass, as :func:`evaluate` evaluates ``metrics``.
+
+    ``ds`` and the keywords are :func:`evaluate`'s; the grid and the errors are those
+    :func:`rankmetrics.spark.compare` describes (a block is a partition).
+
+    Examples
+    --------
+    >>> import os, tempfile, ray, rankmetrics
+    >>> from rankmetrics import ray as rmray
+    >>> here = os.getcwd()
+    >>> os.chdir(tempfile.mkdtemp())  # Ray puts the driver's directory first on the workers' path
+    >>> _ = ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    >>> os.chdir(here)
+    >>> y, s = [[1, 0, 1], [0, 1, 0]], [[0.5, 0.5, 0.1], [0.3, 0.3, 0.3]]
+    >>> ds = ray.data.from_items([{"labels": a, "scores": b} for a, b in zip(y, s)])
+    >>> grid = rmray.compare(ds)
+    >>> grid.value("ranking loss", "sklearn"), grid.interval("ranking loss")
+    (1.0, (0.25, 1.0))
+    >>> grid.to_dict() == rankmetrics.compare(y, s).to_dict()
+    True
+    >>> ray.shutdown()
+    """
+    layout = Layout.of(y_true=y_true, y_score=y_score, sample_weight=sample_weight, n_labels=n_labels,
+                       sample_id=sample_id, label_id=label_id, row_number=row_number)
+    return _grid.through(lambda specs: _values(ds, layout, specs, errors=True))
+
+
+def _values(ds: Any, layout: Layout, specs: List[Dict[str, Any]], errors: bool = False) -> Dict[str, Any]:
+    """The metrics' values (with ``errors``: an undefined one's error as its value)."""
+    import ray
+
     blocks = _blocks(ds, layout.columns())
     firsts: List[Optional[int]] = [None] * len(blocks)
     counts: List[Optional[int]] = [None] * len(blocks)
-    if row_number is None:
+    if layout.row_number is None:
         rows = ray.remote(_rows)
         counted = ray.get([rows.remote(b, layout, i) for i, b in enumerate(blocks)])
         firsts = list(_distributed.offsets(counted, layout))
         counts = [c["rows"] for c in counted]
     result = ray.remote(_result)
     results = ray.get([result.remote(b, i, firsts[i], layout, specs, counts[i]) for i, b in enumerate(blocks)])
-    return _distributed.finish(results, specs, len(blocks))
+    return _distributed.finish(results, specs, len(blocks), errors)

@@ -136,3 +136,24 @@ def write_long(path: str, y: np.ndarray, s: np.ndarray, w: np.ndarray, seed: int
                                  "score": s[sample_arr, label_arr], "w": w[sample_arr]}),
                        os.path.join(path, f"part-{i:03d}.parquet"))
     return path, dense
+
+
+def assert_same_grid(got: Any, want: Any) -> None:
+    """Two :class:`rankmetrics.Comparison` grids equal cell by cell, values to the bit (the
+    undefined cells' messages too), and their tie analysis (interval, expected value, spread,
+    columns outside the interval)."""
+
+    def bits(x: Any) -> Any:
+        if isinstance(x, float):
+            return _bits(x)
+        if isinstance(x, (tuple, list)):
+            return [bits(v) for v in x]
+        return x
+
+    assert [r["metric"] for r in got.rows] == [r["metric"] for r in want.rows]
+    for g, w in zip(got.rows, want.rows):
+        for field in ("over", "interval", "expected", "spread", "outside"):
+            assert bits(g[field]) == bits(w[field]), (g["metric"], field, g[field], w[field])
+        assert [{k: bits(v) for k, v in c.items()} for c in g["cells"]] == \
+            [{k: bits(v) for k, v in c.items()} for c in w["cells"]], g["metric"]
+    assert sum(c["error"] is not None for r in want.rows for c in r["cells"]) < 10

@@ -322,3 +322,13 @@ def test_arrays_raise_the_first_bad_chunks_error_whatever_finishes_first() -> No
         rankmetrics.evaluate(y, bad, metric="coverage")
     assert (e.value.kind, e.value.row, e.value.column) == (one.value.kind, one.value.row, one.value.column) == ("NonFiniteScore", 40, 1)
 
+
+def test_compare_grid_is_the_one_process_grid(sync, frame, tied) -> None:
+    y, s, w = tied
+    cases.assert_same_grid(rmdask.compare(frame, sample_weight="w"), rankmetrics.compare(y, s, w))
+    # float32 scores (torchmetrics' column in float32, as in one process), dask arrays.
+    s32 = s.astype(np.float32)
+    got = rmdask.compare(da.from_array(y, chunks=(300, -1)), da.from_array(s32, chunks=(300, -1)), split_every=3)
+    want = rankmetrics.compare(y, s32)
+    assert want.to_dict() != rankmetrics.compare(y, s).to_dict()  # the type matters here
+    cases.assert_same_grid(got, want)

@@ -123,3 +123,7 @@ def test_a_task_that_raises_fails_the_evaluation(dense) -> None:
     with pytest.raises(Exception, match="worker lost its disk"):
         rmray.evaluate(dense.map_batches(explode, batch_format="pandas"), metrics=["coverage"])
 
+
+def test_compare_grid_is_the_one_process_grid(dense, tied) -> None:
+    y, s, w = tied
+    cases.assert_same_grid(rmray.compare(dense, sample_weight="w"), rankmetrics.compare(y, s, w))

@@ -166,3 +166,8 @@ def test_a_worker_that_raises_fails_the_evaluation(dense) -> None:
     failing = dense.mapInArrow(explode, dense.schema)
     with pytest.raises(PythonException, match="worker lost its disk"):
         rmspark.evaluate(failing, metrics=["coverage"])
+
+
+def test_compare_grid_is_the_one_process_grid(dense, tied) -> None:
+    y, s, w = tied
+    cases.assert_same_grid(rmspark.compare(dense, sample_weight="w"), rankmetrics.compare(y, s, w))
