@@ -24,6 +24,7 @@ one-process evaluation names the first bad row.
 
 from __future__ import annotations
 
+import numbers
 import pickle
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
@@ -242,8 +243,8 @@ def _scalars(table: Any, name: str, partition: int, first_row: int) -> np.ndarra
 def _numbers(values: np.ndarray, lengths: Optional[np.ndarray], name: str, partition: int, first_row: int) -> None:
     """Refuses a column that does not hold numbers. An Arrow column has one type: the row named
     is the first with an entry (``lengths``: entries per row; None for one per row)."""
-    if values.dtype.kind in "biuf":
-        return
+    if values.dtype.kind in "biuf" or (values.size and isinstance(values[0], numbers.Number)):
+        return  # (Arrow's decimals are numpy objects: converted to float64 like any number)
     filled = np.flatnonzero(lengths) if lengths is not None else np.zeros(1, dtype=np.int64)
     row = first_row + (int(filled[0]) if filled.size else 0)
     found = type(values[0]).__name__ if values.size else str(values.dtype)

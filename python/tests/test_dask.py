@@ -280,6 +280,11 @@ def test_frame_values_of_the_wrong_type_are_refused_with_partition_and_row(sync,
     frame = _frames(tmp_path / "scores", {"sample": [1, 1, 2], "label": [0, 1, 0], "rel": [1, 0, 1], "score": [0.5, 0.2, 0.1]},
                     {"sample": [3, 4], "label": [0, 1], "rel": [1, 0], "score": ["0.5", "x"]})
     refused(frame, "score must hold numbers; at row 2 it holds str", 1, 2, **long)
+    # Decimals are numbers: read as float64, as one process reads them.
+    import decimal
+
+    frame = _frames(tmp_path / "decimal", {"labels": list(y), "scores": [[decimal.Decimal(str(v)) for v in r] for r in s]})
+    assert rmdask.evaluate(frame, metrics=["coverage"]) == {"coverage": rankmetrics.evaluate(y, s, metric="coverage")}
 
 
 def test_frame_pandas_columns_of_mixed_types_are_refused_with_partition_and_row(sync) -> None:
