@@ -24,6 +24,7 @@ one-process evaluation names the first bad row.
 
 from __future__ import annotations
 
+import numbers
 import pickle
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
@@ -167,6 +168,8 @@ def _table(part: Any, columns: List[str]) -> Any:
     ``columns``."""
     import pyarrow as pa  # type: ignore[import-untyped,unused-ignore]
 
+    if isinstance(part, RankmetricsError):  # met by arrow_table in an earlier task
+        raise part
     if isinstance(part, pa.RecordBatch):
         part = pa.Table.from_batches([part])
     names = list(part.column_names if isinstance(part, pa.Table) else part.columns)
@@ -176,14 +179,54 @@ def _table(part: Any, columns: List[str]) -> Any:
                                {"input": missing[0]})
     if not isinstance(part, pa.Table):
         # from_pandas=False: a NaN score stays a NaN (reported as such), not a null.
-        return pa.table({c: pa.array(part[c], from_pandas=False) for c in columns})
+        return pa.table({c: _arrow_column(part[c], c) for c in columns})
     return part.select(columns)
 
 
+def _arrow_column(values: Any, name: str) -> Any:
+    """A pandas column as an Arrow array; one Arrow cannot type (entries of mixed types, e.g. a
+    string among numbers) is refused naming its first row that does not convert alone."""
+    import pyarrow as pa  # type: ignore[import-untyped,unused-ignore]
+
+    try:
+        return pa.array(values, from_pandas=False)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError) as e:
+        entries = list(values)
+        kind = pa.array(entries[:1], from_pandas=False).type if entries else None
+        row = next((i for i, v in enumerate(entries)
+                    if not _converts(v, kind)), 0)
+        raise RankmetricsError(f"{name} holds values of different types: record {row} of the partition "
+                               f"does not convert ({e})", "Input", {"input": name, "record": row}) from e
+
+
+def _converts(value: Any, kind: Any) -> bool:
+    import pyarrow as pa  # type: ignore[import-untyped,unused-ignore]
+
+    try:
+        pa.array([value], type=kind, from_pandas=False)
+        return True
+    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):
+        return False
+
+
 def arrow_table(part: Any, layout: Layout) -> Any:
-    """A partition as a pyarrow Table of the columns ``layout`` reads (raises for a missing
-    column)."""
-    return _table(part, layout.columns())
+    """A partition as a pyarrow Table of the columns ``layout`` reads, or the error met (a
+    missing column, values Arrow cannot type), which :func:`partition_rows` and
+    :func:`partition_result` report as that partition's."""
+    try:
+        return _table(part, layout.columns())
+    except RankmetricsError as e:
+        return e
+
+
+def _with_row(e: RankmetricsError, first_row: Optional[int], layout: Layout) -> RankmetricsError:
+    """An error naming a record of its partition (``details["record"]``), given the row of the
+    whole data when records are rows (dense and sparse layouts) and the first row is known."""
+    record = e.details.get("record")
+    if record is None or "row" in e.details or first_row is None or layout.kind == "long":
+        return e
+    row = first_row + record
+    return type(e)(f"{e} (row {row})", e.kind, {**e.details, "row": row})
 
 
 def _flat(table: Any, name: str, partition: int, first_row: int) -> Any:
@@ -216,6 +259,17 @@ def _scalars(table: Any, name: str, partition: int, first_row: int) -> np.ndarra
     return _flat(table, name, partition, first_row).to_numpy(zero_copy_only=False)
 
 
+def _numbers(values: np.ndarray, lengths: Optional[np.ndarray], name: str, partition: int, first_row: int) -> None:
+    """Refuses a column that does not hold numbers. An Arrow column has one type: the row named
+    is the first with an entry (``lengths``: entries per row; None for one per row)."""
+    if values.dtype.kind in "biuf" or (values.size and isinstance(values[0], numbers.Number)):
+        return  # (Arrow's decimals are numpy objects: converted to float64 like any number)
+    filled = np.flatnonzero(lengths) if lengths is not None else np.zeros(1, dtype=np.int64)
+    row = first_row + (int(filled[0]) if filled.size else 0)
+    found = type(values[0]).__name__ if values.size else str(values.dtype)
+    raise _error(f"{name} must hold numbers; at row {row} it holds {found}", partition, input=name, row=row)
+
+
 def _missing_score(dtype: np.dtype) -> np.floating:
     return np.finfo(dtype).min  # type: ignore[no-any-return]
 
@@ -229,6 +283,8 @@ def _dense(table: Any, layout: Layout, partition: int, first_row: int):  # type:
     y, ylen = _lists(table, layout.y_true, partition, first_row)
     s, slen = _lists(table, layout.y_score[0], partition, first_row)
     n = table.num_rows
+    _numbers(y, ylen, layout.y_true, partition, first_row)
+    _numbers(s, slen, layout.y_score[0], partition, first_row)
     labels = int(ylen[0]) if n else None
     for name, lengths in ((layout.y_true, ylen), (layout.y_score[0], slen)):
         bad = np.flatnonzero(lengths != labels)
@@ -246,14 +302,19 @@ def _dense(table: Any, layout: Layout, partition: int, first_row: int):  # type:
 def _weights(table: Any, layout: Layout, partition: int, first_row: int) -> Optional[np.ndarray]:
     if layout.sample_weight is None:
         return None
-    return np.asarray(_scalars(table, layout.sample_weight, partition, first_row), dtype=np.float64)
+    w = _scalars(table, layout.sample_weight, partition, first_row)
+    _numbers(w, None, layout.sample_weight, partition, first_row)
+    return np.asarray(w, dtype=np.float64)
 
 
 def _check_indices(idx: np.ndarray, rows: np.ndarray, n_labels: int, name: str, partition: int,
                    first_row: int) -> np.ndarray:
     """Label indices as int64, each in [0, n_labels) and at most once per row."""
     if idx.dtype.kind not in "iu":
-        raise _error(f"{name} must hold integer label indices; it holds {idx.dtype}", partition, input=name)
+        row = first_row + (int(rows[0]) if rows.size else 0)
+        found = type(idx[0]).__name__ if idx.dtype.kind == "O" and idx.size else str(idx.dtype)
+        raise _error(f"{name} must hold integer label indices; at row {row} it holds {found}", partition,
+                     input=name, row=row)
     idx = idx.astype(np.int64, copy=False)
     bad = np.flatnonzero((idx < 0) | (idx >= n_labels))
     if bad.size:
@@ -289,6 +350,7 @@ def _sparse(table: Any, layout: Layout, partition: int, first_row: int):  # type
     rel_rows, top_rows = np.repeat(np.arange(n), rlen), np.repeat(np.arange(n), tlen)
     rel = _check_indices(rel, rel_rows, L, layout.y_true, partition, first_row)
     top = _check_indices(top, top_rows, L, layout.y_score[0], partition, first_row)
+    _numbers(sc, slen, layout.y_score[1], partition, first_row)
     dtype = _score_dtype(sc)
     w = _weights(table, layout, partition, first_row)
     blocks = []
@@ -313,9 +375,14 @@ def long_samples(table: Any, layout: Layout, partition: int) -> Tuple[int, Any, 
     n = len(ids)
     if n == 0:
         return 0, None, None
+    import pyarrow as pa  # type: ignore[import-untyped,unused-ignore]
     import pyarrow.compute as pc  # type: ignore[import-untyped,unused-ignore]
 
-    down = np.asarray(pc.less(ids[1:], ids[:-1]).fill_null(False))
+    try:
+        down = np.asarray(pc.less(ids[1:], ids[:-1]).fill_null(False))
+    except (pa.ArrowNotImplementedError, pa.ArrowInvalid, pa.ArrowTypeError) as e:
+        raise _error(f"{layout.sample_id} holds {ids.type}, which does not sort: give sample ids of a "
+                     "number, string or date type", partition, input=layout.sample_id) from e
     if down.any():
         at = int(np.flatnonzero(down)[0]) + 1
         raise _error(f"{layout.sample_id} decreases at record {at} ({ids[at - 1].as_py()!r} then "
@@ -340,12 +407,14 @@ def _long(table: Any, layout: Layout, partition: int, first_row: int):  # type: 
                            layout.label_id, partition, first_row)  # type: ignore[arg-type]
     rel = _scalars(table, layout.y_true, partition, first_row)
     sc = _scalars(table, layout.y_score[0], partition, first_row)
-    if rel.dtype.kind not in "biuf" or sc.dtype.kind not in "biuf":
-        raise _error(f"{layout.y_true} and {layout.y_score[0]} must hold numbers", partition, input=layout.y_true)
+    _numbers(rel, counts, layout.y_true, partition, first_row)
+    _numbers(sc, counts, layout.y_score[0], partition, first_row)
     dtype = _score_dtype(sc)
     w = None
     if layout.sample_weight is not None:
-        per_record = np.asarray(_scalars(table, layout.sample_weight, partition, first_row), dtype=np.float64)
+        per_record = _scalars(table, layout.sample_weight, partition, first_row)
+        _numbers(per_record, counts, layout.sample_weight, partition, first_row)
+        per_record = np.asarray(per_record, dtype=np.float64)
         w = per_record[starts]
         differ = np.flatnonzero(~((per_record == w[sample]) | (np.isnan(per_record) & np.isnan(w[sample]))))
         if differ.size:
@@ -380,7 +449,7 @@ def partition_rows(parts: Iterable[Any], layout: Layout, partition: int) -> Dict
         else:
             out["rows"] = table.num_rows
     except RankmetricsError as e:
-        out["error"] = e
+        out["error"] = _naming_partition(e, partition)
     return out
 
 
@@ -398,7 +467,7 @@ def partition_result(parts: Iterable[Any], partition: int, first_row: Optional[i
     """One partition's accumulator states, its rows numbered from ``first_row`` (or from its
     ``row_number`` column's first value); an error met is returned, not raised."""
     out: Dict[str, Any] = {"version": FORMAT_VERSION, "partition": partition, "first_row": first_row,
-                           "rows": 0, "labels": None, "states": None, "error": None}
+                           "rows": 0, "labels": None, "scores": None, "states": None, "error": None}
     try:
         table = _concat(parts, [], layout)
         n_records = table.num_rows
@@ -420,9 +489,10 @@ def partition_result(parts: Iterable[Any], partition: int, first_row: Optional[i
             for y, s, w in blocks:
                 acc.update(y, s, w)
             states.append(acc.__getstate__())
-        out.update(rows=rows, labels=labels if rows or n_records else None, states=states)
+        out.update(rows=rows, labels=labels if rows or n_records else None, states=states,
+                   scores=str(_score_dtype(blocks[0][1])) if blocks else None)
     except RankmetricsError as e:
-        out["error"] = _naming_partition(e, partition)
+        out["error"] = _naming_partition(_with_row(e, first_row, layout), partition)
     return out
 
 
@@ -454,20 +524,36 @@ def _naming_partition(e: RankmetricsError, partition: int) -> RankmetricsError:
 def offsets(counts: Sequence[Dict[str, Any]], layout: Layout) -> List[int]:
     """Each partition's first row, from :func:`partition_rows` in partition order (raises the
     first partition's error, or the long layout's samples out of order across partitions)."""
-    first, out, last = 0, [], None
+    first, out = 0, []
+    last: Optional[Tuple[int, Any]] = None
     for c in counts:
         if c["error"] is not None:
-            raise c["error"]
+            raise _with_row(c["error"], first, layout)
         if layout.kind == "long" and c["rows"]:
-            if last is not None and not last[1] < c["first"]:
-                raise RankmetricsError(
-                    f"partition {c['partition']}: its first sample id {c['first']!r} is not above "
-                    f"partition {last[0]}'s last one {last[1]!r}; sort the records by sample id "
-                    "across partitions", "Input", {"partition": c["partition"], "input": layout.sample_id})
+            if last is not None:
+                _after(last, c, first, layout)
             last = (c["partition"], c["last"])
         out.append(first)
         first += c["rows"]
     return out
+
+
+def _after(last: Tuple[int, Any], c: Dict[str, Any], first: int, layout: Layout) -> None:
+    """Refuses a long-layout partition whose first sample id is not above the last one of the
+    partition before (``last``: its index and last id), or does not compare with it."""
+    try:
+        ascending = bool(last[1] < c["first"])
+    except TypeError:  # e.g. int ids in one partition, strings in another
+        raise RankmetricsError(
+            f"partition {c['partition']}: its sample ids ({type(c['first']).__name__}, from row "
+            f"{first}) do not compare with partition {last[0]}'s ({type(last[1]).__name__}); "
+            "give every partition ids of one type", "Input",
+            {"partition": c["partition"], "input": layout.sample_id, "row": first}) from None
+    if not ascending:
+        raise RankmetricsError(
+            f"partition {c['partition']}: its first sample id {c['first']!r} is not above "
+            f"partition {last[0]}'s last one {last[1]!r}; sort the records by sample id "
+            "across partitions", "Input", {"partition": c["partition"], "input": layout.sample_id})
 
 
 def dumps(result: Dict[str, Any]) -> bytes:
@@ -484,11 +570,13 @@ def loads(data: bytes) -> Dict[str, Any]:
 
 
 def finish(results: Sequence[Dict[str, Any]], specs: List[Dict[str, Any]],
-           partitions: Optional[int] = None) -> Dict[str, float]:
-    """The values: partition results checked and merged in partition order.
+           partitions: Optional[int] = None, errors: bool = False) -> Dict[str, Any]:
+    """The values: partition results checked and merged in partition order (with ``errors``,
+    a metric whose value is undefined gets its error as its value, as a cell of
+    :func:`rankmetrics.compare` does).
 
     Raises the first partition's error in partition order, refuses partitions whose label
-    counts differ, and checks that every partition reported once (0 to ``partitions - 1``)
+    counts or score types (float32, float64) differ, and checks that every partition reported once (0 to ``partitions - 1``)
     and that the rows merged are every row from 0 on, once.
     """
     results = sorted(results, key=lambda r: r["partition"])
@@ -496,21 +584,26 @@ def finish(results: Sequence[Dict[str, Any]], specs: List[Dict[str, Any]],
     if seen != list(range(len(seen) if partitions is None else partitions)):
         raise RankmetricsError(f"the partitions reported are {seen}, not each of 0 to "
                                f"{(partitions or len(seen)) - 1} once", "State")
-    labels = None
     for r in results:
         if r["error"] is not None:
             raise r["error"]
-        if r["labels"] is None:
-            continue
-        if labels is None:
-            labels = r
-        elif r["labels"] != labels["labels"]:
-            raise RankmetricsError(
-                f"partition {r['partition']} has {r['labels']} labels per row, partition "
-                f"{labels['partition']} {labels['labels']}", "ShapeMismatch",
-                {"partition": r["partition"], "expected": labels["labels"], "found": r["labels"]})
+    # float32 scores run some presets in float32 arithmetic (torchmetrics'): a merge of float32
+    # and float64 partitions is not the value of the scores as one type.
+    for field, what, kind, hint in (("labels", "labels per row", "ShapeMismatch", ""),
+                                    ("scores", "scores", "Input", ": cast the score column to one type")):
+        seen_first = None
+        for r in results:
+            if r[field] is None:
+                continue
+            if seen_first is None:
+                seen_first = r
+            elif r[field] != seen_first[field]:
+                raise RankmetricsError(
+                    f"partition {r['partition']} has {r[field]} {what}, partition "
+                    f"{seen_first['partition']} {seen_first[field]}{hint}", kind,
+                    {"partition": r["partition"], "expected": seen_first[field], "found": r[field]})
     total = sum(r["rows"] for r in results)
-    out: Dict[str, float] = {}
+    out: Dict[str, Any] = {}
     for i, spec in enumerate(specs):
         acc = _core.accumulator(**spec["spec"])
         for r in results:
@@ -520,5 +613,16 @@ def finish(results: Sequence[Dict[str, Any]], specs: List[Dict[str, Any]],
         if acc.rows() != ([(0, total)] if total else []):
             raise RankmetricsError(f"the partitions hold rows {acc.rows()}, not every row from 0 to {total} "
                                    "once (row_number= must number the rows 0, 1, ...)", "State")
-        out[spec["key"]] = acc.value()
+        out[spec["key"]] = value(acc, errors)
     return out
+
+
+def value(acc: _core.Accumulator, errors: bool) -> Any:
+    """``acc``'s value; with ``errors``, an undefined one's error instead of raising it."""
+    try:
+        return acc.value()
+    except RankmetricsError as e:
+        if not errors:
+            raise
+        return e
+

@@ -29,34 +29,53 @@ True
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
-from . import _core, _distributed
+from . import _core, _distributed, _grid
+from ._compare import Comparison
 from ._distributed import Layout, MetricItem
+from .exceptions import RankmetricsError
 
-__all__ = ["evaluate"]
+__all__ = ["evaluate", "compare"]
 
 
-def _chunk_states(y: Any, s: Any, w: Any, first_row: int, specs: List[Dict[str, Any]]) -> List[bytes]:
-    """The pickled states of every metric on one chunk (runs on a worker)."""
+# A chunk's bad input travels as a result (the error), not as a task's exception: the scheduler
+# raises the exception of whichever task fails first in time, and the merge tree keeps the
+# error of the leftmost chunk, the first bad row's, as one process reports it.
+States = Union[List[bytes], RankmetricsError]
+
+
+def _chunk_states(y: Any, s: Any, w: Any, first_row: int, specs: List[Dict[str, Any]]) -> States:
+    """The pickled states of every metric on one chunk, or its input's error (runs on a
+    worker)."""
     states = []
-    for spec in specs:
-        acc = _core.accumulator(first_row=first_row, **spec)
-        acc.update(y, s, w)
-        states.append(acc.__getstate__())
+    try:
+        for spec in specs:
+            acc = _core.accumulator(first_row=first_row, **spec)
+            acc.update(y, s, w)
+            states.append(acc.__getstate__())
+    except RankmetricsError as e:
+        return e
     return states
 
 
-def _merge(a: List[bytes], b: List[bytes]) -> List[bytes]:
+def _merge(a: States, b: States) -> States:
     """Two lists of states merged metric by metric (rows are placed by their numbers, so the
-    merge is exact whatever the tree)."""
+    merge is exact whatever the tree); the left one's error first, then the right one's."""
+    if isinstance(a, RankmetricsError):
+        return a
+    if isinstance(b, RankmetricsError):
+        return b
     out = []
-    for x, y in zip(a, b):
-        left, right = _core.Accumulator.__new__(_core.Accumulator), _core.Accumulator.__new__(_core.Accumulator)
-        left.__setstate__(x)
-        right.__setstate__(y)
-        left.merge(right)
-        out.append(left.__getstate__())
+    try:
+        for x, y in zip(a, b):
+            left, right = _core.Accumulator.__new__(_core.Accumulator), _core.Accumulator.__new__(_core.Accumulator)
+            left.__setstate__(x)
+            right.__setstate__(y)
+            left.merge(right)
+            out.append(left.__getstate__())
+    except RankmetricsError as e:
+        return e
     return out
 
 
@@ -116,24 +135,97 @@ def evaluate(
     ValueError
         If the arrays are chunked along labels or their row chunks differ.
     RankmetricsError
-        As :func:`rankmetrics.evaluate`, for the first bad row (DataFrames: the first bad
-        partition's error, naming the partition in ``details["partition"]``, as
-        :func:`rankmetrics.spark.evaluate`).
+        As :func:`rankmetrics.evaluate`, for the first bad row: arrays, the error of the first
+        chunk in row order that has one (every chunk is evaluated, in parallel or not, before it
+        is raised), its row counted in the whole data; DataFrames, the first bad partition's
+        error, naming the partition in ``details["partition"]``, as
+        :func:`rankmetrics.spark.evaluate`.
+
+    Examples
+    --------
+    Top-2 predictions (the sparse layout), on dask's synchronous scheduler:
+
+    >>> import dask, pandas as pd, dask.dataframe as dd, rankmetrics
+    >>> from rankmetrics import dask as rmdask
+    >>> with dask.config.set({"dataframe.convert-string": False}):
+    ...     frame = dd.from_pandas(pd.DataFrame({"relevant": [[0], [2], [1, 2]],
+    ...                                          "top": [[0, 1], [1, 2], [2, 0]],
+    ...                                          "top_scores": [[0.9, 0.4], [0.8, 0.7], [0.6, 0.5]]}),
+    ...                            npartitions=2)
+    >>> with dask.config.set(scheduler="sync"):
+    ...     rmdask.evaluate(frame, y_true="relevant", y_score=("top", "top_scores"), n_labels=3,
+    ...                     metrics=["coverage_error", "label_ranking_loss"], convention="sklearn")
+    {'coverage_error': 2.0, 'label_ranking_loss': 0.3333333333333333}
+
+    The same rows written out densely (labels outside the top-2 score the lowest finite
+    float64, below every predicted one), in one process:
+
+    >>> import numpy as np
+    >>> low = np.finfo(np.float64).min
+    >>> y, s = [[1, 0, 0], [0, 0, 1], [0, 1, 1]], [[0.9, 0.4, low], [low, 0.8, 0.7], [0.5, low, 0.6]]
+    >>> rankmetrics.evaluate(y, s, convention="sklearn", metric="label_ranking_loss")
+    0.3333333333333333
     """
+    if not _is_frame(df) and not all(isinstance(m, str) for m in metrics):
+        raise TypeError("for arrays, metrics are names (pairs with parameters are for DataFrames)")
+    run = _runner(df, y_score, sample_weight, y_true=y_true, n_labels=n_labels, sample_id=sample_id,
+                  label_id=label_id, row_number=row_number, split_every=split_every)
+    return run(_distributed.metric_specs(metrics, convention, ties, params, sample_weight is not None), False)
+
+
+def compare(
+    df: Any,
+    y_score: Any = None,
+    sample_weight: Any = None,
+    *,
+    y_true: str = "labels",
+    n_labels: Optional[int] = None,
+    sample_id: Optional[str] = None,
+    label_id: Optional[str] = None,
+    row_number: Optional[str] = None,
+    split_every: int = 8,
+) -> Comparison:
+    """The grid of :func:`rankmetrics.compare` (every metric concept under every tie policy
+    and toolkit convention, with the tie analysis) on a dask DataFrame or dask arrays, every
+    cell bitwise that of :func:`rankmetrics.compare` on the same rows in partition order: the
+    grid's presets evaluated in one graph, as :func:`evaluate` evaluates ``metrics``.
+
+    ``df``, ``y_score``, ``sample_weight``, ``y_true``, ``n_labels``, ``sample_id``,
+    ``label_id``, ``row_number`` and ``split_every`` are :func:`evaluate`'s; the grid and the
+    errors are those :func:`rankmetrics.spark.compare` describes.
+
+    Examples
+    --------
+    >>> import dask, numpy as np, dask.array as da, rankmetrics
+    >>> from rankmetrics import dask as rmdask
+    >>> y, s = np.array([[1, 0, 1], [0, 1, 0]]), np.array([[0.5, 0.5, 0.1], [0.3, 0.3, 0.3]])
+    >>> with dask.config.set(scheduler="sync"):
+    ...     grid = rmdask.compare(da.from_array(y, chunks=(1, 3)), da.from_array(s, chunks=(1, 3)))
+    >>> grid.value("ranking loss", "sklearn"), grid.interval("ranking loss")
+    (1.0, (0.25, 1.0))
+    >>> grid.to_dict() == rankmetrics.compare(y, s).to_dict()
+    True
+    """
+    run = _runner(df, y_score, sample_weight, y_true=y_true, n_labels=n_labels, sample_id=sample_id,
+                  label_id=label_id, row_number=row_number, split_every=split_every)
+    return _grid.through(lambda specs: run(specs, True), sample_weight is not None)
+
+
+def _runner(df: Any, y_score: Any, sample_weight: Any, *, y_true: str, n_labels: Optional[int],
+            sample_id: Optional[str], label_id: Optional[str], row_number: Optional[str],
+            split_every: int) -> Callable[[List[Dict[str, Any]], bool], Dict[str, Any]]:
+    """The evaluation of checked specs (and whether an undefined value is returned as its
+    error) on a DataFrame or on arrays; the layout's keywords are checked here."""
     if _is_frame(df):
         if sample_weight is not None and not isinstance(sample_weight, str):
             raise TypeError("for a DataFrame, sample_weight is a column name")
         layout = Layout.of(y_true=y_true, y_score="scores" if y_score is None else y_score,
                            sample_weight=sample_weight, n_labels=n_labels, sample_id=sample_id,
                            label_id=label_id, row_number=row_number)
-        specs = _distributed.metric_specs(metrics, convention, ties, params, sample_weight is not None)
-        return _evaluate_frame(df, layout, specs)
+        return lambda specs, errors: _evaluate_frame(df, layout, specs, errors)
     if y_score is None:
         raise TypeError("evaluate(y_true_array, y_score_array, ...) needs y_score, or give a DataFrame")
-    if not all(isinstance(m, str) for m in metrics):
-        raise TypeError("for arrays, metrics are names (pairs with parameters are for DataFrames)")
-    return _evaluate_arrays(df, y_score, sample_weight, metrics=[str(m) for m in metrics], convention=convention, ties=ties,
-                            split_every=split_every, **params)
+    return lambda specs, errors: _evaluate_arrays(df, y_score, sample_weight, specs, errors, split_every)
 
 
 def _first_row(firsts: List[int], partition: int) -> int:
@@ -145,7 +237,7 @@ def _result(part: Any, partition: int, first_row: Optional[int], layout: Layout,
     return _distributed.partition_result([part], partition, first_row, layout, specs, expected_rows)
 
 
-def _evaluate_frame(df: Any, layout: Layout, specs: List[Dict[str, Any]]) -> Dict[str, float]:
+def _evaluate_frame(df: Any, layout: Layout, specs: List[Dict[str, Any]], errors: bool) -> Dict[str, Any]:
     """One graph: per partition its row count and its states (numbered from the rows the
     partitions before it hold), then the merge in partition order on the client."""
     import dask
@@ -165,22 +257,13 @@ def _evaluate_frame(df: Any, layout: Layout, specs: List[Dict[str, Any]]) -> Dic
     else:
         results = [dask.delayed(_result)(p, i, None, layout, specs, None) for i, p in enumerate(parts)]
     (computed,) = dask.compute(results)
-    return _distributed.finish(computed, specs, len(parts))
+    return _distributed.finish(computed, specs, len(parts), errors)
 
 
-def _evaluate_arrays(
-    y_true: Any,
-    y_score: Any,
-    sample_weight: Any = None,
-    *,
-    metrics: Sequence[str],
-    convention: str = "rankmetrics",
-    ties: Optional[str] = None,
-    split_every: int = 8,
-    **params: Any,
-) -> Dict[str, float]:
+def _evaluate_arrays(y_true: Any, y_score: Any, sample_weight: Any, keyed: List[Dict[str, Any]], errors: bool,
+                     split_every: int) -> Dict[str, Any]:
     """Dask arrays chunked by rows: per chunk, the states numbered from its first row, merged
-    in a tree."""
+    in a tree (``keyed``: :func:`_distributed.metric_specs`'s, checked before any work)."""
     import dask
     import dask.array as da
 
@@ -194,8 +277,6 @@ def _evaluate_arrays(
     w = None if sample_weight is None else da.asarray(sample_weight)
     if w is not None and w.chunks[0] != y.chunks[0]:
         w = w.rechunk({0: y.chunks[0]})
-    # Checked (names, parameters) before any work is scheduled.
-    keyed = _distributed.metric_specs(metrics, convention, ties, params, w is not None)
     specs, keys = [k["spec"] for k in keyed], [k["key"] for k in keyed]
     y_blocks, s_blocks = y.to_delayed().ravel(), s.to_delayed().ravel()
     w_blocks = [None] * len(y_blocks) if w is None else list(w.to_delayed().ravel())
@@ -207,17 +288,23 @@ def _evaluate_arrays(
         for yb, sb, wb, first in zip(y_blocks, s_blocks, w_blocks, starts)
     ]
     if not level:  # no rows: the metrics' own error (no samples)
-        return {key: _core.accumulator(**spec).value() for key, spec in zip(keys, specs)}
+        level = [dask.delayed(_no_states)(specs)]
     while len(level) > 1:
         groups = [level[i : i + split_every] for i in range(0, len(level), split_every)]
         level = [_merge_group(g) for g in groups]
     (states,) = dask.compute(level[0])
-    out = {}
+    if isinstance(states, RankmetricsError):
+        raise states
+    out: Dict[str, Any] = {}
     for key, state in zip(keys, states):
         acc = _core.Accumulator.__new__(_core.Accumulator)
         acc.__setstate__(state)
-        out[key] = acc.value()
+        out[key] = _distributed.value(acc, errors)
     return out
+
+
+def _no_states(specs: List[Dict[str, Any]]) -> List[bytes]:
+    return [_core.accumulator(**spec).__getstate__() for spec in specs]
 
 
 def _merge_group(group: List[Any]) -> Any:

@@ -6,30 +6,19 @@ dataset); the driver merges them in block order. The values are bitwise those of
 Needs ray[data] and pyarrow (``pip install "rankmetrics[ray]"``), with rankmetrics installed
 where the workers run.
 
->>> import os, tempfile, ray, rankmetrics
->>> from rankmetrics import ray as rmray
->>> here = os.getcwd()
->>> os.chdir(tempfile.mkdtemp())  # Ray puts the driver's directory first on the workers' path
->>> _ = ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
->>> os.chdir(here)
->>> y, s = [[1, 0, 1], [0, 1, 0]], [[0.5, 0.5, 0.1], [0.2, 0.9, 0.4]]
->>> ds = ray.data.from_items([{"labels": a, "scores": b} for a, b in zip(y, s)])
->>> rmray.evaluate(ds, metrics=["label_ranking_loss"], convention="sklearn")
-{'label_ranking_loss': 0.5}
->>> rankmetrics.evaluate(y, s, convention="sklearn", metric="label_ranking_loss")
-0.5
->>> ray.shutdown()
+The example is :func:`evaluate`'s (it starts a local Ray instance).
 """
 
 from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Sequence
 
-from . import _distributed
+from . import _distributed, _grid
+from ._compare import Comparison
 from ._distributed import Layout, MetricItem
 from .exceptions import RankmetricsError
 
-__all__ = ["evaluate", "Evaluate"]
+__all__ = ["evaluate", "compare", "Evaluate"]
 
 
 def _rows(block: Any, layout: Layout, partition: int) -> Dict[str, Any]:
@@ -43,11 +32,13 @@ def _result(block: Any, partition: int, first_row: Optional[int], layout: Layout
 
 def _blocks(ds: Any, columns: List[str]) -> List[Any]:
     """The dataset's blocks, in its order, as object references to Arrow tables."""
-    from ray.data import DataContext
-
-    options = DataContext.get_current().execution_options
+    # A dataset executes with the DataContext it was created with (a copy of the current one
+    # then, shared with the datasets derived from it), not with DataContext.get_current():
+    # preserve_order is set on the dataset's own, for the blocks in the dataset's order, not
+    # in the order tasks finish.
+    options = ds.context.execution_options
     kept = options.preserve_order
-    options.preserve_order = True  # blocks in the dataset's order, not in the order tasks finish
+    options.preserve_order = True
     try:
         return list(ds.select_columns(columns).to_arrow_refs())
     finally:
@@ -95,29 +86,88 @@ def evaluate(
     RankmetricsError
         As :func:`rankmetrics.spark.evaluate` (the first bad block's error, naming the block as
         ``details["partition"]`` and the row of the whole dataset).
-    """
-    import ray
 
+    Examples
+    --------
+    >>> import os, tempfile, ray, rankmetrics
+    >>> from rankmetrics import ray as rmray
+    >>> here = os.getcwd()
+    >>> os.chdir(tempfile.mkdtemp())  # Ray puts the driver's directory first on the workers' path
+    >>> _ = ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    >>> os.chdir(here)
+    >>> y, s = [[1, 0, 1], [0, 1, 0]], [[0.5, 0.5, 0.1], [0.2, 0.9, 0.4]]
+    >>> ds = ray.data.from_items([{"labels": a, "scores": b} for a, b in zip(y, s)])
+    >>> rmray.evaluate(ds, metrics=["label_ranking_loss", "coverage_error"], convention="sklearn")
+    {'label_ranking_loss': 0.5, 'coverage_error': 2.0}
+    >>> rankmetrics.evaluate(y, s, convention="sklearn", metric="label_ranking_loss")
+    0.5
+    >>> ray.shutdown()
+    """
     layout = Layout.of(y_true=y_true, y_score=y_score, sample_weight=sample_weight, n_labels=n_labels,
                        sample_id=sample_id, label_id=label_id, row_number=row_number)
-    specs = _distributed.metric_specs(metrics, convention, ties, params, sample_weight is not None)
+    return _values(ds, layout, _distributed.metric_specs(metrics, convention, ties, params, sample_weight is not None))
+
+
+def compare(
+    ds: Any,
+    *,
+    y_true: str = "labels",
+    y_score: Any = "scores",
+    sample_weight: Optional[str] = None,
+    n_labels: Optional[int] = None,
+    sample_id: Optional[str] = None,
+    label_id: Optional[str] = None,
+    row_number: Optional[str] = None,
+) -> Comparison:
+    """The grid of :func:`rankmetrics.compare` on a Ray Dataset, every cell bitwise that of
+    :func:`rankmetrics.compare` on its rows in the dataset's order: the grid's presets
+    evaluated in one pass, as :func:`evaluate` evaluates ``metrics``.
+
+    ``ds`` and the keywords are :func:`evaluate`'s; the grid and the errors are those
+    :func:`rankmetrics.spark.compare` describes (a block is a partition).
+
+    Examples
+    --------
+    >>> import os, tempfile, ray, rankmetrics
+    >>> from rankmetrics import ray as rmray
+    >>> here = os.getcwd()
+    >>> os.chdir(tempfile.mkdtemp())  # Ray puts the driver's directory first on the workers' path
+    >>> _ = ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    >>> os.chdir(here)
+    >>> y, s = [[1, 0, 1], [0, 1, 0]], [[0.5, 0.5, 0.1], [0.3, 0.3, 0.3]]
+    >>> ds = ray.data.from_items([{"labels": a, "scores": b} for a, b in zip(y, s)])
+    >>> grid = rmray.compare(ds)
+    >>> grid.value("ranking loss", "sklearn"), grid.interval("ranking loss")
+    (1.0, (0.25, 1.0))
+    >>> grid.to_dict() == rankmetrics.compare(y, s).to_dict()
+    True
+    >>> ray.shutdown()
+    """
+    layout = Layout.of(y_true=y_true, y_score=y_score, sample_weight=sample_weight, n_labels=n_labels,
+                       sample_id=sample_id, label_id=label_id, row_number=row_number)
+    return _grid.through(lambda specs: _values(ds, layout, specs, errors=True), sample_weight is not None)
+
+
+def _values(ds: Any, layout: Layout, specs: List[Dict[str, Any]], errors: bool = False) -> Dict[str, Any]:
+    """The metrics' values (with ``errors``: an undefined one's error as its value)."""
+    import ray
+
     blocks = _blocks(ds, layout.columns())
     firsts: List[Optional[int]] = [None] * len(blocks)
     counts: List[Optional[int]] = [None] * len(blocks)
-    if row_number is None:
+    if layout.row_number is None:
         rows = ray.remote(_rows)
         counted = ray.get([rows.remote(b, layout, i) for i, b in enumerate(blocks)])
         firsts = list(_distributed.offsets(counted, layout))
         counts = [c["rows"] for c in counted]
     result = ray.remote(_result)
     results = ray.get([result.remote(b, i, firsts[i], layout, specs, counts[i]) for i, b in enumerate(blocks)])
-    return _distributed.finish(results, specs, len(blocks))
-
+    return _distributed.finish(results, specs, len(blocks), errors)
 
 
 def _empty_result() -> Dict[str, Any]:
     return {"version": _distributed.FORMAT_VERSION, "partition": 0, "first_row": None, "rows": 0,
-            "labels": None, "states": None, "error": None}
+            "labels": None, "scores": None, "states": None, "error": None}
 
 
 def _first_error(a: Dict[str, Any], b: Dict[str, Any]) -> Dict[str, Any]:
@@ -141,10 +191,12 @@ def _combined(a: Dict[str, Any], b: Dict[str, Any]) -> Dict[str, Any]:
         return b
     if b["states"] is None:
         return a
-    if a["labels"] is not None and b["labels"] is not None and a["labels"] != b["labels"]:
-        error = RankmetricsError(f"blocks with {a['labels']} and {b['labels']} labels per row",
-                                 "ShapeMismatch", {"expected": a["labels"], "found": b["labels"]})
-        return dict(a, error=error)
+    # As finish() refuses them: other label counts, or float32 and float64 scores mixed.
+    for field, what, kind in (("labels", "labels per row", "ShapeMismatch"), ("scores", "scores", "Input")):
+        if a.get(field) is not None and b.get(field) is not None and a[field] != b[field]:
+            error = RankmetricsError(f"blocks with {a[field]} and {b[field]} {what}", kind,
+                                     {"expected": a[field], "found": b[field]})
+            return dict(a, error=error)
     states = []
     for ours, theirs in zip(a["states"], b["states"]):
         acc, other = (_core.Accumulator.__new__(_core.Accumulator) for _ in range(2))
@@ -155,10 +207,11 @@ def _combined(a: Dict[str, Any], b: Dict[str, Any]) -> Dict[str, Any]:
         except RankmetricsError as e:
             return dict(a, error=e)
         states.append(acc.__getstate__())
-    return dict(a, rows=a["rows"] + b["rows"], labels=a["labels"] or b["labels"], states=states)
+    return dict(a, rows=a["rows"] + b["rows"], labels=a["labels"] or b["labels"],
+                scores=a.get("scores") or b.get("scores"), states=states)
 
 
-def _values(result: Dict[str, Any], specs: List[Dict[str, Any]]) -> Dict[str, float]:
+def _aggregate_values(result: Dict[str, Any], specs: List[Dict[str, Any]]) -> Dict[str, float]:
     from . import _core
 
     if result["error"] is not None:
@@ -231,5 +284,5 @@ class Evaluate(_AggregateFnV2):  # type: ignore[misc,valid-type]
         return _combined(current_accumulator, new)
 
     def finalize(self, accumulator: Dict[str, Any]) -> Dict[str, float]:
-        return _values(accumulator, self._specs)
+        return _aggregate_values(accumulator, self._specs)
 

@@ -6,31 +6,18 @@ the same rows in the order of the DataFrame's partitions.
 Needs pyspark with pyarrow and pandas >= 2.2 (``pip install "rankmetrics[spark]"``), and the
 workers' Python (``PYSPARK_PYTHON``) must have rankmetrics installed.
 
->>> import os, sys, tempfile
->>> os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # doctest: +ELLIPSIS
-'...'
->>> from pyspark.sql import SparkSession
->>> from rankmetrics import spark as rmspark
->>> spark = (SparkSession.builder.master("local[1]").config("spark.ui.enabled", "false")
-...          .config("spark.ui.showConsoleProgress", "false").getOrCreate())
->>> y, s = [[1, 0, 1], [0, 1, 0]], [[0.5, 0.5, 0.1], [0.2, 0.9, 0.4]]
->>> df = spark.createDataFrame(list(zip(y, s)), "labels array<int>, scores array<double>")
->>> rmspark.evaluate(df, metrics=["label_ranking_loss"], convention="sklearn")
-{'label_ranking_loss': 0.5}
->>> import rankmetrics
->>> rankmetrics.evaluate(y, s, convention="sklearn", metric="label_ranking_loss")
-0.5
->>> spark.stop()
+The example is :func:`evaluate`'s (it starts a local Spark session).
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
 
-from . import _distributed
+from . import _distributed, _grid
+from ._compare import Comparison
 from ._distributed import Layout, MetricItem
 
-__all__ = ["evaluate"]
+__all__ = ["evaluate", "compare"]
 
 
 def _results_function(layout: Layout, specs: List[Dict[str, Any]], firsts: Optional[List[int]],
@@ -141,17 +128,97 @@ def evaluate(
         label counts (``ShapeMismatch``).
     ParameterError
         For bad metric names or parameters (before any job runs).
+
+    Examples
+    --------
+    >>> import os, sys
+    >>> os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # doctest: +ELLIPSIS
+    '...'
+    >>> from pyspark.sql import SparkSession
+    >>> from rankmetrics import spark as rmspark
+    >>> spark = (SparkSession.builder.master("local[1]").config("spark.ui.enabled", "false")
+    ...          .config("spark.ui.showConsoleProgress", "false").getOrCreate())
+    >>> y, s = [[1, 0, 1], [0, 1, 0]], [[0.5, 0.5, 0.1], [0.2, 0.9, 0.4]]
+    >>> df = spark.createDataFrame(list(zip(y, s)), "labels array<int>, scores array<double>")
+    >>> rmspark.evaluate(df, metrics=["label_ranking_loss", ("ndcg_score", {"k": 2})], convention="sklearn")
+    {'label_ranking_loss': 0.5, 'ndcg_score(k=2)': 0.75}
+    >>> import rankmetrics
+    >>> rankmetrics.evaluate(y, s, convention="sklearn", metric="label_ranking_loss")
+    0.5
+    >>> spark.stop()
     """
     layout = Layout.of(y_true=y_true, y_score=y_score, sample_weight=sample_weight, n_labels=n_labels,
                        sample_id=sample_id, label_id=label_id, row_number=row_number)
-    specs = _distributed.metric_specs(metrics, convention, ties, params, sample_weight is not None)
+    return _values(df, layout, _distributed.metric_specs(metrics, convention, ties, params, sample_weight is not None))
+
+
+def compare(
+    df: Any,
+    *,
+    y_true: str = "labels",
+    y_score: Any = "scores",
+    sample_weight: Optional[str] = None,
+    n_labels: Optional[int] = None,
+    sample_id: Optional[str] = None,
+    label_id: Optional[str] = None,
+    row_number: Optional[str] = None,
+) -> Comparison:
+    """The grid of :func:`rankmetrics.compare` (every metric concept under every tie policy
+    and toolkit convention, with the tie analysis) on a Spark DataFrame, every cell bitwise
+    that of :func:`rankmetrics.compare` on its rows in partition order: the grid's presets
+    evaluated in one job, as :func:`evaluate` evaluates ``metrics``.
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+        The rows, in one of the layouts :func:`evaluate` describes.
+    y_true, y_score, sample_weight, n_labels, sample_id, label_id, row_number
+        As :func:`evaluate` takes them.
+
+    Returns
+    -------
+    rankmetrics.Comparison
+        A cell whose value is undefined holds its error's message, as in one process.
+
+    Raises
+    ------
+    RankmetricsError
+        As :func:`evaluate`: bad input is raised (typed, naming the partition and the row),
+        where one process's grid would show the error in every cell.
+
+    Examples
+    --------
+    >>> import os, sys
+    >>> os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # doctest: +ELLIPSIS
+    '...'
+    >>> from pyspark.sql import SparkSession
+    >>> import rankmetrics
+    >>> from rankmetrics import spark as rmspark
+    >>> spark = (SparkSession.builder.master("local[1]").config("spark.ui.enabled", "false")
+    ...          .config("spark.ui.showConsoleProgress", "false").getOrCreate())
+    >>> y, s = [[1, 0, 1], [0, 1, 0]], [[0.5, 0.5, 0.1], [0.3, 0.3, 0.3]]
+    >>> df = spark.createDataFrame(list(zip(y, s)), "labels array<int>, scores array<double>")
+    >>> grid = rmspark.compare(df)
+    >>> grid.value("ranking loss", "sklearn"), grid.interval("ranking loss")
+    (1.0, (0.25, 1.0))
+    >>> grid.to_dict() == rankmetrics.compare(y, s).to_dict()
+    True
+    >>> spark.stop()
+    """
+    layout = Layout.of(y_true=y_true, y_score=y_score, sample_weight=sample_weight, n_labels=n_labels,
+                       sample_id=sample_id, label_id=label_id, row_number=row_number)
+    return _grid.through(lambda specs: _values(df, layout, specs, errors=True), sample_weight is not None)
+
+
+def _values(df: Any, layout: Layout, specs: List[Dict[str, Any]], errors: bool = False) -> Dict[str, Any]:
+    """The metrics' values (with ``errors``: an undefined one's error as its value)."""
     df = df.select(*layout.columns())
     partitions = df.rdd.getNumPartitions()
     firsts = counts = None
-    if row_number is None:
+    if layout.row_number is None:
         counted = _counts(df, layout, partitions)
         firsts = _distributed.offsets(counted, layout)
         counts = [c["rows"] for c in counted]
     rows = df.mapInArrow(_results_function(layout, specs, firsts, counts), "result binary").collect()
     results = [_distributed.loads(r.result) for r in rows]
-    return _distributed.finish(results, specs, partitions)
+    return _distributed.finish(results, specs, partitions, errors)

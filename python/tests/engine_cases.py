@@ -62,6 +62,23 @@ def items(y: np.ndarray, s: np.ndarray, w: Any, policies: List[Any] = POLICIES) 
     return out
 
 
+def runs_items(y: np.ndarray, s: np.ndarray) -> Dict[str, Tuple[Tuple[str, Dict[str, Any]], float]]:
+    """The label-wise metrics whose unweighted states are each label's runs (not the rows)
+    through the engines, under every policy runs take, with their one-process values."""
+    out = {}
+    for key, (item, value) in items(y, s, None).items():
+        name, params = item
+        try:
+            runs = rankmetrics.accumulator(metric=name, state="runs", **params)
+        except rankmetrics.ParameterError as e:
+            assert e.kind == "NotExactInRuns", e
+            continue
+        if runs != rankmetrics.accumulator(metric=name, **params):  # label-wise: runs, not rows
+            out[key] = (item, value)
+    assert len(out) >= 40, sorted(out)
+    return out
+
+
 def assert_bitwise(got: Dict[str, float], want: Dict[str, Tuple[Any, float]]) -> None:
     assert set(got) == set(want)
     bad = [(k, got[k], v) for k, (_, v) in want.items() if _bits(got[k]) != _bits(v)]
@@ -136,3 +153,24 @@ def write_long(path: str, y: np.ndarray, s: np.ndarray, w: np.ndarray, seed: int
                                  "score": s[sample_arr, label_arr], "w": w[sample_arr]}),
                        os.path.join(path, f"part-{i:03d}.parquet"))
     return path, dense
+
+
+def assert_same_grid(got: Any, want: Any) -> None:
+    """Two :class:`rankmetrics.Comparison` grids equal cell by cell, values to the bit (the
+    undefined cells' messages too), and their tie analysis (interval, expected value, spread,
+    columns outside the interval)."""
+
+    def bits(x: Any) -> Any:
+        if isinstance(x, float):
+            return _bits(x)
+        if isinstance(x, (tuple, list)):
+            return [bits(v) for v in x]
+        return x
+
+    assert [r["metric"] for r in got.rows] == [r["metric"] for r in want.rows]
+    for g, w in zip(got.rows, want.rows):
+        for field in ("over", "interval", "expected", "spread", "outside"):
+            assert bits(g[field]) == bits(w[field]), (g["metric"], field, g[field], w[field])
+        assert [{k: bits(v) for k, v in c.items()} for c in g["cells"]] == \
+            [{k: bits(v) for k, v in c.items()} for c in w["cells"]], g["metric"]
+    assert sum(c["error"] is not None for r in want.rows for c in r["cells"]) < 10

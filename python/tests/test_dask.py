@@ -136,6 +136,12 @@ def test_frame_every_preset_and_policy_weighted(processes, frame, tied) -> None:
     cases.assert_bitwise(got, want)
 
 
+def test_frame_label_wise_runs_unweighted(processes, frame, tied) -> None:
+    y, s, _ = tied
+    want = cases.runs_items(y, s)
+    cases.assert_bitwise(rmdask.evaluate(frame, metrics=[item for item, _ in want.values()]), want)
+
+
 def test_frame_row_number_and_sparse_and_long_layouts(processes, frame, tied, tmp_path) -> None:
     y, s, w = tied
     want = cases.items(y, s, None, policies=[None, "random:5"])
@@ -196,3 +202,144 @@ def test_frame_a_worker_that_raises_fails_the_evaluation(processes, frame) -> No
 
     with pytest.raises(RuntimeError, match="worker lost its disk"):
         rmdask.evaluate(frame.map_partitions(explode, meta=frame._meta), metrics=["coverage"])
+
+
+# Inputs the engines refuse, typed, naming the partition and the row (the synchronous
+# scheduler: the checks run in the code every engine shares).
+
+
+@pytest.fixture
+def sync():
+    import dask
+
+    with dask.config.set(scheduler="sync"):
+        yield
+
+
+def _frames(path, *tables):
+    """A DataFrame of a partition per table, each read from its own Parquet file."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    parts = []
+    for i, table in enumerate(tables):
+        path.mkdir(exist_ok=True)
+        pq.write_table(pa.table(table), str(path / f"part-{i}.parquet"))
+        parts.append(dd.read_parquet(str(path / f"part-{i}.parquet")))
+    return dd.concat(parts)
+
+
+def test_frame_partitions_whose_score_types_differ_are_refused(sync, tmp_path) -> None:
+    # float32 scores run torchmetrics' presets in float32 arithmetic: merged with a float64
+    # partition's states they would not be the value of either type on all the rows.
+    y, s, _ = data(5, n=40, labels=4)
+    lists = lambda a: list(a)  # noqa: E731
+    mixed = _frames(tmp_path / "mixed", {"labels": lists(y[:25]), "scores": lists(s[:25])},
+                    {"labels": lists(y[25:]), "scores": lists(s[25:].astype(np.float32))})
+    with pytest.raises(rankmetrics.RankmetricsError, match="partition 1 has float32 scores, partition 0 float64: cast") as e:
+        rmdask.evaluate(mixed, metrics=["coverage"])
+    assert (e.value.details["partition"], e.value.details["expected"], e.value.details["found"]) == (1, "float64", "float32")
+    # Integer scores are read as float64, as one process reads them: no refusal.
+    ints = _frames(tmp_path / "ints", {"labels": lists(y[:25]), "scores": lists((s[:25] * 10).astype(np.int64))},
+                   {"labels": lists(y[25:]), "scores": lists(s[25:] * 10)})
+    got = rmdask.evaluate(ints, metrics=["label_ranking_loss"], convention="sklearn")
+    assert got["label_ranking_loss"] == rankmetrics.evaluate(y, s * 10, convention="sklearn", metric="label_ranking_loss")
+
+
+def test_frame_values_of_the_wrong_type_are_refused_with_partition_and_row(sync, tmp_path) -> None:
+    y, s, _ = data(6, n=30, labels=4)
+    rel = [np.flatnonzero(r) for r in y]
+    top = [np.argsort(-r, kind="stable")[:2] for r in s]
+    scores = [np.take(r, t) for r, t in zip(s, top)]
+
+    def refused(frame, match, partition, row, **layout):
+        with pytest.raises(rankmetrics.RankmetricsError, match=match) as e:
+            rmdask.evaluate(frame, metrics=["coverage"], **layout)
+        assert type(e.value) is rankmetrics.RankmetricsError
+        assert (e.value.details["partition"], e.value.row) == (partition, row), str(e.value)
+        assert str(e.value).startswith(f"partition {partition}: ")
+
+    sparse = dict(y_true="rel", y_score=("top", "top_scores"), n_labels=4)
+    # Top-k scores as strings, in the second partition (rows 20 to 29).
+    text = [[str(v) for v in r] for r in scores[20:]]
+    frame = _frames(tmp_path / "sparse", {"rel": rel[:20], "top": top[:20], "top_scores": scores[:20]},
+                    {"rel": rel[20:], "top": top[20:], "top_scores": text})
+    refused(frame, "top_scores must hold numbers; at row 20 it holds str", 1, 20, **sparse)
+    # Label indices as strings.
+    frame = _frames(tmp_path / "labels", {"rel": rel[:20], "top": top[:20], "top_scores": scores[:20]},
+                    {"rel": [[str(v) for v in r] for r in rel[20:]], "top": top[20:], "top_scores": scores[20:]})
+    refused(frame, "rel must hold integer label indices; at row 2[0-9] it holds str", 1, 20 + min(
+        i for i, r in enumerate(rel[20:]) if len(r)), **sparse)
+    # Weights as strings.
+    frame = _frames(tmp_path / "w", {"labels": list(y[:20]), "scores": list(s[:20]), "w": ["1"] * 20},
+                    {"labels": list(y[20:]), "scores": list(s[20:]), "w": ["1"] * 10})
+    refused(frame, "w must hold numbers; at row 0", 0, 0, sample_weight="w")
+    # Long layout: sample ids of another type in the second partition.
+    long = dict(sample_id="sample", label_id="label", y_true="rel", y_score="score", n_labels=4)
+    frame = _frames(tmp_path / "ids", {"sample": [1, 1, 2], "label": [0, 1, 0], "rel": [1, 0, 1], "score": [0.5, 0.2, 0.1]},
+                    {"sample": ["a", "b"], "label": [0, 1], "rel": [1, 0], "score": [0.5, 0.2]})
+    refused(frame, "sample ids .* do not compare", 1, 2, **long)
+    # Long layout: label ids as strings, scores as strings.
+    frame = _frames(tmp_path / "labelids", {"sample": [1, 1, 2], "label": [0, 1, 0], "rel": [1, 0, 1], "score": [0.5, 0.2, 0.1]},
+                    {"sample": [3, 4], "label": ["0", "1"], "rel": [1, 0], "score": [0.5, 0.2]})
+    refused(frame, "label must hold integer label indices; at row 2 it holds str", 1, 2, **long)
+    frame = _frames(tmp_path / "scores", {"sample": [1, 1, 2], "label": [0, 1, 0], "rel": [1, 0, 1], "score": [0.5, 0.2, 0.1]},
+                    {"sample": [3, 4], "label": [0, 1], "rel": [1, 0], "score": ["0.5", "x"]})
+    refused(frame, "score must hold numbers; at row 2 it holds str", 1, 2, **long)
+    # Decimals are numbers: read as float64, as one process reads them.
+    import decimal
+
+    frame = _frames(tmp_path / "decimal", {"labels": list(y), "scores": [[decimal.Decimal(str(v)) for v in r] for r in s]})
+    assert rmdask.evaluate(frame, metrics=["coverage"]) == {"coverage": rankmetrics.evaluate(y, s, metric="coverage")}
+
+
+def test_frame_pandas_columns_of_mixed_types_are_refused_with_partition_and_row(sync) -> None:
+    import dask
+    import pandas as pd
+
+    y, s, _ = data(7, n=30, labels=4)
+    scores = [list(r) for r in s]
+    scores[23] = [0.5, "high", 0.1, 0.2]  # an object column Arrow cannot type
+    with dask.config.set({"dataframe.convert-string": False}):
+        frame = dd.from_pandas(pd.DataFrame({"labels": [list(r) for r in y], "scores": scores}), npartitions=3)
+    assert frame.npartitions == 3
+    with pytest.raises(rankmetrics.RankmetricsError, match="scores holds values of different types") as e:
+        rmdask.evaluate(frame, metrics=["coverage"])
+    assert (e.value.details["partition"], e.value.details["record"], e.value.row) == (2, 3, 23)
+
+
+def test_arrays_raise_the_first_bad_chunks_error_whatever_finishes_first() -> None:
+    # Two bad chunks, the first one slow to load: on the threaded scheduler the second one
+    # fails first in time; the error raised is still the first bad row's, as one process's.
+    import time
+
+    import dask
+
+    y, s, _ = data(8, n=300, labels=5)
+    bad = s.copy()
+    bad[40, 1] = np.nan
+    bad[250, 3] = np.inf
+
+    def slow(a):
+        time.sleep(1.0)
+        return a
+
+    first = da.from_delayed(dask.delayed(slow)(bad[:100]), shape=(100, 5), dtype=bad.dtype)
+    scores = da.concatenate([first, da.from_array(bad[100:], chunks=(100, -1))])
+    with dask.config.set(scheduler="threads", num_workers=3):
+        with pytest.raises(rankmetrics.RankmetricsError) as e:
+            rmdask.evaluate(da.from_array(y, chunks=(100, -1)), scores, metrics=["coverage"])
+    with pytest.raises(rankmetrics.RankmetricsError) as one:
+        rankmetrics.evaluate(y, bad, metric="coverage")
+    assert (e.value.kind, e.value.row, e.value.column) == (one.value.kind, one.value.row, one.value.column) == ("NonFiniteScore", 40, 1)
+
+
+def test_compare_grid_is_the_one_process_grid(sync, frame, tied) -> None:
+    y, s, w = tied
+    cases.assert_same_grid(rmdask.compare(frame, sample_weight="w"), rankmetrics.compare(y, s, w))
+    # float32 scores (torchmetrics' column in float32, as in one process), dask arrays.
+    s32 = s.astype(np.float32)
+    got = rmdask.compare(da.from_array(y, chunks=(300, -1)), da.from_array(s32, chunks=(300, -1)), split_every=3)
+    want = rankmetrics.compare(y, s32)
+    assert want.to_dict() != rankmetrics.compare(y, s).to_dict()  # the type matters here
+    cases.assert_same_grid(got, want)

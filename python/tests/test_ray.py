@@ -2,9 +2,10 @@
 preset of every convention under every tie policy, weighted; the sparse and long layouts;
 empty blocks; and the failures (label counts that differ, a bad value, a task that raises).
 
-Ray reads the files in an order of its own: the one-process values are those of the rows in
-the dataset's order (its ``row`` column read block by block, as rankmetrics.ray reads it), on
-materialised datasets (Ray's order of the files may change from one read to the next)."""
+Ray reads the files in an order of its own, so the datasets are sorted by their ``row``
+column (the order Ray documents for ``sort``): the one-process values are those of the rows as
+drawn, an oracle that owes nothing to how rankmetrics.ray takes the blocks. Where a dataset is
+not sorted, the order is Ray's own iteration of the materialised dataset (``iter_rows``)."""
 
 from __future__ import annotations
 
@@ -47,15 +48,14 @@ def tied():
 @pytest.fixture(scope="module")
 def dense(cluster, tied, tmp_path_factory):
     y, s, w = tied
-    # Materialised: Ray's order of the files may change from one read to the next.
-    return ray.data.read_parquet(cases.write_dense(str(tmp_path_factory.mktemp("dense")), y, s, w)).materialize()
+    # Sorted: the rows in the order they were drawn (Ray's order of the files may change from
+    # one read to the next).
+    return ray.data.read_parquet(cases.write_dense(str(tmp_path_factory.mktemp("dense")), y, s, w)).sort("row").materialize()
 
 
-def dataset_order(ds) -> np.ndarray:
-    import pyarrow as pa
-
-    return np.concatenate([pa.Table.to_pydict(ray.get(b))["row"] for b in rmray._blocks(ds, ["row"])]
-                          + [np.zeros(0, dtype=np.int64)]).astype(np.int64)
+def iteration_order(ds) -> np.ndarray:
+    """The rows' numbers in the order Ray iterates the dataset."""
+    return np.array([r["row"] for r in ds.select_columns(["row"]).iter_rows()], dtype=np.int64)
 
 
 def test_workers_import_the_installed_package(cluster) -> None:
@@ -65,18 +65,42 @@ def test_workers_import_the_installed_package(cluster) -> None:
 
 def test_every_preset_and_policy_weighted(dense, tied) -> None:
     y, s, w = tied
-    order = dataset_order(dense)
-    assert sorted(order) == list(range(cases.N))
-    want = cases.items(y[order], s[order], w[order])
+    assert dense.num_blocks() > 1
+    want = cases.items(y, s, w)
     cases.assert_bitwise(rmray.evaluate(dense, metrics=[i for i, _ in want.values()], sample_weight="w"), want)
+
+
+def test_label_wise_runs_unweighted(dense, tied) -> None:
+    y, s, _ = tied
+    want = cases.runs_items(y, s)
+    cases.assert_bitwise(rmray.evaluate(dense, metrics=[i for i, _ in want.values()]), want)
+
+
+def test_aggregate_combines_blocks_in_any_order_to_the_same_bits(dense, tied) -> None:
+    y, s, w = tied
+    want = cases.items(y, s, w, policies=[None, "first", "random:5", "expected"])
+    agg = rmray.Evaluate(row_number="row", metrics=[i for i, _ in want.values()], sample_weight="w")
+    cases.assert_bitwise(dense.repartition(9).aggregate(agg)["rankmetrics"], want)
+    runs = cases.runs_items(y, s)
+    agg = rmray.Evaluate(row_number="row", metrics=[i for i, _ in runs.values()], name="unweighted")
+    cases.assert_bitwise(dense.random_shuffle(seed=3).aggregate(agg)["unweighted"], runs)
+
+
+def test_aggregate_refuses_rows_seen_twice_and_names_a_bad_row(dense, cluster) -> None:
+    agg = rmray.Evaluate(row_number="row", metrics=["coverage_error"], convention="sklearn")
+    with pytest.raises(rankmetrics.IncompatibleStateError, match="in both"):
+        dense.union(dense).aggregate(agg)
+    bad = ray.data.from_items([{"row": i, "labels": [1, 0], "scores": [0.5, v]}
+                               for i, v in enumerate([0.1, 0.2, float("nan"), 0.3])]).repartition(2)
+    with pytest.raises(Exception, match="row 2"):
+        bad.aggregate(agg)
 
 
 def test_sparse_and_long_layouts(cluster, tied, tmp_path) -> None:
     y, s, w = tied
     path, dense_scores = cases.write_sparse(str(tmp_path / "sparse"), y, s, w)
-    ds = ray.data.read_parquet(path).materialize()
-    order = dataset_order(ds)
-    want = cases.items(y[order], dense_scores[order], w[order], policies=[None, "average", "random:5"])
+    ds = ray.data.read_parquet(path).sort("row").materialize()
+    want = cases.items(y, dense_scores, w, policies=[None, "average", "random:5"])
     got = rmray.evaluate(ds, y_true="relevant", y_score=("top", "top_scores"),
                          sample_weight="w", n_labels=cases.LABELS, metrics=[i for i, _ in want.values()])
     cases.assert_bitwise(got, want)
@@ -92,8 +116,10 @@ def test_sparse_and_long_layouts(cluster, tied, tmp_path) -> None:
 def test_empty_blocks_and_failures(cluster, dense, tied, tmp_path) -> None:
     y, s, w = tied
     part = np.repeat(np.arange(len(cases.FILE_ROWS)), cases.FILE_ROWS)
-    some = dense.filter(lambda r: r["part"] % 3 != 1).materialize()
-    keep = dataset_order(some)
+    # Filtered from the files in Ray's order of reading them, not sorted.
+    files = ray.data.read_parquet(cases.write_dense(str(tmp_path / "files"), y, s, w))
+    some = files.filter(lambda r: r["part"] % 3 != 1).materialize()
+    keep = iteration_order(some)
     assert set(part[keep]) == {0, 2, 3, 5, 6, 8, 9}
     got = rmray.evaluate(some, metrics=["label_ranking_loss", "roc_auc_score"], convention="sklearn",
                          sample_weight="w")
@@ -102,11 +128,10 @@ def test_empty_blocks_and_failures(cluster, dense, tied, tmp_path) -> None:
         assert np.float64(got[metric]).tobytes() == np.float64(want).tobytes()
     bad = s.copy()
     bad[1000, 4] = np.nan
-    ds = ray.data.read_parquet(cases.write_dense(str(tmp_path / "bad"), y, bad, w)).materialize()
-    at = int(np.flatnonzero(dataset_order(ds) == 1000)[0])  # row 1000's place in the dataset
+    ds = ray.data.read_parquet(cases.write_dense(str(tmp_path / "bad"), y, bad, w)).sort("row").materialize()
     with pytest.raises(rankmetrics.RankmetricsError) as e:
         rmray.evaluate(ds, metrics=["coverage"])
-    assert (e.value.kind, e.value.row, e.value.column) == ("NonFiniteScore", at, 4)
+    assert (e.value.kind, e.value.row, e.value.column) == ("NonFiniteScore", 1000, 4)
     assert str(e.value).startswith(f"partition {e.value.details['partition']}: ")
     y2, s2, w2 = cases.data(2, n=10, labels=cases.LABELS - 1)
     other = ray.data.read_parquet(cases.write_dense(str(tmp_path / "other"), y2, s2, w2, rows=[10]))
@@ -123,3 +148,8 @@ def test_a_task_that_raises_fails_the_evaluation(dense) -> None:
 
     with pytest.raises(Exception, match="worker lost its disk"):
         rmray.evaluate(dense.map_batches(explode, batch_format="pandas"), metrics=["coverage"])
+
+
+def test_compare_grid_is_the_one_process_grid(dense, tied) -> None:
+    y, s, w = tied
+    cases.assert_same_grid(rmray.compare(dense, sample_weight="w"), rankmetrics.compare(y, s, w))

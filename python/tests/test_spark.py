@@ -85,6 +85,12 @@ def test_every_preset_and_policy_weighted_is_bitwise_one_process(dense, tied) ->
     cases.assert_bitwise(got, want)
 
 
+def test_label_wise_runs_unweighted_are_bitwise_one_process(dense, tied) -> None:
+    y, s, _ = tied
+    want = cases.runs_items(y, s)
+    cases.assert_bitwise(rmspark.evaluate(dense, metrics=[item for item, _ in want.values()]), want)
+
+
 def test_row_number_column_gives_one_pass_and_the_same_bits(dense, tied) -> None:
     y, s, _ = tied
     want = cases.items(y, s, None, policies=[None, "first", "random:5"])
@@ -166,3 +172,8 @@ def test_a_worker_that_raises_fails_the_evaluation(dense) -> None:
     failing = dense.mapInArrow(explode, dense.schema)
     with pytest.raises(PythonException, match="worker lost its disk"):
         rmspark.evaluate(failing, metrics=["coverage"])
+
+
+def test_compare_grid_is_the_one_process_grid(dense, tied) -> None:
+    y, s, w = tied
+    cases.assert_same_grid(rmspark.compare(dense, sample_weight="w"), rankmetrics.compare(y, s, w))

@@ -1,0 +1,120 @@
+""":func:`rankmetrics.compare` through the engines: the one-process grid's cells as metric
+specs for the distributed evaluation, and the grid rebuilt from the merged values.
+
+Each cell's preset is the one :func:`rankmetrics.compare` evaluates (read from the grid it gives
+on a one-row input, so the mapping of concepts to presets stays the crate's); a cell whose value
+is undefined holds the error's message, as one process's grid does.
+
+>>> import rankmetrics
+>>> from rankmetrics import _grid
+>>> y, s = [[1, 0, 1], [0, 1, 0]], [[0.5, 0.5, 0.1], [0.3, 0.3, 0.3]]
+>>> def one_process(items):  # what an engine's evaluation returns, here on one process
+...     return {str(i): _grid.value_or_error(item, y, s) for i, item in enumerate(items)}
+>>> grid = _grid.comparison(one_process)
+>>> grid.to_dict() == rankmetrics.compare(y, s).to_dict()
+True
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Callable, Dict, List, Tuple
+
+import numpy as np
+
+from . import _core, _distributed
+from ._compare import POLICY_COLUMNS, TOOLKIT_COLUMNS, Comparison
+from ._rankmetrics import compare as _compare
+from .exceptions import RankmetricsError
+
+Item = Tuple[str, Dict[str, Any]]
+
+
+def _template() -> List[Dict[str, Any]]:
+    """The grid's rows on a one-row input: every cell's column and preset (its values unused)."""
+    return _compare(np.array([[1, 0]], dtype=np.uint8), np.array([[0.5, 0.1]]), None, 1)  # type: ignore[no-any-return]
+
+
+def _item(cell: Dict[str, Any]) -> Item:
+    """A cell's preset as a ``(metric, {convention, ties, params})`` pair of ``metrics=``."""
+    params = dict(cell["params"])
+    return cell["metric"], {"convention": cell["convention"], "ties": params.pop("ties", None), **params}
+
+
+def _key(item: Item) -> str:
+    name, params = item
+    return f"{name}({', '.join(f'{k}={v!r}' for k, v in params.items())})"
+
+
+def specs() -> Dict[str, Item]:
+    """Every distinct cell preset of the grid, by the key the engines' results give it."""
+    out: Dict[str, Item] = {}
+    for row in _template():
+        for cell in row["cells"]:
+            item = _item(cell)
+            out.setdefault(_key(item), item)
+    return out
+
+
+def value_or_error(item: Item, y_true: Any, y_score: Any, sample_weight: Any = None) -> Any:
+    """One cell's value on one process, or its error (as the engines' results hold it)."""
+    name, params = item
+    try:
+        acc = _core.accumulator(metric=name, **params)
+        acc.update(y_true, y_score, sample_weight)
+        return acc.value()
+    except RankmetricsError as e:
+        return e
+
+
+def _fmin(a: float, b: float) -> float:
+    """``f64::min``: NaN only when both are."""
+    return b if math.isnan(a) else a if math.isnan(b) else min(a, b)
+
+
+def _fmax(a: float, b: float) -> float:
+    return b if math.isnan(a) else a if math.isnan(b) else max(a, b)
+
+
+def _summary(row: Dict[str, Any]) -> None:
+    """The row's interval, expected value, spread and outside columns from its cells, as the
+    crate's ``compare::Row`` computes them."""
+    value = {c["column"]: c["value"] for c in row["cells"] if c["value"] is not None}
+    low, high = value.get("pessimistic"), value.get("optimistic")
+    row["interval"] = None if low is None or high is None else (_fmin(low, high), _fmax(low, high))
+    row["expected"] = value.get("expected")
+    conventions = [(c, v) for c, v in value.items()
+                   if c in POLICY_COLUMNS + TOOLKIT_COLUMNS and math.isfinite(v)]
+    finite = [v for _, v in conventions]
+    row["spread"] = max(finite) - min(finite) if len(finite) >= 2 else None
+    row["outside"] = []
+    if row["interval"] is not None:
+        lo, hi = row["interval"]
+        slack = 1e-9 * _fmax(_fmax(abs(lo), abs(hi)), 1.0)
+        row["outside"] = [c for c, v in conventions if v < lo - slack or v > hi + slack]
+
+
+def through(evaluate: Callable[[List[Dict[str, Any]]], Dict[str, Any]], weighted: bool = False) -> Comparison:
+    """The grid from an engine's evaluation of checked specs (:func:`_distributed.metric_specs`'s;
+    ``weighted``: the rows carry sample weights) that returns an undefined value's error as its
+    value."""
+    return comparison(lambda items: evaluate(_distributed.metric_specs(items, "rankmetrics", None, {}, weighted)))
+
+
+def comparison(evaluate: Callable[[List[Item]], Dict[str, Any]]) -> Comparison:
+    """The grid, its cells' values from ``evaluate``: the engine's evaluation of a list of
+    ``(metric, params)`` items at once, to ``{key: value or RankmetricsError}`` in the items'
+    order."""
+    items = specs()
+    values = dict(zip(items, evaluate(list(items.values())).values()))
+    rows = []
+    for template in _template():
+        cells = []
+        for cell in template["cells"]:
+            got = values[_key(_item(cell))]
+            error = isinstance(got, RankmetricsError)
+            cells.append({**cell, "value": None if error else float(got), "error": str(got) if error else None})
+        row = {"metric": template["metric"], "over": template["over"], "cells": cells}
+        _summary(row)
+        rows.append(row)
+    return Comparison(rows)
