@@ -226,6 +226,24 @@ def _aggregate_values(result: Dict[str, Any], specs: List[Dict[str, Any]]) -> Di
     return out
 
 
+def _consecutive(table: Any, row_number: Optional[str]) -> List[Any]:
+    """``table``'s rows sorted by their numbers and cut where the numbers skip, each piece
+    numbered consecutively, as a partition's rows must be (numbers that are not integers are
+    left as they are, for the partition's checks to name)."""
+    import numpy as np
+
+    if row_number is None or table.num_rows == 0:
+        return [table]
+    numbers = table.column(row_number).to_numpy(zero_copy_only=False)
+    if numbers.dtype.kind not in "iu":
+        return [table]
+    order = np.argsort(numbers, kind="stable")
+    table = table.take(order)
+    cuts = np.flatnonzero(np.diff(numbers[order].astype(np.int64)) != 1) + 1
+    bounds = [0, *cuts.tolist(), table.num_rows]
+    return [table.slice(a, b - a) for a, b in zip(bounds, bounds[1:])]
+
+
 try:  # Ray is optional: without it, Evaluate is not defined (and evaluate() fails on use).
     from ray.data.aggregate import AggregateFnV2 as _AggregateFnV2
 except ImportError:  # pragma: no cover - the tests run with Ray installed
@@ -240,7 +258,9 @@ class Evaluate(_AggregateFnV2):  # type: ignore[misc,valid-type]
     Ray combines them in any order: every merge is exact in any order, so the value is
     bitwise :func:`rankmetrics.evaluate` on the rows in row-number order. A row number
     seen twice, or blocks of different label counts, raise; so does a bad value, naming
-    its row. Row numbers need not start at 0 or follow each other; they decide the draws of
+    its row. A block's rows may come in any order: each consecutively numbered piece gives its
+    states (so a shuffled dataset, whose pieces are single rows, costs a state per row). Row
+    numbers need not start at 0 or follow each other; they decide the draws of
     ``ties="random:SEED"``. Not per group: Ray's ``groupby`` hands an ``AggregateFnV2`` the
     group key and one column only (filter the dataset per group instead).
 
@@ -277,8 +297,13 @@ class Evaluate(_AggregateFnV2):  # type: ignore[misc,valid-type]
         super().__init__(name, zero_factory=_empty_result, on=None, ignore_nulls=False)
 
     def aggregate_block(self, block: Any) -> Dict[str, Any]:
-        table = _distributed.arrow_table(block, self._layout)
-        return _distributed.partition_result([table], 0, None, self._layout, self._specs)
+        # Ray may hand over several blocks' rows at once: each consecutively numbered piece
+        # gives its states, merged here as Ray merges blocks.
+        result = _empty_result()
+        for piece in _consecutive(_distributed.arrow_table(block, self._layout), self._layout.row_number):
+            part = _distributed.partition_result([piece], 0, None, self._layout, self._specs)
+            result = _combined(result, part)
+        return result
 
     def combine(self, current_accumulator: Dict[str, Any], new: Dict[str, Any]) -> Dict[str, Any]:
         return _combined(current_accumulator, new)
