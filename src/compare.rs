@@ -334,6 +334,19 @@ impl Column {
         }
     }
 
+    /// The column whose header is `name`.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::compare::Column;
+    /// use rankmetrics::TiePolicy;
+    /// assert_eq!(Column::parse("pessimistic"), Some(Column::Analysis(TiePolicy::Pessimistic)));
+    /// assert_eq!(Column::parse("nope"), None);
+    /// ```
+    pub fn parse(name: &str) -> Option<Column> {
+        Column::all().into_iter().find(|c| c.name() == name)
+    }
+
     /// Whether the column is one of the conventions whose values the spread and the interval
     /// check compare (not the tie analysis itself).
     pub fn is_convention(self) -> bool {
@@ -375,34 +388,35 @@ impl Row {
             .and_then(|c| c.result.as_ref().ok().copied())
     }
 
+    /// The values of the columns that have one, in column order.
+    pub fn values(&self) -> Vec<(Column, f64)> {
+        self.cells
+            .iter()
+            .flatten()
+            .filter_map(|c| Some((c.column, *c.result.as_ref().ok()?)))
+            .collect()
+    }
+
+    /// The row's interval, expected value, spread and the conventions outside the interval.
+    pub fn summary(&self) -> Summary {
+        Summary::of(&self.values())
+    }
+
     /// The interval [pessimistic, optimistic], lower bound first (for losses the pessimistic
     /// value is the larger).
     pub fn interval(&self) -> Option<(f64, f64)> {
-        let p = self.value(Column::Analysis(TiePolicy::Pessimistic))?;
-        let o = self.value(Column::Analysis(TiePolicy::Optimistic))?;
-        Some((p.min(o), p.max(o)))
+        self.summary().interval
     }
 
     /// The exact expectation over every ordering of the ties.
     pub fn expected(&self) -> Option<f64> {
-        self.value(Column::Analysis(TiePolicy::Expected))
-    }
-
-    /// The values of the convention columns (policies and toolkits) that have one.
-    fn convention_values(&self) -> impl Iterator<Item = (Column, f64)> + '_ {
-        self.cells.iter().flatten().filter_map(|c| {
-            let v = *c.result.as_ref().ok()?;
-            (c.column.is_convention() && v.is_finite()).then_some((c.column, v))
-        })
+        self.summary().expected
     }
 
     /// Largest minus smallest finite value across the policies and toolkits; `None` with
     /// fewer than two.
     pub fn spread(&self) -> Option<f64> {
-        let values: Vec<f64> = self.convention_values().map(|(_, v)| v).collect();
-        let max = values.iter().copied().reduce(f64::max)?;
-        let min = values.iter().copied().reduce(f64::min)?;
-        (values.len() >= 2).then_some(max - min)
+        self.summary().spread
     }
 
     /// Whether `column`'s value lies outside the interval (beyond rounding).
@@ -415,10 +429,74 @@ impl Row {
 
     /// The conventions whose values lie outside the interval.
     pub fn outside_interval(&self) -> Vec<Column> {
-        self.convention_values()
-            .map(|(c, _)| c)
-            .filter(|&c| self.outside(c))
-            .collect()
+        self.summary().outside
+    }
+}
+
+/// What a row's values say about its conventions: the interval over tie orders, the exact
+/// expectation, the spread of the conventions and those outside the interval. Computed from
+/// `(column, value)` pairs, so that a grid whose cells were evaluated elsewhere (on many
+/// workers) is summarised as [`compare`]'s own.
+///
+/// # Example
+/// ```
+/// use rankmetrics::compare::{Column, Summary};
+/// use rankmetrics::TiePolicy;
+/// let values = [
+///     (Column::Policy(TiePolicy::Max), 0.9),
+///     (Column::Policy(TiePolicy::Min), 0.5),
+///     (Column::Analysis(TiePolicy::Pessimistic), 0.6),
+///     (Column::Analysis(TiePolicy::Optimistic), 0.8),
+/// ];
+/// let s = Summary::of(&values);
+/// assert_eq!(s.interval, Some((0.6, 0.8)));
+/// assert_eq!(s.spread, Some(0.9 - 0.5));
+/// assert_eq!(s.outside, [Column::Policy(TiePolicy::Max), Column::Policy(TiePolicy::Min)]);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Summary {
+    /// The interval [pessimistic, optimistic], lower bound first.
+    pub interval: Option<(f64, f64)>,
+    /// The exact expectation over every ordering of the ties.
+    pub expected: Option<f64>,
+    /// Largest minus smallest finite value across the policies and toolkits; `None` with
+    /// fewer than two.
+    pub spread: Option<f64>,
+    /// The conventions whose values lie outside the interval (beyond rounding), in order.
+    pub outside: Vec<Column>,
+}
+
+impl Summary {
+    /// The summary of a row's `(column, value)` pairs (a column's first pair counts).
+    pub fn of(values: &[(Column, f64)]) -> Summary {
+        let value = |column| values.iter().find(|(c, _)| *c == column).map(|&(_, v)| v);
+        let interval = value(Column::Analysis(TiePolicy::Pessimistic))
+            .zip(value(Column::Analysis(TiePolicy::Optimistic)))
+            .map(|(p, o)| (p.min(o), p.max(o)));
+        let conventions: Vec<(Column, f64)> = values
+            .iter()
+            .copied()
+            .filter(|&(c, v)| c.is_convention() && v.is_finite())
+            .collect();
+        let finite = conventions.iter().map(|&(_, v)| v);
+        let spread = match (finite.clone().reduce(f64::max), finite.reduce(f64::min)) {
+            (Some(max), Some(min)) if conventions.len() >= 2 => Some(max - min),
+            _ => None,
+        };
+        let outside = match interval {
+            Some(i) => conventions
+                .iter()
+                .filter(|&&(_, v)| outside(v, i))
+                .map(|&(c, _)| c)
+                .collect(),
+            None => Vec::new(),
+        };
+        Summary {
+            interval,
+            expected: value(Column::Analysis(TiePolicy::Expected)),
+            spread,
+            outside,
+        }
     }
 }
 

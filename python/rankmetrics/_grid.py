@@ -17,14 +17,14 @@ True
 
 from __future__ import annotations
 
-import math
 from typing import Any, Callable, Dict, List, Tuple
 
 import numpy as np
 
 from . import _core, _distributed
-from ._compare import POLICY_COLUMNS, TOOLKIT_COLUMNS, Comparison
+from ._compare import Comparison
 from ._rankmetrics import compare as _compare
+from ._rankmetrics import grid_summary as _grid_summary
 from .exceptions import RankmetricsError
 
 Item = Tuple[str, Dict[str, Any]]
@@ -67,31 +67,11 @@ def value_or_error(item: Item, y_true: Any, y_score: Any, sample_weight: Any = N
         return e
 
 
-def _fmin(a: float, b: float) -> float:
-    """``f64::min``: NaN only when both are."""
-    return b if math.isnan(a) else a if math.isnan(b) else min(a, b)
-
-
-def _fmax(a: float, b: float) -> float:
-    return b if math.isnan(a) else a if math.isnan(b) else max(a, b)
-
-
 def _summary(row: Dict[str, Any]) -> None:
-    """The row's interval, expected value, spread and outside columns from its cells, as the
-    crate's ``compare::Row`` computes them."""
-    value = {c["column"]: c["value"] for c in row["cells"] if c["value"] is not None}
-    low, high = value.get("pessimistic"), value.get("optimistic")
-    row["interval"] = None if low is None or high is None else (_fmin(low, high), _fmax(low, high))
-    row["expected"] = value.get("expected")
-    conventions = [(c, v) for c, v in value.items()
-                   if c in POLICY_COLUMNS + TOOLKIT_COLUMNS and math.isfinite(v)]
-    finite = [v for _, v in conventions]
-    row["spread"] = max(finite) - min(finite) if len(finite) >= 2 else None
-    row["outside"] = []
-    if row["interval"] is not None:
-        lo, hi = row["interval"]
-        slack = 1e-9 * _fmax(_fmax(abs(lo), abs(hi)), 1.0)
-        row["outside"] = [c for c, v in conventions if v < lo - slack or v > hi + slack]
+    """The row's interval, expected value, spread and outside columns from its cells, by the
+    crate's own summary (``compare::Summary``)."""
+    values = [(c["column"], c["value"]) for c in row["cells"] if c["value"] is not None]
+    row.update(_grid_summary(values))
 
 
 def through(evaluate: Callable[[List[Dict[str, Any]]], Dict[str, Any]], weighted: bool = False) -> Comparison:

@@ -6,7 +6,7 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import final
 
-__all__ = ["__version__", "Accumulator", "Metric", "compare", "inverse_propensities", "metric_names", "param_keys"]
+__all__ = ["__version__", "Accumulator", "Metric", "compare", "grid_summary", "inverse_propensities", "metric_names", "param_keys"]
 
 _Labels = Union[
     npt.NDArray[np.uint8],
@@ -74,6 +74,7 @@ def compare(
     sample_weight: Optional[npt.NDArray[np.float64]] = None,
     threads: int = 1,
 ) -> List[Dict[str, Any]]: ...
+def grid_summary(values: List[Tuple[str, float]]) -> Dict[str, Any]: ...
 def metric_names(convention: str) -> List[str]: ...
 def param_keys(convention: str, metric: str) -> List[str]: ...
 def inverse_propensities(

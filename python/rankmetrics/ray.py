@@ -247,7 +247,7 @@ def _consecutive(table: Any, row_number: Optional[str]) -> List[Any]:
 try:  # Ray is optional: without it, Evaluate is not defined (and evaluate() fails on use).
     from ray.data.aggregate import AggregateFnV2 as _AggregateFnV2
 except ImportError:  # pragma: no cover - the tests run with Ray installed
-    _AggregateFnV2 = object
+    _AggregateFnV2 = object  # type: ignore[misc,assignment]
 
 
 class Evaluate(_AggregateFnV2):  # type: ignore[misc,valid-type]
@@ -308,6 +308,6 @@ class Evaluate(_AggregateFnV2):  # type: ignore[misc,valid-type]
     def combine(self, current_accumulator: Dict[str, Any], new: Dict[str, Any]) -> Dict[str, Any]:
         return _combined(current_accumulator, new)
 
-    def finalize(self, accumulator: Dict[str, Any]) -> Dict[str, float]:
+    def finalize(self, accumulator: Dict[str, Any]) -> Dict[str, float]:  # type: ignore[override]
         return _aggregate_values(accumulator, self._specs)
 

@@ -3,7 +3,7 @@
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use rankmetrics::compare::{compare as grid, compare_parallel, Options, Row};
+use rankmetrics::compare::{compare as grid, compare_parallel, Column, Options, Row, Summary};
 
 use crate::input::{weights, with_views, Labels, Scores, Weights};
 use crate::threads::pool;
@@ -38,11 +38,7 @@ fn row_dict<'py>(py: Python<'py>, row: &Row) -> PyResult<Bound<'py, PyDict>> {
         cells.append(c)?;
     }
     dict.set_item("cells", cells)?;
-    dict.set_item("interval", row.interval())?;
-    dict.set_item("expected", row.expected())?;
-    dict.set_item("spread", row.spread())?;
-    let outside: Vec<&str> = row.outside_interval().iter().map(|c| c.name()).collect();
-    dict.set_item("outside", outside)?;
+    summary_items(&dict, &row.summary())?;
     if let Some(e) = &row.mapping_error {
         dict.set_item("error", e.to_string())?;
     }
@@ -75,4 +71,34 @@ pub fn compare<'py>(
         list.append(row_dict(py, row)?)?;
     }
     Ok(list)
+}
+
+/// The summary's keys of a row dict: `interval`, `expected`, `spread`, `outside`.
+fn summary_items(dict: &Bound<'_, PyDict>, summary: &Summary) -> PyResult<()> {
+    dict.set_item("interval", summary.interval)?;
+    dict.set_item("expected", summary.expected)?;
+    dict.set_item("spread", summary.spread)?;
+    let outside: Vec<&str> = summary.outside.iter().map(|c| c.name()).collect();
+    dict.set_item("outside", outside)
+}
+
+/// The summary (`interval`, `expected`, `spread`, `outside`) of a row's `(column, value)`
+/// pairs, as `compare()` gives it: for a grid whose cells were evaluated on many workers.
+#[pyfunction]
+pub fn grid_summary<'py>(
+    py: Python<'py>,
+    values: Vec<(String, f64)>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let values = values
+        .into_iter()
+        .map(|(name, v)| match Column::parse(&name) {
+            Some(c) => Ok((c, v)),
+            None => Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "no column {name:?} in the comparison grid"
+            ))),
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let dict = PyDict::new(py);
+    summary_items(&dict, &Summary::of(&values))?;
+    Ok(dict)
 }
