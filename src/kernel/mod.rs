@@ -33,7 +33,9 @@ mod top;
 
 pub(crate) use path::{counts, counts_in_one_pass};
 pub use path::{set_kernel_path, KernelPath};
-pub(crate) use runs::Run;
+#[cfg(feature = "serde")]
+pub(crate) use runs::runs_are_ranked;
+pub(crate) use runs::{merged_runs, pooled_runs, Run};
 pub(crate) use top::selects_top;
 
 use crate::score::Score;

@@ -5,6 +5,7 @@
 //! (relevant items first in each group) and pessimistic (last).
 
 use super::{Block, RankedRow, Ranker, Ranking};
+use crate::score::Score;
 use crate::ties::{TieGrouping, TiePolicy};
 
 /// One distinct score of a vector and how many of its items (labels 0 or 1) hold it.
@@ -48,6 +49,93 @@ impl From<Run> for (u64, u64, u64) {
     fn from(run: Run) -> Self {
         (run.score.to_bits(), run.relevant, run.irrelevant)
     }
+}
+
+impl Ranker {
+    /// The runs of a vector: its distinct scores, best first (`-0.0` and `0.0` as `0.0`), with
+    /// how many of its items are relevant (label non-zero) and irrelevant. Sorted as
+    /// [`sort`](Self::sort) sorts, grouped as exact ties.
+    pub(crate) fn runs(&mut self, scores: &[f64], labels: &[f64]) -> Vec<Run> {
+        let n = scores.len().min(labels.len());
+        self.sort(&scores[..n], TieGrouping::Exact);
+        let label = |k: &(u64, u32)| labels.get(k.1 as usize).copied().unwrap_or(0.0);
+        self.groups
+            .iter()
+            .map(|&(start, len)| {
+                let group = &self.keys[start..start + len];
+                let relevant = group.iter().filter(|k| label(k) != 0.0).count() as u64;
+                Run {
+                    score: scores[group[0].1 as usize] + 0.0,
+                    relevant,
+                    irrelevant: len as u64 - relevant,
+                }
+            })
+            .collect()
+    }
+}
+
+/// A run's place in best-first order (the kernel's descending key).
+fn key(run: &Run) -> u64 {
+    !run.score.order_key()
+}
+
+/// Whether `runs` are best first with distinct, finite scores, and none is empty: what runs
+/// read back from a serialised state must be.
+#[cfg(feature = "serde")]
+pub(crate) fn runs_are_ranked(runs: &[Run]) -> bool {
+    runs.windows(2).all(|w| key(&w[0]) < key(&w[1]))
+        && runs.iter().all(|r| r.score.is_finite() && r.items() > 0)
+}
+
+/// The runs of `a` and `b` (each best first) together, best first, runs of one score added.
+pub(crate) fn merged_runs(a: &[Run], b: &[Run]) -> Vec<Run> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    loop {
+        let next = match (a.get(i), b.get(j)) {
+            (Some(x), Some(y)) if key(x) == key(y) => {
+                (i, j) = (i + 1, j + 1);
+                Run {
+                    score: x.score,
+                    relevant: x.relevant + y.relevant,
+                    irrelevant: x.irrelevant + y.irrelevant,
+                }
+            }
+            (Some(x), Some(y)) if key(x) < key(y) => {
+                i += 1;
+                *x
+            }
+            (Some(x), None) => {
+                i += 1;
+                *x
+            }
+            (_, Some(y)) => {
+                j += 1;
+                *y
+            }
+            (None, None) => return out,
+        };
+        out.push(next);
+    }
+}
+
+/// The runs of several vectors pooled (the micro average's), best first: one sort of all the
+/// runs, runs of one score added (not a merge per vector, which would walk the growing pool
+/// once per vector).
+pub(crate) fn pooled_runs(vectors: &[Vec<Run>]) -> Vec<Run> {
+    let mut all: Vec<Run> = vectors.iter().flatten().copied().collect();
+    all.sort_unstable_by_key(key);
+    let mut out: Vec<Run> = Vec::with_capacity(all.len());
+    for run in all {
+        match out.last_mut() {
+            Some(last) if key(last) == key(&run) => {
+                last.relevant += run.relevant;
+                last.irrelevant += run.irrelevant;
+            }
+            _ => out.push(run),
+        }
+    }
+    out
 }
 
 impl Ranker {
@@ -158,7 +246,6 @@ fn group_runs(runs: &[Run], grouping: TieGrouping, groups: &mut Vec<(usize, usiz
 mod tests {
     use super::*;
     use crate::labelwise::pairs::tests::draws;
-    use crate::score::Score;
 
     /// The runs of a vector, best first.
     fn runs_of(scores: &[f64], gains: &[f64]) -> Vec<Run> {
@@ -174,7 +261,7 @@ mod tests {
                 runs.push((
                     key,
                     Run {
-                        score,
+                        score: score + 0.0,
                         ..Run::default()
                     },
                 ));
@@ -210,6 +297,11 @@ mod tests {
                 .collect();
             let gains: Vec<f64> = (0..len).map(|_| draw(2) as f64).collect();
             let runs = runs_of(&scores, &gains);
+            assert_eq!(
+                Ranker::new().runs(&scores, &gains),
+                runs,
+                "{scores:?} {gains:?}"
+            );
             for grouping in [TieGrouping::Exact, TieGrouping::WEKA] {
                 for ties in policies {
                     let ranking = Ranking::new(ties).with_grouping(grouping);

@@ -16,8 +16,9 @@ use super::lanes::{add_values, fail, results, wants, Lane, Values};
 use super::vector::{Vector, VectorMetric, Weights};
 use super::Average;
 use crate::error::{Error, RunsLimit};
-use crate::kernel::{Ranker, Ranking, Run};
-use crate::score::Score;
+#[cfg(feature = "serde")]
+use crate::kernel::runs_are_ranked;
+use crate::kernel::{merged_runs, pooled_runs, Ranker, Ranking, Run};
 use crate::ties::TiePolicy;
 
 /// Each label's runs, best first.
@@ -25,11 +26,6 @@ use crate::ties::TiePolicy;
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct LabelRuns {
     columns: Vec<Vec<Run>>,
-}
-
-/// A run's place in best-first order (the kernel's descending key).
-fn key(run: &Run) -> u64 {
-    !run.score.order_key()
 }
 
 impl LabelRuns {
@@ -56,39 +52,31 @@ impl LabelRuns {
     pub(crate) fn holds(&self, rows: u64) -> bool {
         !self.columns.is_empty()
             && self.columns.iter().all(|column| {
-                let sorted = column.windows(2).all(|w| key(&w[0]) < key(&w[1]));
-                let valid = column.iter().all(|r| r.score.is_finite() && r.items() > 0);
                 let items = column
                     .iter()
                     .try_fold(0u64, |t, r| t.checked_add(r.items()));
-                sorted && valid && items == Some(rows)
+                runs_are_ranked(column) && items == Some(rows)
             })
     }
 
-    /// Adds label j's samples: (score, relevant) pairs. `scratch` is reused between calls.
+    /// Adds label j's samples: their scores and labels (0 or 1), ranked into runs by `ranker`.
     pub(crate) fn add_column(
         &mut self,
         j: usize,
-        samples: impl Iterator<Item = (f64, bool)>,
-        scratch: &mut Vec<Run>,
+        scores: &[f64],
+        labels: &[f64],
+        ranker: &mut Ranker,
     ) {
-        scratch.clear();
-        scratch.extend(samples.map(|(score, relevant)| Run {
-            // `+ 0.0`: -0.0 and 0.0 tie, and the run keeps one sign whatever the merges' order.
-            score: score + 0.0,
-            relevant: u64::from(relevant),
-            irrelevant: u64::from(!relevant),
-        }));
-        let added = coalesced(scratch);
+        let added = ranker.runs(scores, labels);
         if let Some(column) = self.columns.get_mut(j) {
-            *column = merged(column, &added);
+            *column = merged_runs(column, &added);
         }
     }
 
     /// Adds every run of `other` (same label count: the caller checks).
     pub(crate) fn merge(&mut self, other: &LabelRuns) {
         for (ours, theirs) in self.columns.iter_mut().zip(&other.columns) {
-            *ours = merged(ours, theirs);
+            *ours = merged_runs(ours, theirs);
         }
     }
 
@@ -120,7 +108,7 @@ impl LabelRuns {
             fail(&mut lanes, |lane| lane.average == Average::Micro, error);
         }
         if wants(&lanes, Average::Micro) {
-            let pooled = pooled(&self.columns);
+            let pooled = pooled_runs(&self.columns);
             runs_values(&lanes, &[Average::Micro], &pooled, &mut ranker, &mut values);
             add_values(&mut lanes, &values, |_| 1.0);
         }
@@ -199,59 +187,4 @@ fn runs_values<M: VectorMetric>(
             }
         }
     }
-}
-
-/// The runs of every column together (the micro average's pool), best first: one sort of
-/// all the runs (not a merge per column, which would walk the growing pool once per label).
-fn pooled(columns: &[Vec<Run>]) -> Vec<Run> {
-    coalesced(&mut columns.iter().flatten().copied().collect::<Vec<_>>())
-}
-
-/// `runs` sorted best first, runs of one score added.
-fn coalesced(runs: &mut [Run]) -> Vec<Run> {
-    runs.sort_unstable_by_key(key);
-    let mut out: Vec<Run> = Vec::with_capacity(runs.len());
-    for run in runs.iter() {
-        match out.last_mut() {
-            Some(last) if key(last) == key(run) => {
-                last.relevant += run.relevant;
-                last.irrelevant += run.irrelevant;
-            }
-            _ => out.push(*run),
-        }
-    }
-    out
-}
-
-/// The runs of `a` and `b` (each best first) together, best first, runs of one score added.
-fn merged(a: &[Run], b: &[Run]) -> Vec<Run> {
-    let mut out = Vec::with_capacity(a.len() + b.len());
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() || j < b.len() {
-        let next = match (a.get(i), b.get(j)) {
-            (Some(x), Some(y)) if key(x) == key(y) => {
-                (i, j) = (i + 1, j + 1);
-                Run {
-                    score: x.score,
-                    relevant: x.relevant + y.relevant,
-                    irrelevant: x.irrelevant + y.irrelevant,
-                }
-            }
-            (Some(x), Some(y)) if key(x) < key(y) => {
-                i += 1;
-                *x
-            }
-            (Some(x), None) => {
-                i += 1;
-                *x
-            }
-            (_, Some(y)) => {
-                j += 1;
-                *y
-            }
-            (None, None) => break,
-        };
-        out.push(next);
-    }
-    out
 }

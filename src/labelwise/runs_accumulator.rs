@@ -7,6 +7,7 @@ use core::ops::Range;
 use super::runs::{check_runs, LabelRuns};
 use super::VectorMetric;
 use crate::error::{Error, Input, LabelDomain, RunsLimit};
+use crate::kernel::Ranker;
 use crate::matrix::{LabelMatrix, RowReader, ScoreMatrix};
 use crate::row::rows::Rows;
 use crate::score::Score;
@@ -123,7 +124,10 @@ impl<M: VectorMetric> LabelRunsAccumulator<M> {
         self.rows.check_batch(n)?;
         let first = self.rows.next();
         // Validated whole before anything is added, column by column.
-        let mut columns: Vec<Vec<(f64, bool)>> = vec![Vec::with_capacity(n); l];
+        let (mut scores, mut truth) = (
+            vec![Vec::with_capacity(n); l],
+            vec![Vec::with_capacity(n); l],
+        );
         let mut labels = RowReader::new(y_true, Input::Labels);
         let mut reader = RowReader::new(y_score, Input::Scores);
         let mut gains = vec![0.0; l];
@@ -131,22 +135,23 @@ impl<M: VectorMetric> LabelRunsAccumulator<M> {
             let s = reader.row(i)?;
             check_scores(s, first + i)?;
             read_labels(labels.row(i)?, self.domain, first + i, &mut gains)?;
-            for (column, ((&g, x), out)) in gains.iter().zip(s).zip(&mut columns).enumerate() {
-                if g != 0.0 && g != 1.0 {
-                    return Err(Error::InvalidLabel {
-                        row: first + i,
-                        column,
-                        value: g,
-                        expected: LabelDomain::Binary,
-                    });
-                }
-                out.push((x.as_f64(), g == 1.0));
+            if let Some(column) = gains.iter().position(|&g| g != 0.0 && g != 1.0) {
+                return Err(Error::InvalidLabel {
+                    row: first + i,
+                    column,
+                    value: gains[column],
+                    expected: LabelDomain::Binary,
+                });
+            }
+            for (j, (&g, x)) in gains.iter().zip(s).enumerate() {
+                scores[j].push(x.as_f64());
+                truth[j].push(g);
             }
         }
         let runs = self.runs.get_or_insert_with(|| LabelRuns::new(l));
-        let mut scratch = Vec::new();
-        for (j, column) in columns.into_iter().enumerate() {
-            runs.add_column(j, column.into_iter(), &mut scratch);
+        let mut ranker = Ranker::new();
+        for (j, (s, y)) in scores.iter().zip(&truth).enumerate() {
+            runs.add_column(j, s, y, &mut ranker);
         }
         self.rows.take_batch(n);
         Ok(())
