@@ -53,25 +53,49 @@ impl From<Run> for (u64, u64, u64) {
 
 impl Ranker {
     /// The runs of a vector: its distinct scores, best first (`-0.0` and `0.0` as `0.0`), with
-    /// how many of its items are relevant (label non-zero) and irrelevant. Sorted as
-    /// [`sort`](Self::sort) sorts, grouped as exact ties.
+    /// how many of its items are relevant (label non-zero) and irrelevant: exact ties, as
+    /// [`sort`](Self::sort) groups them. The items' order is not kept, so the (key, relevant)
+    /// pairs are sorted whole: pattern-defeating quicksort takes few distinct scores (rounded
+    /// probabilities, a floor score) in near-linear time, where the radix sort makes every pass.
     pub(crate) fn runs(&mut self, scores: &[f64], labels: &[f64]) -> Vec<Run> {
-        let n = scores.len().min(labels.len());
-        self.sort(&scores[..n], TieGrouping::Exact);
-        let label = |k: &(u64, u32)| labels.get(k.1 as usize).copied().unwrap_or(0.0);
-        self.groups
-            .iter()
-            .map(|&(start, len)| {
-                let group = &self.keys[start..start + len];
-                let relevant = group.iter().filter(|k| label(k) != 0.0).count() as u64;
-                Run {
-                    score: scores[group[0].1 as usize] + 0.0,
-                    relevant,
-                    irrelevant: len as u64 - relevant,
-                }
-            })
-            .collect()
+        self.forget_assignment();
+        let keys = &mut self.keys;
+        keys.clear();
+        keys.extend(
+            scores
+                .iter()
+                .zip(labels)
+                .map(|(s, &y)| (!s.order_key(), u32::from(y != 0.0))),
+        );
+        keys.sort_unstable();
+        let mut out: Vec<Run> = Vec::new();
+        let mut last = None;
+        for &(key, relevant) in keys.iter() {
+            if last != Some(key) {
+                out.push(Run {
+                    score: score_of(key),
+                    ..Run::default()
+                });
+                last = Some(key);
+            }
+            if let Some(run) = out.last_mut() {
+                run.relevant += u64::from(relevant);
+                run.irrelevant += u64::from(1 - relevant);
+            }
+        }
+        out
     }
+}
+
+/// The score whose descending key (`!order_key`) is `key`: `order_key` inverted (0.0 for the
+/// key -0.0 and 0.0 share).
+fn score_of(key: u64) -> f64 {
+    let k = !key;
+    let bits = match k >> 63 {
+        1 => k & !(1 << 63),
+        _ => !k,
+    };
+    f64::from_bits(bits)
 }
 
 /// A run's place in best-first order (the kernel's descending key).
@@ -292,7 +316,7 @@ mod tests {
             let scores: Vec<f64> = (0..len)
                 .map(|_| match draw(3) {
                     0 => -0.0,
-                    _ => draw(6) as f64 * 4e-7,
+                    _ => (draw(6) as f64 - 2.0) * 4e-7,
                 })
                 .collect();
             let gains: Vec<f64> = (0..len).map(|_| draw(2) as f64).collect();
