@@ -132,7 +132,8 @@ impl Ranker {
 
 /// The tie groups of `runs` as (first run, run count), best first: each run alone when
 /// grouping is exact (runs have distinct scores), Weka's anchored groups otherwise, formed as
-/// [`group`](Ranker::group) forms them on the items.
+/// [`group`](Ranker::group) forms them on the items (for `eps > 0`: a smaller or NaN `eps`
+/// splits a run's items, which the label-wise runs refuse).
 fn group_runs(runs: &[Run], grouping: TieGrouping, groups: &mut Vec<(usize, usize)>) {
     groups.clear();
     match grouping {

@@ -7,8 +7,9 @@
 //! ranking's blocks and nothing else: no sample weights (weighted sums run over the samples
 //! in row order), no policy that orders a tie by the samples' positions (first, last, random),
 //! no per-sample average, no metric that reads the scores themselves (pROC's automatic
-//! direction). [`refusal`] says which; the kernel ranks the runs into the very blocks it gives
-//! the samples ([`Ranker::rank_runs`]).
+//! direction), no tolerance that groups no tie (`Within` of 0 or less, or NaN). [`refusal`]
+//! says which; the kernel ranks the runs into the very blocks it gives the samples
+//! ([`Ranker::rank_runs`]).
 
 use super::columns::column_weight;
 use super::drivers::new_lanes;
@@ -18,7 +19,7 @@ use super::Average;
 use crate::error::{Error, RunsLimit};
 use crate::kernel::{Ranker, Ranking, Run};
 use crate::score::Score;
-use crate::ties::TiePolicy;
+use crate::ties::{TieGrouping, TiePolicy};
 
 /// Each label's runs, best first.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -155,6 +156,13 @@ fn refusal<M: VectorMetric>(lane: &Lane<'_, M>) -> Option<RunsLimit> {
         TiePolicy::First | TiePolicy::Last | TiePolicy::Random(_)
     ) {
         return Some(RunsLimit::OrderPolicy(ties));
+    }
+    // Tied samples are less than eps apart only for eps > 0: otherwise each is a group of
+    // its own, in row order, where a run would group them.
+    if let TieGrouping::Within(eps) = lane.options.ranking.grouping {
+        if eps.partial_cmp(&0.0) != Some(core::cmp::Ordering::Greater) {
+            return Some(RunsLimit::UngroupedTies);
+        }
     }
     if lane.average == Average::Samples {
         return Some(RunsLimit::SamplesAverage);

@@ -26,7 +26,9 @@ use crate::validate::{check_scores, check_shapes, read_labels};
 /// That needs a metric that reads the ranking's tie groups and nothing else of the samples.
 /// Refused with [`Error::NotExactInRuns`]: the tie policies first, last and random (they order a
 /// tie by the samples' positions), the `samples` average, pROC's automatic direction (it reads
-/// the class medians' scores), and sample weights. Labels must be 0 or 1. Every accumulator
+/// the class medians' scores), a [`TieGrouping::Within`](crate::TieGrouping::Within) tolerance
+/// of 0 or less or NaN (it groups no tie: tied samples stay apart in row order), and sample
+/// weights. Labels must be 0 or 1. Every accumulator
 /// knows which rows it has seen, as a [`LabelwiseAccumulator`](crate::LabelwiseAccumulator)
 /// does, and a merge of accumulators that have seen a common row is refused.
 ///
