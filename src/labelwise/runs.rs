@@ -51,14 +51,17 @@ impl LabelRuns {
         self.columns.iter().map(Vec::len).sum()
     }
 
-    /// Whether every label's runs are best first (distinct, finite scores), none empty, and
-    /// hold `rows` items: what a state read back must satisfy.
+    /// Whether every label's runs are best first (distinct, finite scores, none -0.0: runs
+    /// hold 0.0 for it, and a merged run keeps the left one's sign), none empty, and hold
+    /// `rows` items: what a state read back must satisfy.
     #[cfg(feature = "serde")]
     pub(crate) fn holds(&self, rows: u64) -> bool {
         !self.columns.is_empty()
             && self.columns.iter().all(|column| {
                 let sorted = column.windows(2).all(|w| key(&w[0]) < key(&w[1]));
-                let valid = column.iter().all(|r| r.score.is_finite() && r.items() > 0);
+                let valid = column.iter().all(|r| {
+                    r.score.is_finite() && r.score.to_bits() != (-0.0f64).to_bits() && r.items() > 0
+                });
                 let items = column
                     .iter()
                     .try_fold(0u64, |t, r| t.checked_add(r.items()));

@@ -236,8 +236,8 @@ impl<M: VectorMetric> LabelRunsAccumulator<M> {
     }
 }
 
-/// The serialised form, checked when read: every label's runs best first, of finite scores,
-/// none empty, and as many items as rows seen.
+/// The serialised form, checked when read: every label's runs best first, of finite scores
+/// (no -0.0), none empty, and as many items as rows seen.
 #[cfg(feature = "serde")]
 mod wire {
     use super::{LabelDomain, LabelRuns, Rows, StateVersion};
@@ -262,8 +262,8 @@ mod wire {
             };
             if !consistent {
                 return Err(
-                    "each label's runs must be best first, of finite scores, none empty, \
-                            and hold one item per row seen",
+                    "each label's runs must be best first, of finite scores (0.0, not -0.0), \
+                     none empty, and hold one item per row seen",
                 );
             }
             Ok(super::LabelRunsAccumulator {
