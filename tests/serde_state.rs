@@ -242,6 +242,45 @@ fn a_run_of_negative_zero_is_refused_when_read() {
 }
 
 #[test]
+fn runs_of_more_items_than_the_kernel_numbers_are_refused_not_ranked_item_by_item() {
+    // A state of 2^32 + 2 rows of one label holding two scores, read back: optimistic and
+    // pessimistic rank each item as a block of its own (positions numbered with u32, as the
+    // kernel numbers them), so the value is refused as the rows' evaluation refuses a vector
+    // of more than u32::MAX items, before anything is allocated per item.
+    let auc = RocAuc::new(Average::Macro, TiePolicy::Optimistic);
+    let mut acc = auc.runs_accumulator().unwrap();
+    acc.update(&[[1], [0]], &[[0.5], [0.25]], None).unwrap();
+    let mut value = serde_json::to_value(&acc).unwrap();
+    let n: u64 = (1 << 32) + 2;
+    let rows = serde_json::to_string(&value["rows"]).unwrap();
+    let grown = rows.replace('2', &n.to_string());
+    assert_ne!(rows, grown, "{rows}");
+    value["rows"] = serde_json::from_str(&grown).unwrap();
+    value["runs"]["columns"][0][0][1] = serde_json::json!(n - 1);
+    let big: rankmetrics::LabelRunsAccumulator<RocAuc> = serde_json::from_value(value).unwrap();
+    assert_eq!(big.row_count() as u64, n);
+    for ties in [TiePolicy::Optimistic, TiePolicy::Pessimistic] {
+        let json = serde_json::to_value(&big).unwrap().to_string();
+        let other = if ties == TiePolicy::Optimistic {
+            "Optimistic"
+        } else {
+            "Pessimistic"
+        };
+        let state: rankmetrics::LabelRunsAccumulator<RocAuc> =
+            serde_json::from_str(&json.replace("Optimistic", other)).unwrap();
+        assert!(
+            matches!(state.value(), Err(Error::TooManyItems { .. })),
+            "{ties:?}"
+        );
+    }
+    // A policy sharing a tie's rank makes a block per run: the state serves its value.
+    let json = serde_json::to_value(&big).unwrap().to_string();
+    let max: rankmetrics::LabelRunsAccumulator<RocAuc> =
+        serde_json::from_str(&json.replace("Optimistic", "Max")).unwrap();
+    assert_eq!(max.value(), Ok(1.0));
+}
+
+#[test]
 fn every_preset_of_every_convention() {
     let mut rng = Rng::seeded(0x5EED_5E7D_0000_0003);
     for convention in Convention::ALL {

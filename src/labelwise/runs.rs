@@ -123,6 +123,17 @@ impl LabelRuns {
             };
             fail(&mut lanes, |lane| lane.average == Average::Micro, error);
         }
+        // Optimistic and pessimistic rank each item as a block of its own, numbered with u32:
+        // a column of more rows than that is refused before a block is made (a state merged
+        // from shards, or read back, can hold any count).
+        if rows > u32::MAX as usize {
+            let error = Error::TooManyItems {
+                found: rows,
+                max: u32::MAX as usize,
+            };
+            let per_item = |lane: &Lane<'_, M>| lane.options.ranking.ties.sharing().is_none();
+            fail(&mut lanes, per_item, error);
+        }
         if wants(&lanes, Average::Micro) {
             let pooled = pooled(&self.columns);
             runs_values(&lanes, &[Average::Micro], &pooled, &mut ranker, &mut values);
