@@ -257,7 +257,8 @@ mod wire {
         fn try_from(wire: LabelRunsAccumulator<M>) -> Result<Self, Self::Error> {
             let rows = wire.rows.count() as u64;
             let consistent = match &wire.runs {
-                Some(runs) => runs.holds(rows),
+                // Runs are made by the first row: none before it, whatever the label count.
+                Some(runs) => rows > 0 && runs.holds(rows),
                 None => rows == 0,
             };
             if !consistent {
