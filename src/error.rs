@@ -170,6 +170,10 @@ pub enum RunsLimit {
     /// A metric that reads the scores themselves (pROC's automatic direction compares the
     /// classes' median scores).
     ReadsScores,
+    /// A tie grouping that groups no tie: [`TieGrouping::Within`](crate::TieGrouping::Within)
+    /// with a tolerance of 0 or less, or NaN, puts each of a tie's samples in a group of its
+    /// own, in row order.
+    UngroupedTies,
 }
 
 impl fmt::Display for RunsLimit {
@@ -186,6 +190,10 @@ impl fmt::Display for RunsLimit {
             }
             RunsLimit::ReadsScores => f.write_str(
                 "the metric reads the scores of each class (pROC's automatic direction)",
+            ),
+            RunsLimit::UngroupedTies => f.write_str(
+                "a tie grouping within a tolerance of 0 or less (or NaN) orders tied samples \
+                 by their positions, which are not kept",
             ),
         }
     }

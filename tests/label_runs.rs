@@ -311,3 +311,95 @@ fn the_example_of_docs_streaming_md() {
     acc.merge(&shard).unwrap();
     assert_eq!(acc.value().unwrap(), auc.evaluate(&y, &s, None).unwrap());
 }
+
+/// Each metric, runs state against the rows' one-shot value: bitwise equal, or refused.
+fn runs_equal_rows_or_refuse<T: rankmetrics::Score>(
+    what: &str,
+    y: &[[u8; 3]],
+    s: &[[T; 3]],
+    auc: RocAuc,
+) {
+    let one = auc.evaluate(y, s, None);
+    match auc.runs_accumulator() {
+        Err(e) => assert!(matches!(e, Error::NotExactInRuns(_)), "{what}: {e:?}"),
+        Ok(mut acc) => {
+            acc.update(y, s, None).unwrap();
+            let runs = acc.value();
+            assert!(
+                identical(&one, &runs),
+                "{what}: runs {runs:?} vs rows {one:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_tolerance_that_groups_no_tie_is_refused() {
+    // Under `Within(eps)` with eps <= 0 or NaN, the rows' grouping puts each tied sample in a
+    // group of its own, in row order: runs, which hold no order, cannot give that ranking.
+    let y = [[1, 0, 1], [0, 1, 1], [1, 1, 0], [0, 0, 1]];
+    let s = [
+        [0.5, 0.5, 0.5],
+        [0.5, 0.2, 0.5],
+        [0.1, 0.5, 0.5],
+        [0.5, 0.5, 0.1],
+    ];
+    for eps in [0.0, -0.0, -1.0, f64::NAN, 5e-324, 1e-300] {
+        for ties in POLICIES {
+            for average in [Average::Macro, Average::Micro] {
+                let auc = RocAuc::new(average, ties).with_grouping(TieGrouping::Within(eps));
+                let what = format!("{eps} {ties:?} {average:?}");
+                if eps.is_nan() || eps <= 0.0 {
+                    let refused = auc.runs_accumulator().unwrap_err();
+                    assert_eq!(refused, Error::NotExactInRuns(RunsLimit::UngroupedTies));
+                }
+                runs_equal_rows_or_refuse(&what, &y, &s, auc);
+            }
+        }
+    }
+}
+
+#[test]
+fn f32_scores_and_the_geometric_mean_give_the_rows_value() {
+    let y = [[1, 0, 1], [0, 1, 1], [1, 1, 0], [0, 0, 1], [1, 0, 0]];
+    let s: [[f32; 3]; 5] = [
+        [0.5, 0.5, 0.5],
+        [0.5, 0.2, -0.0],
+        [0.1, 0.5, 0.0],
+        [0.5, 0.500_000_1, 0.1],
+        [1e-6, 0.0, 0.3],
+    ];
+    for ties in POLICIES {
+        for grouping in [TieGrouping::Exact, TieGrouping::WEKA] {
+            for mean in [Mean::Arithmetic, Mean::Geometric, Mean::Sequential] {
+                let auc = RocAuc::new(Average::Macro, ties)
+                    .with_grouping(grouping)
+                    .with_mean(mean);
+                runs_equal_rows_or_refuse(&format!("{ties:?} {grouping:?} {mean:?}"), &y, &s, auc);
+            }
+        }
+    }
+}
+
+#[test]
+fn scikit_learn_labels_other_than_0_and_1_are_refused_as_the_rows_refuse_them() {
+    let s = [[0.9, 0.1], [0.5, 0.5], [0.2, 0.8], [0.4, 0.3]];
+    for y in [
+        [[1, -1], [-1, 1], [1, 1], [-1, -1]],
+        [[2, 0], [0, 2], [2, 2], [0, 0]],
+    ] {
+        for name in ["roc_auc_score", "average_precision_score"] {
+            let p = Preset::lookup(Convention::Sklearn, name, Preset::NO_PARAMS, None).unwrap();
+            let one = p.evaluate(&y, &s, None::<&[f64]>);
+            let mut acc = p.runs_accumulator_starting_at(0).unwrap();
+            let runs = acc
+                .update(&y, &s, None::<&[f64]>)
+                .and_then(|()| acc.value());
+            assert!(one.is_err(), "{name} {y:?}: {one:?}");
+            assert!(
+                identical(&one, &runs),
+                "{name} {y:?}: rows {one:?} runs {runs:?}"
+            );
+        }
+    }
+}

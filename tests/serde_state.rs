@@ -205,9 +205,83 @@ fn inconsistent_runs_are_refused_when_read() {
     let emptied = tampered(&|c| c[0] = serde_json::json!([0.2f64.to_bits(), 0, 0]));
     let recounted = tampered(&|c| c[0] = serde_json::json!([0.2f64.to_bits(), 2, 0]));
     let infinite = tampered(&|c| c[0] = serde_json::json!([f64::INFINITY.to_bits(), 1, 0]));
-    for bad in [swapped, emptied, recounted, infinite] {
+    // Runs of a label count with no row seen: an empty accumulator has no label count yet.
+    let mut no_rows = serde_json::to_value(auc.runs_accumulator().unwrap()).unwrap();
+    assert_eq!(no_rows["runs"], Value::Null, "{no_rows}");
+    no_rows["runs"] = serde_json::json!({"columns": [[], []]});
+    for bad in [swapped, emptied, recounted, infinite, no_rows] {
         assert!(read(&bad).is_err(), "{bad}");
     }
+}
+
+#[test]
+fn a_run_of_negative_zero_is_refused_when_read() {
+    // Runs hold 0.0 for -0.0 (they tie); a state read back holding -0.0 made the bits of
+    // merged states depend on the merge order (a merged run keeps the score of the left).
+    let auc = RocAuc::new(Average::Macro, TiePolicy::Max);
+    let shard = |first: usize| {
+        let mut acc = auc.runs_accumulator_starting_at(first).unwrap();
+        acc.update(&[[1], [0]], &[[0.0], [0.5]], None).unwrap();
+        acc
+    };
+    let value = serde_json::to_value(shard(0)).unwrap();
+    assert_eq!(
+        value["runs"]["columns"][0][1],
+        serde_json::json!([0, 1, 0]),
+        "{value}"
+    );
+    let mut negative = value.clone();
+    negative["runs"]["columns"][0][1] = serde_json::json!([(-0.0f64).to_bits(), 1, 0]);
+    let read = serde_json::from_value::<rankmetrics::LabelRunsAccumulator<RocAuc>>(negative);
+    assert!(read.is_err(), "{read:?}");
+    // The state as written merges to the same bits in either order.
+    let (mut ab, b) = (shard(0), shard(2));
+    ab.merge(&b).unwrap();
+    let mut ba = b.clone();
+    ba.merge(&shard(0)).unwrap();
+    assert_eq!(
+        serde_json::to_string(&ab).unwrap(),
+        serde_json::to_string(&ba).unwrap()
+    );
+}
+
+#[test]
+fn runs_of_more_items_than_the_kernel_numbers_are_refused_not_ranked_item_by_item() {
+    // A state of 2^32 + 2 rows of one label holding two scores, read back: optimistic and
+    // pessimistic rank each item as a block of its own (positions numbered with u32, as the
+    // kernel numbers them), so the value is refused as the rows' evaluation refuses a vector
+    // of more than u32::MAX items, before anything is allocated per item.
+    let auc = RocAuc::new(Average::Macro, TiePolicy::Optimistic);
+    let mut acc = auc.runs_accumulator().unwrap();
+    acc.update(&[[1], [0]], &[[0.5], [0.25]], None).unwrap();
+    let mut value = serde_json::to_value(&acc).unwrap();
+    let n: u64 = (1 << 32) + 2;
+    let rows = serde_json::to_string(&value["rows"]).unwrap();
+    let grown = rows.replace('2', &n.to_string());
+    assert_ne!(rows, grown, "{rows}");
+    value["rows"] = serde_json::from_str(&grown).unwrap();
+    value["runs"]["columns"][0][0][1] = serde_json::json!(n - 1);
+    let big: rankmetrics::LabelRunsAccumulator<RocAuc> = serde_json::from_value(value).unwrap();
+    assert_eq!(big.row_count() as u64, n);
+    for ties in [TiePolicy::Optimistic, TiePolicy::Pessimistic] {
+        let json = serde_json::to_value(&big).unwrap().to_string();
+        let other = if ties == TiePolicy::Optimistic {
+            "Optimistic"
+        } else {
+            "Pessimistic"
+        };
+        let state: rankmetrics::LabelRunsAccumulator<RocAuc> =
+            serde_json::from_str(&json.replace("Optimistic", other)).unwrap();
+        assert!(
+            matches!(state.value(), Err(Error::TooManyItems { .. })),
+            "{ties:?}"
+        );
+    }
+    // A policy sharing a tie's rank makes a block per run: the state serves its value.
+    let json = serde_json::to_value(&big).unwrap().to_string();
+    let max: rankmetrics::LabelRunsAccumulator<RocAuc> =
+        serde_json::from_str(&json.replace("Optimistic", "Max")).unwrap();
+    assert_eq!(max.value(), Ok(1.0));
 }
 
 #[test]

@@ -266,7 +266,8 @@ def accumulator(
     irrelevant rows hold each: far less where scores repeat, merged exactly in any order, and
     the same value to the bit. Runs refuse, with :class:`ParameterError`, what they cannot give
     exactly: the tie policies ``first``, ``last`` and ``random``, ``average="samples"``,
-    pROC's automatic direction (mldr's AUCs), sample weights, and labels other than 0 and 1.
+    pROC's automatic direction (mldr's AUCs) and sample weights; labels other than 0 and 1
+    raise :class:`RankmetricsError` of kind ``InvalidLabel``.
     Row-wise metrics keep sums and counts either way.
 
     >>> runs = rankmetrics.accumulator(convention="sklearn", metric="roc_auc_score", state="runs")

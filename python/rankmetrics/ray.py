@@ -229,10 +229,11 @@ def _aggregate_values(result: Dict[str, Any], specs: List[Dict[str, Any]]) -> Di
 def _consecutive(table: Any, row_number: Optional[str]) -> List[Any]:
     """``table``'s rows sorted by their numbers and cut where the numbers skip, each piece
     numbered consecutively, as a partition's rows must be (numbers that are not integers are
-    left as they are, for the partition's checks to name)."""
+    left as they are, for the partition's checks to name; so is the error
+    :func:`~rankmetrics._distributed.arrow_table` met, e.g. a missing column)."""
     import numpy as np
 
-    if row_number is None or table.num_rows == 0:
+    if row_number is None or isinstance(table, RankmetricsError) or table.num_rows == 0:
         return [table]
     numbers = table.column(row_number).to_numpy(zero_copy_only=False)
     if numbers.dtype.kind not in "iu":

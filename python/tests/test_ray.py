@@ -154,3 +154,12 @@ def test_a_task_that_raises_fails_the_evaluation(dense) -> None:
 def test_compare_grid_is_the_one_process_grid(dense, tied) -> None:
     y, s, w = tied
     cases.assert_same_grid(rmray.compare(dense, sample_weight="w"), rankmetrics.compare(y, s, w))
+
+
+def test_aggregate_names_a_missing_column(cluster) -> None:
+    # A block without the scores column gives the typed error the one-process path gives,
+    # naming the column, not an AttributeError from cutting an error into pieces.
+    ds = ray.data.from_items([{"row": i, "labels": [1, 0]} for i in range(4)]).repartition(2)
+    agg = rmray.Evaluate(row_number="row", metrics=["roc_auc_score"], convention="sklearn")
+    with pytest.raises(rankmetrics.RankmetricsError, match="scores"):
+        ds.aggregate(agg)

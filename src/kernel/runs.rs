@@ -108,7 +108,9 @@ fn key(run: &Run) -> u64 {
 #[cfg(feature = "serde")]
 pub(crate) fn runs_are_ranked(runs: &[Run]) -> bool {
     runs.windows(2).all(|w| key(&w[0]) < key(&w[1]))
-        && runs.iter().all(|r| r.score.is_finite() && r.items() > 0)
+        && runs.iter().all(|r| {
+            r.score.is_finite() && r.score.to_bits() != (-0.0f64).to_bits() && r.items() > 0
+        })
 }
 
 /// The runs of `a` and `b` (each best first) together, best first, runs of one score added.
@@ -244,7 +246,8 @@ impl Ranker {
 
 /// The tie groups of `runs` as (first run, run count), best first: each run alone when
 /// grouping is exact (runs have distinct scores), Weka's anchored groups otherwise, formed as
-/// [`group`](Ranker::group) forms them on the items.
+/// [`group`](Ranker::group) forms them on the items (for `eps > 0`: a smaller or NaN `eps`
+/// splits a run's items, which the label-wise runs refuse).
 fn group_runs(runs: &[Run], grouping: TieGrouping, groups: &mut Vec<(usize, usize)>) {
     groups.clear();
     match grouping {

@@ -7,8 +7,9 @@
 //! ranking's blocks and nothing else: no sample weights (weighted sums run over the samples
 //! in row order), no policy that orders a tie by the samples' positions (first, last, random),
 //! no per-sample average, no metric that reads the scores themselves (pROC's automatic
-//! direction). [`refusal`] says which; the kernel ranks the runs into the very blocks it gives
-//! the samples ([`Ranker::rank_runs`]).
+//! direction), no tolerance that groups no tie (`Within` of 0 or less, or NaN). [`refusal`]
+//! says which; the kernel ranks the runs into the very blocks it gives the samples
+//! ([`Ranker::rank_runs`]).
 
 use super::columns::column_weight;
 use super::drivers::new_lanes;
@@ -19,7 +20,7 @@ use crate::error::{Error, RunsLimit};
 #[cfg(feature = "serde")]
 use crate::kernel::runs_are_ranked;
 use crate::kernel::{merged_runs, pooled_runs, Ranker, Ranking, Run};
-use crate::ties::TiePolicy;
+use crate::ties::{TieGrouping, TiePolicy};
 
 /// Each label's runs, best first.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -46,8 +47,9 @@ impl LabelRuns {
         self.columns.iter().map(Vec::len).sum()
     }
 
-    /// Whether every label's runs are best first (distinct, finite scores), none empty, and
-    /// hold `rows` items: what a state read back must satisfy.
+    /// Whether every label's runs are best first (distinct, finite scores, none -0.0: runs
+    /// hold 0.0 for it, and a merged run keeps the left one's sign), none empty, and hold
+    /// `rows` items: what a state read back must satisfy.
     #[cfg(feature = "serde")]
     pub(crate) fn holds(&self, rows: u64) -> bool {
         !self.columns.is_empty()
@@ -107,6 +109,17 @@ impl LabelRuns {
             };
             fail(&mut lanes, |lane| lane.average == Average::Micro, error);
         }
+        // Optimistic and pessimistic rank each item as a block of its own, numbered with u32:
+        // a column of more rows than that is refused before a block is made (a state merged
+        // from shards, or read back, can hold any count).
+        if rows > u32::MAX as usize {
+            let error = Error::TooManyItems {
+                found: rows,
+                max: u32::MAX as usize,
+            };
+            let per_item = |lane: &Lane<'_, M>| lane.options.ranking.ties.sharing().is_none();
+            fail(&mut lanes, per_item, error);
+        }
         if wants(&lanes, Average::Micro) {
             let pooled = pooled_runs(&self.columns);
             runs_values(&lanes, &[Average::Micro], &pooled, &mut ranker, &mut values);
@@ -143,6 +156,13 @@ fn refusal<M: VectorMetric>(lane: &Lane<'_, M>) -> Option<RunsLimit> {
         TiePolicy::First | TiePolicy::Last | TiePolicy::Random(_)
     ) {
         return Some(RunsLimit::OrderPolicy(ties));
+    }
+    // Tied samples are less than eps apart only for eps > 0: otherwise each is a group of
+    // its own, in row order, where a run would group them.
+    if let TieGrouping::Within(eps) = lane.options.ranking.grouping {
+        if eps.partial_cmp(&0.0) != Some(core::cmp::Ordering::Greater) {
+            return Some(RunsLimit::UngroupedTies);
+        }
     }
     if lane.average == Average::Samples {
         return Some(RunsLimit::SamplesAverage);

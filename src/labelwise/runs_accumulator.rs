@@ -27,7 +27,9 @@ use crate::validate::{check_scores, check_shapes, read_labels};
 /// That needs a metric that reads the ranking's tie groups and nothing else of the samples.
 /// Refused with [`Error::NotExactInRuns`]: the tie policies first, last and random (they order a
 /// tie by the samples' positions), the `samples` average, pROC's automatic direction (it reads
-/// the class medians' scores), and sample weights. Labels must be 0 or 1. Every accumulator
+/// the class medians' scores), a [`TieGrouping::Within`](crate::TieGrouping::Within) tolerance
+/// of 0 or less or NaN (it groups no tie: tied samples stay apart in row order), and sample
+/// weights. Labels must be 0 or 1. Every accumulator
 /// knows which rows it has seen, as a [`LabelwiseAccumulator`](crate::LabelwiseAccumulator)
 /// does, and a merge of accumulators that have seen a common row is refused.
 ///
@@ -239,8 +241,8 @@ impl<M: VectorMetric> LabelRunsAccumulator<M> {
     }
 }
 
-/// The serialised form, checked when read: every label's runs best first, of finite scores,
-/// none empty, and as many items as rows seen.
+/// The serialised form, checked when read: every label's runs best first, of finite scores
+/// (no -0.0), none empty, and as many items as rows seen.
 #[cfg(feature = "serde")]
 mod wire {
     use super::{LabelDomain, LabelRuns, Rows, StateVersion};
@@ -260,13 +262,14 @@ mod wire {
         fn try_from(wire: LabelRunsAccumulator<M>) -> Result<Self, Self::Error> {
             let rows = wire.rows.count() as u64;
             let consistent = match &wire.runs {
-                Some(runs) => runs.holds(rows),
+                // Runs are made by the first row: none before it, whatever the label count.
+                Some(runs) => rows > 0 && runs.holds(rows),
                 None => rows == 0,
             };
             if !consistent {
                 return Err(
-                    "each label's runs must be best first, of finite scores, none empty, \
-                            and hold one item per row seen",
+                    "each label's runs must be best first, of finite scores (0.0, not -0.0), \
+                     none empty, and hold one item per row seen",
                 );
             }
             Ok(super::LabelRunsAccumulator {
