@@ -66,13 +66,21 @@ impl Intervals {
         // `keys` ends with a sentinel above every finite score's key.
         let (low, high) = (keys[0], keys[keys.len().saturating_sub(2)]);
         let inside = x.clamp(low, high);
-        // Every key of an earlier bucket is below `inside`, and `inside` ≤ high ends the walk.
-        let mut p = first
-            .get(((inside - low) >> shift) as usize)
-            .map_or(0, |&p| p as usize);
-        while keys.get(p).is_some_and(|&k| k < inside) {
-            p += 1;
-        }
+        // Every key of an earlier bucket is below `inside` and every key of a later one above
+        // it, so p lies among the bucket's own keys. Most buckets hold at most one or two; a
+        // skewed spread of keys (scores of both signs, or one far from the rest) can crowd
+        // thousands into one, hence the binary search past a few.
+        let b = ((inside - low) >> shift) as usize;
+        let from = first.get(b).map_or(0, |&p| p as usize);
+        let to = first.get(b + 1).map_or(from, |&p| p as usize);
+        let bucket = keys.get(from..to).unwrap_or_default();
+        let mut p = from
+            + match bucket {
+                [] => 0,
+                [a] => usize::from(*a < inside),
+                [a, b] => usize::from(*a < inside) + usize::from(*b < inside),
+                _ => bucket.partition_point(|&k| k < inside),
+            };
         p += usize::from(x > high);
         let equal = keys.get(p).is_some_and(|&k| k == x);
         (2 * p + usize::from(equal), p)
