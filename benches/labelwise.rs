@@ -5,6 +5,8 @@
 //! * T: 20,000 × 100, continuous scores, about 5 relevant labels per row (columns of 20,000:
 //!   the radix-sorted lengths; the pool of 2,000,000 cells: ranked in pieces).
 //! * C: the same rows with scores rounded to steps of 0.1 (heavy ties).
+//! * L: T's scores as logits, ln(p / (1 − p)): scores of both signs, whose keys crowd into a
+//!   few of the counting path's buckets (src/kernel/intervals.rs).
 //!
 //! Ids read `metric/shape`; `read_scores/T` sums every score once.
 //!
@@ -25,6 +27,11 @@ const ROWS: usize = 20_000;
 fn labelwise(c: &mut Criterion) {
     let tall = Input::generate(ROWS, 0x0007_5EED, None);
     let tied = Input::generate(ROWS, 0x000C_5EED, Some(0.1));
+    let logits = Input {
+        rows: ROWS,
+        y_true: tall.y_true.clone(),
+        y_score: tall.y_score.iter().map(|p| (p / (1.0 - p)).ln()).collect(),
+    };
 
     let mut group = c.benchmark_group("read_scores");
     group.throughput(Throughput::Elements((ROWS * LABELS) as u64));
@@ -54,7 +61,7 @@ fn labelwise(c: &mut Criterion) {
         group.throughput(Throughput::Elements((ROWS * LABELS) as u64));
         // Tens of milliseconds per evaluation: equal iteration counts per sample fit the budget.
         group.sampling_mode(SamplingMode::Flat);
-        for (shape, input) in [("T", &tall), ("C", &tied)] {
+        for (shape, input) in [("T", &tall), ("C", &tied), ("L", &logits)] {
             group.bench_function(shape, |b| b.iter(|| metric(black_box(input))));
         }
         group.finish();

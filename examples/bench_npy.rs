@@ -14,6 +14,13 @@
 //! The peers' metrics: `ndcg_at_k@10`, `precision@5` and `average_precision` (tie policy Last,
 //! trec_eval's), and torchmetrics' `tm_lrap`, `tm_coverage`, `tm_ranking_loss` on the float32
 //! scores.
+//!
+//! Any preset of the registry, as `rankmetrics eval` runs it: `CONVENTION/NAME`, then
+//! `:KEY=VALUE` for each parameter and `@POLICY` for `--ties` (for example
+//! `sklearn/average_precision_score:average=micro@expected`, `mldr/macro_auc`,
+//! `mulan/MacroAUCPR`); with `--threads`, through `registry::evaluate_all_parallel`, as the
+//! command and the Python package run one metric on a pool. `ap_micro`, `ap_weighted`,
+//! `ap_samples`, `roc_auc_weighted` and `roc_auc_samples` name scikit-learn's averages.
 
 use std::error::Error;
 use std::fs;
@@ -21,6 +28,7 @@ use std::hint::black_box;
 use std::path::Path;
 use std::time::Instant;
 
+use rankmetrics::registry::{Convention, Preset};
 use rankmetrics::{
     sklearn, torchmetrics, Average, AveragePrecision, Label, LabelAveragePrecision, Matrix,
     NdcgAtK, OneError, PrecisionAtK, RankingMetric, RocAuc, RowMajor, RowMetric, Score, TiePolicy,
@@ -142,6 +150,55 @@ where
     }
     let _ = parallel;
     m.evaluate(y, s, None).expect("valid input")
+}
+
+/// The preset named `CONVENTION/NAME[:KEY=VALUE]...[@POLICY]`, or one of scikit-learn's
+/// averages by its sklearn_bench.py name.
+fn preset(metric: &str) -> Option<Result<Preset, Box<dyn Error>>> {
+    let spelled = match metric {
+        "ap_micro" => "sklearn/average_precision_score:average=micro",
+        "ap_weighted" => "sklearn/average_precision_score:average=weighted",
+        "ap_samples" => "sklearn/average_precision_score:average=samples",
+        "roc_auc_weighted" => "sklearn/roc_auc_score:average=weighted",
+        "roc_auc_samples" => "sklearn/roc_auc_score:average=samples",
+        other => other,
+    };
+    let (convention, rest) = spelled.split_once('/')?;
+    let convention = Convention::parse(convention)?;
+    Some((|| {
+        let (rest, ties) = match rest.split_once('@') {
+            Some((rest, t)) => (rest, Some(t.parse::<TiePolicy>()?)),
+            None => (rest, None),
+        };
+        let mut parts = rest.split(':');
+        let name = parts.next().unwrap_or_default();
+        let params: Vec<(&str, &str)> = parts
+            .map(|kv| {
+                kv.split_once('=')
+                    .ok_or(format!("{metric}: KEY=VALUE expected"))
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(Preset::lookup(convention, name, &params, ties)?)
+    })())
+}
+
+/// A preset's value: with `--threads`, on the pool as the command runs one metric.
+fn preset_value<Y, S>(parallel: bool, p: &Preset, y: &Y, s: &S) -> f64
+where
+    Y: rankmetrics::LabelMatrix + Sync + ?Sized,
+    S: rankmetrics::ScoreMatrix<f64> + Sync + ?Sized,
+{
+    #[cfg(feature = "rayon")]
+    if parallel {
+        let all = rankmetrics::registry::evaluate_all_parallel(std::slice::from_ref(p), y, s, None);
+        return all
+            .into_iter()
+            .next()
+            .expect("one preset")
+            .expect("valid input");
+    }
+    let _ = parallel;
+    p.evaluate(y, s, None).expect("valid input")
 }
 
 /// The median of `repeats` timed calls after one warm-up, and the value.
@@ -269,7 +326,10 @@ fn main() -> Result<(), Box<dyn Error>> {
                         let s32 = s32.as_ref().expect("read above");
                         torchmetrics::multilabel_ranking_loss(s32, &y).expect("valid input")
                     }),
-                    other => return Err(format!("unknown metric {other}").into()),
+                    other => {
+                        let p = preset(other).ok_or(format!("unknown metric {other}"))??;
+                        time(repeats, || preset_value(par, &p, &y, &s))
+                    }
                 };
                 println!("{shape} {metric} {median:.6} {value}");
             }
