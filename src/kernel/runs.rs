@@ -68,23 +68,32 @@ impl Ranker {
                 .map(|(s, &y)| (!s.order_key(), u32::from(y != 0.0))),
         );
         keys.sort_unstable();
-        let mut out: Vec<Run> = Vec::new();
-        let mut last = None;
-        for &(key, relevant) in keys.iter() {
-            if last != Some(key) {
-                out.push(Run {
-                    score: score_of(key),
-                    ..Run::default()
-                });
-                last = Some(key);
-            }
-            if let Some(run) = out.last_mut() {
-                run.relevant += u64::from(relevant);
-                run.irrelevant += u64::from(1 - relevant);
-            }
-        }
-        out
+        coalesced(keys.iter().map(|&(key, relevant)| {
+            let relevant = u64::from(relevant);
+            (key, relevant, 1 - relevant)
+        }))
     }
+}
+
+/// Runs from (descending key, relevant, irrelevant) triples sorted by key: the counts of one
+/// key added into one run, whose score is read back from its key.
+fn coalesced(sorted: impl Iterator<Item = (u64, u64, u64)>) -> Vec<Run> {
+    let mut out: Vec<Run> = Vec::new();
+    let mut last = None;
+    for (k, relevant, irrelevant) in sorted {
+        if last != Some(k) {
+            out.push(Run {
+                score: score_of(k),
+                ..Run::default()
+            });
+            last = Some(k);
+        }
+        if let Some(run) = out.last_mut() {
+            run.relevant += relevant;
+            run.irrelevant += irrelevant;
+        }
+    }
+    out
 }
 
 /// The score whose descending key (`!order_key`) is `key`: `order_key` inverted (0.0 for the
@@ -151,17 +160,7 @@ pub(crate) fn merged_runs(a: &[Run], b: &[Run]) -> Vec<Run> {
 pub(crate) fn pooled_runs(vectors: &[Vec<Run>]) -> Vec<Run> {
     let mut all: Vec<Run> = vectors.iter().flatten().copied().collect();
     all.sort_unstable_by_key(key);
-    let mut out: Vec<Run> = Vec::with_capacity(all.len());
-    for run in all {
-        match out.last_mut() {
-            Some(last) if key(last) == key(&run) => {
-                last.relevant += run.relevant;
-                last.irrelevant += run.irrelevant;
-            }
-            _ => out.push(run),
-        }
-    }
-    out
+    coalesced(all.iter().map(|r| (key(r), r.relevant, r.irrelevant)))
 }
 
 impl Ranker {

@@ -5,7 +5,7 @@ use super::means::Means;
 use super::vector::{Vector, VectorMetric};
 use super::{Average, LabelwiseOptions};
 use crate::error::Error;
-use crate::kernel::{Ranker, Ranking, Reach};
+use crate::kernel::{RankedRow, Ranker, Ranking, Reach};
 use crate::score::Score;
 
 /// One metric's progress through [`evaluate_many`](super::evaluate_many).
@@ -66,12 +66,7 @@ pub(super) fn vector_values<M: VectorMetric, T: Score>(
     let serves = |lane: &Lane<'_, M>| {
         lane.failed.is_none() && !lane.pieces && averages.contains(&lane.average)
     };
-    let mut plans: Vec<Ranking> = Vec::new();
-    for lane in lanes.iter().filter(|lane| serves(lane)) {
-        if !plans.contains(&lane.options.ranking) {
-            plans.push(lane.options.ranking);
-        }
-    }
+    let plans = rankings(lanes, serves);
     let (mut sorted, mut counted) = (None, None);
     let relevant = v.labels.iter().filter(|&&y| y != 0.0).count();
     let n = v.scores.len().min(v.labels.len());
@@ -113,10 +108,38 @@ pub(super) fn vector_values<M: VectorMetric, T: Score>(
                 ranker.reassign(v.labels, ranking.ties, seed)
             }
         };
-        for (k, lane) in lanes.iter().enumerate() {
-            if serves(lane) && lane.options.ranking == ranking {
-                out.push((k, lane.metric.vector_value(v, &row)));
-            }
+        push_values(lanes, serves, ranking, v, &row, out);
+    }
+}
+
+/// The rankings (tie policy and grouping) the lanes that `serves` picks ask for, each once,
+/// in lane order.
+pub(super) fn rankings<M>(
+    lanes: &[Lane<'_, M>],
+    serves: impl Fn(&Lane<'_, M>) -> bool,
+) -> Vec<Ranking> {
+    let mut plans: Vec<Ranking> = Vec::new();
+    for lane in lanes.iter().filter(|lane| serves(lane)) {
+        if !plans.contains(&lane.options.ranking) {
+            plans.push(lane.options.ranking);
+        }
+    }
+    plans
+}
+
+/// The values of `v`, ranked as `row` under `ranking`, for the lanes that `serves` picks and
+/// that ask for `ranking`, appended to `out` as `(lane, value)`.
+pub(super) fn push_values<M: VectorMetric, T: Score>(
+    lanes: &[Lane<'_, M>],
+    serves: impl Fn(&Lane<'_, M>) -> bool,
+    ranking: Ranking,
+    v: &Vector<'_, T>,
+    row: &RankedRow<'_>,
+    out: &mut Values,
+) {
+    for (k, lane) in lanes.iter().enumerate() {
+        if serves(lane) && lane.options.ranking == ranking {
+            out.push((k, lane.metric.vector_value(v, row)));
         }
     }
 }

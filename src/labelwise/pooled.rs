@@ -16,7 +16,7 @@ use crate::ties::TieGrouping;
 type RowVisitor<'a, T> = dyn FnMut(usize, &[T]) -> Result<(), Error> + 'a;
 
 /// The most items one ranked vector may hold (the kernel numbers them with `u32`).
-const MAX_ITEMS: usize = u32::MAX as usize;
+pub(super) const MAX_ITEMS: usize = u32::MAX as usize;
 
 /// Fails the micro lanes when the pool is too large for the kernel's u32 positions.
 pub(super) fn check_pool_size<M>(lanes: &mut [Lane<'_, M>], n: usize, l: usize) {

@@ -13,13 +13,14 @@
 
 use super::columns::column_weight;
 use super::drivers::new_lanes;
-use super::lanes::{add_values, fail, results, wants, Lane, Values};
+use super::lanes::{add_values, fail, push_values, rankings, results, wants, Lane, Values};
+use super::pooled::{check_pool_size, MAX_ITEMS};
 use super::vector::{Vector, VectorMetric, Weights};
 use super::Average;
 use crate::error::{Error, RunsLimit};
 #[cfg(feature = "serde")]
 use crate::kernel::runs_are_ranked;
-use crate::kernel::{merged_runs, pooled_runs, Ranker, Ranking, Run};
+use crate::kernel::{merged_runs, pooled_runs, Ranker, Run};
 use crate::ties::{TieGrouping, TiePolicy};
 
 /// Each label's runs, best first.
@@ -101,21 +102,14 @@ impl LabelRuns {
         let mut ranker = Ranker::new();
         let mut values = Vec::new();
         // The kernel numbers a vector's items with u32, as the samples' evaluation checks.
-        let cells = rows.saturating_mul(l);
-        if wants(&lanes, Average::Micro) && cells > u32::MAX as usize {
-            let error = Error::TooManyItems {
-                found: cells,
-                max: u32::MAX as usize,
-            };
-            fail(&mut lanes, |lane| lane.average == Average::Micro, error);
-        }
+        check_pool_size(&mut lanes, rows, l);
         // Optimistic and pessimistic rank each item as a block of its own, numbered with u32:
         // a column of more rows than that is refused before a block is made (a state merged
         // from shards, or read back, can hold any count).
-        if rows > u32::MAX as usize {
+        if rows > MAX_ITEMS {
             let error = Error::TooManyItems {
                 found: rows,
-                max: u32::MAX as usize,
+                max: MAX_ITEMS,
             };
             let per_item = |lane: &Lane<'_, M>| lane.options.ranking.ties.sharing().is_none();
             fail(&mut lanes, per_item, error);
@@ -184,27 +178,17 @@ fn runs_values<M: VectorMetric>(
     out: &mut Values,
 ) {
     let serves = |lane: &Lane<'_, M>| lane.failed.is_none() && averages.contains(&lane.average);
-    let mut plans: Vec<Ranking> = Vec::new();
-    for lane in lanes.iter().filter(|lane| serves(lane)) {
-        if !plans.contains(&lane.options.ranking) {
-            plans.push(lane.options.ranking);
-        }
-    }
     // The metrics read the blocks only: no scores, labels or weights of items.
     let v: Vector<'_, f64> = Vector {
         scores: &[],
         labels: &[],
         weights: Weights::Unit,
     };
-    for ranking in plans {
+    for ranking in rankings(lanes, serves) {
         // `refusal` has failed the lanes of the policies the runs cannot rank.
         let Some(row) = ranker.rank_runs(runs, ranking) else {
             continue;
         };
-        for (k, lane) in lanes.iter().enumerate() {
-            if serves(lane) && lane.options.ranking == ranking {
-                out.push((k, lane.metric.vector_value(&v, &row)));
-            }
-        }
+        push_values(lanes, serves, ranking, &v, &row, out);
     }
 }

@@ -112,17 +112,7 @@ impl<M: VectorMetric> LabelRunsAccumulator<M> {
             Err(Error::NoSamples) => return Ok(()),
             other => other?,
         };
-        if let Some(expected) = self
-            .runs
-            .as_ref()
-            .map(LabelRuns::labels)
-            .filter(|&e| e != l)
-        {
-            return Err(Error::Incompatible(crate::Incompatibility::Labels {
-                expected,
-                found: l,
-            }));
-        }
+        self.agree_on_labels(l)?;
         self.rows.check_batch(n)?;
         let first = self.rows.next();
         // Validated whole before anything is added, column by column.
@@ -173,13 +163,8 @@ impl<M: VectorMetric> LabelRunsAccumulator<M> {
         if self.metric != other.metric || self.domain != other.domain {
             return Err(Error::Incompatible(crate::Incompatibility::Metric));
         }
-        if let (Some(ours), Some(theirs)) = (&self.runs, &other.runs) {
-            if ours.labels() != theirs.labels() {
-                return Err(Error::Incompatible(crate::Incompatibility::Labels {
-                    expected: ours.labels(),
-                    found: theirs.labels(),
-                }));
-            }
+        if let Some(theirs) = &other.runs {
+            self.agree_on_labels(theirs.labels())?;
         }
         let rows = self.rows.union(&other.rows)?;
         match (&mut self.runs, &other.runs) {
@@ -189,6 +174,19 @@ impl<M: VectorMetric> LabelRunsAccumulator<M> {
         }
         self.rows = rows;
         Ok(())
+    }
+
+    /// Refuses `found` labels where the runs hold another number (none before the first row).
+    fn agree_on_labels(&self, found: usize) -> Result<(), Error> {
+        match self.runs.as_ref().map(LabelRuns::labels) {
+            Some(expected) if expected != found => {
+                Err(Error::Incompatible(crate::Incompatibility::Labels {
+                    expected,
+                    found,
+                }))
+            }
+            _ => Ok(()),
+        }
     }
 
     /// The metric over every row seen, bitwise as its one-shot evaluation of those rows.
