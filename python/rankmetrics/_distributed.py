@@ -72,9 +72,11 @@ def metric_specs(
         taken |= keys & set(params)
         shared = {k: v for k, v in params.items() if k in keys and k not in own}
         spec = {"convention": convention, "metric": name, "ties": ties, **shared, **own}
-        _core.accumulator(**spec)  # bad names and values raise here, on the driver
+        # Bad names and values raise here, on the driver (from either accumulator).
         if not weighted and _keeps_runs(spec):
             spec["state"] = "runs"
+        else:
+            _core.accumulator(**spec)
         specs.append({"key": key, "spec": spec})
     names = [s["key"] for s in specs]
     if len(set(names)) != len(names):
@@ -569,6 +571,40 @@ def loads(data: bytes) -> Dict[str, Any]:
     return result
 
 
+# What every partition's result must agree on, and how a disagreement is reported: (field,
+# what it counts, the error's kind, a hint). float32 scores run some presets in float32
+# arithmetic (torchmetrics'): a merge of float32 and float64 partitions is not the value of the
+# scores as one type.
+AGREEING = (("labels", "labels per row", "ShapeMismatch", ""),
+            ("scores", "scores", "Input", ": cast the score column to one type"))
+
+
+def restore(state: bytes) -> _core.Accumulator:
+    """The accumulator a worker pickled as ``state`` (``acc.__getstate__()``)."""
+    acc = _core.Accumulator.__new__(_core.Accumulator)
+    acc.__setstate__(state)
+    return acc
+
+
+def merge_states(a: List[bytes], b: List[bytes]) -> Union[List[bytes], RankmetricsError]:
+    """Two lists of states merged metric by metric (exact in any order and grouping, by the
+    crate's merge contract), or the error of the first merge refused."""
+    out = []
+    try:
+        for x, y in zip(a, b):
+            left = restore(x)
+            left.merge(restore(y))
+            out.append(left.__getstate__())
+    except RankmetricsError as e:
+        return e
+    return out
+
+
+def values(keys: Sequence[str], states: Sequence[bytes], errors: bool) -> Dict[str, Any]:
+    """``{key: value}`` of the merged ``states`` (with ``errors``, as :func:`value`)."""
+    return {key: value(restore(state), errors) for key, state in zip(keys, states)}
+
+
 def finish(results: Sequence[Dict[str, Any]], specs: List[Dict[str, Any]],
            partitions: Optional[int] = None, errors: bool = False) -> Dict[str, Any]:
     """The values: partition results checked and merged in partition order (with ``errors``,
@@ -587,10 +623,7 @@ def finish(results: Sequence[Dict[str, Any]], specs: List[Dict[str, Any]],
     for r in results:
         if r["error"] is not None:
             raise r["error"]
-    # float32 scores run some presets in float32 arithmetic (torchmetrics'): a merge of float32
-    # and float64 partitions is not the value of the scores as one type.
-    for field, what, kind, hint in (("labels", "labels per row", "ShapeMismatch", ""),
-                                    ("scores", "scores", "Input", ": cast the score column to one type")):
+    for field, what, kind, hint in AGREEING:
         seen_first = None
         for r in results:
             if r[field] is None:
@@ -607,9 +640,7 @@ def finish(results: Sequence[Dict[str, Any]], specs: List[Dict[str, Any]],
     for i, spec in enumerate(specs):
         acc = _core.accumulator(**spec["spec"])
         for r in results:
-            part = _core.Accumulator.__new__(_core.Accumulator)
-            part.__setstate__(r["states"][i])
-            acc.merge(part)
+            acc.merge(restore(r["states"][i]))
         if acc.rows() != ([(0, total)] if total else []):
             raise RankmetricsError(f"the partitions hold rows {acc.rows()}, not every row from 0 to {total} "
                                    "once (row_number= must number the rows 0, 1, ...)", "State")

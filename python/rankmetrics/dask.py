@@ -66,17 +66,7 @@ def _merge(a: States, b: States) -> States:
         return a
     if isinstance(b, RankmetricsError):
         return b
-    out = []
-    try:
-        for x, y in zip(a, b):
-            left, right = _core.Accumulator.__new__(_core.Accumulator), _core.Accumulator.__new__(_core.Accumulator)
-            left.__setstate__(x)
-            right.__setstate__(y)
-            left.merge(right)
-            out.append(left.__getstate__())
-    except RankmetricsError as e:
-        return e
-    return out
+    return _distributed.merge_states(a, b)
 
 
 def _is_frame(x: Any) -> bool:
@@ -295,12 +285,7 @@ def _evaluate_arrays(y_true: Any, y_score: Any, sample_weight: Any, keyed: List[
     (states,) = dask.compute(level[0])
     if isinstance(states, RankmetricsError):
         raise states
-    out: Dict[str, Any] = {}
-    for key, state in zip(keys, states):
-        acc = _core.Accumulator.__new__(_core.Accumulator)
-        acc.__setstate__(state)
-        out[key] = _distributed.value(acc, errors)
-    return out
+    return _distributed.values(keys, states, errors)
 
 
 def _no_states(specs: List[Dict[str, Any]]) -> List[bytes]:

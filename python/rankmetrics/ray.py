@@ -182,8 +182,6 @@ def _first_error(a: Dict[str, Any], b: Dict[str, Any]) -> Dict[str, Any]:
 def _combined(a: Dict[str, Any], b: Dict[str, Any]) -> Dict[str, Any]:
     """Two partial results as one: each metric's states merged (exact in any order, as the
     crate's merge contract says), or the first error met."""
-    from . import _core
-
     if a["error"] is not None or b["error"] is not None:
         return _first_error(a, b) if a["error"] is not None and b["error"] is not None else (
             a if a["error"] is not None else b)
@@ -192,38 +190,24 @@ def _combined(a: Dict[str, Any], b: Dict[str, Any]) -> Dict[str, Any]:
     if b["states"] is None:
         return a
     # As finish() refuses them: other label counts, or float32 and float64 scores mixed.
-    for field, what, kind in (("labels", "labels per row", "ShapeMismatch"), ("scores", "scores", "Input")):
+    for field, what, kind, _ in _distributed.AGREEING:
         if a.get(field) is not None and b.get(field) is not None and a[field] != b[field]:
             error = RankmetricsError(f"blocks with {a[field]} and {b[field]} {what}", kind,
                                      {"expected": a[field], "found": b[field]})
             return dict(a, error=error)
-    states = []
-    for ours, theirs in zip(a["states"], b["states"]):
-        acc, other = (_core.Accumulator.__new__(_core.Accumulator) for _ in range(2))
-        acc.__setstate__(ours)
-        other.__setstate__(theirs)
-        try:
-            acc.merge(other)
-        except RankmetricsError as e:
-            return dict(a, error=e)
-        states.append(acc.__getstate__())
+    states = _distributed.merge_states(a["states"], b["states"])
+    if isinstance(states, RankmetricsError):
+        return dict(a, error=states)
     return dict(a, rows=a["rows"] + b["rows"], labels=a["labels"] or b["labels"],
                 scores=a.get("scores") or b.get("scores"), states=states)
 
 
 def _aggregate_values(result: Dict[str, Any], specs: List[Dict[str, Any]]) -> Dict[str, float]:
-    from . import _core
-
     if result["error"] is not None:
         raise result["error"]
     if result["states"] is None:
         raise RankmetricsError("no rows", "NoSamples")
-    out: Dict[str, float] = {}
-    for spec, state in zip(specs, result["states"]):
-        acc = _core.Accumulator.__new__(_core.Accumulator)
-        acc.__setstate__(state)
-        out[spec["key"]] = acc.value()
-    return out
+    return _distributed.values([spec["key"] for spec in specs], result["states"], errors=False)
 
 
 def _consecutive(table: Any, row_number: Optional[str]) -> List[Any]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import copy
 import itertools
 import pickle
-from typing import Any, List, Optional, Tuple
+from typing import Any, Optional
 
 import numpy as np
 import pytest
@@ -15,6 +15,7 @@ import sklearn.metrics
 
 import rankmetrics
 from rankmetrics import _distributed
+from test_state import bits, outcome  # the same comparison as the row-keeping accumulators'
 
 RNG = np.random.default_rng(11)
 N, L = 41, 5
@@ -27,18 +28,6 @@ W = RNG.random(N) + 0.05
 ALL = [(c, m) for c in rankmetrics.CONVENTIONS for m in rankmetrics.metric_names(c)]
 TIES = [None, "max", "min", "average", "expected", "optimistic", "pessimistic", "first", "random:3"]
 CUTS = [(0, 7, 8, N), (0, 20, N), (0, 1, 2, 3, N)]
-
-
-def bits(x: float) -> int:
-    return int(np.float64(x).view(np.uint64))
-
-
-def outcome(f: Any) -> Tuple[str, Any]:
-    """A value's bits, or the error's class and kind."""
-    try:
-        return "value", bits(f())
-    except rankmetrics.RankmetricsError as e:
-        return type(e).__name__, e.kind
 
 
 def runs(convention: str, metric: str, ties: Optional[str], first_row: int = 0, **params: Any) -> rankmetrics.Accumulator:
