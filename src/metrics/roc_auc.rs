@@ -108,9 +108,7 @@ impl VectorMetric for RocAuc {
         let mut sums = AucSums::for_items(row.n_labels(), v.weights.is_unit());
         sums.add(v, row);
         let flip = |pairs: f64, credit: f64| match self.direction {
-            Direction::Auto if class_median(v, row, false) > class_median(v, row, true) => {
-                pairs - credit
-            }
+            Direction::Auto if controls_above_cases(v, row) => pairs - credit,
             _ => credit,
         };
         sums.value(flip)
@@ -118,8 +116,9 @@ impl VectorMetric for RocAuc {
 
     fn reads_only_relevant_blocks(&self, weighted: bool, items: usize) -> bool {
         // Unweighted pairs are counted from the relevant blocks alone (`AucSums`); pROC's
-        // automatic direction compares class medians, read off the whole ranking.
-        !weighted && items <= MAX_COUNTED_ITEMS && self.direction == Direction::Fixed
+        // automatic direction compares class medians, which a counted vector finds by
+        // selection among its scores (`class_median`).
+        !weighted && items <= MAX_COUNTED_ITEMS
     }
 
     fn reads_scores(&self) -> bool {
@@ -141,11 +140,90 @@ impl VectorMetric for RocAuc {
     }
 }
 
-/// The median score of the relevant (or irrelevant) items, read off the ranked order (R's
-/// `median`: the mean of the two middle values for an even count). The blocks, read in order,
-/// say how many of a class each holds, so only the block holding a middle item is looked into
-/// (on a long pooled vector, looking up every item's label would miss the cache at each).
-fn class_median<T: Score>(v: &Vector<'_, T>, row: &RankedRow<'_>, relevant: bool) -> f64 {
+/// pROC's automatic direction: whether the median score of the controls (irrelevant items)
+/// is above that of the cases (relevant items), R's `median` for each (the mean of the two
+/// middle values for an even count). Read off the ranked order where the row has one. A
+/// counted row has none: the cases' median is selected among their scores (few, as a column
+/// holds them), and the controls' is placed against it by counting, selected only where a
+/// middle control might equal it. A counted row groups ties exactly, so both give the ranked
+/// order's answer: equal scores (or -0.0 beside 0.0) have equal values.
+fn controls_above_cases<T: Score>(v: &Vector<'_, T>, row: &RankedRow<'_>) -> bool {
+    if !row.order().is_empty() {
+        return class_median_by_blocks(v, row, false) > class_median_by_blocks(v, row, true);
+    }
+    counted_controls_above_cases(v)
+}
+
+/// [`controls_above_cases`] without a ranked order.
+fn counted_controls_above_cases<T: Score>(v: &Vector<'_, T>) -> bool {
+    let cases = class_median_by_selection(v, true);
+    match controls_beside(v, cases) {
+        Some(above) => above,
+        None => class_median_by_selection(v, false) > cases,
+    }
+}
+
+/// Whether the controls' median is above `cases` (the cases' median), when counting the
+/// controls above, at and below it decides: both middle controls strictly above it, or both
+/// strictly below. `None` where a middle control may equal it (or a score is NaN).
+fn controls_beside<T: Score>(v: &Vector<'_, T>, cases: f64) -> Option<bool> {
+    let (mut above, mut equal, mut below, mut count) = (0usize, 0usize, 0usize, 0usize);
+    for (&s, &y) in v.scores.iter().zip(v.labels) {
+        let control = usize::from(y == 0.0);
+        let s = s.as_f64();
+        above += control & usize::from(s > cases);
+        equal += control & usize::from(s == cases);
+        below += control & usize::from(s < cases);
+        count += control;
+    }
+    if count == 0 || cases.is_nan() {
+        // A NaN median compares false: pROC keeps the direction.
+        return Some(false);
+    }
+    if above + equal + below != count {
+        return None;
+    }
+    // The middle controls, best first, are the ((count - 1) / 2)-th and the (count / 2)-th.
+    match (count / 2 < above, (count - 1) / 2 >= above + equal) {
+        (true, _) => Some(true),
+        (_, true) => Some(false),
+        _ => None,
+    }
+}
+
+/// [`class_median`] of a counted vector: the class's scores copied, then the middle one(s)
+/// selected in O(n), best first as the ranking orders them.
+fn class_median_by_selection<T: Score>(v: &Vector<'_, T>, relevant: bool) -> f64 {
+    let in_class = |(_, &y): &(&T, &f64)| (y != 0.0) == relevant;
+    let mut class: Vec<T> = v
+        .scores
+        .iter()
+        .zip(v.labels)
+        .filter(in_class)
+        .map(|(&s, _)| s)
+        .collect();
+    let count = class.len();
+    if count == 0 {
+        return f64::NAN;
+    }
+    let best_first = |s: &T| !s.order_key();
+    let middle = (count - 1) / 2;
+    let (_, &mut lower, after) = class.select_nth_unstable_by_key(middle, best_first);
+    match count % 2 {
+        // R returns the middle element itself: no arithmetic, so a subnormal stays as it is.
+        1 => lower.as_f64(),
+        // The next item in order: the best of those after the middle one.
+        _ => {
+            let upper = after.iter().copied().min_by_key(best_first);
+            mean_of_two(lower.as_f64(), upper.map_or(f64::NAN, T::as_f64))
+        }
+    }
+}
+
+/// [`class_median`] of a ranked row. The blocks, read in order, say how many of a class each
+/// holds, so only the block holding a middle item is looked into (on a long pooled vector,
+/// looking up every item's label would miss the cache at each).
+fn class_median_by_blocks<T: Score>(v: &Vector<'_, T>, row: &RankedRow<'_>, relevant: bool) -> f64 {
     let score = |j: u32| v.scores.get(j as usize).map_or(f64::NAN, |s| s.as_f64());
     let of_class = |b: &Block| match relevant {
         true => b.relevant,
@@ -285,7 +363,7 @@ mod tests {
                 let row = ranker.rank(&scores, &labels, ranking, case);
                 for relevant in [false, true] {
                     let (a, b) = (
-                        class_median(&v, &row, relevant),
+                        class_median_by_blocks(&v, &row, relevant),
                         median_by_order(&v, &row, relevant),
                     );
                     assert!(
@@ -293,6 +371,104 @@ mod tests {
                         "{scores:?} {labels:?} {ties:?}"
                     );
                 }
+            }
+        }
+    }
+    #[test]
+    fn medians_and_direction_of_a_counted_vector_are_the_ranked_orders() {
+        // Ties, -0.0 beside 0.0, subnormals and extremes: the selected median has the value of
+        // the ranked order's (-0.0 and 0.0 compare equal, as pROC's `>` compares them).
+        let mut draw = draws(0x5E1EC7);
+        let edges = [
+            0.0,
+            -0.0,
+            5e-324,
+            -5e-324,
+            f64::MAX,
+            f64::MIN,
+            1e308,
+            -1e308,
+        ];
+        let mut decided = 0;
+        for case in 0..2000 {
+            let len = 1 + draw(30) as usize;
+            let scores: Vec<f64> = (0..len)
+                .map(|_| match draw(4) {
+                    0 => edges[draw(edges.len() as u64) as usize],
+                    _ => draw(7) as f64 / 4.0 - 0.75,
+                })
+                .collect();
+            let labels: Vec<f64> = (0..len)
+                .map(|_| [0.0, 1.0, -0.0, 2.0][draw(4) as usize])
+                .collect();
+            let v = Vector {
+                scores: &scores,
+                labels: &labels,
+                weights: Weights::Unit,
+            };
+            let mut ranker = Ranker::new();
+            let row = ranker.rank(&scores, &labels, Ranking::new(TiePolicy::Average), case);
+            for relevant in [false, true] {
+                let (a, b) = (
+                    class_median_by_selection(&v, relevant),
+                    median_by_order(&v, &row, relevant),
+                );
+                assert!(
+                    a == b || (a.is_nan() && b.is_nan()),
+                    "{scores:?} {labels:?}"
+                );
+            }
+            // The direction by counting the controls against the cases' median (selecting
+            // theirs only where that cannot decide) is the ranked order's.
+            let ranked = median_by_order(&v, &row, false) > median_by_order(&v, &row, true);
+            assert_eq!(
+                counted_controls_above_cases(&v),
+                ranked,
+                "{scores:?} {labels:?}"
+            );
+            decided +=
+                usize::from(controls_beside(&v, class_median_by_selection(&v, true)).is_some());
+        }
+        // Both ways of deciding were taken.
+        assert!((500..1900).contains(&decided), "{decided}");
+    }
+
+    #[test]
+    fn automatic_direction_counted_equals_sorted_bitwise() {
+        use crate::kernel::{set_kernel_path, KernelPath};
+        use crate::matrix::RowMajor;
+        use crate::metric::RankingMetric;
+        use crate::Average;
+        // Columns long enough for the one-pass count and short ones counted group by group;
+        // labels where the irrelevant class scores higher (pROC flips) and lower; heavy ties.
+        let (n, l) = (1500, 12);
+        let mut draw = draws(0xD1EC);
+        let y: Vec<f64> = (0..n * l).map(|_| (draw(4) == 0) as u8 as f64).collect();
+        let s: Vec<f64> = (0..n * l)
+            .map(|k| {
+                let flipped = (k % l) % 2 == 0;
+                let raised = (y[k] != 0.0) != flipped;
+                let spread = [3, 40, 1 << 30][(k % l) % 3];
+                draw(spread) as f64 / spread as f64 + f64::from(u8::from(raised)) * 0.3
+            })
+            .collect();
+        let (yy, ss) = (
+            RowMajor::new(&y, n, l).unwrap(),
+            RowMajor::new(&s, n, l).unwrap(),
+        );
+        let policies = TiePolicy::R_METHODS.into_iter().chain(TiePolicy::ANALYSIS);
+        for ties in policies.filter(|t| !matches!(t, TiePolicy::Random(_))) {
+            for average in [Average::Macro, Average::Micro] {
+                let auc = RocAuc::new(average, ties).with_direction(Direction::Auto);
+                let value = |path| {
+                    set_kernel_path(path);
+                    let v = auc.evaluate(&yy, &ss, None).map(f64::to_bits);
+                    set_kernel_path(KernelPath::Auto);
+                    v
+                };
+                let full = value(KernelPath::Full);
+                assert_eq!(value(KernelPath::Counting), full, "{ties:?} {average:?}");
+                assert_eq!(value(KernelPath::Auto), full, "{ties:?} {average:?}");
             }
         }
     }
