@@ -12,10 +12,6 @@ use crate::score::Score;
 /// stays in the second-level cache with the groups' keys.
 const MAX_TABLE_BITS: u32 = 16;
 
-/// Keys of a bucket walked one by one before a binary search of the rest: a walk of one or
-/// two is what most buckets need, and cheaper than a search.
-const WALK_KEYS: usize = 4;
-
 /// Where keys fall among the sorted, distinct keys of the relevant groups: a key `x` is at
 /// interval `2p + 1` when it equals the p-th group's key and at `2p` when it lies strictly
 /// between the keys of groups p − 1 and p (p = the number of group keys below `x`).
@@ -71,20 +67,20 @@ impl Intervals {
         let (low, high) = (keys[0], keys[keys.len().saturating_sub(2)]);
         let inside = x.clamp(low, high);
         // Every key of an earlier bucket is below `inside` and every key of a later one above
-        // it, so p lies among the bucket's own keys. Most buckets hold a key or two, walked; a
-        // skewed spread of keys (scores of both signs, or one far from the rest) can crowd
-        // thousands into one, so past a few the rest of the bucket is searched.
+        // it, so p lies among the bucket's own keys. A skewed spread of keys (scores of both
+        // signs, or one far from the rest) can crowd thousands into one bucket: past two keys,
+        // the rest of the bucket is searched.
         let b = ((inside - low) >> shift) as usize;
         let mut p = first.get(b).map_or(0, |&p| p as usize);
-        let walked = p + WALK_KEYS;
-        while keys.get(p).is_some_and(|&k| k < inside) {
-            p += 1;
-            if p == walked {
-                let to = first.get(b + 1).map_or(p, |&to| to as usize).max(p);
-                let rest = keys.get(p..to).unwrap_or_default();
-                p += rest.partition_point(|&k| k < inside);
-                break;
-            }
+        // Most buckets hold at most two keys below `inside`: two steps without a branch (a walk
+        // whose length varies from score to score is a branch the processor mispredicts).
+        let below = |p: usize| keys.get(p).is_some_and(|&k| k < inside);
+        p += usize::from(below(p));
+        p += usize::from(below(p));
+        if below(p) {
+            let to = first.get(b + 1).map_or(p, |&to| to as usize).max(p);
+            let rest = keys.get(p..to).unwrap_or_default();
+            p += rest.partition_point(|&k| k < inside);
         }
         p += usize::from(x > high);
         let equal = keys.get(p).is_some_and(|&k| k == x);
