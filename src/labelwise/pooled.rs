@@ -238,14 +238,13 @@ impl<T: Score, L: Label> Pool<T, L> {
         }
     }
 
-    /// Places every cell of `rows` whose bucket is among `first..first + next.len()` in
-    /// `slots`, in pooled order: `next[b - first]` is where in `slots` bucket b's next cell
-    /// goes. The other cells are passed over.
+    /// Places every cell of `rows` in `slots`, in pooled order: `next[b]` is where in `slots`
+    /// bucket b's next cell goes.
+    #[inline]
     pub(super) fn place<Y, S>(
         (y_true, y_score): (&Y, &S),
         rows: Range<usize>,
         bucketing: Bucketing,
-        first: usize,
         next: &mut [usize],
         slots: Slots<'_, T, L>,
     ) -> Result<(), Error>
@@ -253,25 +252,32 @@ impl<T: Score, L: Label> Pool<T, L> {
         Y: LabelMatrix<Elem = L> + ?Sized,
         S: ScoreMatrix<T> + ?Sized,
     {
-        let mut truth = RowReader::new(y_true, Input::Labels);
-        each_row(y_score, rows, &mut |i, row| {
-            for (s, &y) in row.iter().zip(truth.row(i)?) {
-                let Some(at) = next.get_mut(bucketing.of(s).wrapping_sub(first)) else {
-                    continue;
-                };
+        let (mut truth, mut scores) = (
+            RowReader::new(y_true, Input::Labels),
+            RowReader::new(y_score, Input::Scores),
+        );
+        let Slots {
+            scores: score_slots,
+            labels: label_slots,
+            rows: row_slots,
+        } = slots;
+        for i in rows {
+            for (s, &y) in scores.row(i)?.iter().zip(truth.row(i)?) {
+                // `BUCKETS + 1` offsets: every bucket has one.
+                let at = &mut next[bucketing.of(s)];
                 // A valid matrix reads the same cells in every pass, so every slot exists;
                 // `get` keeps a matrix that does not from panicking.
-                let (score, label) = (slots.scores.get_mut(*at), slots.labels.get_mut(*at));
+                let (score, label) = (score_slots.get_mut(*at), label_slots.get_mut(*at));
                 if let (Some(score), Some(label)) = (score, label) {
                     (*score, *label) = (*s, y);
                 }
-                if let Some(r) = slots.rows.get_mut(*at) {
+                if let Some(r) = row_slots.get_mut(*at) {
                     *r = i as u32;
                 }
                 *at += 1;
             }
-            Ok(())
-        })
+        }
+        Ok(())
     }
 }
 
@@ -431,7 +437,7 @@ where
     };
     let mut pool = Pool::new(zero, total, weights.is_some());
     let matrices = (y_true, y_score);
-    Pool::place(matrices, 0..n, bucketing, 0, &mut ends, pool.slots())?;
+    Pool::place(matrices, 0..n, bucketing, &mut ends, pool.slots())?;
     let plans = PiecePlans::new(lanes, items, weights.is_some());
     let mut ranker = PieceRanker::default();
     for piece in pieces {

@@ -95,14 +95,7 @@ where
             let cells = to_offsets(&mut starts);
             let mut pool = Pool::new(zero, cells, weights.is_some());
             let mut next = starts.clone();
-            Pool::place(
-                (y_true, y_score),
-                rows,
-                bucketing,
-                0,
-                &mut next,
-                pool.slots(),
-            )?;
+            Pool::place((y_true, y_score), rows, bucketing, &mut next, pool.slots())?;
             Ok::<_, Error>((pool, starts))
         })
         .collect();
