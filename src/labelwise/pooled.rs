@@ -145,6 +145,7 @@ impl Bucketing {
 #[derive(Debug, Clone)]
 pub(super) struct Piece {
     pub(super) cells: Range<usize>,
+    #[cfg_attr(not(feature = "rayon"), allow(dead_code))] // used on a rayon pool only
     pub(super) buckets: Range<usize>,
 }
 

@@ -124,6 +124,7 @@ pub(crate) trait VectorMetric {
     /// What [`add_piece`](Self::add_piece) adds to sums of the kind of `sums`, worked out apart
     /// from the pieces before (on another thread): [`AucSums::add_part`] adds it bitwise as
     /// `add_piece` would.
+    #[cfg_attr(not(feature = "rayon"), allow(dead_code))] // used on a rayon pool only
     fn piece_part<T: Score>(
         &self,
         _sums: &AucSums,
