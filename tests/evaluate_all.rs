@@ -173,3 +173,69 @@ fn parallel_windows_add_every_row_once() {
         );
     }
 }
+
+/// The micro AUCs read in pieces (runs of buckets of about 2^17 cells) on a pool of more
+/// pieces than the threads rank at once, with a tie group larger than a piece: every micro
+/// preset and tie policy at once, as `evaluate_all` gives them, on pools of 1 to 3 threads,
+/// with and without weights.
+#[cfg(feature = "rayon")]
+#[test]
+fn parallel_micro_pieces_equal_sequential_ones() {
+    let micro = [("average", "micro")];
+    let mut presets = Vec::new();
+    for ties in [None, Some(TiePolicy::Average), Some(TiePolicy::Last)] {
+        let p: Vec<(String, String)> = micro
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        presets.push(Preset::lookup(Convention::Sklearn, "roc_auc_score", &p, ties).unwrap());
+        for (convention, name) in [
+            (Convention::Mulan, "MicroAUC"),
+            (Convention::Mldr, "micro_auc"),
+        ] {
+            presets.push(Preset::lookup(convention, name, Preset::NO_PARAMS, ties).unwrap());
+        }
+    }
+    // About 10 pieces of 2^17 cells or more: more than 4 a thread on 2 threads.
+    let (n, l) = (3400, 400);
+    let mut rng = Rng::seeded(0xB0C4E7);
+    let y: Vec<f64> = (0..n * l)
+        .map(|_| (rng.below(5) == 0) as u8 as f64)
+        .collect();
+    // A third of the cells tie at 0.5 (one tie group of ~450,000 cells), the rest spread.
+    let s: Vec<f64> = (0..n * l)
+        .map(|k| match k % 3 {
+            0 => 0.5,
+            _ => rng.next() as f64 / u64::MAX as f64,
+        })
+        .collect();
+    let w: Vec<f64> = (0..n).map(|_| rng.below(5) as f64 / 2.0).collect();
+    let (yt, ys) = (
+        RowMajor::new(&y, n, l).unwrap(),
+        RowMajor::new(&s, n, l).unwrap(),
+    );
+    let bits = |values: Vec<Result<f64, rankmetrics::Error>>| -> Vec<Option<u64>> {
+        values
+            .into_iter()
+            .map(|v| v.ok().map(f64::to_bits))
+            .collect()
+    };
+    for weights in [None, Some(&w[..])] {
+        let all = bits(evaluate_all(&presets, &yt, &ys, weights));
+        assert!(all.iter().all(Option::is_some), "{all:?}");
+        for threads in 1..=3 {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let parallel =
+                pool.install(|| registry::evaluate_all_parallel(&presets, &yt, &ys, weights));
+            let weighted = weights.is_some();
+            assert_eq!(
+                bits(parallel),
+                all,
+                "{threads} threads, weighted: {weighted}"
+            );
+        }
+    }
+}

@@ -252,7 +252,13 @@ pub(super) fn vectors_parallel<M, T, Y, S>(
                         Ranker::new().with_parallel_sort(),
                     )
                 },
-                || pieces.then(|| micro_in_pieces(shared, y_true, y_score, weights)),
+                || {
+                    pieces.then(|| {
+                        super::pooled_parallel::micro_in_pieces_parallel(
+                            shared, y_true, y_score, weights,
+                        )
+                    })
+                },
             )
         },
         || {

@@ -15,7 +15,8 @@
 //! * `lanes.rs`: one metric's progress (`Lane`) and one vector ranked for every lane.
 //! * `cells.rs`: the cells, read and validated once, copied by column and by row.
 //! * `columns.rs`, `samples.rs`, `pooled.rs`: the vectors of each averaging (label-wise, per
-//!   sample, micro; the micro pool also in pieces).
+//!   sample, micro; the micro pool also in pieces); `pooled_parallel.rs`: the pieces on a
+//!   rayon pool.
 //! * `drivers.rs`: validation, then every vector valued, serially or on a rayon pool.
 //! * `runs.rs`: the vectors kept as runs (distinct scores counted by class), merged and valued
 //!   without the rows; `runs_accumulator.rs`: [`LabelRunsAccumulator`], which keeps them.
@@ -31,6 +32,8 @@ mod lanes;
 mod means;
 pub(crate) mod pairs;
 mod pooled;
+#[cfg(feature = "rayon")]
+mod pooled_parallel;
 pub(crate) mod runs;
 mod runs_accumulator;
 mod samples;

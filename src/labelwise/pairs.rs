@@ -38,6 +38,67 @@ struct PairCounts {
 /// The most items [`PairCounts`] counts exactly.
 pub(crate) const MAX_COUNTED_ITEMS: usize = 1 << 26;
 
+/// One ranking's pairs counted as if no block came before it; [`PairCounts::add`] shifts them
+/// below the blocks added before, in integers, so that counting a ranking in parts is exact.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PiecePairs {
+    /// Σ over relevant blocks of relevant × (irrelevant above in this ranking + inside).
+    above_or_inside: u128,
+    inside: u128,
+    /// Σ over relevant blocks of relevant: what the irrelevant items before multiply.
+    in_blocks: u128,
+    relevant: u128,
+    irrelevant: u128,
+    tie_credit: f64,
+}
+
+impl PiecePairs {
+    fn of(row: &RankedRow<'_>, tie_credit: f64) -> PiecePairs {
+        let (mut above_or_inside, mut inside, mut in_blocks) = (0, 0, 0);
+        let mut relevant_above = 0;
+        for b in row.relevant_blocks() {
+            let within = (b.len - b.relevant) as u128;
+            let above = b.start.saturating_sub(relevant_above) as u128;
+            above_or_inside += b.relevant as u128 * (above + within);
+            inside += b.relevant as u128 * within;
+            in_blocks += b.relevant as u128;
+            relevant_above += b.relevant;
+        }
+        PiecePairs {
+            above_or_inside,
+            inside,
+            in_blocks,
+            relevant: row.n_relevant() as u128,
+            irrelevant: row.n_labels().saturating_sub(row.n_relevant()) as u128,
+            tie_credit,
+        }
+    }
+}
+
+impl PairCounts {
+    /// Adds a ranking's pairs below every item counted before.
+    fn add(&mut self, p: &PiecePairs) {
+        self.tie_credit = p.tie_credit;
+        self.above_or_inside += p.above_or_inside + self.irrelevant * p.in_blocks;
+        self.inside += p.inside;
+        self.relevant += p.relevant;
+        self.irrelevant += p.irrelevant;
+    }
+}
+
+/// What one ranking (a piece of a pooled one) adds to [`AucSums`], worked out apart from the
+/// rankings before it ([`AucSums::part`]): counted pairs, or each block's class weights.
+#[cfg_attr(not(feature = "rayon"), allow(dead_code))] // used on a rayon pool only
+#[derive(Debug, Clone, Default)]
+pub(crate) struct AucPart {
+    relevant: usize,
+    items: usize,
+    tie_credit: f64,
+    pairs: Option<PiecePairs>,
+    /// (relevant, irrelevant) weight of each block in rank order, when the sums are summed.
+    class_weights: Vec<(f64, f64)>,
+}
+
 impl AucSums {
     /// Sums for a ranking of `items` items, counted exactly when `unweighted` and few enough.
     pub(crate) fn for_items(items: usize, unweighted: bool) -> AucSums {
@@ -59,21 +120,53 @@ impl AucSums {
                 v.weights.is_unit(),
                 "exact pair counts of a weighted vector"
             );
-            counts.tie_credit = tie_credit;
-            let mut relevant_above = 0;
-            for b in row.relevant_blocks() {
-                let inside = (b.len - b.relevant) as u128;
-                let above = counts.irrelevant + b.start.saturating_sub(relevant_above) as u128;
-                counts.above_or_inside += b.relevant as u128 * (above + inside);
-                counts.inside += b.relevant as u128 * inside;
-                relevant_above += b.relevant;
-            }
-            counts.relevant += row.n_relevant() as u128;
-            counts.irrelevant += row.n_labels().saturating_sub(row.n_relevant()) as u128;
+            counts.add(&PiecePairs::of(row, tie_credit));
             return;
         }
-        for b in row.blocks() {
-            let (p, n) = v.class_weights(row, b);
+        let weights = row.blocks().iter().map(|b| v.class_weights(row, b));
+        self.add_weights(tie_credit, weights);
+    }
+
+    /// What [`add`](Self::add) adds for `row`, worked out apart from the blocks before it (on
+    /// another thread, say), for sums of this one's kind (counted or summed):
+    /// [`add_part`](Self::add_part) then adds it with the same bits as `add`.
+    #[cfg_attr(not(feature = "rayon"), allow(dead_code))] // used on a rayon pool only
+    pub(crate) fn part<T>(&self, v: &Vector<'_, T>, row: &RankedRow<'_>) -> AucPart {
+        let tie_credit = 1.0 - row.tied_pair_error();
+        let (pairs, class_weights) = match self.counts {
+            Some(_) => (Some(PiecePairs::of(row, tie_credit)), Vec::new()),
+            None => {
+                let weights = row.blocks().iter().map(|b| v.class_weights(row, b));
+                (None, weights.collect())
+            }
+        };
+        AucPart {
+            relevant: row.n_relevant(),
+            items: row.n_labels(),
+            tie_credit,
+            pairs,
+            class_weights,
+        }
+    }
+
+    /// Adds a part from [`part`](Self::part), which follows every block added before.
+    #[cfg_attr(not(feature = "rayon"), allow(dead_code))] // used on a rayon pool only
+    pub(crate) fn add_part(&mut self, part: &AucPart) {
+        self.relevant += part.relevant;
+        self.items += part.items;
+        match (self.counts.as_mut(), &part.pairs) {
+            (Some(counts), Some(pairs)) => counts.add(pairs),
+            (counts, _) => {
+                debug_assert!(counts.is_none(), "a summed part added to counted sums");
+                self.add_weights(part.tie_credit, part.class_weights.iter().copied());
+            }
+        }
+    }
+
+    /// Adds blocks given by their (relevant, irrelevant) weights, in rank order.
+    #[inline]
+    fn add_weights(&mut self, tie_credit: f64, weights: impl Iterator<Item = (f64, f64)>) {
+        for (p, n) in weights {
             self.credit += n * self.relevant_weight + tie_credit * p * n;
             self.relevant_weight += p;
             self.irrelevant_weight += n;
@@ -142,20 +235,44 @@ pub(crate) mod tests {
                 let items = pieces.iter().map(|p| p.0.len()).sum();
                 let (mut counted, mut summed) =
                     (AucSums::for_items(items, true), AucSums::default());
+                // The same sums added from parts worked out apart, and weighted ones.
+                let (mut counted_parts, mut summed_parts) = (counted, summed);
+                let (mut weighted, mut weighted_parts) = (summed, summed);
                 for (scores, labels) in &pieces {
+                    let w: Vec<f64> = (0..scores.len()).map(|_| draw(5) as f64 / 3.0).collect();
                     let v = Vector {
                         scores,
                         labels,
                         weights: Weights::Unit,
                     };
+                    let vw = Vector {
+                        weights: Weights::Each(&w),
+                        ..v
+                    };
                     let mut ranker = Ranker::new();
                     let row = ranker.rank(scores, labels, ranking, case);
                     counted.add(&v, &row);
                     summed.add(&v, &row);
+                    weighted.add(&vw, &row);
+                    counted_parts.add_part(&counted_parts.part(&v, &row));
+                    summed_parts.add_part(&summed_parts.part(&v, &row));
+                    weighted_parts.add_part(&AucSums::default().part(&vw, &row));
                 }
                 let bits = |s: &AucSums| s.value(|pairs, credit| pairs - credit).map(f64::to_bits);
                 assert_eq!(bits(&counted), bits(&summed), "{pieces:?} {ties:?}");
                 assert_eq!(counted.totals().0.to_bits(), summed.totals().0.to_bits());
+                for (whole, parts) in [
+                    (counted, counted_parts),
+                    (summed, summed_parts),
+                    (weighted, weighted_parts),
+                ] {
+                    assert_eq!(bits(&whole), bits(&parts), "{pieces:?} {ties:?}");
+                    let totals = |s: &AucSums| {
+                        let (c, p, n) = s.totals();
+                        (c.to_bits(), p.to_bits(), n.to_bits())
+                    };
+                    assert_eq!(totals(&whole), totals(&parts), "{pieces:?} {ties:?}");
+                }
             }
         }
     }

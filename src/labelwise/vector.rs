@@ -1,7 +1,7 @@
 //! One vector to rank ([`Vector`]: the scores, labels and weights of a column, a row or the
 //! pooled cells) and the binary metric that values it ([`VectorMetric`]).
 
-use super::pairs::AucSums;
+use super::pairs::{AucPart, AucSums};
 use super::LabelwiseOptions;
 use crate::error::Error;
 use crate::kernel::{Block, RankedRow};
@@ -121,6 +121,18 @@ pub(crate) trait VectorMetric {
     /// Adds one piece of a ranking (its blocks follow those of the pieces added before).
     /// Called only when [`reads_pieces`](Self::reads_pieces) says so.
     fn add_piece<T: Score>(&self, _sums: &mut AucSums, _v: &Vector<'_, T>, _row: &RankedRow<'_>) {}
+    /// What [`add_piece`](Self::add_piece) adds to sums of the kind of `sums`, worked out apart
+    /// from the pieces before (on another thread): [`AucSums::add_part`] adds it bitwise as
+    /// `add_piece` would.
+    #[cfg_attr(not(feature = "rayon"), allow(dead_code))] // used on a rayon pool only
+    fn piece_part<T: Score>(
+        &self,
+        _sums: &AucSums,
+        _v: &Vector<'_, T>,
+        _row: &RankedRow<'_>,
+    ) -> AucPart {
+        AucPart::default()
+    }
     /// The value of a ranking added piece by piece, or `None` where it is undefined.
     fn pieces_value(&self, _sums: &AucSums) -> Option<f64> {
         None

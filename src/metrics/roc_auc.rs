@@ -1,7 +1,7 @@
 //! Area under the ROC curve, label-wise, pooled or per sample.
 
 use crate::kernel::{Block, RankedRow};
-use crate::labelwise::pairs::{AucSums, MAX_COUNTED_ITEMS};
+use crate::labelwise::pairs::{AucPart, AucSums, MAX_COUNTED_ITEMS};
 use crate::labelwise::vector::{Vector, VectorMetric};
 use crate::labelwise::{labelwise_builders, Average, LabelwiseOptions};
 use crate::score::Score;
@@ -133,6 +133,15 @@ impl VectorMetric for RocAuc {
 
     fn add_piece<T: Score>(&self, sums: &mut AucSums, v: &Vector<'_, T>, row: &RankedRow<'_>) {
         sums.add(v, row);
+    }
+
+    fn piece_part<T: Score>(
+        &self,
+        sums: &AucSums,
+        v: &Vector<'_, T>,
+        row: &RankedRow<'_>,
+    ) -> AucPart {
+        sums.part(v, row)
     }
 
     fn pieces_value(&self, sums: &AucSums) -> Option<f64> {

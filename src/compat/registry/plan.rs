@@ -4,7 +4,7 @@
 
 use crate::error::{Error, LabelDomain};
 use crate::kernel::{RankedRow, RelevantEnd};
-use crate::labelwise::pairs::AucSums;
+use crate::labelwise::pairs::{AucPart, AucSums};
 use crate::labelwise::{LabelwiseOptions, Vector, VectorMetric};
 use crate::matrix::{LabelMatrix, ScoreMatrix};
 use crate::metric::RankingMetric;
@@ -193,6 +193,19 @@ impl VectorMetric for AnyLabelwise {
             AnyLabelwise::RocAuc(m) => m.add_piece(sums, v, row),
             AnyLabelwise::AveragePrecision(m) => m.add_piece(sums, v, row),
             AnyLabelwise::Interpolated(m) => m.add_piece(sums, v, row),
+        }
+    }
+
+    fn piece_part<T: Score>(
+        &self,
+        sums: &AucSums,
+        v: &Vector<'_, T>,
+        row: &RankedRow<'_>,
+    ) -> AucPart {
+        match self {
+            AnyLabelwise::RocAuc(m) => m.piece_part(sums, v, row),
+            AnyLabelwise::AveragePrecision(m) => m.piece_part(sums, v, row),
+            AnyLabelwise::Interpolated(m) => m.piece_part(sums, v, row),
         }
     }
 

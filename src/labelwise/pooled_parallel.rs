@@ -1,0 +1,151 @@
+//! [`micro_in_pieces`] on the threads of the current rayon pool (feature `rayon`), bitwise the
+//! same for any number of threads: the passes over the cells and the ranking of the pieces
+//! are shared out, and each piece's sums are added in piece order on the calling thread.
+
+use rayon::prelude::*;
+
+use core::ops::Range;
+
+use super::lanes::Lane;
+use super::pairs::{AucPart, AucSums};
+use super::pooled::{
+    any_label, cut_pieces, first_sums, key_range, micro_in_pieces, reads_piece, Bucketing,
+    PiecePlans, PieceRanker, Pool, BUCKETS,
+};
+use super::vector::VectorMetric;
+use crate::error::Error;
+use crate::matrix::{LabelMatrix, ScoreMatrix};
+use crate::score::Score;
+
+/// Ranges of rows per thread for the passes over the cells: enough to even out threads that
+/// run at unequal speed; each holds one count per bucket.
+const ROW_RANGES_PER_THREAD: usize = 2;
+
+/// Pieces ranked at once per thread: enough to even out pieces of unequal size, few enough
+/// that the parts held stay small (a piece's part is at most 16 bytes a cell, weighted).
+const PIECES_PER_THREAD: usize = 4;
+
+/// [`micro_in_pieces`] with the work shared out over the pool's threads (the sequential one
+/// on a pool of one):
+/// * per range of rows: the keys' range, then the bucket counts, then the range's cells
+///   placed by bucket in a pool of its own (the ranges' pools together hold each cell once,
+///   as the sequential pool does);
+/// * a window of pieces at a time, each piece on one thread: its cells gathered from the
+///   ranges' pools in row order, ranked, and its contribution to each lane's sums worked out
+///   apart ([`AucSums::part`]); the contributions are added on the calling thread in piece
+///   order, with the operations of the sequential sums, hence the same bits.
+///
+/// A piece gathered from the ranges holds its cells in another order than the sequential
+/// pool, but its equal keys (one bucket) in the same, pooled order: it ranks the same.
+pub(super) fn micro_in_pieces_parallel<M, T, Y, S>(
+    lanes: &[Lane<'_, M>],
+    y_true: &Y,
+    y_score: &S,
+    weights: Option<&[f64]>,
+) -> Result<Vec<AucSums>, Error>
+where
+    M: VectorMetric + Sync,
+    T: Score,
+    Y: LabelMatrix + Sync + ?Sized,
+    S: ScoreMatrix<T> + Sync + ?Sized,
+{
+    let threads = rayon::current_num_threads();
+    if threads <= 1 {
+        return micro_in_pieces(lanes, y_true, y_score, weights);
+    }
+    let n = y_score.nrows();
+    let items = n.saturating_mul(y_score.ncols());
+    let row_ranges = split(0..n, ROW_RANGES_PER_THREAD * threads);
+    // Results per range of rows, in row order: the first error is that of the first bad row.
+    let key_ranges: Vec<_> = row_ranges
+        .par_iter()
+        .map(|rows| key_range(y_score, rows.clone()))
+        .collect();
+    let (mut low, mut high) = (u64::MAX, 0);
+    for range in key_ranges {
+        let (l, h) = range?;
+        (low, high) = (low.min(l), high.max(h));
+    }
+    let bucketing = Bucketing::new((low, high));
+    let counts: Vec<_> = row_ranges
+        .par_iter()
+        .map(|rows| {
+            let mut counts = vec![0usize; BUCKETS + 1];
+            bucketing.count(y_score, rows.clone(), &mut counts)?;
+            Ok::<_, Error>(counts)
+        })
+        .collect();
+    let counts = counts.into_iter().collect::<Result<Vec<_>, _>>()?;
+    let mut ends = vec![0usize; BUCKETS + 1];
+    for part in &counts {
+        for (end, count) in ends.iter_mut().zip(part) {
+            *end += count;
+        }
+    }
+    let (pieces, total) = cut_pieces(&mut ends);
+    let mut sums = first_sums(lanes, items, weights.is_some());
+    let Some(zero) = any_label(y_true, total)? else {
+        return Ok(sums);
+    };
+    // Each range's pool, and where each bucket starts in it.
+    let placed: Vec<_> = row_ranges
+        .into_par_iter()
+        .zip(counts)
+        .map(|(rows, mut starts)| {
+            let cells = to_offsets(&mut starts);
+            let mut pool = Pool::new(zero, cells, weights.is_some());
+            let mut next = starts.clone();
+            Pool::place((y_true, y_score), rows, bucketing, &mut next, pool.slots())?;
+            Ok::<_, Error>((pool, starts))
+        })
+        .collect();
+    let placed = placed.into_iter().collect::<Result<Vec<_>, _>>()?;
+    let plans = PiecePlans::new(lanes, items, weights.is_some());
+    let first = first_sums(lanes, items, weights.is_some());
+    for window in pieces.chunks(PIECES_PER_THREAD * threads) {
+        // Each piece's parts: (lane, part), in the order the sequential pass adds them.
+        let parts: Vec<Vec<(usize, AucPart)>> = window
+            .par_iter()
+            .map_init(PieceRanker::default, |ranker, piece| {
+                let (b0, b1) = (piece.buckets.start, piece.buckets.end);
+                let segments: Vec<_> = placed
+                    .iter()
+                    .map(|(pool, starts)| pool.segment(starts[b0]..starts[b1]))
+                    .collect();
+                let mut parts = Vec::new();
+                ranker.rank(&segments, weights, &plans, |ranking, v, row| {
+                    for (k, lane) in lanes.iter().enumerate() {
+                        if reads_piece(lane, ranking) {
+                            parts.push((k, lane.metric.piece_part(&first[k], v, row)));
+                        }
+                    }
+                });
+                parts
+            })
+            .collect();
+        for (k, part) in parts.iter().flatten() {
+            sums[*k].add_part(part);
+        }
+    }
+    Ok(sums)
+}
+
+/// Bucket counts (`counts[b + 1]`: bucket b's cells) to offsets (`counts[b]`: where bucket b
+/// starts), as [`cut_pieces`] makes them; the number of cells.
+fn to_offsets(counts: &mut [usize]) -> usize {
+    let mut total = 0;
+    for c in counts.iter_mut() {
+        total += *c;
+        *c = total;
+    }
+    total
+}
+
+/// `range` cut into at most `parts` ranges of (nearly) equal length, in order.
+fn split(range: Range<usize>, parts: usize) -> Vec<Range<usize>> {
+    let (len, parts) = (range.len(), parts.max(1));
+    (0..parts)
+        .map(|p| range.start + len * p / parts..range.start + len * (p + 1) / parts)
+        .filter(|r| !r.is_empty())
+        .collect()
+}
