@@ -85,7 +85,7 @@ fn parallel_label_wise_values_equal_sequential_ones_on_many_rows() {
         .unwrap();
     let mut rng = Rng::seeded(0x1AB_E15E);
     let (n, l) = (rankmetrics::parallel::CHUNK_ROWS * 2 + 77, 4);
-    for (tied, bad) in [(false, false), (true, false), (true, true)] {
+    for (tied, bad) in [(false, 0), (true, 0), (true, 1), (false, 2)] {
         let mut y: Vec<f64> = (0..n * l)
             .map(|_| (rng.below(3) == 0) as u8 as f64)
             .collect();
@@ -95,11 +95,17 @@ fn parallel_label_wise_values_equal_sequential_ones_on_many_rows() {
                 false => rng.next() as f64 / u64::MAX as f64,
             })
             .collect();
-        if bad {
+        if bad == 1 {
             // A label 2 in one chunk, a NaN score in a later one: lanes stop at their first
             // error in row order.
             y[3000 * l + 1] = 2.0;
             s[4100 * l + 2] = f64::NAN;
+        }
+        if bad == 2 {
+            // NaN scores in two chunks (the rows validated in parallel where the columns are
+            // read straight from the input): the first in row order is reported.
+            s[2100 * l + 3] = f64::NAN;
+            s[4100 * l] = f64::NAN;
         }
         let w: Vec<f64> = (0..n).map(|_| rng.below(4) as f64).collect();
         let (yt, ys) = (
@@ -110,7 +116,30 @@ fn parallel_label_wise_values_equal_sequential_ones_on_many_rows() {
             let all = evaluate_all(&presets, &yt, &ys, weights);
             let parallel =
                 pool.install(|| registry::evaluate_all_parallel(&presets, &yt, &ys, weights));
-            for ((preset, a), b) in presets.iter().zip(&all).zip(&parallel) {
+            // Each preset alone too: a macro or weighted average alone copies no cell, so its
+            // rows are validated in chunks on the pool.
+            let alone = presets.iter().map(|preset| {
+                let one = pool.install(|| {
+                    registry::evaluate_all_parallel(
+                        core::slice::from_ref(preset),
+                        &yt,
+                        &ys,
+                        weights,
+                    )
+                });
+                one.into_iter().next().unwrap()
+            });
+            let alone: Vec<_> = alone.collect();
+            for (((preset, a), b), c) in presets.iter().zip(&all).zip(&parallel).zip(&alone) {
+                assert_eq!(
+                    format!("{:?}", a.as_ref().map(|v| v.to_bits())),
+                    format!("{:?}", c.as_ref().map(|v| v.to_bits())),
+                    "alone: {} {} {:?} tied={tied} bad={bad} weighted={}",
+                    preset.convention(),
+                    preset.name(),
+                    preset.params(),
+                    weights.is_some()
+                );
                 assert_eq!(
                     format!("{:?}", a.as_ref().map(|v| v.to_bits())),
                     format!("{:?}", b.as_ref().map(|v| v.to_bits())),

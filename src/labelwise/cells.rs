@@ -1,6 +1,8 @@
 //! The cells of both matrices, read and validated once and copied in the layouts the
 //! averages read: by column (label-wise) and by row (per sample, pooled).
 
+use core::ops::Range;
+
 use crate::error::{Error, Input, LabelDomain};
 use crate::matrix::{LabelMatrix, RowReader, ScoreMatrix};
 use crate::score::Score;
@@ -13,12 +15,29 @@ pub(super) struct Layouts {
     pub(super) by_row: bool,
 }
 
+impl Layouts {
+    /// Whether any copy is asked for.
+    pub(super) fn any(self) -> bool {
+        self.by_column || self.by_row
+    }
+}
+
 /// The cells, copied in the layouts asked for: `by_column` holds column j's scores and labels
 /// (as given: one byte each for `u8` labels) at `j·n..(j+1)·n`, `by_row` row i's scores and
 /// label values at `i·L..(i+1)·L`.
 pub(super) struct Cells<T, L> {
     pub(super) by_column: Option<(Vec<T>, Vec<L>)>,
     pub(super) by_row: Option<(Vec<T>, Vec<f64>)>,
+}
+
+impl<T, L> Default for Cells<T, L> {
+    /// No copy: the rows were validated only.
+    fn default() -> Self {
+        Cells {
+            by_column: None,
+            by_row: None,
+        }
+    }
 }
 
 /// Rows transposed at a time into the column copy: each column then receives a run of
@@ -57,10 +76,7 @@ where
     let (mut pending_scores, mut pending_labels) = (Vec::new(), Vec::new());
     let mut gains = vec![0.0; l];
     for i in 0..n {
-        let s = reader.row(i)?;
-        check_scores(s, i)?;
-        let y = truth.row(i)?;
-        read_labels(y, domain, i, &mut gains)?;
+        let (s, y) = check_row((&mut truth, &mut reader), domain, i, &mut gains)?;
         if let Some((scores, labels)) = &mut by_row {
             scores.extend_from_slice(s);
             labels[i * l..(i + 1) * l].copy_from_slice(&gains);
@@ -79,6 +95,47 @@ where
         }
     }
     Ok(Cells { by_column, by_row })
+}
+
+/// Row i of both matrices, validated as the row metrics validate it (its label values in
+/// `gains`).
+fn check_row<'r, T, Y, S>(
+    (truth, reader): (&'r mut RowReader<'_, Y>, &'r mut RowReader<'_, S>),
+    domain: LabelDomain,
+    i: usize,
+    gains: &mut [f64],
+) -> Result<(&'r [T], &'r [Y::Elem]), Error>
+where
+    T: Score,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
+{
+    let s = reader.row(i)?;
+    check_scores(s, i)?;
+    let y = truth.row(i)?;
+    read_labels(y, domain, i, gains)?;
+    Ok((s, y))
+}
+
+/// Validates the rows `rows` of both matrices as [`read_cells`] does, copying nothing: where
+/// the columns are read straight from the input, this is the whole of the reading before them.
+pub(super) fn check_rows<T, Y, S>(
+    (y_true, y_score): (&Y, &S),
+    domain: LabelDomain,
+    rows: Range<usize>,
+) -> Result<(), Error>
+where
+    T: Score,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
+{
+    let mut truth = RowReader::new(y_true, Input::Labels);
+    let mut reader = RowReader::new(y_score, Input::Scores);
+    let mut gains = vec![0.0; y_true.ncols()];
+    for i in rows {
+        check_row((&mut truth, &mut reader), domain, i, &mut gains)?;
+    }
+    Ok(())
 }
 
 /// Writes `rows` (row-major, L per row, the rows from `first` on) into the column-major

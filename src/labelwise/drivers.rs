@@ -1,7 +1,7 @@
 //! The drivers behind the entry points: validate the inputs, read the cells once, then value
 //! every vector each lane's averaging asks for, serially or on the threads of a rayon pool.
 
-use super::cells::{read_cells, Cells, Layouts};
+use super::cells::{check_rows, read_cells, Cells, Layouts};
 use super::columns::{column_values, column_weight, read_block, reads_in_blocks, BLOCK_COLUMNS};
 use super::lanes::{add_values, fail, results, wants, Lane};
 use super::means::Means;
@@ -26,13 +26,48 @@ pub(super) type Run<'a, M, T, Y, S> = fn(
     (usize, usize),
 );
 
+/// How the rows are validated where no copy of the cells is made (the columns read straight
+/// from the input): [`check_all_rows`], or [`check_all_rows_parallel`] on a pool.
+pub(super) type Check<Y, S> = fn((&Y, &S), LabelDomain) -> Result<(), Error>;
+
+/// Validates every row, in order, on the calling thread.
+pub(super) fn check_all_rows<T, Y, S>(
+    (y_true, y_score): (&Y, &S),
+    domain: LabelDomain,
+) -> Result<(), Error>
+where
+    T: Score,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
+{
+    check_rows((y_true, y_score), domain, 0..y_true.nrows())
+}
+
+/// [`check_all_rows`] in chunks of rows on the current rayon pool: the first bad row in row
+/// order gives the error, as on one thread.
+#[cfg(feature = "rayon")]
+pub(super) fn check_all_rows_parallel<T, Y, S>(
+    (y_true, y_score): (&Y, &S),
+    domain: LabelDomain,
+) -> Result<(), Error>
+where
+    T: Score,
+    Y: LabelMatrix + Sync + ?Sized,
+    S: ScoreMatrix<T> + Sync + ?Sized,
+{
+    let check = |_: &mut (), rows| check_rows((y_true, y_score), domain, rows);
+    crate::row::parallel::in_chunks_in_order(0..y_true.nrows(), || (), check, |checked| checked)
+}
+
 /// Validates, reads the cells once and lets `run` value the vectors; the lanes' results.
+/// `check` validates the rows where no copy of them is made.
 pub(super) fn evaluate_lanes<'m, M, T, Y, S>(
     metrics: &'m [M],
     y_true: &Y,
     y_score: &S,
     sample_weight: Option<&[f64]>,
     run: Run<'m, M, T, Y, S>,
+    check: Check<Y, S>,
 ) -> Vec<Result<f64, Error>>
 where
     M: VectorMetric,
@@ -96,7 +131,11 @@ where
         } else {
             layouts
         };
-        match read_cells(y_true, y_score, domain, wanted) {
+        let read = match wanted.any() {
+            true => read_cells(y_true, y_score, domain, wanted),
+            false => check((y_true, y_score), domain).map(|()| Cells::default()),
+        };
+        match read {
             Ok(c) => {
                 cells.get_or_insert(c);
             }

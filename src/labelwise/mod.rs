@@ -229,7 +229,8 @@ where
     Y: LabelMatrix + ?Sized,
     S: ScoreMatrix<T> + ?Sized,
 {
-    drivers::evaluate_lanes(metrics, y_true, y_score, sample_weight, drivers::vectors)
+    let (run, check) = (drivers::vectors, drivers::check_all_rows);
+    drivers::evaluate_lanes(metrics, y_true, y_score, sample_weight, run, check)
 }
 
 /// [`evaluate_many`] on the threads of the current rayon pool: bitwise the same values.
@@ -253,5 +254,6 @@ where
         y_score,
         sample_weight,
         drivers::vectors_parallel,
+        drivers::check_all_rows_parallel,
     )
 }
