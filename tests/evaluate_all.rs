@@ -4,7 +4,9 @@
 mod common;
 
 use common::Rng;
-use rankmetrics::registry::{self, evaluate_all, Convention, Preset};
+#[cfg(feature = "rayon")]
+use rankmetrics::registry;
+use rankmetrics::registry::{evaluate_all, Convention, Preset};
 use rankmetrics::{RowMajor, TiePolicy};
 
 fn every_preset() -> Vec<Preset> {
@@ -205,8 +207,9 @@ fn parallel_windows_add_every_row_once() {
 
 /// The micro AUCs read in pieces (runs of buckets of about 2^17 cells) on a pool of more
 /// pieces than the threads rank at once, with a tie group larger than a piece: every micro
-/// preset and tie policy at once, as `evaluate_all` gives them, on pools of 1 to 3 threads,
-/// with and without weights.
+/// preset and tie policy at once, as `evaluate_all` gives them, on pools of 1 to 3 threads
+/// (a pool of one takes the sequential path), with and without weights. mldr's `micro_auc`
+/// (pROC's automatic direction) ranks the pooled vector whole, beside them.
 #[cfg(feature = "rayon")]
 #[test]
 fn parallel_micro_pieces_equal_sequential_ones() {

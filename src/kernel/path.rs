@@ -13,7 +13,7 @@ use crate::ties::{TieGrouping, TiePolicy};
 pub(crate) fn counts(ranking: Ranking, n: usize, relevant: usize, reach: Reach) -> bool {
     let countable =
         ranking.grouping == TieGrouping::Exact && !matches!(ranking.ties, TiePolicy::Random(_));
-    let path = KERNEL_PATH.load(AtomicOrdering::Relaxed);
+    let path = forced_path();
     let most = match (path, reach) {
         (FORCE_FULL, _) => 0,
         // One relevant tie group is counted, however many relevant labels there are.
@@ -88,7 +88,7 @@ const FORCE_COUNTING: u8 = 2;
 static KERNEL_PATH: AtomicU8 = AtomicU8::new(0);
 
 /// Forces a path of [`Ranker::rank_relevant`] for the whole process (tests only: both paths
-/// must give bitwise the same values).
+/// must give bitwise the same values; the crate's own unit tests force it per thread).
 #[doc(hidden)]
 pub fn set_kernel_path(path: KernelPath) {
     let code = match path {
@@ -96,5 +96,26 @@ pub fn set_kernel_path(path: KernelPath) {
         KernelPath::Full => FORCE_FULL,
         KernelPath::Counting => FORCE_COUNTING,
     };
+    #[cfg(test)]
+    PATH_HERE.with(|p| p.set(code));
     KERNEL_PATH.store(code, AtomicOrdering::Relaxed);
+}
+
+// Unit tests run in parallel threads of one process: each forces the path on its own thread,
+// so that one test's setting never leaks into another's evaluation.
+#[cfg(test)]
+thread_local! {
+    static PATH_HERE: core::cell::Cell<u8> = const { core::cell::Cell::new(0) };
+}
+
+/// The path forced (0 for none): this thread's in unit tests, the process's otherwise.
+#[cfg(test)]
+fn forced_path() -> u8 {
+    PATH_HERE.with(|p| p.get())
+}
+
+#[cfg(not(test))]
+#[inline(always)]
+fn forced_path() -> u8 {
+    KERNEL_PATH.load(AtomicOrdering::Relaxed)
 }

@@ -63,20 +63,19 @@ where
         .then(|| (Vec::with_capacity(n * l), vec![0.0; n * l]));
     let mut truth = RowReader::new(y_true, Input::Labels);
     let mut reader = RowReader::new(y_score, Input::Scores);
-    // Any label fills the column copy before the rows overwrite it.
-    let filler = match n {
-        0 => None,
-        _ => truth.row(0)?.first().copied(),
-    };
-    let mut by_column = layouts.by_column.then(|| {
-        let labels = filler.map_or_else(Vec::new, |y| vec![y; n * l]);
-        (vec![T::zero(); n * l], labels)
-    });
+    // Made at the first row, once it is validated (as `check_rows` validates it, so that the
+    // first error is the same with or without a copy): any label of it fills the column copy
+    // before the rows overwrite it.
+    let mut by_column = (layouts.by_column && n == 0).then(|| (Vec::new(), Vec::new()));
     // The rows not yet transposed: TRANSPOSE_ROWS of them at most.
     let (mut pending_scores, mut pending_labels) = (Vec::new(), Vec::new());
     let mut gains = vec![0.0; l];
     for i in 0..n {
         let (s, y) = check_row((&mut truth, &mut reader), domain, i, &mut gains)?;
+        if i == 0 && layouts.by_column {
+            let labels = y.first().map_or_else(Vec::new, |&y| vec![y; n * l]);
+            by_column = Some((vec![T::zero(); n * l], labels));
+        }
         if let Some((scores, labels)) = &mut by_row {
             scores.extend_from_slice(s);
             labels[i * l..(i + 1) * l].copy_from_slice(&gains);

@@ -131,6 +131,12 @@ pub(crate) trait VectorMetric {
         _v: &Vector<'_, T>,
         _row: &RankedRow<'_>,
     ) -> AucPart {
+        // A metric that reads pieces must give their parts too: an empty part would be a
+        // silently different value on a pool.
+        debug_assert!(
+            !self.reads_pieces(),
+            "piece_part of a metric that reads pieces"
+        );
         AucPart::default()
     }
     /// The value of a ranking added piece by piece, or `None` where it is undefined.

@@ -117,7 +117,7 @@ impl VectorMetric for RocAuc {
     fn reads_only_relevant_blocks(&self, weighted: bool, items: usize) -> bool {
         // Unweighted pairs are counted from the relevant blocks alone (`AucSums`); pROC's
         // automatic direction compares class medians, which a counted vector finds by
-        // selection among its scores (`class_median`).
+        // selection and counting among its scores (`controls_above_cases`).
         !weighted && items <= MAX_COUNTED_ITEMS
     }
 
@@ -152,9 +152,9 @@ impl VectorMetric for RocAuc {
 /// pROC's automatic direction: whether the median score of the controls (irrelevant items)
 /// is above that of the cases (relevant items), R's `median` for each (the mean of the two
 /// middle values for an even count). Read off the ranked order where the row has one. A
-/// counted row has none: the cases' median is selected among their scores (few, as a column
-/// holds them), and the controls' is placed against it by counting, selected only where a
-/// middle control might equal it. A counted row groups ties exactly, so both give the ranked
+/// counted row has none: the cases' median is selected among a copy of their scores (O(r)),
+/// and the controls' is placed against it by one count, selected among a copy of theirs (O(n))
+/// only where a middle control might equal it. A counted row groups ties exactly, so both give the ranked
 /// order's answer: equal scores (or -0.0 beside 0.0) have equal values.
 fn controls_above_cases<T: Score>(v: &Vector<'_, T>, row: &RankedRow<'_>) -> bool {
     if !row.order().is_empty() {
@@ -200,7 +200,7 @@ fn controls_beside<T: Score>(v: &Vector<'_, T>, cases: f64) -> Option<bool> {
     }
 }
 
-/// [`class_median`] of a counted vector: the class's scores copied, then the middle one(s)
+/// The median score of the relevant (or irrelevant) items of a counted vector (R's `median`): the class's scores copied, then the middle one(s)
 /// selected in O(n), best first as the ranking orders them.
 fn class_median_by_selection<T: Score>(v: &Vector<'_, T>, relevant: bool) -> f64 {
     let in_class = |(_, &y): &(&T, &f64)| (y != 0.0) == relevant;
@@ -229,7 +229,7 @@ fn class_median_by_selection<T: Score>(v: &Vector<'_, T>, relevant: bool) -> f64
     }
 }
 
-/// [`class_median`] of a ranked row. The blocks, read in order, say how many of a class each
+/// The median score of the relevant (or irrelevant) items of a ranked row (R's `median`). The blocks, read in order, say how many of a class each
 /// holds, so only the block holding a middle item is looked into (on a long pooled vector,
 /// looking up every item's label would miss the cache at each).
 fn class_median_by_blocks<T: Score>(v: &Vector<'_, T>, row: &RankedRow<'_>, relevant: bool) -> f64 {
