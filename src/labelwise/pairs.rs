@@ -88,7 +88,6 @@ impl PairCounts {
 
 /// What one ranking (a piece of a pooled one) adds to [`AucSums`], worked out apart from the
 /// rankings before it ([`AucSums::part`]): counted pairs, or each block's class weights.
-#[cfg_attr(not(feature = "rayon"), allow(dead_code))] // used on a rayon pool only
 #[derive(Debug, Clone, Default)]
 pub(crate) struct AucPart {
     relevant: usize,
@@ -130,7 +129,6 @@ impl AucSums {
     /// What [`add`](Self::add) adds for `row`, worked out apart from the blocks before it (on
     /// another thread, say), for sums of this one's kind (counted or summed):
     /// [`add_part`](Self::add_part) then adds it with the same bits as `add`.
-    #[cfg_attr(not(feature = "rayon"), allow(dead_code))] // used on a rayon pool only
     pub(crate) fn part<T>(&self, v: &Vector<'_, T>, row: &RankedRow<'_>) -> AucPart {
         let tie_credit = 1.0 - row.tied_pair_error();
         let (pairs, class_weights) = match self.counts {
@@ -150,7 +148,6 @@ impl AucSums {
     }
 
     /// Adds a part from [`part`](Self::part), which follows every block added before.
-    #[cfg_attr(not(feature = "rayon"), allow(dead_code))] // used on a rayon pool only
     pub(crate) fn add_part(&mut self, part: &AucPart) {
         self.relevant += part.relevant;
         self.items += part.items;

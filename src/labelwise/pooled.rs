@@ -446,7 +446,7 @@ where
         ranker.rank(&[segment], weights, &plans, |ranking, v, row| {
             for (lane, sums) in lanes.iter().zip(sums.iter_mut()) {
                 if reads_piece(lane, ranking) {
-                    lane.metric.add_piece(sums, v, row);
+                    sums.add_part(&lane.metric.piece_part(sums, v, row));
                 }
             }
         });

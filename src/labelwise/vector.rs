@@ -113,18 +113,14 @@ pub(crate) trait VectorMetric {
         false
     }
     /// Whether the metric can read a ranking in consecutive pieces, through
-    /// [`add_piece`](Self::add_piece) and [`pieces_value`](Self::pieces_value), with the same
+    /// [`piece_part`](Self::piece_part) and [`pieces_value`](Self::pieces_value), with the same
     /// value as [`vector_value`](Self::vector_value) gives on the whole.
     fn reads_pieces(&self) -> bool {
         false
     }
-    /// Adds one piece of a ranking (its blocks follow those of the pieces added before).
-    /// Called only when [`reads_pieces`](Self::reads_pieces) says so.
-    fn add_piece<T: Score>(&self, _sums: &mut AucSums, _v: &Vector<'_, T>, _row: &RankedRow<'_>) {}
-    /// What [`add_piece`](Self::add_piece) adds to sums of the kind of `sums`, worked out apart
-    /// from the pieces before (on another thread): [`AucSums::add_part`] adds it bitwise as
-    /// `add_piece` would.
-    #[cfg_attr(not(feature = "rayon"), allow(dead_code))] // used on a rayon pool only
+    /// What one piece of a ranking adds to sums of the kind of `sums`, worked out apart from
+    /// the pieces before (on another thread, or in turn): [`AucSums::add_part`] adds it after
+    /// them, in piece order. Called only when [`reads_pieces`](Self::reads_pieces) says so.
     fn piece_part<T: Score>(
         &self,
         _sums: &AucSums,

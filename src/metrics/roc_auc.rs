@@ -131,10 +131,6 @@ impl VectorMetric for RocAuc {
         self.direction == Direction::Fixed
     }
 
-    fn add_piece<T: Score>(&self, sums: &mut AucSums, v: &Vector<'_, T>, row: &RankedRow<'_>) {
-        sums.add(v, row);
-    }
-
     fn piece_part<T: Score>(
         &self,
         sums: &AucSums,

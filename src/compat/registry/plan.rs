@@ -188,14 +188,6 @@ impl VectorMetric for AnyLabelwise {
         }
     }
 
-    fn add_piece<T: Score>(&self, sums: &mut AucSums, v: &Vector<'_, T>, row: &RankedRow<'_>) {
-        match self {
-            AnyLabelwise::RocAuc(m) => m.add_piece(sums, v, row),
-            AnyLabelwise::AveragePrecision(m) => m.add_piece(sums, v, row),
-            AnyLabelwise::Interpolated(m) => m.add_piece(sums, v, row),
-        }
-    }
-
     fn piece_part<T: Score>(
         &self,
         sums: &AucSums,
