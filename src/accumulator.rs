@@ -11,7 +11,7 @@ use crate::row::rows::Rows;
 use crate::row::state::Shape;
 use crate::score::Score;
 use crate::state_format::StateVersion;
-use crate::validate::{check_scores, check_shapes, check_weights, numbered_from, read_labels};
+use crate::validate::{check_shapes, check_weights, numbered_from, read_checked_row};
 
 /// A label-wise, pooled or per-sample-averaged metric (ROC AUC, label average precision)
 /// evaluated in batches.
@@ -112,9 +112,8 @@ impl<M: RankingMetric<f64>> LabelwiseAccumulator<M> {
         let mut reader = RowReader::new(y_score, Input::Scores);
         let mut gains = vec![0.0; l];
         for i in 0..n {
-            let s = reader.row(i)?;
-            check_scores(s, first + i)?;
-            read_labels(labels.row(i)?, self.domain, first + i, &mut gains)?;
+            let readers = (&mut labels, &mut reader);
+            let (s, _) = read_checked_row(readers, self.domain, (i, first + i), &mut gains)?;
             truth.extend_from_slice(&gains);
             scores.extend(s.iter().map(|x| x.as_f64()));
         }

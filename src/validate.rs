@@ -6,7 +6,7 @@
 use std::ops::Range;
 
 use crate::error::{Error, Input, LabelDomain};
-use crate::matrix::{LabelMatrix, Matrix, RowReader};
+use crate::matrix::{LabelMatrix, Matrix, RowReader, ScoreMatrix};
 use crate::score::{Label, Score};
 
 /// Checks that both inputs are matrices of one shape, with rows, and at least `min_labels`
@@ -84,6 +84,27 @@ pub(crate) fn numbered_from(error: Error, first_row: usize) -> Error {
         },
         other => other,
     }
+}
+
+/// Row i of both matrices, checked as every evaluation checks a row: its scores finite, then
+/// its labels in `domain` (their values written to `gains`). Errors name the row `number`
+/// (i, or i numbered across batches).
+pub(crate) fn read_checked_row<'r, T, Y, S>(
+    (truth, reader): (&'r mut RowReader<'_, Y>, &'r mut RowReader<'_, S>),
+    domain: LabelDomain,
+    (i, number): (usize, usize),
+    gains: &mut [f64],
+) -> Result<(&'r [T], &'r [Y::Elem]), Error>
+where
+    T: Score,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
+{
+    let s = reader.row(i)?;
+    check_scores(s, number)?;
+    let y = truth.row(i)?;
+    read_labels(y, domain, number, gains)?;
+    Ok((s, y))
 }
 
 /// Converts one row of labels to gains, checking each against `domain`.

@@ -6,7 +6,7 @@ use core::ops::Range;
 use crate::error::{Error, Input, LabelDomain};
 use crate::matrix::{LabelMatrix, RowReader, ScoreMatrix};
 use crate::score::Score;
-use crate::validate::{check_scores, read_labels};
+use crate::validate::read_checked_row;
 
 /// Which copies of the cells the averages read.
 #[derive(Debug, Clone, Copy, Default)]
@@ -71,7 +71,7 @@ where
     let (mut pending_scores, mut pending_labels) = (Vec::new(), Vec::new());
     let mut gains = vec![0.0; l];
     for i in 0..n {
-        let (s, y) = check_row((&mut truth, &mut reader), domain, i, &mut gains)?;
+        let (s, y) = read_checked_row((&mut truth, &mut reader), domain, (i, i), &mut gains)?;
         if i == 0 && layouts.by_column {
             let labels = y.first().map_or_else(Vec::new, |&y| vec![y; n * l]);
             by_column = Some((vec![T::zero(); n * l], labels));
@@ -96,26 +96,6 @@ where
     Ok(Cells { by_column, by_row })
 }
 
-/// Row i of both matrices, validated as the row metrics validate it (its label values in
-/// `gains`).
-fn check_row<'r, T, Y, S>(
-    (truth, reader): (&'r mut RowReader<'_, Y>, &'r mut RowReader<'_, S>),
-    domain: LabelDomain,
-    i: usize,
-    gains: &mut [f64],
-) -> Result<(&'r [T], &'r [Y::Elem]), Error>
-where
-    T: Score,
-    Y: LabelMatrix + ?Sized,
-    S: ScoreMatrix<T> + ?Sized,
-{
-    let s = reader.row(i)?;
-    check_scores(s, i)?;
-    let y = truth.row(i)?;
-    read_labels(y, domain, i, gains)?;
-    Ok((s, y))
-}
-
 /// Validates the rows `rows` of both matrices as [`read_cells`] does, copying nothing: where
 /// the columns are read straight from the input, this is the whole of the reading before them.
 pub(super) fn check_rows<T, Y, S>(
@@ -132,7 +112,7 @@ where
     let mut reader = RowReader::new(y_score, Input::Scores);
     let mut gains = vec![0.0; y_true.ncols()];
     for i in rows {
-        check_row((&mut truth, &mut reader), domain, i, &mut gains)?;
+        read_checked_row((&mut truth, &mut reader), domain, (i, i), &mut gains)?;
     }
     Ok(())
 }

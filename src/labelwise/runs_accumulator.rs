@@ -12,7 +12,7 @@ use crate::matrix::{LabelMatrix, RowReader, ScoreMatrix};
 use crate::row::rows::Rows;
 use crate::score::Score;
 use crate::state_format::StateVersion;
-use crate::validate::{check_scores, check_shapes, read_labels};
+use crate::validate::{check_shapes, read_checked_row};
 
 /// A label-wise or pooled metric (ROC AUC, label average precision) evaluated in batches,
 /// keeping each label's runs: its distinct scores, each with the number of relevant and
@@ -124,9 +124,8 @@ impl<M: VectorMetric> LabelRunsAccumulator<M> {
         let mut reader = RowReader::new(y_score, Input::Scores);
         let mut gains = vec![0.0; l];
         for i in 0..n {
-            let s = reader.row(i)?;
-            check_scores(s, first + i)?;
-            read_labels(labels.row(i)?, self.domain, first + i, &mut gains)?;
+            let readers = (&mut labels, &mut reader);
+            let (s, _) = read_checked_row(readers, self.domain, (i, first + i), &mut gains)?;
             if let Some(column) = gains.iter().position(|&g| g != 0.0 && g != 1.0) {
                 return Err(Error::InvalidLabel {
                     row: first + i,
