@@ -124,6 +124,27 @@ pub struct RankedRow<'a> {
 }
 
 impl<'a> RankedRow<'a> {
+    /// A counted ranking of `n_labels` items made of its relevant blocks alone (in rank order,
+    /// `n_relevant` relevant items in all), as counting gives it: a long vector's relevant
+    /// blocks gathered piece by piece, read as if the whole had been counted at once.
+    pub(crate) fn of_relevant_blocks(
+        blocks: &'a [Block],
+        n_labels: usize,
+        n_relevant: usize,
+        sharing: Option<RankSharing>,
+    ) -> Self {
+        RankedRow {
+            blocks,
+            order: &[],
+            gains: &[],
+            n_labels,
+            n_relevant,
+            sharing,
+            relevant_at: None,
+            covered: n_labels,
+        }
+    }
+
     /// The blocks in rank order, best first. In a complete row they partition the positions
     /// `0..n_labels`; in a row from [`Ranker::rank_relevant`] they may be only the blocks
     /// holding a relevant label; after [`Ranker::rank_top`] they cover the top positions

@@ -187,7 +187,7 @@ pub(super) fn new_lanes<M: VectorMetric>(
             // Pieces are cut between tie groups of equal keys, and random draws would restart
             // in each piece.
             let pieces = average == Average::Micro
-                && metric.reads_pieces()
+                && metric.reads_pieces(weighted)
                 && o.ranking.grouping == TieGrouping::Exact
                 && !matches!(o.ranking.ties, TiePolicy::Random(_));
             Lane {

@@ -10,13 +10,15 @@
 //! * `vector.rs`: one vector to rank ([`Vector`], its [`Weights`](vector::Weights)) and the
 //!   metric that values it ([`VectorMetric`]).
 //! * `pairs.rs`: [`AucSums`](pairs::AucSums), the relevant/irrelevant pair sums AUC reads,
-//!   whole or piece by piece.
+//!   whole or piece by piece; `piece_sums.rs`: what a metric keeps of a pooled ranking read in
+//!   pieces (those sums, or the relevant blocks average precision reads); `medians.rs`: R's
+//!   median of a class, of one vector or of a pool in pieces (pROC's automatic direction).
 //! * `means.rs`: how the per-vector values are combined (the undefined rule and the mean).
 //! * `lanes.rs`: one metric's progress (`Lane`) and one vector ranked for every lane.
 //! * `cells.rs`: the cells, read and validated once, copied by column and by row.
 //! * `columns.rs`, `samples.rs`, `pooled.rs`: the vectors of each averaging (label-wise, per
-//!   sample, micro; the micro pool also in pieces); `pooled_parallel.rs`: the pieces on a
-//!   rayon pool.
+//!   sample, micro; the micro pool also in pieces); `pool.rs`: the cells bucketed and cut into
+//!   pieces; `pooled_parallel.rs`: the pieces on a rayon pool.
 //! * `drivers.rs`: validation, then every vector valued, serially or on a rayon pool.
 //! * `runs.rs`: the vectors kept as runs (distinct scores counted by class), merged and valued
 //!   without the rows; `runs_accumulator.rs`: [`LabelRunsAccumulator`], which keeps them.
@@ -30,7 +32,10 @@ mod columns;
 mod drivers;
 mod lanes;
 mod means;
+pub(crate) mod medians;
 pub(crate) mod pairs;
+pub(crate) mod piece_sums;
+mod pool;
 mod pooled;
 #[cfg(feature = "rayon")]
 mod pooled_parallel;

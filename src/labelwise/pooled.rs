@@ -3,19 +3,16 @@
 
 use super::cells::Cells;
 use super::lanes::{fail, vector_values, wants, Lane, Values};
-use super::pairs::AucSums;
+use super::medians::{ClassMedians, PieceClasses};
+use super::piece_sums::PieceSums;
+use super::pool::{any_label, cut_pieces, key_range, Bucketing, Pool, Segment, BUCKETS};
 use super::vector::{Vector, VectorMetric, Weights};
 use super::Average;
-use crate::error::{Error, Input};
+use crate::error::Error;
 use crate::kernel::{RankedRow, Ranker, Ranking, Reach};
-use crate::matrix::{LabelMatrix, RowReader, ScoreMatrix};
+use crate::matrix::{LabelMatrix, ScoreMatrix};
 use crate::score::{Label, Score};
 use crate::ties::TieGrouping;
-
-use core::ops::Range;
-
-/// What [`micro_in_pieces`] does with each row of scores (its index, its scores).
-type RowVisitor<'a, T> = dyn FnMut(usize, &[T]) -> Result<(), Error> + 'a;
 
 /// The most items one ranked vector may hold (the kernel numbers them with `u32`).
 pub(super) const MAX_ITEMS: usize = u32::MAX as usize;
@@ -52,241 +49,13 @@ pub(super) fn pooled_values<M: VectorMetric, T: Score, L>(
     values
 }
 
-/// The most cells one piece of a pooled ranking holds, unless one range of leading key bits
-/// holds more: small enough that a piece's sort and ranking stay in cache.
-pub(super) const PIECE_CELLS: usize = 1 << 17;
-
-/// Unit tests cut smaller pieces (0: [`PIECE_CELLS`]), so that a small pool has many.
-#[cfg(test)]
-static TEST_PIECE_CELLS: core::sync::atomic::AtomicUsize = core::sync::atomic::AtomicUsize::new(0);
-
-/// The most cells a piece holds (unless one bucket holds more).
-fn piece_cells() -> usize {
-    #[cfg(test)]
-    match TEST_PIECE_CELLS.load(core::sync::atomic::Ordering::Relaxed) {
-        0 => {}
-        cells => return cells,
-    }
-    PIECE_CELLS
-}
-
-/// The buckets of the pooled cells: 2^16 ranges of leading key bits.
-pub(super) const BUCKETS: usize = 1 << 16;
-
-/// A cell's descending-order key: the best score has the smallest.
-#[inline]
-fn key<T: Score>(s: &T) -> u64 {
-    !s.order_key()
-}
-
-/// Calls `f` with each of `rows` of the scores (its index, its scores), in order.
-pub(super) fn each_row<T: Score, S: ScoreMatrix<T> + ?Sized>(
-    y_score: &S,
-    rows: Range<usize>,
-    f: &mut RowVisitor<'_, T>,
-) -> Result<(), Error> {
-    let mut reader = RowReader::new(y_score, Input::Scores);
-    rows.into_iter().try_for_each(|i| f(i, reader.row(i)?))
-}
-
-/// The smallest and largest key of `rows`' cells ((`u64::MAX`, 0) for none).
-pub(super) fn key_range<T: Score, S: ScoreMatrix<T> + ?Sized>(
-    y_score: &S,
-    rows: Range<usize>,
-) -> Result<(u64, u64), Error> {
-    let (mut low, mut high) = (u64::MAX, 0);
-    each_row(y_score, rows, &mut |_, row| {
-        for k in row.iter().map(key) {
-            (low, high) = (low.min(k), high.max(k));
-        }
-        Ok(())
-    })?;
-    Ok((low, high))
-}
-
-/// Which bucket a cell falls in: the leading 16 bits of its key below the prefix every key
-/// shares.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Bucketing {
-    shift: u32,
-}
-
-impl Bucketing {
-    /// The bucketing of keys from `low` to `high`.
-    pub(super) fn new((low, high): (u64, u64)) -> Self {
-        let shift = (u64::BITS - (low ^ high).leading_zeros()).saturating_sub(16);
-        Bucketing { shift }
-    }
-
-    #[inline]
-    pub(super) fn of<T: Score>(self, s: &T) -> usize {
-        (key(s) >> self.shift) as usize & (BUCKETS - 1)
-    }
-
-    /// Counts the cells of `rows` by bucket into `counts[b + 1]` (`BUCKETS + 1` counts).
-    pub(super) fn count<T: Score, S: ScoreMatrix<T> + ?Sized>(
-        self,
-        y_score: &S,
-        rows: Range<usize>,
-        counts: &mut [usize],
-    ) -> Result<(), Error> {
-        each_row(y_score, rows, &mut |_, row| {
-            for s in row {
-                if let Some(c) = counts.get_mut(self.of(s) + 1) {
-                    *c += 1;
-                }
-            }
-            Ok(())
-        })
-    }
-}
-
-/// One piece of the pooled ranking: a run of whole buckets, and where its cells are.
-#[derive(Debug, Clone)]
-pub(super) struct Piece {
-    pub(super) cells: Range<usize>,
-    #[cfg_attr(not(feature = "rayon"), allow(dead_code))] // used on a rayon pool only
-    pub(super) buckets: Range<usize>,
-}
-
-/// Turns the bucket counts (`ends[b + 1]`: bucket b's cells) into offsets (`ends[b]`: where
-/// bucket b starts) and cuts the pieces between buckets; the number of cells.
-pub(super) fn cut_pieces(ends: &mut [usize]) -> (Vec<Piece>, usize) {
-    let mut pieces = Vec::new();
-    let (mut total, mut start, mut first, most) = (0, 0, 0, piece_cells());
-    // `total`: the cells of the buckets before `b - 1` (`ends[b]` counts bucket b - 1).
-    for (b, end) in ends.iter_mut().enumerate() {
-        let count = *end;
-        if total > start && total + count - start > most {
-            pieces.push(Piece {
-                cells: start..total,
-                buckets: first..b - 1,
-            });
-            (start, first) = (total, b - 1);
-        }
-        total += count;
-        *end = total;
-    }
-    pieces.push(Piece {
-        cells: start..total,
-        buckets: first..BUCKETS,
-    });
-    (pieces, total)
-}
-
-/// The value the pool's label vectors start from (any label of the input), none when there
-/// are no cells.
-pub(super) fn any_label<Y: LabelMatrix + ?Sized>(
-    y_true: &Y,
-    total: usize,
-) -> Result<Option<Y::Elem>, Error> {
-    Ok(match total {
-        0 => None,
-        _ => RowReader::new(y_true, Input::Labels)
-            .row(0)?
-            .first()
-            .copied(),
-    })
-}
-
-/// Pooled cells bucketed: score, label and (for weights) row of each, bucket by bucket, in
-/// pooled order inside a bucket.
-pub(super) struct Pool<T, L> {
-    scores: Vec<T>,
-    labels: Vec<L>,
-    rows: Vec<u32>,
-}
-
-/// Cells of a pool: where [`Pool::place`] puts them ([`Slots`]), or a piece's part to rank
-/// ([`Segment`]).
-pub(super) struct CellSlices<S, L, R> {
-    pub(super) scores: S,
-    pub(super) labels: L,
-    pub(super) rows: R,
-}
-
-/// Cells of a pool to rank.
-pub(super) type Segment<'a, T, L> = CellSlices<&'a [T], &'a [L], &'a [u32]>;
-
-/// Room in a pool for cells.
-pub(super) type Slots<'a, T, L> = CellSlices<&'a mut [T], &'a mut [L], &'a mut [u32]>;
-
-impl<T: Score, L: Label> Pool<T, L> {
-    /// Room for `total` cells (their rows too when `weighted`), labels set to `zero`.
-    pub(super) fn new(zero: L, total: usize, weighted: bool) -> Self {
-        Pool {
-            scores: vec![T::zero(); total],
-            labels: vec![zero; total],
-            rows: vec![0u32; if weighted { total } else { 0 }],
-        }
-    }
-
-    /// The cells `cells`.
-    pub(super) fn segment(&self, cells: Range<usize>) -> Segment<'_, T, L> {
-        CellSlices {
-            scores: &self.scores[cells.clone()],
-            labels: &self.labels[cells.clone()],
-            rows: self.rows.get(cells).unwrap_or(&[]),
-        }
-    }
-
-    /// The slots of the whole pool.
-    pub(super) fn slots(&mut self) -> Slots<'_, T, L> {
-        CellSlices {
-            scores: &mut self.scores,
-            labels: &mut self.labels,
-            rows: &mut self.rows,
-        }
-    }
-
-    /// Places every cell of `rows` in `slots`, in pooled order: `next[b]` is where in `slots`
-    /// bucket b's next cell goes.
-    #[inline]
-    pub(super) fn place<Y, S>(
-        (y_true, y_score): (&Y, &S),
-        rows: Range<usize>,
-        bucketing: Bucketing,
-        next: &mut [usize],
-        slots: Slots<'_, T, L>,
-    ) -> Result<(), Error>
-    where
-        Y: LabelMatrix<Elem = L> + ?Sized,
-        S: ScoreMatrix<T> + ?Sized,
-    {
-        let (mut truth, mut scores) = (
-            RowReader::new(y_true, Input::Labels),
-            RowReader::new(y_score, Input::Scores),
-        );
-        let Slots {
-            scores: score_slots,
-            labels: label_slots,
-            rows: row_slots,
-        } = slots;
-        for i in rows {
-            for (s, &y) in scores.row(i)?.iter().zip(truth.row(i)?) {
-                // `BUCKETS + 1` offsets: every bucket has one.
-                let at = &mut next[bucketing.of(s)];
-                // A valid matrix reads the same cells in every pass, so every slot exists;
-                // `get` keeps a matrix that does not from panicking.
-                let (score, label) = (score_slots.get_mut(*at), label_slots.get_mut(*at));
-                if let (Some(score), Some(label)) = (score, label) {
-                    (*score, *label) = (*s, y);
-                }
-                if let Some(r) = row_slots.get_mut(*at) {
-                    *r = i as u32;
-                }
-                *at += 1;
-            }
-        }
-        Ok(())
-    }
-}
-
 /// The rankings the piece-reading lanes ask for, and how a piece is ranked for them.
 pub(super) struct PiecePlans {
     rankings: Vec<Ranking>,
     /// Every lane reads only the relevant blocks: each piece is counted, not sorted.
     relevant_only: bool,
+    /// A lane reads scores: the pool's class medians are wanted.
+    pub(super) medians: bool,
 }
 
 impl PiecePlans {
@@ -311,13 +80,30 @@ impl PiecePlans {
         PiecePlans {
             rankings,
             relevant_only,
+            medians: running().any(|lane| lane.metric.reads_scores()),
         }
     }
 }
 
 /// Sums for each lane of a pool of `items` cells, before any piece.
-pub(super) fn first_sums<M>(lanes: &[Lane<'_, M>], items: usize, weighted: bool) -> Vec<AucSums> {
-    vec![AucSums::for_items(items, !weighted); lanes.len()]
+pub(super) fn first_sums<M: VectorMetric>(
+    lanes: &[Lane<'_, M>],
+    items: usize,
+    weighted: bool,
+) -> Vec<PieceSums> {
+    let sums = |lane: &Lane<'_, M>| match lane.pieces {
+        true => lane.metric.piece_sums(items, weighted),
+        // Never read: the lane's pool is ranked whole.
+        false => PieceSums::Pairs(Default::default()),
+    };
+    lanes.iter().map(sums).collect()
+}
+
+/// What [`micro_in_pieces`] gives: each lane's sums, and the pool's class medians when a
+/// lane reads scores.
+pub(super) struct PooledSums {
+    pub(super) sums: Vec<PieceSums>,
+    pub(super) medians: Option<ClassMedians>,
 }
 
 /// The scratch that ranks one piece at a time: the kernel's, and the piece's scores (when
@@ -342,7 +128,8 @@ impl<T> Default for PieceRanker<T> {
 
 impl<T: Score> PieceRanker<T> {
     /// Ranks the piece made of `segments` (one after the other) once per plan (one sort or
-    /// count serves all), handing each ranking to `each` with its plan and vector. Only the
+    /// count serves all), handing each ranking to `each` with its plan and vector; records
+    /// the piece's classes in `classes`. Only the
     /// order of equal keys matters to the ranking: a piece in segments that each hold their
     /// buckets' cells in pooled order, the segments in pooled order, ranks as the pool.
     pub(super) fn rank<L: Label>(
@@ -350,6 +137,7 @@ impl<T: Score> PieceRanker<T> {
         segments: &[Segment<'_, T, L>],
         weights: Option<&[f64]>,
         plans: &PiecePlans,
+        classes: &mut PieceClasses,
         mut each: impl FnMut(Ranking, &Vector<'_, T>, &RankedRow<'_>),
     ) {
         let PieceRanker {
@@ -395,6 +183,9 @@ impl<T: Score> PieceRanker<T> {
                 (false, 0) => ranker.assign(gains, ranking.ties, 0),
                 (false, _) => ranker.reassign(gains, ranking.ties, 0),
             };
+            if p == 0 {
+                classes.push(&row);
+            }
             each(ranking, &v, &row);
         }
     }
@@ -418,7 +209,7 @@ pub(super) fn micro_in_pieces<M, T, Y, S>(
     y_true: &Y,
     y_score: &S,
     weights: Option<&[f64]>,
-) -> Result<Vec<AucSums>, Error>
+) -> Result<PooledSums, Error>
 where
     M: VectorMetric,
     T: Score,
@@ -431,36 +222,49 @@ where
     let mut ends = vec![0usize; BUCKETS + 1];
     bucketing.count(y_score, 0..n, &mut ends)?;
     let (pieces, total) = cut_pieces(&mut ends);
+    let plans = PiecePlans::new(lanes, items, weights.is_some());
     let mut sums = first_sums(lanes, items, weights.is_some());
     let Some(zero) = any_label(y_true, total)? else {
-        // No cells: the pool is one empty piece.
-        return Ok(sums);
+        // No cells: the pool is one empty piece, with no value to read the medians.
+        return Ok(PooledSums {
+            sums,
+            medians: None,
+        });
     };
     let mut pool = Pool::new(zero, total, weights.is_some());
     let matrices = (y_true, y_score);
     Pool::place(matrices, 0..n, bucketing, &mut ends, pool.slots())?;
-    let plans = PiecePlans::new(lanes, items, weights.is_some());
     let mut ranker = PieceRanker::default();
-    for piece in pieces {
-        let segment = pool.segment(piece.cells);
-        ranker.rank(&[segment], weights, &plans, |ranking, v, row| {
-            for (lane, sums) in lanes.iter().zip(sums.iter_mut()) {
-                if reads_piece(lane, ranking) {
-                    sums.add_part(&lane.metric.piece_part(sums, v, row));
+    let mut classes = PieceClasses::default();
+    for piece in &pieces {
+        let segment = pool.segment(piece.cells.clone());
+        ranker.rank(
+            &[segment],
+            weights,
+            &plans,
+            &mut classes,
+            |ranking, v, row| {
+                for (lane, sums) in lanes.iter().zip(sums.iter_mut()) {
+                    if reads_piece(lane, ranking) {
+                        sums.add_part(&sums.part(v, row));
+                    }
                 }
-            }
-        });
+            },
+        );
     }
-    Ok(sums)
+    let medians = plans
+        .medians
+        .then(|| classes.medians(|p| vec![pool.segment(pieces[p].cells.clone())]));
+    Ok(PooledSums { sums, medians })
 }
 
-/// Adds the value of each piece-reading lane's pooled ranking (`sums`, one per lane, from
+/// Adds the value of each piece-reading lane's pooled ranking (its sums, from
 /// [`micro_in_pieces`]) to its mean; `sums`' error fails them.
 pub(super) fn finish_pieces<M: VectorMetric>(
     lanes: &mut [Lane<'_, M>],
-    sums: Result<Vec<AucSums>, Error>,
+    sums: Result<PooledSums, Error>,
 ) {
-    let sums = match sums {
+    let PooledSums { sums, medians } = match sums {
         Ok(sums) => sums,
         Err(e) => return fail(lanes, |lane| lane.pieces, e),
     };
@@ -468,7 +272,7 @@ pub(super) fn finish_pieces<M: VectorMetric>(
         if !lane.pieces || lane.failed.is_some() {
             continue;
         }
-        if let Err(e) = lane.means.add(lane.metric.pieces_value(sums), 1.0) {
+        if let Err(e) = lane.means.add(lane.metric.pieces_value(sums, medians), 1.0) {
             lane.failed = Some(e);
         }
     }
@@ -478,14 +282,27 @@ pub(super) fn finish_pieces<M: VectorMetric>(
 mod tests {
     use super::*;
     use crate::error::LabelDomain;
+    use crate::labelwise::pool::{PIECE_CELLS, TEST_PIECE_CELLS};
     use crate::matrix::RowMajor;
     use crate::metric::RankingMetric;
-    use crate::metrics::roc_auc::RocAuc;
+    use crate::metrics::label_average_precision::LabelAveragePrecision;
+    use crate::metrics::roc_auc::{Direction, RocAuc};
     use crate::ties::TiePolicy;
 
-    /// The pooled AUC ranked whole, as the kernel ranks any vector.
-    fn whole_pool_auc(
-        metric: &RocAuc,
+    const POLICIES: [TiePolicy; 8] = [
+        TiePolicy::Average,
+        TiePolicy::Max,
+        TiePolicy::Min,
+        TiePolicy::First,
+        TiePolicy::Last,
+        TiePolicy::Optimistic,
+        TiePolicy::Pessimistic,
+        TiePolicy::Expected,
+    ];
+
+    /// The metric on the pool ranked whole (sorted), as the kernel ranks any vector.
+    fn whole_pool_value<M: VectorMetric>(
+        metric: &M,
         y: &[f64],
         s: &[f64],
         w: Option<&[f64]>,
@@ -501,10 +318,10 @@ mod tests {
         metric.vector_value(&v, &row)
     }
 
-    #[test]
-    fn micro_auc_in_pieces_equals_the_whole_pool_bitwise() {
-        // Several pieces (more cells than PIECE_CELLS), heavy ties (one tie group is larger
-        // than a piece), graded and negative labels, and weights.
+    /// A pool of several pieces (more cells than PIECE_CELLS) with heavy ties (one tie group
+    /// larger than a piece), graded and negative labels, and row weights; with `low_cases`,
+    /// the relevant cells score low (pROC's direction turns).
+    fn pool(low_cases: bool) -> (Vec<f64>, Vec<f64>, Vec<f64>, usize, usize) {
         let (n, l) = (700, 500);
         assert!(n * l > 2 * PIECE_CELLS);
         let mut state = 0x2545_F491_4F6C_DD1Du64;
@@ -523,65 +340,181 @@ mod tests {
             })
             .collect();
         let s: Vec<f64> = (0..n * l)
-            .map(|k| match k % 3 {
-                0 => 0.25,
-                1 => (next() % 1000) as f64 / 1000.0,
-                _ => (next() >> 11) as f64 / (1u64 << 53) as f64,
+            .map(|k| {
+                let s = match k % 3 {
+                    0 => 0.25,
+                    1 => (next() % 1000) as f64 / 1000.0,
+                    _ => (next() >> 11) as f64 / (1u64 << 53) as f64,
+                };
+                match low_cases && y[k] != 0.0 && k % 2 == 0 {
+                    true => s / 4.0,
+                    false => s,
+                }
             })
             .collect();
         let w: Vec<f64> = (0..n).map(|_| (next() % 7) as f64 / 3.0).collect();
+        (y, s, w, n, l)
+    }
+
+    /// Every metric of `metrics` (each reading pieces) on the pool, one at a time and all at
+    /// once, in pieces of the usual size and much smaller (a window of pieces on the threads
+    /// holds several, and runs of whole buckets larger than a piece), sequentially and on
+    /// pools of 1 to 3 threads: bitwise the value of the pool ranked whole.
+    fn pieces_equal_the_whole_pool<M>(metrics: &[M], low_cases: bool, weighted: bool)
+    where
+        M: VectorMetric + RankingMetric<f64> + Sync + core::fmt::Debug,
+    {
+        let (y, s, w, n, l) = pool(low_cases);
         let (yy, ss) = (
             RowMajor::new(&y, n, l).unwrap(),
             RowMajor::new(&s, n, l).unwrap(),
         );
-        let policies = [
-            TiePolicy::Average,
-            TiePolicy::Max,
-            TiePolicy::Min,
-            TiePolicy::First,
-            TiePolicy::Last,
-            TiePolicy::Optimistic,
-            TiePolicy::Pessimistic,
-            TiePolicy::Expected,
-        ];
-        let metrics: Vec<RocAuc> = policies
-            .iter()
-            .map(|&ties| RocAuc::new(Average::Micro, ties).with_label_domain(LabelDomain::NonZero))
-            .collect();
-        for weights in [None, Some(&w[..])] {
-            let mut wholes = Vec::new();
-            for metric in &metrics {
-                assert!(metric.reads_pieces());
-                let ties = metric.options().ranking.ties;
-                let pieces = metric.evaluate(&yy, &ss, weights).unwrap();
-                let whole = whole_pool_auc(metric, &y, &s, weights, l).unwrap();
-                assert_eq!(pieces.to_bits(), whole.to_bits(), "{ties:?} {weights:?}");
-                wholes.push(whole.to_bits());
-            }
-            // Every policy at once: the lanes share the pieces (one sort or count, one
-            // ranking per policy), cut to the usual size and much smaller (a window of
-            // pieces on the threads holds several, and runs of whole buckets larger than a
-            // piece), sequentially and on pools of 1 to 3 threads.
-            for small in [0, 1 << 12] {
-                TEST_PIECE_CELLS.store(small, core::sync::atomic::Ordering::Relaxed);
-                let bits = |values: Vec<Result<f64, Error>>| -> Vec<u64> {
-                    values.into_iter().map(|v| v.unwrap().to_bits()).collect()
-                };
-                let all = bits(super::super::evaluate_many(&metrics, &yy, &ss, weights));
-                assert_eq!(all, wholes, "{small} {weights:?}");
-                #[cfg(feature = "rayon")]
-                for threads in 1..=3 {
-                    let pool = rayon::ThreadPoolBuilder::new()
-                        .num_threads(threads)
-                        .build()
-                        .unwrap();
-                    let parallel = pool.install(|| {
-                        super::super::evaluate_many_parallel(&metrics, &yy, &ss, weights)
-                    });
-                    assert_eq!(bits(parallel), wholes, "{small} {threads} {weights:?}");
-                }
-            }
-            TEST_PIECE_CELLS.store(0, core::sync::atomic::Ordering::Relaxed);
+        let weights = weighted.then_some(&w[..]);
+        let mut wholes = Vec::new();
+        for metric in metrics {
+            assert!(metric.reads_pieces(weighted));
+            let pieces = metric.evaluate(&yy, &ss, weights).unwrap();
+            let whole = whole_pool_value(metric, &y, &s, weights, l).unwrap();
+            assert_eq!(pieces.to_bits(), whole.to_bits(), "{metric:?} {weighted}");
+            wholes.push(whole.to_bits());
         }
+        for small in [0, 1 << 12] {
+            TEST_PIECE_CELLS.store(small, core::sync::atomic::Ordering::Relaxed);
+            let bits = |values: Vec<Result<f64, Error>>| -> Vec<u64> {
+                values.into_iter().map(|v| v.unwrap().to_bits()).collect()
+            };
+            let all = bits(super::super::evaluate_many(metrics, &yy, &ss, weights));
+            assert_eq!(all, wholes, "{small} {weighted}");
+            #[cfg(feature = "rayon")]
+            for threads in 1..=3 {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap();
+                let parallel = pool
+                    .install(|| super::super::evaluate_many_parallel(metrics, &yy, &ss, weights));
+                assert_eq!(bits(parallel), wholes, "{small} {threads} {weighted}");
+            }
+        }
+        TEST_PIECE_CELLS.store(0, core::sync::atomic::Ordering::Relaxed);
+    }
+
+    #[test]
+    fn micro_auc_in_pieces_equals_the_whole_pool_bitwise() {
+        for direction in [Direction::Fixed, Direction::Auto] {
+            let metrics: Vec<RocAuc> = POLICIES
+                .iter()
+                .map(|&ties| {
+                    RocAuc::new(Average::Micro, ties)
+                        .with_label_domain(LabelDomain::NonZero)
+                        .with_direction(direction)
+                })
+                .collect();
+            for (low_cases, weighted) in [(false, false), (false, true), (true, false)] {
+                pieces_equal_the_whole_pool(&metrics, low_cases, weighted);
+            }
+        }
+    }
+
+    #[test]
+    fn pools_direction_turns_where_the_cases_score_low() {
+        // The test above compares both directions on a pool where pROC's direction keeps and
+        // one where it turns: both happen.
+        let auto = RocAuc::new(Average::Micro, TiePolicy::Average)
+            .with_label_domain(LabelDomain::NonZero)
+            .with_direction(Direction::Auto);
+        let fixed = auto.with_direction(Direction::Fixed);
+        for (low_cases, turns) in [(false, false), (true, true)] {
+            let (y, s, _, n, l) = pool(low_cases);
+            let (yy, ss) = (
+                RowMajor::new(&y, n, l).unwrap(),
+                RowMajor::new(&s, n, l).unwrap(),
+            );
+            let (a, f) = (
+                auto.evaluate(&yy, &ss, None).unwrap(),
+                fixed.evaluate(&yy, &ss, None).unwrap(),
+            );
+            assert_eq!(a != f, turns, "{a} {f}");
+        }
+    }
+
+    #[test]
+    fn micro_average_precision_in_pieces_equals_the_whole_pool_bitwise() {
+        let metrics: Vec<LabelAveragePrecision> = POLICIES
+            .iter()
+            .map(|&ties| {
+                LabelAveragePrecision::new(Average::Micro, ties)
+                    .with_label_domain(LabelDomain::NonZero)
+            })
+            .collect();
+        assert!(
+            !metrics[0].reads_pieces(true),
+            "weighted AP reads every block"
+        );
+        for low_cases in [false, true] {
+            pieces_equal_the_whole_pool(&metrics, low_cases, false);
+        }
+    }
+
+    /// R's `median` of a class's scores, sorted.
+    fn sorted_median(y: &[f64], s: &[f64], relevant: bool) -> f64 {
+        let mut class: Vec<f64> = (0..s.len())
+            .filter(|&k| (y[k] != 0.0) == relevant)
+            .map(|k| s[k])
+            .collect();
+        class.sort_by(|a, b| b.total_cmp(a));
+        crate::labelwise::medians::median_of(class.len(), |k| class[k])
+    }
+
+    #[test]
+    fn pool_medians_in_pieces_are_the_class_medians() {
+        // Small pools cut into many pieces of a few cells: the middle items fall in any
+        // piece, a class may be empty or of one item, and -0.0 sits beside 0.0 (equal values,
+        // as pROC compares them).
+        let mut draw = crate::labelwise::pairs::tests::draws(0x3ED1A5);
+        let values = [0.0, -0.0, 0.5, -0.5, 5e-324, 1.0, 0.25];
+        let auto = [RocAuc::new(Average::Micro, TiePolicy::Average)
+            .with_label_domain(LabelDomain::NonZero)
+            .with_direction(Direction::Auto)];
+        TEST_PIECE_CELLS.store(7, core::sync::atomic::Ordering::Relaxed);
+        for case in 0..300 {
+            let (n, l) = (1 + draw(30) as usize, 1 + draw(9) as usize);
+            let share = 1 + draw(9);
+            let y: Vec<f64> = (0..n * l)
+                .map(|_| f64::from(u8::from(draw(10) < share)))
+                .collect();
+            let s: Vec<f64> = (0..n * l)
+                .map(|_| match draw(3) {
+                    0 => values[draw(values.len() as u64) as usize],
+                    _ => draw(1000) as f64 / 64.0,
+                })
+                .collect();
+            let (yy, ss) = (
+                RowMajor::new(&y, n, l).unwrap(),
+                RowMajor::new(&s, n, l).unwrap(),
+            );
+            let lanes = super::super::drivers::new_lanes(&auto, l, false);
+            let expected = (sorted_median(&y, &s, true), sorted_median(&y, &s, false));
+            let same = |m: Option<ClassMedians>| {
+                let m = m.expect("medians");
+                let eq = |a: f64, b: f64| a == b || (a.is_nan() && b.is_nan());
+                eq(m.cases, expected.0) && eq(m.controls, expected.1)
+            };
+            let medians = micro_in_pieces(&lanes, &yy, &ss, None).unwrap().medians;
+            assert!(same(medians), "{case}: {medians:?} {expected:?}");
+            #[cfg(feature = "rayon")]
+            {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(2)
+                    .build()
+                    .unwrap();
+                let parallel = pool.install(|| {
+                    super::super::pooled_parallel::micro_in_pieces_parallel(&lanes, &yy, &ss, None)
+                });
+                let medians = parallel.unwrap().medians;
+                assert!(same(medians), "{case}: {medians:?} {expected:?}");
+            }
+        }
+        TEST_PIECE_CELLS.store(0, core::sync::atomic::Ordering::Relaxed);
     }
 }

@@ -7,10 +7,11 @@ use rayon::prelude::*;
 use core::ops::Range;
 
 use super::lanes::Lane;
-use super::pairs::{AucPart, AucSums};
+use super::medians::PieceClasses;
+use super::piece_sums::PiecePart;
+use super::pool::{any_label, cut_pieces, key_range, Bucketing, Pool, Segment, BUCKETS};
 use super::pooled::{
-    any_label, cut_pieces, first_sums, key_range, micro_in_pieces, reads_piece, Bucketing,
-    PiecePlans, PieceRanker, Pool, BUCKETS,
+    first_sums, micro_in_pieces, reads_piece, PiecePlans, PieceRanker, PooledSums,
 };
 use super::vector::VectorMetric;
 use crate::error::Error;
@@ -42,7 +43,7 @@ pub(super) fn micro_in_pieces_parallel<M, T, Y, S>(
     y_true: &Y,
     y_score: &S,
     weights: Option<&[f64]>,
-) -> Result<Vec<AucSums>, Error>
+) -> Result<PooledSums, Error>
 where
     M: VectorMetric + Sync,
     T: Score,
@@ -85,7 +86,10 @@ where
     let (pieces, total) = cut_pieces(&mut ends);
     let mut sums = first_sums(lanes, items, weights.is_some());
     let Some(zero) = any_label(y_true, total)? else {
-        return Ok(sums);
+        return Ok(PooledSums {
+            sums,
+            medians: None,
+        });
     };
     // Each range's pool, and where each bucket starts in it.
     let placed: Vec<_> = row_ranges
@@ -102,32 +106,49 @@ where
     let placed = placed.into_iter().collect::<Result<Vec<_>, _>>()?;
     let plans = PiecePlans::new(lanes, items, weights.is_some());
     let first = first_sums(lanes, items, weights.is_some());
-    for window in pieces.chunks(PIECES_PER_THREAD * threads) {
-        // Each piece's parts: (lane, part), in the order the sequential pass adds them.
-        let parts: Vec<Vec<(usize, AucPart)>> = window
+    // A piece's cells: its buckets in each range's pool, the ranges in row order.
+    let cells = |p: usize| -> Vec<Segment<'_, T, Y::Elem>> {
+        let (b0, b1) = (pieces[p].buckets.start, pieces[p].buckets.end);
+        let segments = placed.iter();
+        segments
+            .map(|(pool, starts)| pool.segment(starts[b0]..starts[b1]))
+            .collect()
+    };
+    let mut classes = PieceClasses::default();
+    let indices: Vec<usize> = (0..pieces.len()).collect();
+    for window in indices.chunks(PIECES_PER_THREAD * threads) {
+        // Each piece's class counts and parts: (lane, part), in the order the sequential pass
+        // adds them.
+        let parts: Vec<(PieceClasses, Vec<(usize, PiecePart)>)> = window
             .par_iter()
-            .map_init(PieceRanker::default, |ranker, piece| {
-                let (b0, b1) = (piece.buckets.start, piece.buckets.end);
-                let segments: Vec<_> = placed
-                    .iter()
-                    .map(|(pool, starts)| pool.segment(starts[b0]..starts[b1]))
-                    .collect();
+            .map_init(PieceRanker::default, |ranker, &p| {
                 let mut parts = Vec::new();
-                ranker.rank(&segments, weights, &plans, |ranking, v, row| {
-                    for (k, lane) in lanes.iter().enumerate() {
-                        if reads_piece(lane, ranking) {
-                            parts.push((k, lane.metric.piece_part(&first[k], v, row)));
+                let mut piece_classes = PieceClasses::default();
+                ranker.rank(
+                    &cells(p),
+                    weights,
+                    &plans,
+                    &mut piece_classes,
+                    |ranking, v, row| {
+                        for (k, lane) in lanes.iter().enumerate() {
+                            if reads_piece(lane, ranking) {
+                                parts.push((k, first[k].part(v, row)));
+                            }
                         }
-                    }
-                });
-                parts
+                    },
+                );
+                (piece_classes, parts)
             })
             .collect();
-        for (k, part) in parts.iter().flatten() {
-            sums[*k].add_part(part);
+        for (piece_classes, parts) in &parts {
+            classes.extend(piece_classes);
+            for (k, part) in parts {
+                sums[*k].add_part(part);
+            }
         }
     }
-    Ok(sums)
+    let medians = plans.medians.then(|| classes.medians(cells));
+    Ok(PooledSums { sums, medians })
 }
 
 /// Bucket counts (`counts[b + 1]`: bucket b's cells) to offsets (`counts[b]`: where bucket b

@@ -1,7 +1,9 @@
 //! One vector to rank ([`Vector`]: the scores, labels and weights of a column, a row or the
 //! pooled cells) and the binary metric that values it ([`VectorMetric`]).
 
-use super::pairs::{AucPart, AucSums};
+use super::medians::ClassMedians;
+use super::pairs::AucSums;
+use super::piece_sums::PieceSums;
 use super::LabelwiseOptions;
 use crate::error::Error;
 use crate::kernel::{Block, RankedRow};
@@ -112,31 +114,29 @@ pub(crate) trait VectorMetric {
     fn reads_scores(&self) -> bool {
         false
     }
-    /// Whether the metric can read a ranking in consecutive pieces, through
-    /// [`piece_part`](Self::piece_part) and [`pieces_value`](Self::pieces_value), with the same
-    /// value as [`vector_value`](Self::vector_value) gives on the whole.
-    fn reads_pieces(&self) -> bool {
+    /// Whether the metric can read a ranking in consecutive pieces, through the sums
+    /// [`piece_sums`](Self::piece_sums) starts and [`pieces_value`](Self::pieces_value) reads,
+    /// with the same value as [`vector_value`](Self::vector_value) gives on the whole;
+    /// `weighted`: the items carry weights.
+    fn reads_pieces(&self, _weighted: bool) -> bool {
         false
     }
-    /// What one piece of a ranking adds to sums of the kind of `sums`, worked out apart from
-    /// the pieces before (on another thread, or in turn): [`AucSums::add_part`] adds it after
-    /// them, in piece order. Called only when [`reads_pieces`](Self::reads_pieces) says so.
-    fn piece_part<T: Score>(
-        &self,
-        _sums: &AucSums,
-        _v: &Vector<'_, T>,
-        _row: &RankedRow<'_>,
-    ) -> AucPart {
-        // A metric that reads pieces must give their parts too: an empty part would be a
-        // silently different value on a pool.
+    /// The sums a ranking of `items` items read in pieces starts from (nothing added yet);
+    /// each piece's part is added to them ([`PieceSums::part`], [`PieceSums::add_part`]).
+    /// Called only when [`reads_pieces`](Self::reads_pieces) says so.
+    fn piece_sums(&self, items: usize, weighted: bool) -> PieceSums {
+        // A metric that reads pieces must say what it keeps of them: sums of another kind
+        // would be a silently different value on a pool.
         debug_assert!(
-            !self.reads_pieces(),
-            "piece_part of a metric that reads pieces"
+            !self.reads_pieces(weighted),
+            "piece_sums of a metric that reads pieces"
         );
-        AucPart::default()
+        PieceSums::Pairs(AucSums::for_items(items, !weighted))
     }
-    /// The value of a ranking added piece by piece, or `None` where it is undefined.
-    fn pieces_value(&self, _sums: &AucSums) -> Option<f64> {
+    /// The value of a ranking added piece by piece, or `None` where it is undefined;
+    /// `medians`: its class medians, given when [`reads_scores`](Self::reads_scores) says the
+    /// metric reads scores.
+    fn pieces_value(&self, _sums: &PieceSums, _medians: Option<ClassMedians>) -> Option<f64> {
         None
     }
 }

@@ -1,5 +1,8 @@
 //! Average precision of each label (or of the pooled cells, or of each sample).
 
+use crate::labelwise::medians::ClassMedians;
+use crate::labelwise::piece_sums::{PieceSums, RelevantBlocks};
+use crate::labelwise::vector::Weights;
 use crate::labelwise::{labelwise_builders, LabelwiseOptions, Vector, VectorMetric};
 use crate::metrics::average_precision::ranked_average_precision;
 use crate::{Average, RankSharing, RankedRow, Score, TiePolicy};
@@ -104,6 +107,29 @@ impl VectorMetric for LabelAveragePrecision {
             recall_before = recall;
         }
         Some(sum)
+    }
+
+    fn reads_pieces(&self, weighted: bool) -> bool {
+        // Unweighted, the value reads the relevant blocks alone, which the pieces give placed
+        // in the whole ranking; weighted, each precision reads the weight of every block above.
+        !weighted
+    }
+
+    fn piece_sums(&self, _items: usize, _weighted: bool) -> PieceSums {
+        PieceSums::Blocks(RelevantBlocks::default())
+    }
+
+    fn pieces_value(&self, sums: &PieceSums, _medians: Option<ClassMedians>) -> Option<f64> {
+        let PieceSums::Blocks(blocks) = sums else {
+            return None;
+        };
+        // The pieces' relevant blocks are the whole ranking's, as counting would rank it.
+        let v = Vector::<f64> {
+            scores: &[],
+            labels: &[],
+            weights: Weights::Unit,
+        };
+        self.vector_value(&v, &blocks.row())
     }
 }
 

@@ -1,7 +1,9 @@
 //! Area under the ROC curve, label-wise, pooled or per sample.
 
 use crate::kernel::{Block, RankedRow};
-use crate::labelwise::pairs::{AucPart, AucSums, MAX_COUNTED_ITEMS};
+use crate::labelwise::medians::{mean_of_two, median_of, ClassMedians};
+use crate::labelwise::pairs::{AucSums, MAX_COUNTED_ITEMS};
+use crate::labelwise::piece_sums::PieceSums;
 use crate::labelwise::vector::{Vector, VectorMetric};
 use crate::labelwise::{labelwise_builders, Average, LabelwiseOptions};
 use crate::score::Score;
@@ -107,11 +109,7 @@ impl VectorMetric for RocAuc {
     fn vector_value<T: Score>(&self, v: &Vector<'_, T>, row: &RankedRow<'_>) -> Option<f64> {
         let mut sums = AucSums::for_items(row.n_labels(), v.weights.is_unit());
         sums.add(v, row);
-        let flip = |pairs: f64, credit: f64| match self.direction {
-            Direction::Auto if controls_above_cases(v, row) => pairs - credit,
-            _ => credit,
-        };
-        sums.value(flip)
+        self.value_of(&sums, || controls_above_cases(v, row))
     }
 
     fn reads_only_relevant_blocks(&self, weighted: bool, items: usize) -> bool {
@@ -126,22 +124,39 @@ impl VectorMetric for RocAuc {
         self.direction == Direction::Auto
     }
 
-    fn reads_pieces(&self) -> bool {
-        // pROC's automatic direction compares class medians: it needs the whole ranking.
-        self.direction == Direction::Fixed
+    fn reads_pieces(&self, _weighted: bool) -> bool {
+        // The pair sums add up piece by piece; pROC's automatic direction compares the
+        // pool's class medians, which the pieces give too.
+        true
     }
 
-    fn piece_part<T: Score>(
-        &self,
-        sums: &AucSums,
-        v: &Vector<'_, T>,
-        row: &RankedRow<'_>,
-    ) -> AucPart {
-        sums.part(v, row)
+    fn piece_sums(&self, items: usize, weighted: bool) -> PieceSums {
+        PieceSums::Pairs(AucSums::for_items(items, !weighted))
     }
 
-    fn pieces_value(&self, sums: &AucSums) -> Option<f64> {
-        sums.value(|_, credit| credit)
+    fn pieces_value(&self, sums: &PieceSums, medians: Option<ClassMedians>) -> Option<f64> {
+        let PieceSums::Pairs(sums) = sums else {
+            return None;
+        };
+        self.value_of(sums, || {
+            debug_assert!(
+                medians.is_some(),
+                "pROC's direction without the class medians"
+            );
+            medians.is_some_and(|m| m.controls > m.cases)
+        })
+    }
+}
+
+impl RocAuc {
+    /// The AUC of `sums`, read the other way round under [`Direction::Auto`] when
+    /// `controls_above_cases` says the controls' median is above the cases'.
+    fn value_of(&self, sums: &AucSums, controls_above_cases: impl FnOnce() -> bool) -> Option<f64> {
+        sums.value(|pairs, credit| match self.direction {
+            // Asked only here: the medians cost a selection.
+            Direction::Auto if controls_above_cases() => pairs - credit,
+            _ => credit,
+        })
     }
 }
 
@@ -235,9 +250,6 @@ fn class_median_by_blocks<T: Score>(v: &Vector<'_, T>, row: &RankedRow<'_>, rele
         false => b.len - b.relevant,
     };
     let count: usize = row.blocks().iter().map(of_class).sum();
-    if count == 0 {
-        return f64::NAN;
-    }
     // The class's k-th item (from 0) in ranked order.
     let nth = |k: usize| {
         let mut before = 0;
@@ -254,29 +266,7 @@ fn class_median_by_blocks<T: Score>(v: &Vector<'_, T>, row: &RankedRow<'_>, rele
         }
         f64::NAN
     };
-    let lower = nth((count - 1) / 2);
-    match count % 2 {
-        // R returns the middle element itself: no arithmetic, so a subnormal stays as it is.
-        1 => lower,
-        _ => mean_of_two(lower, nth(count / 2)),
-    }
-}
-
-/// R's `mean(c(a, b))`, the median of an even count: (a + b) / 2 rounded once.
-///
-/// R adds in extended precision and divides by 2 there, then rounds to a double; where no
-/// double rounding intervenes that is the correctly rounded midpoint, computed here without
-/// extended precision. If `a + b` is finite, either |a + b| ≥ 2⁻¹⁰²¹ and halving it is exact
-/// (and commutes with rounding), or the sum is below the normal range, where every sum of two
-/// doubles is exact and the halving rounds once. If `a + b` overflows, both halves are exact
-/// and their sum rounds once. (`a * 0.5 + b * 0.5` is not this: 5e-324 × 0.5 rounds to 0.)
-fn mean_of_two(a: f64, b: f64) -> f64 {
-    let sum = a + b;
-    if sum.is_finite() {
-        sum * 0.5
-    } else {
-        a * 0.5 + b * 0.5
-    }
+    median_of(count, nth)
 }
 
 #[cfg(test)]

@@ -4,7 +4,8 @@
 
 use crate::error::{Error, LabelDomain};
 use crate::kernel::{RankedRow, RelevantEnd};
-use crate::labelwise::pairs::{AucPart, AucSums};
+use crate::labelwise::medians::ClassMedians;
+use crate::labelwise::piece_sums::PieceSums;
 use crate::labelwise::{LabelwiseOptions, Vector, VectorMetric};
 use crate::matrix::{LabelMatrix, ScoreMatrix};
 use crate::metric::RankingMetric;
@@ -180,32 +181,27 @@ impl VectorMetric for AnyLabelwise {
         }
     }
 
-    fn reads_pieces(&self) -> bool {
+    fn reads_pieces(&self, weighted: bool) -> bool {
         match self {
-            AnyLabelwise::RocAuc(m) => m.reads_pieces(),
-            AnyLabelwise::AveragePrecision(m) => m.reads_pieces(),
-            AnyLabelwise::Interpolated(m) => m.reads_pieces(),
+            AnyLabelwise::RocAuc(m) => m.reads_pieces(weighted),
+            AnyLabelwise::AveragePrecision(m) => m.reads_pieces(weighted),
+            AnyLabelwise::Interpolated(m) => m.reads_pieces(weighted),
         }
     }
 
-    fn piece_part<T: Score>(
-        &self,
-        sums: &AucSums,
-        v: &Vector<'_, T>,
-        row: &RankedRow<'_>,
-    ) -> AucPart {
+    fn piece_sums(&self, items: usize, weighted: bool) -> PieceSums {
         match self {
-            AnyLabelwise::RocAuc(m) => m.piece_part(sums, v, row),
-            AnyLabelwise::AveragePrecision(m) => m.piece_part(sums, v, row),
-            AnyLabelwise::Interpolated(m) => m.piece_part(sums, v, row),
+            AnyLabelwise::RocAuc(m) => m.piece_sums(items, weighted),
+            AnyLabelwise::AveragePrecision(m) => m.piece_sums(items, weighted),
+            AnyLabelwise::Interpolated(m) => m.piece_sums(items, weighted),
         }
     }
 
-    fn pieces_value(&self, sums: &AucSums) -> Option<f64> {
+    fn pieces_value(&self, sums: &PieceSums, medians: Option<ClassMedians>) -> Option<f64> {
         match self {
-            AnyLabelwise::RocAuc(m) => m.pieces_value(sums),
-            AnyLabelwise::AveragePrecision(m) => m.pieces_value(sums),
-            AnyLabelwise::Interpolated(m) => m.pieces_value(sums),
+            AnyLabelwise::RocAuc(m) => m.pieces_value(sums, medians),
+            AnyLabelwise::AveragePrecision(m) => m.pieces_value(sums, medians),
+            AnyLabelwise::Interpolated(m) => m.pieces_value(sums, medians),
         }
     }
 }

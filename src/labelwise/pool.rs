@@ -1,0 +1,243 @@
+//! The pooled cells bucketed by the leading bits of their keys and cut into pieces (runs of
+//! whole buckets), for a micro ranking read a piece at a time: the passes over the input that
+//! count and place the cells, and the bucketed pool they fill.
+
+use crate::error::{Error, Input};
+use crate::matrix::{LabelMatrix, RowReader, ScoreMatrix};
+use crate::score::{Label, Score};
+
+use core::ops::Range;
+
+/// What [`each_row`] does with each row of scores (its index, its scores).
+type RowVisitor<'a, T> = dyn FnMut(usize, &[T]) -> Result<(), Error> + 'a;
+
+/// The most cells one piece of a pooled ranking holds, unless one range of leading key bits
+/// holds more: small enough that a piece's sort and ranking stay in cache.
+pub(super) const PIECE_CELLS: usize = 1 << 17;
+
+/// Unit tests cut smaller pieces (0: [`PIECE_CELLS`]), so that a small pool has many.
+#[cfg(test)]
+pub(super) static TEST_PIECE_CELLS: core::sync::atomic::AtomicUsize =
+    core::sync::atomic::AtomicUsize::new(0);
+
+/// The most cells a piece holds (unless one bucket holds more).
+fn piece_cells() -> usize {
+    #[cfg(test)]
+    match TEST_PIECE_CELLS.load(core::sync::atomic::Ordering::Relaxed) {
+        0 => {}
+        cells => return cells,
+    }
+    PIECE_CELLS
+}
+
+/// The buckets of the pooled cells: 2^16 ranges of leading key bits.
+pub(super) const BUCKETS: usize = 1 << 16;
+
+/// A cell's descending-order key: the best score has the smallest.
+#[inline]
+fn key<T: Score>(s: &T) -> u64 {
+    !s.order_key()
+}
+
+/// Calls `f` with each of `rows` of the scores (its index, its scores), in order.
+pub(super) fn each_row<T: Score, S: ScoreMatrix<T> + ?Sized>(
+    y_score: &S,
+    rows: Range<usize>,
+    f: &mut RowVisitor<'_, T>,
+) -> Result<(), Error> {
+    let mut reader = RowReader::new(y_score, Input::Scores);
+    rows.into_iter().try_for_each(|i| f(i, reader.row(i)?))
+}
+
+/// The smallest and largest key of `rows`' cells ((`u64::MAX`, 0) for none).
+pub(super) fn key_range<T: Score, S: ScoreMatrix<T> + ?Sized>(
+    y_score: &S,
+    rows: Range<usize>,
+) -> Result<(u64, u64), Error> {
+    let (mut low, mut high) = (u64::MAX, 0);
+    each_row(y_score, rows, &mut |_, row| {
+        for k in row.iter().map(key) {
+            (low, high) = (low.min(k), high.max(k));
+        }
+        Ok(())
+    })?;
+    Ok((low, high))
+}
+
+/// Which bucket a cell falls in: the leading 16 bits of its key below the prefix every key
+/// shares.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Bucketing {
+    shift: u32,
+}
+
+impl Bucketing {
+    /// The bucketing of keys from `low` to `high`.
+    pub(super) fn new((low, high): (u64, u64)) -> Self {
+        let shift = (u64::BITS - (low ^ high).leading_zeros()).saturating_sub(16);
+        Bucketing { shift }
+    }
+
+    #[inline]
+    pub(super) fn of<T: Score>(self, s: &T) -> usize {
+        (key(s) >> self.shift) as usize & (BUCKETS - 1)
+    }
+
+    /// Counts the cells of `rows` by bucket into `counts[b + 1]` (`BUCKETS + 1` counts).
+    pub(super) fn count<T: Score, S: ScoreMatrix<T> + ?Sized>(
+        self,
+        y_score: &S,
+        rows: Range<usize>,
+        counts: &mut [usize],
+    ) -> Result<(), Error> {
+        each_row(y_score, rows, &mut |_, row| {
+            for s in row {
+                if let Some(c) = counts.get_mut(self.of(s) + 1) {
+                    *c += 1;
+                }
+            }
+            Ok(())
+        })
+    }
+}
+
+/// One piece of the pooled ranking: a run of whole buckets, and where its cells are.
+#[derive(Debug, Clone)]
+pub(super) struct Piece {
+    pub(super) cells: Range<usize>,
+    #[cfg_attr(not(feature = "rayon"), allow(dead_code))] // used on a rayon pool only
+    pub(super) buckets: Range<usize>,
+}
+
+/// Turns the bucket counts (`ends[b + 1]`: bucket b's cells) into offsets (`ends[b]`: where
+/// bucket b starts) and cuts the pieces between buckets; the number of cells.
+pub(super) fn cut_pieces(ends: &mut [usize]) -> (Vec<Piece>, usize) {
+    let mut pieces = Vec::new();
+    let (mut total, mut start, mut first, most) = (0, 0, 0, piece_cells());
+    // `total`: the cells of the buckets before `b - 1` (`ends[b]` counts bucket b - 1).
+    for (b, end) in ends.iter_mut().enumerate() {
+        let count = *end;
+        if total > start && total + count - start > most {
+            pieces.push(Piece {
+                cells: start..total,
+                buckets: first..b - 1,
+            });
+            (start, first) = (total, b - 1);
+        }
+        total += count;
+        *end = total;
+    }
+    pieces.push(Piece {
+        cells: start..total,
+        buckets: first..BUCKETS,
+    });
+    (pieces, total)
+}
+
+/// The value the pool's label vectors start from (any label of the input), none when there
+/// are no cells.
+pub(super) fn any_label<Y: LabelMatrix + ?Sized>(
+    y_true: &Y,
+    total: usize,
+) -> Result<Option<Y::Elem>, Error> {
+    Ok(match total {
+        0 => None,
+        _ => RowReader::new(y_true, Input::Labels)
+            .row(0)?
+            .first()
+            .copied(),
+    })
+}
+
+/// Pooled cells bucketed: score, label and (for weights) row of each, bucket by bucket, in
+/// pooled order inside a bucket.
+pub(super) struct Pool<T, L> {
+    scores: Vec<T>,
+    labels: Vec<L>,
+    rows: Vec<u32>,
+}
+
+/// Cells of a pool: where [`Pool::place`] puts them ([`Slots`]), or a piece's part to rank
+/// ([`Segment`]).
+pub(super) struct CellSlices<S, L, R> {
+    pub(super) scores: S,
+    pub(super) labels: L,
+    pub(super) rows: R,
+}
+
+/// Cells of a pool to rank.
+pub(super) type Segment<'a, T, L> = CellSlices<&'a [T], &'a [L], &'a [u32]>;
+
+/// Room in a pool for cells.
+pub(super) type Slots<'a, T, L> = CellSlices<&'a mut [T], &'a mut [L], &'a mut [u32]>;
+
+impl<T: Score, L: Label> Pool<T, L> {
+    /// Room for `total` cells (their rows too when `weighted`), labels set to `zero`.
+    pub(super) fn new(zero: L, total: usize, weighted: bool) -> Self {
+        Pool {
+            scores: vec![T::zero(); total],
+            labels: vec![zero; total],
+            rows: vec![0u32; if weighted { total } else { 0 }],
+        }
+    }
+
+    /// The cells `cells`.
+    pub(super) fn segment(&self, cells: Range<usize>) -> Segment<'_, T, L> {
+        CellSlices {
+            scores: &self.scores[cells.clone()],
+            labels: &self.labels[cells.clone()],
+            rows: self.rows.get(cells).unwrap_or(&[]),
+        }
+    }
+
+    /// The slots of the whole pool.
+    pub(super) fn slots(&mut self) -> Slots<'_, T, L> {
+        CellSlices {
+            scores: &mut self.scores,
+            labels: &mut self.labels,
+            rows: &mut self.rows,
+        }
+    }
+
+    /// Places every cell of `rows` in `slots`, in pooled order: `next[b]` is where in `slots`
+    /// bucket b's next cell goes.
+    #[inline]
+    pub(super) fn place<Y, S>(
+        (y_true, y_score): (&Y, &S),
+        rows: Range<usize>,
+        bucketing: Bucketing,
+        next: &mut [usize],
+        slots: Slots<'_, T, L>,
+    ) -> Result<(), Error>
+    where
+        Y: LabelMatrix<Elem = L> + ?Sized,
+        S: ScoreMatrix<T> + ?Sized,
+    {
+        let (mut truth, mut scores) = (
+            RowReader::new(y_true, Input::Labels),
+            RowReader::new(y_score, Input::Scores),
+        );
+        let Slots {
+            scores: score_slots,
+            labels: label_slots,
+            rows: row_slots,
+        } = slots;
+        for i in rows {
+            for (s, &y) in scores.row(i)?.iter().zip(truth.row(i)?) {
+                // `BUCKETS + 1` offsets: every bucket has one.
+                let at = &mut next[bucketing.of(s)];
+                // A valid matrix reads the same cells in every pass, so every slot exists;
+                // `get` keeps a matrix that does not from panicking.
+                let (score, label) = (score_slots.get_mut(*at), label_slots.get_mut(*at));
+                if let (Some(score), Some(label)) = (score, label) {
+                    (*score, *label) = (*s, y);
+                }
+                if let Some(r) = row_slots.get_mut(*at) {
+                    *r = i as u32;
+                }
+                *at += 1;
+            }
+        }
+        Ok(())
+    }
+}
