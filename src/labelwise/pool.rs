@@ -40,6 +40,16 @@ const GROUPS: usize = 1 << 8;
 /// Buckets per group.
 const BUCKETS_PER_GROUP: usize = BUCKETS / GROUPS;
 
+/// The most buckets holding cells for which [`Pool::place`] scatters straight to them: their
+/// lines being written (two or three a bucket) stay in the second-level cache.
+const FEW_BUCKETS: usize = 1 << 12;
+
+/// How many of the buckets whose offsets are `starts` (each bucket's start, then where the
+/// last ends) hold cells.
+fn occupied(starts: &[usize]) -> usize {
+    starts.windows(2).filter(|w| w[1] > w[0]).count()
+}
+
 /// A cell's descending-order key: the best score has the smallest.
 #[inline]
 fn key<T: Score>(s: &T) -> u64 {
@@ -207,11 +217,12 @@ impl<T: Score, L: Label> Pool<T, L> {
     }
 
     /// Places every cell of `rows` in `slots`, in pooled order: `next[b]` is where in `slots`
-    /// bucket b's next cell goes (on return, where it ends). Scattering each cell straight to
-    /// its bucket would write to 2^16 places at once, far more cache lines than the caches hold
-    /// (half the time of a micro AUC): the cells are first scattered to [`GROUPS`] groups of
-    /// adjacent buckets, then each group's cells to their buckets. Both passes keep the cells'
-    /// order, so a bucket's cells end in pooled order, as one scatter leaves them.
+    /// bucket b's next cell goes. Scattering each cell straight to its bucket would write to
+    /// up to 2^16 places at once, far more cache lines than the caches hold (half the time of
+    /// a micro AUC): unless few buckets hold cells, the cells are first scattered to
+    /// [`GROUPS`] groups of adjacent buckets, then each group's cells to their buckets. Both
+    /// passes keep the cells' order, so a bucket's cells end in pooled order, as one scatter
+    /// leaves them.
     pub(super) fn place<Y, S>(
         (y_true, y_score): (&Y, &S),
         rows: Range<usize>,
@@ -227,17 +238,26 @@ impl<T: Score, L: Label> Pool<T, L> {
             RowReader::new(y_true, Input::Labels),
             RowReader::new(y_score, Input::Scores),
         );
-        // Where each group starts (its first bucket's start), and where the last ends.
-        let group_start = |g: usize| next.get(g * BUCKETS_PER_GROUP).copied().unwrap_or(0);
-        let group_starts: Vec<usize> = (0..=GROUPS).map(group_start).collect();
-        let mut group_next = group_starts.clone();
+        // Few buckets hold cells (heavy ties): one scatter straight to them stays in cache.
+        // Otherwise the first pass scatters to groups of buckets: where each group starts is
+        // its first bucket's start (and the last offset, where the last group ends).
+        let per_target = match occupied(next) <= FEW_BUCKETS {
+            true => 1,
+            false => BUCKETS_PER_GROUP,
+        };
+        let starts: Vec<usize> = next.iter().step_by(per_target).copied().collect();
+        let mut target_next = starts.clone();
         let mut slots = slots;
         for i in rows {
             for (s, &y) in scores.row(i)?.iter().zip(truth.row(i)?) {
-                let at = &mut group_next[bucketing.of(s) / BUCKETS_PER_GROUP];
+                // `BUCKETS / per_target + 1` offsets: every target has one.
+                let at = &mut target_next[bucketing.of(s) / per_target];
                 slots.put(*at, *s, y, i as u32);
                 *at += 1;
             }
+        }
+        if per_target == 1 {
+            return Ok(());
         }
         // Each group's cells, copied aside, then scattered to its buckets.
         let mut aside = Pool {
@@ -245,12 +265,14 @@ impl<T: Score, L: Label> Pool<T, L> {
             labels: Vec::new(),
             rows: Vec::new(),
         };
-        for g in 0..GROUPS {
-            let (start, end) = (group_starts[g], group_starts[g + 1]);
-            if end <= start + 1 {
-                continue; // Empty, or one cell: in place already.
+        for (g, group) in starts.windows(2).enumerate() {
+            let buckets = next
+                .get(g * per_target..=(g + 1) * per_target)
+                .unwrap_or(&[]);
+            if occupied(buckets) <= 1 {
+                continue; // Its cells are in their bucket already.
             }
-            aside.copy_from(&slots, start..end);
+            aside.copy_from(&slots, group[0]..group[1]);
             for (k, (s, &y)) in aside.scores.iter().zip(&aside.labels).enumerate() {
                 // A valid matrix reads the same cells in every pass, so every bucket is in
                 // the group; `get` keeps a matrix that does not from panicking.

@@ -318,10 +318,23 @@ mod tests {
         metric.vector_value(&v, &row)
     }
 
-    /// A pool of several pieces (more cells than PIECE_CELLS) with heavy ties (one tie group
-    /// larger than a piece), graded and negative labels, and row weights; with `low_cases`,
-    /// the relevant cells score low (pROC's direction turns).
-    fn pool(low_cases: bool) -> (Vec<f64>, Vec<f64>, Vec<f64>, usize, usize) {
+    /// How the test pool's scores are drawn.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    enum Draw {
+        /// Heavy ties (one tie group larger than a piece) among scores spread over many
+        /// buckets (placed in two passes).
+        Spread,
+        /// As `Spread`, half the relevant cells scoring low (pROC's direction turns).
+        LowCases,
+        /// As `Spread`, half the relevant cells scoring high (pROC's direction keeps).
+        HighCases,
+        /// A thousand distinct scores: few buckets hold cells (placed in one pass).
+        Few,
+    }
+
+    /// A pool of several pieces (more cells than PIECE_CELLS), with graded and negative
+    /// labels and row weights.
+    fn pool(draw: Draw) -> (Vec<f64>, Vec<f64>, Vec<f64>, usize, usize) {
         let (n, l) = (700, 500);
         assert!(n * l > 2 * PIECE_CELLS);
         let mut state = 0x2545_F491_4F6C_DD1Du64;
@@ -341,14 +354,18 @@ mod tests {
             .collect();
         let s: Vec<f64> = (0..n * l)
             .map(|k| {
-                let s = match k % 3 {
-                    0 => 0.25,
-                    1 => (next() % 1000) as f64 / 1000.0,
-                    _ => (next() >> 11) as f64 / (1u64 << 53) as f64,
+                // Spread: most scores in [0.5, 1), whose keys differ in their mantissas only,
+                // so that thousands of buckets hold cells.
+                let s = match (k % 3, draw) {
+                    (0, _) => 0.25,
+                    (_, Draw::Few) => (next() % 1000) as f64 / 1000.0,
+                    (1, _) => 0.5 + (next() % 1000) as f64 / 2000.0,
+                    _ => 0.5 + (next() >> 11) as f64 / (1u64 << 54) as f64,
                 };
-                match low_cases && y[k] != 0.0 && k % 2 == 0 {
-                    true => s / 4.0,
-                    false => s,
+                match (draw, y[k] != 0.0 && k % 2 == 0) {
+                    (Draw::LowCases, true) => s / 4.0,
+                    (Draw::HighCases, true) => 0.5 + s / 2.0,
+                    _ => s,
                 }
             })
             .collect();
@@ -360,11 +377,11 @@ mod tests {
     /// once, in pieces of the usual size and much smaller (a window of pieces on the threads
     /// holds several, and runs of whole buckets larger than a piece), sequentially and on
     /// pools of 1 to 3 threads: bitwise the value of the pool ranked whole.
-    fn pieces_equal_the_whole_pool<M>(metrics: &[M], low_cases: bool, weighted: bool)
+    fn pieces_equal_the_whole_pool<M>(metrics: &[M], draw: Draw, weighted: bool)
     where
         M: VectorMetric + RankingMetric<f64> + Sync + core::fmt::Debug,
     {
-        let (y, s, w, n, l) = pool(low_cases);
+        let (y, s, w, n, l) = pool(draw);
         let (yy, ss) = (
             RowMajor::new(&y, n, l).unwrap(),
             RowMajor::new(&s, n, l).unwrap(),
@@ -410,8 +427,10 @@ mod tests {
                         .with_direction(direction)
                 })
                 .collect();
-            for (low_cases, weighted) in [(false, false), (false, true), (true, false)] {
-                pieces_equal_the_whole_pool(&metrics, low_cases, weighted);
+            for draw in [Draw::Spread, Draw::LowCases, Draw::HighCases, Draw::Few] {
+                for weighted in [false, true] {
+                    pieces_equal_the_whole_pool(&metrics, draw, weighted);
+                }
             }
         }
     }
@@ -424,8 +443,8 @@ mod tests {
             .with_label_domain(LabelDomain::NonZero)
             .with_direction(Direction::Auto);
         let fixed = auto.with_direction(Direction::Fixed);
-        for (low_cases, turns) in [(false, false), (true, true)] {
-            let (y, s, _, n, l) = pool(low_cases);
+        for (draw, turns) in [(Draw::HighCases, false), (Draw::LowCases, true)] {
+            let (y, s, _, n, l) = pool(draw);
             let (yy, ss) = (
                 RowMajor::new(&y, n, l).unwrap(),
                 RowMajor::new(&s, n, l).unwrap(),
@@ -451,8 +470,8 @@ mod tests {
             !metrics[0].reads_pieces(true),
             "weighted AP reads every block"
         );
-        for low_cases in [false, true] {
-            pieces_equal_the_whole_pool(&metrics, low_cases, false);
+        for draw in [Draw::Spread, Draw::LowCases, Draw::Few] {
+            pieces_equal_the_whole_pool(&metrics, draw, false);
         }
     }
 
