@@ -18,9 +18,10 @@ use crate::error::Error;
 use crate::matrix::{LabelMatrix, ScoreMatrix};
 use crate::score::Score;
 
-/// Ranges of rows per thread for the passes over the cells: enough to even out threads that
-/// run at unequal speed; each holds one count per bucket.
-const ROW_RANGES_PER_THREAD: usize = 2;
+/// Ranges of rows per thread for the passes over the cells; each holds one count per bucket
+/// and a pool of its own, so that every piece is gathered from that many segments: one (two
+/// cost micro AUC on two threads 10% more on 100,000 × 100).
+const ROW_RANGES_PER_THREAD: usize = 1;
 
 /// Pieces ranked at once per thread: enough to even out pieces of unequal size, few enough
 /// that the parts held stay small (a piece's part is at most 16 bytes a cell, weighted).
