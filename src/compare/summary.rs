@@ -7,7 +7,7 @@ use crate::ties::TiePolicy;
 /// What a row's values say about its conventions: the interval over tie orders, the exact
 /// expectation, the spread of the conventions and those outside the interval. Computed from
 /// `(column, value)` pairs, so that a grid whose cells were evaluated elsewhere (on many
-/// workers) is summarised as [`compare`]'s own.
+/// workers) is summarised as [`compare`](super::compare)'s own.
 ///
 /// # Example
 /// ```
