@@ -5,6 +5,7 @@
 use crate::error::{Error, Input};
 use crate::matrix::{LabelMatrix, RowReader, ScoreMatrix};
 use crate::score::{Label, Score};
+use crate::validate::check_scores;
 
 use core::ops::Range;
 
@@ -249,7 +250,11 @@ impl<T: Score, L: Label> Pool<T, L> {
         let mut target_next = starts.clone();
         let mut slots = slots;
         for i in rows {
-            for (s, &y) in scores.row(i)?.iter().zip(truth.row(i)?) {
+            let row = scores.row(i)?;
+            // Validated before, but read again: a matrix that hands a NaN now would give the
+            // kernel blocks with more relevant items than places (a debug-build overflow).
+            check_scores(row, i)?;
+            for (s, &y) in row.iter().zip(truth.row(i)?) {
                 // `BUCKETS / per_target + 1` offsets: every target has one.
                 let at = &mut target_next[bucketing.of(s) / per_target];
                 slots.put(*at, *s, y, i as u32);
