@@ -129,9 +129,9 @@ impl<T> Default for PieceRanker<T> {
 impl<T: Score> PieceRanker<T> {
     /// Ranks the piece made of `segments` (one after the other) once per plan (one sort or
     /// count serves all), handing each ranking to `each` with its plan and vector; records
-    /// the piece's classes in `classes`. Only the
-    /// order of equal keys matters to the ranking: a piece in segments that each hold their
-    /// buckets' cells in pooled order, the segments in pooled order, ranks as the pool.
+    /// the piece's classes in `classes`. Only the order of equal keys matters to the ranking:
+    /// a piece in segments that each hold their buckets' cells in pooled order, the segments
+    /// in pooled order, ranks as the pool.
     pub(super) fn rank<L: Label>(
         &mut self,
         segments: &[Segment<'_, T, L>],

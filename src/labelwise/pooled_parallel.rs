@@ -34,8 +34,9 @@ const PIECES_PER_THREAD: usize = 4;
 ///   as the sequential pool does);
 /// * a window of pieces at a time, each piece on one thread: its cells gathered from the
 ///   ranges' pools in row order, ranked, and its contribution to each lane's sums worked out
-///   apart ([`AucSums::part`]); the contributions are added on the calling thread in piece
-///   order, with the operations of the sequential sums, hence the same bits.
+///   apart ([`PieceSums::part`](super::piece_sums::PieceSums::part)); the contributions are
+///   added on the calling thread in piece order, with the operations of the sequential sums,
+///   hence the same bits.
 ///
 /// A piece gathered from the ranges holds its cells in another order than the sequential
 /// pool, but its equal keys (one bucket) in the same, pooled order: it ranks the same.
