@@ -472,3 +472,57 @@ fn the_messages_name_the_input_and_the_row() {
          ncols() per row asked for 4"
     );
 }
+
+/// Scores that are finite when first read (validated) and NaN at every later read: the micro
+/// lanes that read the pooled ranking in pieces read the matrix again, and must refuse the NaN
+/// with a typed error (the kernel given NaN scores made blocks with more relevant items than
+/// places: an overflow, a panic in a debug build).
+#[test]
+fn scores_that_turn_nan_after_validation_are_refused() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    struct TurnsNan {
+        reads: AtomicUsize,
+    }
+    impl Matrix for TurnsNan {
+        type Elem = f64;
+        fn nrows(&self) -> usize {
+            N
+        }
+        fn ncols(&self) -> usize {
+            L
+        }
+        fn extend_rows(&self, rows: Range<usize>, out: &mut Vec<f64>) {
+            let first = self.reads.fetch_add(1, Ordering::Relaxed) == 0;
+            let cells = rows.len() * L;
+            out.extend((0..cells).map(|k| if first { (k % 3) as f64 } else { f64::NAN }));
+        }
+    }
+    let y: Vec<Vec<f64>> = (0..N)
+        .map(|i| (0..L).map(|j| ((i + j) % 2) as f64).collect())
+        .collect();
+    let fresh = || TurnsNan {
+        reads: AtomicUsize::new(0),
+    };
+    for ties in [TiePolicy::First, TiePolicy::Average, TiePolicy::Pessimistic] {
+        let ap = LabelAveragePrecision::new(Average::Micro, ties);
+        let auc = RocAuc::new(Average::Micro, ties);
+        for result in [
+            ap.evaluate(&y, &fresh(), None),
+            auc.evaluate(&y, &fresh(), None),
+            auc.with_direction(rankmetrics::Direction::Auto)
+                .evaluate(&y, &fresh(), None),
+        ] {
+            assert!(
+                matches!(
+                    result,
+                    Err(Error::NonFiniteScore {
+                        row: 0,
+                        column: 0,
+                        ..
+                    })
+                ),
+                "{ties:?}: {result:?}"
+            );
+        }
+    }
+}

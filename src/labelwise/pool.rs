@@ -5,6 +5,7 @@
 use crate::error::{Error, Input};
 use crate::matrix::{LabelMatrix, RowReader, ScoreMatrix};
 use crate::score::{Label, Score};
+use crate::validate::check_scores;
 
 use core::ops::Range;
 
@@ -15,10 +16,41 @@ type RowVisitor<'a, T> = dyn FnMut(usize, &[T]) -> Result<(), Error> + 'a;
 /// holds more: small enough that a piece's sort and ranking stay in cache.
 pub(super) const PIECE_CELLS: usize = 1 << 17;
 
-/// Unit tests cut smaller pieces (0: [`PIECE_CELLS`]), so that a small pool has many.
+/// Unit tests cut smaller pieces (0: [`PIECE_CELLS`]), so that a small pool has many; set
+/// through [`TestPieceCells`].
 #[cfg(test)]
-pub(super) static TEST_PIECE_CELLS: core::sync::atomic::AtomicUsize =
-    core::sync::atomic::AtomicUsize::new(0);
+static TEST_PIECE_CELLS: core::sync::atomic::AtomicUsize = core::sync::atomic::AtomicUsize::new(0);
+
+/// A unit test's hold on the piece size: tests run on several threads at once, and one that
+/// reset the size under another would leave it testing pieces of the usual size. One test
+/// holds it at a time; the size goes back to the usual when the hold is dropped.
+#[cfg(test)]
+pub(super) struct TestPieceCells(#[allow(dead_code)] std::sync::MutexGuard<'static, ()>);
+
+#[cfg(test)]
+impl TestPieceCells {
+    /// Waits for the other tests' holds to be dropped.
+    pub(super) fn hold() -> Self {
+        static HELD: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        // A test that failed while holding it leaves the lock poisoned, not the size wrong.
+        TestPieceCells(
+            HELD.lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        )
+    }
+
+    /// Cuts pieces of at most `cells` cells (0: [`PIECE_CELLS`]).
+    pub(super) fn set(&self, cells: usize) {
+        TEST_PIECE_CELLS.store(cells, core::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+impl Drop for TestPieceCells {
+    fn drop(&mut self) {
+        self.set(0);
+    }
+}
 
 /// The most cells a piece holds (unless one bucket holds more).
 fn piece_cells() -> usize {
@@ -249,7 +281,11 @@ impl<T: Score, L: Label> Pool<T, L> {
         let mut target_next = starts.clone();
         let mut slots = slots;
         for i in rows {
-            for (s, &y) in scores.row(i)?.iter().zip(truth.row(i)?) {
+            let row = scores.row(i)?;
+            // Validated before, but read again: a matrix that hands a NaN now would give the
+            // kernel blocks with more relevant items than places (a debug-build overflow).
+            check_scores(row, i)?;
+            for (s, &y) in row.iter().zip(truth.row(i)?) {
                 // `BUCKETS / per_target + 1` offsets: every target has one.
                 let at = &mut target_next[bucketing.of(s) / per_target];
                 slots.put(*at, *s, y, i as u32);

@@ -129,9 +129,9 @@ impl<T> Default for PieceRanker<T> {
 impl<T: Score> PieceRanker<T> {
     /// Ranks the piece made of `segments` (one after the other) once per plan (one sort or
     /// count serves all), handing each ranking to `each` with its plan and vector; records
-    /// the piece's classes in `classes`. Only the
-    /// order of equal keys matters to the ranking: a piece in segments that each hold their
-    /// buckets' cells in pooled order, the segments in pooled order, ranks as the pool.
+    /// the piece's classes in `classes`. Only the order of equal keys matters to the ranking:
+    /// a piece in segments that each hold their buckets' cells in pooled order, the segments
+    /// in pooled order, ranks as the pool.
     pub(super) fn rank<L: Label>(
         &mut self,
         segments: &[Segment<'_, T, L>],
@@ -282,7 +282,7 @@ pub(super) fn finish_pieces<M: VectorMetric>(
 mod tests {
     use super::*;
     use crate::error::LabelDomain;
-    use crate::labelwise::pool::{PIECE_CELLS, TEST_PIECE_CELLS};
+    use crate::labelwise::pool::{TestPieceCells, PIECE_CELLS};
     use crate::matrix::RowMajor;
     use crate::metric::RankingMetric;
     use crate::metrics::label_average_precision::LabelAveragePrecision;
@@ -387,6 +387,7 @@ mod tests {
             RowMajor::new(&s, n, l).unwrap(),
         );
         let weights = weighted.then_some(&w[..]);
+        let cells = TestPieceCells::hold();
         let mut wholes = Vec::new();
         for metric in metrics {
             assert!(metric.reads_pieces(weighted));
@@ -396,7 +397,7 @@ mod tests {
             wholes.push(whole.to_bits());
         }
         for small in [0, 1 << 12] {
-            TEST_PIECE_CELLS.store(small, core::sync::atomic::Ordering::Relaxed);
+            cells.set(small);
             let bits = |values: Vec<Result<f64, Error>>| -> Vec<u64> {
                 values.into_iter().map(|v| v.unwrap().to_bits()).collect()
             };
@@ -413,7 +414,6 @@ mod tests {
                 assert_eq!(bits(parallel), wholes, "{small} {threads} {weighted}");
             }
         }
-        TEST_PIECE_CELLS.store(0, core::sync::atomic::Ordering::Relaxed);
     }
 
     #[test]
@@ -495,7 +495,8 @@ mod tests {
         let auto = [RocAuc::new(Average::Micro, TiePolicy::Average)
             .with_label_domain(LabelDomain::NonZero)
             .with_direction(Direction::Auto)];
-        TEST_PIECE_CELLS.store(7, core::sync::atomic::Ordering::Relaxed);
+        let cells = TestPieceCells::hold();
+        cells.set(7);
         for case in 0..300 {
             let (n, l) = (1 + draw(30) as usize, 1 + draw(9) as usize);
             let share = 1 + draw(9);
@@ -534,6 +535,5 @@ mod tests {
                 assert!(same(medians), "{case}: {medians:?} {expected:?}");
             }
         }
-        TEST_PIECE_CELLS.store(0, core::sync::atomic::Ordering::Relaxed);
     }
 }
