@@ -282,14 +282,19 @@ impl<T: Score, L: Label> Pool<T, L> {
         let mut slots = slots;
         for i in rows {
             let row = scores.row(i)?;
-            // Validated before, but read again: a matrix that hands a NaN now would give the
-            // kernel blocks with more relevant items than places (a debug-build overflow).
-            check_scores(row, i)?;
+            let mut finite = true;
             for (s, &y) in row.iter().zip(truth.row(i)?) {
                 // `BUCKETS / per_target + 1` offsets: every target has one.
                 let at = &mut target_next[bucketing.of(s) / per_target];
                 slots.put(*at, *s, y, i as u32);
                 *at += 1;
+                finite &= s.is_finite();
+            }
+            // Validated before, but read again: a matrix that hands a NaN now would give the
+            // kernel blocks with more relevant items than places (a debug-build overflow).
+            // Checked along the scatter (a pass of its own cost 3-5%), the error found after.
+            if !finite {
+                check_scores(row, i)?;
             }
         }
         if per_target == 1 {
