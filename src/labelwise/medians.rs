@@ -7,16 +7,24 @@ use crate::kernel::RankedRow;
 use crate::score::{Label, Score};
 
 /// R's `median` of `count` values, `nth(k)` giving the k-th (from 0) in any fixed order: the
-/// middle one, or the mean of the two middle ones ([`mean_of_two`]); NaN when `count` is 0.
+/// middle one, or the mean of the two middle ones ([`median_of_middles`]); NaN when `count` is
+/// 0.
 pub(crate) fn median_of(count: usize, mut nth: impl FnMut(usize) -> f64) -> f64 {
     if count == 0 {
         return f64::NAN;
     }
+    let even = count % 2 == 0;
     let lower = nth((count - 1) / 2);
-    match count % 2 {
+    median_of_middles(lower, even.then(|| nth(count / 2)), even)
+}
+
+/// R's `median` from the middle value (the lower of the two for an even count) and, for an
+/// even count, the upper one (NaN where it is missing).
+pub(crate) fn median_of_middles(lower: f64, upper: Option<f64>, even: bool) -> f64 {
+    match even {
         // R returns the middle element itself: no arithmetic, so a subnormal stays as it is.
-        1 => lower,
-        _ => mean_of_two(lower, nth(count / 2)),
+        false => lower,
+        true => mean_of_two(lower, upper.unwrap_or(f64::NAN)),
     }
 }
 
@@ -67,52 +75,85 @@ impl PieceClasses {
         self.counts.extend_from_slice(&next.counts);
     }
 
-    /// The pool's class medians; `cells(p)` hands piece p's cells (in segments). Pieces are
-    /// runs of whole buckets of keys, best first, so a class's k-th best item is the
-    /// (k − those before)-th best of its class in the piece where the count passes k: selected
-    /// there, among a copy of that piece's class (O(piece)).
+    /// The pool's class medians; `cells(p)` hands piece p's cells (in segments).
     pub(super) fn medians<'a, T: Score, L: Label + 'a>(
         &self,
         cells: impl Fn(usize) -> Vec<Segment<'a, T, L>>,
     ) -> ClassMedians {
-        let nth_best = |relevant: bool, k: usize| -> f64 {
-            let mut before = 0;
-            for (p, &(r, i)) in self.counts.iter().enumerate() {
-                let here = if relevant { r } else { i };
-                if k < before + here {
-                    return nth_best_of_class(&cells(p), relevant, k - before);
-                }
-                before += here;
-            }
-            f64::NAN
-        };
-        let count = |relevant: bool| -> usize {
-            let of_class = |&(r, i): &(usize, usize)| if relevant { r } else { i };
-            self.counts.iter().map(of_class).sum()
-        };
         ClassMedians {
-            cases: median_of(count(true), |k| nth_best(true, k)),
-            controls: median_of(count(false), |k| nth_best(false, k)),
+            cases: self.class_median(true, &cells),
+            controls: self.class_median(false, &cells),
         }
+    }
+
+    /// The median score of the relevant (or irrelevant) cells. Pieces are runs of whole
+    /// buckets of keys, best first, so a class's k-th best cell is the (k − those before)-th
+    /// best of its class in the piece where the count passes k: selected there, among a copy
+    /// of that piece's class (O(piece)), with the next one for an even count (in the same
+    /// piece, or the best of the next piece holding the class).
+    fn class_median<'a, T: Score, L: Label + 'a>(
+        &self,
+        relevant: bool,
+        cells: impl Fn(usize) -> Vec<Segment<'a, T, L>>,
+    ) -> f64 {
+        let of_class = |&(r, i): &(usize, usize)| if relevant { r } else { i };
+        let count: usize = self.counts.iter().map(of_class).sum();
+        if count == 0 {
+            return f64::NAN;
+        }
+        let (k, even) = ((count - 1) / 2, count % 2 == 0);
+        let class_of = |p: usize| class_in(&cells(p), relevant);
+        let mut before = 0;
+        for (p, here) in self.counts.iter().map(of_class).enumerate() {
+            if k < before + here {
+                let Some((lower, next)) = kth_best(&mut class_of(p), k - before, even) else {
+                    return f64::NAN;
+                };
+                // The upper middle cell (even counts): the next in this piece, or the best of
+                // the next piece holding the class.
+                let later = || {
+                    let holding =
+                        (p + 1..self.counts.len()).find(|&q| of_class(&self.counts[q]) > 0);
+                    holding
+                        .and_then(|q| kth_best(&mut class_of(q), 0, false))
+                        .map(|(best, _)| best)
+                };
+                let upper = match even {
+                    true => next.or_else(later).map(T::as_f64),
+                    false => None,
+                };
+                return median_of_middles(lower.as_f64(), upper, even);
+            }
+            before += here;
+        }
+        f64::NAN
     }
 }
 
-/// The k-th best score (from 0, best first as the ranking orders them) among the relevant (or
-/// irrelevant) cells of `segments`; NaN if there are not that many.
-fn nth_best_of_class<T: Score, L: Label>(
-    segments: &[Segment<'_, T, L>],
-    relevant: bool,
-    k: usize,
-) -> f64 {
+/// The scores of the relevant (or irrelevant) cells of `segments`.
+fn class_in<T: Score, L: Label>(segments: &[Segment<'_, T, L>], relevant: bool) -> Vec<T> {
     let mut class: Vec<T> = Vec::new();
     for segment in segments {
         let cells = segment.scores.iter().zip(segment.labels);
         let in_class = cells.filter(|&(_, y)| (y.value() != 0.0) == relevant);
         class.extend(in_class.map(|(&s, _)| s));
     }
+    class
+}
+
+/// The k-th best of `class` (from 0, best first as the ranking orders them) and, `with_next`,
+/// the best of those after it (none when it is the last); none when `class` holds no k-th. R's
+/// median reads the middle one, or the middle two. O(n): a selection, then one scan.
+pub(crate) fn kth_best<T: Score>(
+    class: &mut [T],
+    k: usize,
+    with_next: bool,
+) -> Option<(T, Option<T>)> {
     if k >= class.len() {
-        return f64::NAN;
+        return None;
     }
-    let (_, &mut nth, _) = class.select_nth_unstable_by_key(k, |s| !s.order_key());
-    nth.as_f64()
+    let best_first = |s: &T| !s.order_key();
+    let (_, &mut kth, after) = class.select_nth_unstable_by_key(k, best_first);
+    let next = with_next.then(|| after.iter().copied().min_by_key(best_first));
+    Some((kth, next.flatten()))
 }

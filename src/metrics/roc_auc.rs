@@ -1,7 +1,7 @@
 //! Area under the ROC curve, label-wise, pooled or per sample.
 
 use crate::kernel::{Block, RankedRow};
-use crate::labelwise::medians::{mean_of_two, median_of, ClassMedians};
+use crate::labelwise::medians::{kth_best, median_of, median_of_middles, ClassMedians};
 use crate::labelwise::pairs::{AucSums, MAX_COUNTED_ITEMS};
 use crate::labelwise::piece_sums::PieceSums;
 use crate::labelwise::vector::{Vector, VectorMetric};
@@ -165,8 +165,8 @@ impl RocAuc {
 /// middle values for an even count). Read off the ranked order where the row has one. A
 /// counted row has none: the cases' median is selected among a copy of their scores (O(r)),
 /// and the controls' is placed against it by one count, selected among a copy of theirs (O(n))
-/// only where a middle control might equal it. A counted row groups ties exactly, so both give the ranked
-/// order's answer: equal scores (or -0.0 beside 0.0) have equal values.
+/// only where a middle control might equal it. A counted row groups ties exactly, so both give
+/// the ranked order's answer: equal scores (or -0.0 beside 0.0) have equal values.
 fn controls_above_cases<T: Score>(v: &Vector<'_, T>, row: &RankedRow<'_>) -> bool {
     if !row.order().is_empty() {
         return class_median_by_blocks(v, row, false) > class_median_by_blocks(v, row, true);
@@ -211,8 +211,9 @@ fn controls_beside<T: Score>(v: &Vector<'_, T>, cases: f64) -> Option<bool> {
     }
 }
 
-/// The median score of the relevant (or irrelevant) items of a counted vector (R's `median`): the class's scores copied, then the middle one(s)
-/// selected in O(n), best first as the ranking orders them.
+/// The median score of the relevant (or irrelevant) items of a counted vector (R's
+/// `median`): the class's scores copied, then the middle one(s) selected in O(n), best first
+/// as the ranking orders them.
 fn class_median_by_selection<T: Score>(v: &Vector<'_, T>, relevant: bool) -> f64 {
     let in_class = |(_, &y): &(&T, &f64)| (y != 0.0) == relevant;
     let mut class: Vec<T> = v
@@ -223,26 +224,17 @@ fn class_median_by_selection<T: Score>(v: &Vector<'_, T>, relevant: bool) -> f64
         .map(|(&s, _)| s)
         .collect();
     let count = class.len();
-    if count == 0 {
-        return f64::NAN;
-    }
-    let best_first = |s: &T| !s.order_key();
-    let middle = (count - 1) / 2;
-    let (_, &mut lower, after) = class.select_nth_unstable_by_key(middle, best_first);
-    match count % 2 {
-        // R returns the middle element itself: no arithmetic, so a subnormal stays as it is.
-        1 => lower.as_f64(),
-        // The next item in order: the best of those after the middle one.
-        _ => {
-            let upper = after.iter().copied().min_by_key(best_first);
-            mean_of_two(lower.as_f64(), upper.map_or(f64::NAN, T::as_f64))
-        }
+    let even = count % 2 == 0;
+    match kth_best(&mut class, count.saturating_sub(1) / 2, even) {
+        None => f64::NAN,
+        Some((lower, upper)) => median_of_middles(lower.as_f64(), upper.map(T::as_f64), even),
     }
 }
 
-/// The median score of the relevant (or irrelevant) items of a ranked row (R's `median`). The blocks, read in order, say how many of a class each
-/// holds, so only the block holding a middle item is looked into (on a long pooled vector,
-/// looking up every item's label would miss the cache at each).
+/// The median score of the relevant (or irrelevant) items of a ranked row (R's `median`). The
+/// blocks, read in order, say how many of a class each holds, so only the block holding a
+/// middle item is looked into (on a long pooled vector, looking up every item's label would
+/// miss the cache at each).
 fn class_median_by_blocks<T: Score>(v: &Vector<'_, T>, row: &RankedRow<'_>, relevant: bool) -> f64 {
     let score = |j: u32| v.scores.get(j as usize).map_or(f64::NAN, |s| s.as_f64());
     let of_class = |b: &Block| match relevant {
@@ -273,6 +265,7 @@ fn class_median_by_blocks<T: Score>(v: &Vector<'_, T>, row: &RankedRow<'_>, rele
 mod tests {
     use super::*;
     use crate::kernel::{Ranker, Ranking};
+    use crate::labelwise::medians::mean_of_two;
     use crate::labelwise::pairs::tests::draws;
     use crate::labelwise::vector::Weights;
     use crate::ties::TieGrouping;
