@@ -132,25 +132,18 @@ fn parallel_label_wise_values_equal_sequential_ones_on_many_rows() {
                 one.into_iter().next().unwrap()
             });
             let alone: Vec<_> = alone.collect();
+            // A result's bits, or its error: the same either way.
+            let bits = |r: &Result<f64, _>| format!("{:?}", r.as_ref().map(|v| v.to_bits()));
             for (((preset, a), b), c) in presets.iter().zip(&all).zip(&parallel).zip(&alone) {
-                assert_eq!(
-                    format!("{:?}", a.as_ref().map(|v| v.to_bits())),
-                    format!("{:?}", c.as_ref().map(|v| v.to_bits())),
-                    "alone: {} {} {:?} tied={tied} bad={bad} weighted={}",
-                    preset.convention(),
-                    preset.name(),
-                    preset.params(),
-                    weights.is_some()
-                );
-                assert_eq!(
-                    format!("{:?}", a.as_ref().map(|v| v.to_bits())),
-                    format!("{:?}", b.as_ref().map(|v| v.to_bits())),
+                let which = format!(
                     "{} {} {:?} tied={tied} bad={bad} weighted={}",
                     preset.convention(),
                     preset.name(),
                     preset.params(),
                     weights.is_some()
                 );
+                assert_eq!(bits(a), bits(c), "alone: {which}");
+                assert_eq!(bits(a), bits(b), "{which}");
             }
         }
     }

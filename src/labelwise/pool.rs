@@ -260,7 +260,7 @@ impl<T: Score, L: Label> Pool<T, L> {
         rows: Range<usize>,
         bucketing: Bucketing,
         next: &mut [usize],
-        slots: Slots<'_, T, L>,
+        mut slots: Slots<'_, T, L>,
     ) -> Result<(), Error>
     where
         Y: LabelMatrix<Elem = L> + ?Sized,
@@ -279,7 +279,6 @@ impl<T: Score, L: Label> Pool<T, L> {
         };
         let starts: Vec<usize> = next.iter().step_by(per_target).copied().collect();
         let mut target_next = starts.clone();
-        let mut slots = slots;
         for i in rows {
             let row = scores.row(i)?;
             let mut finite = true;
