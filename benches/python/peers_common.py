@@ -1,5 +1,6 @@
 """What peers_bench.py and peers_agree.py share: the inputs of gen_data.py, and the peers'
-own objects built from them (ranx's Qrels and Run, pytrec_eval's dictionaries, torch tensors).
+own objects built from them (ranx's Qrels and Run, pytrec_eval's dictionaries, torch tensors),
+and the metric names each library gives the same computation.
 
 Rows and labels become queries and documents: query ``q000042`` is row 42, document ``0007`` is
 column 7. Document ids are zero-padded so that their string order (which trec_eval's tie-break
@@ -17,6 +18,13 @@ RETRIEVAL = {
     "ndcg@10": ("ndcg_at_k", {"k": 10}, "ndcg@10", "ndcg_cut_10"),
     "p@5": ("precision_at_k", {"k": 5}, "precision@5", "P_5"),
     "map": ("average_precision", {}, "map", "map"),
+}
+# sklearn.metrics names; rankmetrics.sklearn has the same ones. (params, on every row.)
+SKLEARN = {
+    "ndcg@10": ("ndcg_score", {"k": 10}),
+    "lrap": ("label_ranking_average_precision_score", {}),
+    "coverage": ("coverage_error", {}),
+    "ranking_loss": ("label_ranking_loss", {}),
 }
 # torchmetrics.functional.classification names; rankmetrics.torchmetrics has the same ones.
 TORCH = {
