@@ -151,7 +151,9 @@ pub(crate) fn top_k_sum(
         return f64::NAN;
     }
     let mut sum = 0.0;
-    for b in row.blocks().iter().take_while(|b| b.start < k) {
+    // Blocks without a relevant label weigh 0 and would add +0.0: only the relevant ones are
+    // read, so that a row ranked by counting (its relevant blocks alone) gives the same bits.
+    for b in row.relevant_blocks().take_while(|b| b.start < k) {
         sum += match row.sharing() {
             Some(RankSharing::Average | RankSharing::Expected) => {
                 let inside = (k - b.start).min(b.len);

@@ -85,6 +85,10 @@ impl RowMetric for NdcgAtK {
         Some(self.k)
     }
 
+    fn reads_only_relevant_blocks(&self) -> bool {
+        true
+    }
+
     fn row_value(&self, row: &RankedRow<'_>) -> f64 {
         if !row.covers_top(self.k) {
             return f64::NAN;

@@ -73,6 +73,10 @@ impl RowMetric for RecallAtK {
         Some(self.k)
     }
 
+    fn reads_only_relevant_blocks(&self) -> bool {
+        true
+    }
+
     fn row_value(&self, row: &RankedRow<'_>) -> f64 {
         top_k_sum(row, self.k, |b| b.relevant as f64) / row.n_relevant() as f64
     }
