@@ -5,14 +5,14 @@ and ranking loss against torchmetrics (CPU, float32 scores as it computes), nDCG
 coverage and ranking loss against scikit-learn (float64 scores, every row;
 ``rankmetrics.sklearn``'s functions of the same names).
 
-Each library gets its own objects built before the clock starts (ranx's Qrels and Run, whose
-JIT is warmed by one call; pytrec_eval's RelevanceEvaluator and run dictionary; torch
-tensors; scikit-learn reads the numpy arrays); the time is the median of --repeats calls after
-one warm-up call, or the warm-up call alone when it took over --max-seconds (scikit-learn's
-and torchmetrics' LRAP on the tall shape E, a Python loop over its million rows; never ranx,
-whose first call compiles). Prints one
-line per (library, metric): ``SHAPE GROUP LIBRARY METRIC MEDIAN_SECONDS VALUE``.
-benches/compare_peers.sh runs it in several processes and prints the table.
+Each library gets its own objects built before the clock starts (ranx's Qrels and Run, whose JIT
+is warmed by one call; pytrec_eval's RelevanceEvaluator and run dictionary; torch tensors;
+scikit-learn reads the numpy arrays); the time is the median of --repeats calls after one
+warm-up call, or the warm-up call alone when it took over --max-seconds (scikit-learn's and
+torchmetrics' LRAP on the tall shape E, a Python loop over its million rows; never ranx, whose
+first call compiles). Prints one line per (library, metric): ``SHAPE GROUP LIBRARY METRIC
+MEDIAN_SECONDS VALUE``. benches/compare_peers.sh runs it in several processes and prints the
+table.
 
 Usage: BENCH_DATA=DIR NUMBA_NUM_THREADS=1 python3 peers_bench.py SHAPE
        [--groups retrieval,torch,sklearn] [--max-seconds 20]

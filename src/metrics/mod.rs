@@ -141,6 +141,8 @@ pub(crate) fn mis_ordered_pairs(row: &crate::kernel::RankedRow<'_>) -> f64 {
 /// (k − start)/len); `Max` counts a block whose shared rank `start + len` is at most `k`,
 /// wholly, and `Min` one whose shared rank `start + 1` is; single labels count when inside.
 /// NaN when the row does not cover its top `k` (a truncated row is never read as complete).
+/// `weight` must be 0 for a block without a relevant label: only the relevant blocks are read,
+/// so that a row ranked by counting gives the same sum.
 pub(crate) fn top_k_sum(
     row: &crate::kernel::RankedRow<'_>,
     k: usize,
