@@ -90,13 +90,15 @@ def sklearn_group(shape, y_true, y_score, args, emit):
 
     from rankmetrics import sklearn as rs
 
-    warnings.simplefilter("ignore")
-    for name, (fn, params) in pc.SKLEARN.items():
-        ours, theirs = getattr(rs, fn), getattr(M, fn)
-        emit("sklearn", "rankmetrics", name,
-             *timed(args.rm_repeats, args.max, lambda: ours(y_true, y_score, **params)))
-        emit("sklearn", "scikit-learn", name,
-             *timed(args.repeats, args.max, lambda: theirs(y_true, y_score, **params)))
+    # Warnings are silenced for scikit-learn's group only, not for the groups run after it.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name, (fn, params) in pc.SKLEARN.items():
+            ours, theirs = getattr(rs, fn), getattr(M, fn)
+            emit("sklearn", "rankmetrics", name,
+                 *timed(args.rm_repeats, args.max, lambda: ours(y_true, y_score, **params)))
+            emit("sklearn", "scikit-learn", name,
+                 *timed(args.repeats, args.max, lambda: theirs(y_true, y_score, **params)))
 
 
 def main():
