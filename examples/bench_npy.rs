@@ -20,7 +20,9 @@
 //! `sklearn/average_precision_score:average=micro@expected`, `mldr/macro_auc`,
 //! `mulan/MacroAUCPR`); with `--threads`, through `registry::evaluate_all_parallel`, as the
 //! command and the Python package run one metric on a pool. `ap_micro`, `ap_weighted`,
-//! `ap_samples`, `roc_auc_weighted` and `roc_auc_samples` name scikit-learn's averages.
+//! `ap_samples`, `roc_auc_weighted` and `roc_auc_samples` name scikit-learn's averages;
+//! `iap_micro` is interpolated average precision over the pooled cells (10 levels, `First`, as
+//! MULAN's macro presets take them), on one thread.
 
 use std::error::Error;
 use std::fs;
@@ -30,8 +32,9 @@ use std::time::Instant;
 
 use rankmetrics::registry::{Convention, Preset};
 use rankmetrics::{
-    sklearn, torchmetrics, Average, AveragePrecision, Label, LabelAveragePrecision, Matrix,
-    NdcgAtK, OneError, PrecisionAtK, RankingMetric, RocAuc, RowMajor, RowMetric, Score, TiePolicy,
+    sklearn, torchmetrics, Average, AveragePrecision, InterpolatedAveragePrecision, Label,
+    LabelAveragePrecision, Matrix, NdcgAtK, OneError, PrecisionAtK, RankingMetric, RocAuc,
+    RowMajor, RowMetric, Score, TiePolicy,
 };
 
 /// A 2-d C-order array read from a .npy file.
@@ -296,6 +299,11 @@ fn main() -> Result<(), Box<dyn Error>> {
                     }),
                     "roc_auc_micro" => time(repeats, || {
                         let m: RocAuc = sklearn::ROC_AUC_SCORE.averaged(Average::Micro);
+                        m.evaluate(&y, &s, None).expect("valid input")
+                    }),
+                    "iap_micro" => time(repeats, || {
+                        let m =
+                            InterpolatedAveragePrecision::new(Average::Micro, TiePolicy::First, 10);
                         m.evaluate(&y, &s, None).expect("valid input")
                     }),
                     "ap_macro" => time(repeats, || {

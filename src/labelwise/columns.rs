@@ -111,6 +111,7 @@ mod tests {
     use crate::metric::RankingMetric;
     use crate::metrics::label_average_precision::LabelAveragePrecision;
     use crate::metrics::roc_auc::RocAuc;
+    use crate::metrics::InterpolatedAveragePrecision;
     use crate::ties::TiePolicy;
     use crate::{Average, LabelDomain};
 
@@ -231,21 +232,27 @@ mod tests {
                 let auc = RocAuc::new(average, ties).with_label_domain(LabelDomain::NonZero);
                 let ap = LabelAveragePrecision::new(average, ties)
                     .with_label_domain(LabelDomain::NonZero);
+                // Under `Expected` an error on every path, compared too.
+                let iap = InterpolatedAveragePrecision::new(average, ties, 11)
+                    .with_label_domain(LabelDomain::NonZero);
                 for weights in [None, Some(&w[..])] {
                     let bits = |v: Result<f64, crate::Error>| v.map(f64::to_bits);
                     set_kernel_path(KernelPath::Full);
                     let sorted = (
                         bits(auc.evaluate(&cy, &cs, weights)),
                         bits(ap.evaluate(&cy, &cs, weights)),
+                        bits(iap.evaluate(&cy, &cs, weights)),
                     );
                     set_kernel_path(KernelPath::Auto);
                     let counted = (
                         bits(auc.evaluate(&yy, &ss, weights)),
                         bits(ap.evaluate(&yy, &ss, weights)),
+                        bits(iap.evaluate(&yy, &ss, weights)),
                     );
                     let copied = (
                         bits(auc.evaluate(&cy, &cs, weights)),
                         bits(ap.evaluate(&cy, &cs, weights)),
+                        bits(iap.evaluate(&cy, &cs, weights)),
                     );
                     let case = format!("{ties:?} {average:?} weighted {}", weights.is_some());
                     assert_eq!(counted, sorted, "{case}");

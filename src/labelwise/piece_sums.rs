@@ -3,7 +3,7 @@
 //! one piece adds ([`PiecePart`]), worked out apart from the pieces before it.
 
 use super::pairs::{AucPart, AucSums};
-use super::vector::Vector;
+use super::vector::{Vector, VectorMetric, Weights};
 use crate::kernel::{Block, RankedRow};
 use crate::ties::RankSharing;
 
@@ -43,6 +43,22 @@ impl PieceSums {
             // `part` makes a part of the sums' own kind, and the sums keep their kind.
             _ => debug_assert!(false, "a piece's part added to sums of another kind"),
         }
+    }
+
+    /// For a metric whose sums are [`RelevantBlocks`] (an unweighted metric that reads only
+    /// the relevant blocks): its value on the whole ranking, as counting would rank the vector
+    /// at once. `None` for sums of another kind.
+    pub(crate) fn relevant_blocks_value<M: VectorMetric>(&self, metric: &M) -> Option<f64> {
+        let PieceSums::Blocks(blocks) = self else {
+            return None;
+        };
+        // Unweighted, such a metric reads no item: the blocks are the whole vector's.
+        let v = Vector::<f64> {
+            scores: &[],
+            labels: &[],
+            weights: Weights::Unit,
+        };
+        metric.vector_value(&v, &blocks.row())
     }
 }
 

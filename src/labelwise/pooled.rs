@@ -287,6 +287,7 @@ mod tests {
     use crate::metric::RankingMetric;
     use crate::metrics::label_average_precision::LabelAveragePrecision;
     use crate::metrics::roc_auc::{Direction, RocAuc};
+    use crate::metrics::InterpolatedAveragePrecision;
     use crate::ties::TiePolicy;
 
     const POLICIES: [TiePolicy; 8] = [
@@ -469,6 +470,26 @@ mod tests {
         assert!(
             !metrics[0].reads_pieces(true),
             "weighted AP reads every block"
+        );
+        for draw in [Draw::Spread, Draw::LowCases, Draw::Few] {
+            pieces_equal_the_whole_pool(&metrics, draw, false);
+        }
+    }
+
+    #[test]
+    fn micro_interpolated_average_precision_in_pieces_equals_the_whole_pool_bitwise() {
+        // Every policy but `Expected`, which interpolated AP refuses.
+        let metrics: Vec<InterpolatedAveragePrecision> = POLICIES
+            .iter()
+            .filter(|&&ties| ties != TiePolicy::Expected)
+            .map(|&ties| {
+                InterpolatedAveragePrecision::new(Average::Micro, ties, 11)
+                    .with_label_domain(LabelDomain::NonZero)
+            })
+            .collect();
+        assert!(
+            !metrics[0].reads_pieces(true),
+            "weighted interpolated AP reads every block"
         );
         for draw in [Draw::Spread, Draw::LowCases, Draw::Few] {
             pieces_equal_the_whole_pool(&metrics, draw, false);

@@ -2,7 +2,6 @@
 
 use crate::labelwise::medians::ClassMedians;
 use crate::labelwise::piece_sums::{PieceSums, RelevantBlocks};
-use crate::labelwise::vector::Weights;
 use crate::labelwise::{labelwise_builders, LabelwiseOptions, Vector, VectorMetric};
 use crate::metrics::average_precision::ranked_average_precision;
 use crate::{Average, RankSharing, RankedRow, Score, TiePolicy};
@@ -120,16 +119,7 @@ impl VectorMetric for LabelAveragePrecision {
     }
 
     fn pieces_value(&self, sums: &PieceSums, _medians: Option<ClassMedians>) -> Option<f64> {
-        let PieceSums::Blocks(blocks) = sums else {
-            return None;
-        };
-        // The pieces' relevant blocks are the whole ranking's, as counting would rank it.
-        let v = Vector::<f64> {
-            scores: &[],
-            labels: &[],
-            weights: Weights::Unit,
-        };
-        self.vector_value(&v, &blocks.row())
+        sums.relevant_blocks_value(self)
     }
 }
 
