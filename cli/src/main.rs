@@ -284,7 +284,13 @@ fn compare(args: &CompareArgs) -> Result<ExitCode, String> {
         s.cols
     ));
     let weights = inputs.weights.as_deref();
-    let rows = compare::compare(&y_true, &y_score, weights, inputs.scores_float32)?;
+    // Hashing the input files for the provenance reads them again: on the pool beside the
+    // grid rather than after it, on one core while the other waits.
+    let (rows, provenance) = rayon::join(
+        || compare::compare(&y_true, &y_score, weights, inputs.scores_float32),
+        || Provenance::new(&args.data, Shapes::from(&inputs), compare::TOOLKITS),
+    );
+    let rows = rows?;
     progress.finish();
     if let Some(path) = &args.plot {
         let svg = plot::svg(&rows)?;
@@ -292,7 +298,7 @@ fn compare(args: &CompareArgs) -> Result<ExitCode, String> {
     }
     // The footnotes read the inputs again: only the formats for people print them.
     let notes = || notes::Notes::new(&rows, &y_true, &y_score, inputs.weights.as_deref());
-    let provenance = Provenance::new(&args.data, Shapes::from(&inputs), compare::TOOLKITS)?;
+    let provenance = provenance?;
     print(&match args.format {
         Format::Json => output::compare_json(&rows, inputs.weights.is_some(), &provenance),
         Format::Table => output::compare_table(&rows, &notes()),
