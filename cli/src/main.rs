@@ -284,8 +284,8 @@ fn compare(args: &CompareArgs) -> Result<ExitCode, String> {
         s.cols
     ));
     let weights = inputs.weights.as_deref();
-    // Hashing the input files for the provenance reads them again: on the pool beside the
-    // grid rather than after it, on one core while the other waits.
+    // Hashing reads the input files again, on one core: beside the grid on the pool it
+    // overlaps the grid instead of adding to it.
     let (rows, provenance) = rayon::join(
         || compare::compare(&y_true, &y_score, weights, inputs.scores_float32),
         || Provenance::new(&args.data, Shapes::from(&inputs), compare::TOOLKITS),

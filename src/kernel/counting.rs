@@ -258,7 +258,8 @@ impl Ranker {
                 continue;
             };
             let (start, len) = narrowed
-                .and_then(|n| self.narrowed.count(n, t, members))
+                .then(|| self.narrowed.count(t, members))
+                .flatten()
                 .unwrap_or_else(|| count_above_and_equal(scores, t));
             if start >= top {
                 return start;

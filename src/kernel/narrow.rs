@@ -11,6 +11,7 @@ use crate::score::Score;
 /// stop being narrowed for a while: the counts are exact either way, only the time differs.
 #[derive(Debug, Default, Clone)]
 pub(super) struct Narrowed {
+    /// The last row narrowed, padded with NaN to a multiple of [`PADDED_TO`].
     scores: Vec<f32>,
     /// Rows left before narrowing is tried again after a row where it did not pay.
     rest: u32,
@@ -25,34 +26,31 @@ impl Narrowed {
     const REST: u32 = 32;
 
     /// Narrows a row whose `groups` (at most) relevant tie groups are about to be counted,
-    /// when that pays: f64 scores, two groups or more, and not resting. Some(row length).
-    pub(super) fn of<T: Score>(&mut self, scores: &[T], groups: usize) -> Option<usize> {
+    /// when that pays: f64 scores, two groups or more, and not resting. Whether it narrowed
+    /// the row: then [`count`](Self::count) counts on it, until the next row is narrowed.
+    pub(super) fn of<T: Score>(&mut self, scores: &[T], groups: usize) -> bool {
         if self.counted > 0 && 4 * self.recounted >= self.counted {
             self.rest = Self::REST;
         }
         (self.recounted, self.counted) = (0, 0);
         if self.rest > 0 {
             self.rest -= 1;
-            return None;
+            return false;
         }
         if core::mem::size_of::<T>() <= 4 || groups < 2 {
-            return None;
+            return false;
         }
         narrow_into(scores, &mut self.scores);
-        Some(scores.len())
+        true
     }
 
-    /// (labels above, labels equal) for the group scored `t` with `members` relevant labels,
-    /// when the f32 counts are exact; None when the group must be counted in f64.
-    pub(super) fn count<T: Score>(
-        &mut self,
-        n: usize,
-        t: T,
-        members: usize,
-    ) -> Option<(usize, usize)> {
+    /// (labels above, labels equal) in the row last narrowed by [`of`](Self::of), for the
+    /// group scored `t` with `members` relevant labels, when the f32 counts are exact; None
+    /// when the group must be counted in f64. The whole padded row is counted: its padding
+    /// counts for nothing.
+    pub(super) fn count<T: Score>(&mut self, t: T, members: usize) -> Option<(usize, usize)> {
         self.counted += 1;
-        let padded = &self.scores[..n.div_ceil(PADDED_TO) * PADDED_TO];
-        let (above, equal) = count_above_and_equal(padded, t.as_f64() as f32);
+        let (above, equal) = count_above_and_equal(&self.scores, t.as_f64() as f32);
         if equal == members {
             return Some((above, equal));
         }
@@ -173,16 +171,16 @@ mod tests {
             // The f32 counts themselves, whichever path the row took above (another test may
             // force one, process-wide): exact whenever they are given.
             let mut narrow = Narrowed::default();
-            let Some(len) = narrow.of(&scores, 2) else {
+            if !narrow.of(&scores, 2) {
                 continue;
-            };
+            }
             for &j in &expected {
                 let t = scores[j as usize];
                 let members = expected
                     .iter()
                     .filter(|&&o| scores[o as usize] == t)
                     .count();
-                match narrow.count(len, t, members) {
+                match narrow.count(t, members) {
                     Some(counts) => {
                         assert_eq!(counts, count_above_and_equal(&scores, t), "{scores:?} {t}");
                         narrowed += 1;

@@ -228,7 +228,13 @@ mod tests {
         let (cy, cs) = (Copied(yy), Copied(ss));
         let policies = TiePolicy::R_METHODS.into_iter().chain(TiePolicy::ANALYSIS);
         for ties in policies {
-            for average in [Average::Macro, Average::Weighted, Average::Micro] {
+            let averages = [
+                Average::Macro,
+                Average::Weighted,
+                Average::Micro,
+                Average::Samples,
+            ];
+            for average in averages {
                 let auc = RocAuc::new(average, ties).with_label_domain(LabelDomain::NonZero);
                 let ap = LabelAveragePrecision::new(average, ties)
                     .with_label_domain(LabelDomain::NonZero);
@@ -257,6 +263,9 @@ mod tests {
                     let case = format!("{ties:?} {average:?} weighted {}", weights.is_some());
                     assert_eq!(counted, sorted, "{case}");
                     assert_eq!(copied, sorted, "{case}");
+                    // Interpolated AP has no `Expected`; every other policy gives a value.
+                    let valued = sorted.2.is_ok();
+                    assert_eq!(valued, ties != TiePolicy::Expected, "{case}");
                 }
             }
         }

@@ -217,6 +217,7 @@ mod tests {
             let (full, counted) = (values(KernelPath::Full), values(KernelPath::Counting));
             assert_eq!(full, counted, "{ties:?}");
             assert!(full.0.is_ok(), "{ties:?}");
+            assert_eq!(full.1.is_ok(), ties != TiePolicy::Expected, "{ties:?}");
         }
     }
 }
