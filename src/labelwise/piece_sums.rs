@@ -48,7 +48,10 @@ impl PieceSums {
     /// For a metric whose sums are [`RelevantBlocks`] (an unweighted metric that reads only
     /// the relevant blocks): its value on the whole ranking, as counting would rank the vector
     /// at once. `None` for sums of another kind.
-    pub(crate) fn relevant_blocks_value<M: VectorMetric>(&self, metric: &M) -> Option<f64> {
+    pub(crate) fn relevant_blocks_value<M: VectorMetric + ?Sized>(
+        &self,
+        metric: &M,
+    ) -> Option<f64> {
         let PieceSums::Blocks(blocks) = self else {
             return None;
         };

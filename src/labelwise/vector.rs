@@ -2,8 +2,7 @@
 //! pooled cells) and the binary metric that values it ([`VectorMetric`]).
 
 use super::medians::ClassMedians;
-use super::pairs::AucSums;
-use super::piece_sums::PieceSums;
+use super::piece_sums::{PieceSums, RelevantBlocks};
 use super::LabelwiseOptions;
 use crate::error::Error;
 use crate::kernel::{Block, RankedRow};
@@ -123,20 +122,23 @@ pub(crate) trait VectorMetric {
     }
     /// The sums a ranking of `items` items read in pieces starts from (nothing added yet);
     /// each piece's part is added to them ([`PieceSums::part`], [`PieceSums::add_part`]).
-    /// Called only when [`reads_pieces`](Self::reads_pieces) says so.
+    /// Called only when [`reads_pieces`](Self::reads_pieces) says so. By default the relevant
+    /// blocks, placed in the whole ranking: all that a metric reading only the relevant blocks
+    /// needs (AUC keeps its pair sums instead).
     fn piece_sums(&self, items: usize, weighted: bool) -> PieceSums {
-        // A metric that reads pieces must say what it keeps of them: sums of another kind
-        // would be a silently different value on a pool.
+        // A metric whose value reads more than the relevant blocks must say what it keeps of
+        // the pieces: the blocks alone would be a silently different value on a pool.
         debug_assert!(
-            !self.reads_pieces(weighted),
-            "piece_sums of a metric that reads pieces"
+            self.reads_only_relevant_blocks(weighted, items),
+            "relevant blocks kept for a metric that reads other blocks"
         );
-        PieceSums::Pairs(AucSums::for_items(items, !weighted))
+        PieceSums::Blocks(RelevantBlocks::default())
     }
     /// The value of a ranking added piece by piece, or `None` where it is undefined;
     /// `medians`: its class medians, given when [`reads_scores`](Self::reads_scores) says the
-    /// metric reads scores.
-    fn pieces_value(&self, _sums: &PieceSums, _medians: Option<ClassMedians>) -> Option<f64> {
-        None
+    /// metric reads scores. By default, [`vector_value`](Self::vector_value) of the relevant
+    /// blocks that the default [`piece_sums`](Self::piece_sums) gathered.
+    fn pieces_value(&self, sums: &PieceSums, _medians: Option<ClassMedians>) -> Option<f64> {
+        sums.relevant_blocks_value(self)
     }
 }

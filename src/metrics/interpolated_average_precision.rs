@@ -1,7 +1,5 @@
 //! Average interpolated precision of each label at fixed recall levels.
 
-use crate::labelwise::medians::ClassMedians;
-use crate::labelwise::piece_sums::{PieceSums, RelevantBlocks};
 use crate::labelwise::{labelwise_builders, LabelwiseOptions, Vector, VectorMetric};
 use crate::metrics::label_average_precision::precision_recall_steps;
 use crate::{Average, RankedRow, Score, TiePolicy};
@@ -101,14 +99,6 @@ impl VectorMetric for InterpolatedAveragePrecision {
         // As for average precision: the pieces give the relevant blocks placed in the whole
         // ranking, which is all the unweighted value reads.
         !weighted
-    }
-
-    fn piece_sums(&self, _items: usize, _weighted: bool) -> PieceSums {
-        PieceSums::Blocks(RelevantBlocks::default())
-    }
-
-    fn pieces_value(&self, sums: &PieceSums, _medians: Option<ClassMedians>) -> Option<f64> {
-        sums.relevant_blocks_value(self)
     }
 
     fn vector_value<T: Score>(&self, v: &Vector<'_, T>, row: &RankedRow<'_>) -> Option<f64> {

@@ -1,7 +1,5 @@
 //! Average precision of each label (or of the pooled cells, or of each sample).
 
-use crate::labelwise::medians::ClassMedians;
-use crate::labelwise::piece_sums::{PieceSums, RelevantBlocks};
 use crate::labelwise::{labelwise_builders, LabelwiseOptions, Vector, VectorMetric};
 use crate::metrics::average_precision::ranked_average_precision;
 use crate::{Average, RankSharing, RankedRow, Score, TiePolicy};
@@ -112,14 +110,6 @@ impl VectorMetric for LabelAveragePrecision {
         // Unweighted, the value reads the relevant blocks alone, which the pieces give placed
         // in the whole ranking; weighted, each precision reads the weight of every block above.
         !weighted
-    }
-
-    fn piece_sums(&self, _items: usize, _weighted: bool) -> PieceSums {
-        PieceSums::Blocks(RelevantBlocks::default())
-    }
-
-    fn pieces_value(&self, sums: &PieceSums, _medians: Option<ClassMedians>) -> Option<f64> {
-        sums.relevant_blocks_value(self)
     }
 }
 
