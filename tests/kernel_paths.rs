@@ -1,9 +1,10 @@
 //! The kernel's two paths (sort the row, or count around its relevant labels) must give every
 //! row-wise metric that reads only relevant blocks bitwise the same per-sample values, under
-//! every tie policy.
+//! every tie policy, with exact tie grouping and with tolerance grouping (counted where no
+//! other score lies within the tolerance of the relevant scores read).
 //!
-//! One test only: the path switch is process-wide, so nothing else in this binary may run
-//! while it is set.
+//! The path switch is process-wide: the tests here run one at a time (each takes the lock
+//! below), and nothing else in this binary may run while it is set.
 
 use proptest::prelude::*;
 use proptest::sample::select;
@@ -15,15 +16,38 @@ static SCORES: [f64; 6] = [0.0, -0.0, 0.25, 0.5, 0.5, 1.0];
 /// any finite label).
 static LABELS: [f64; 9] = [0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 2.5, -1.0, 0.1];
 
+/// Scores in and out of one another's tolerance of 1e-6: chains of near ties (0.5, 0.5 + 4e-7,
+/// 0.5 + 9e-7, 0.5 + 1.3e-6), exact ties, and scores far from the rest.
+static NEAR_SCORES: [f64; 10] = [
+    0.0, -0.0, 5e-7, 0.5, 0.5, 0.5000004, 0.5000009, 0.5000013, 0.75, 1.0,
+];
+
+/// Tolerance groupings: MULAN's, wider, none in effect (0, below 0: equal scores stay apart),
+/// everything within (infinite).
+static GROUPINGS: [TieGrouping; 5] = [
+    TieGrouping::WEKA,
+    TieGrouping::Within(4.5e-7),
+    TieGrouping::Within(0.0),
+    TieGrouping::Within(-1.0),
+    TieGrouping::Within(f64::INFINITY),
+];
+
 fn dataset() -> impl Strategy<Value = (Vec<Vec<f64>>, Vec<Vec<f64>>)> {
-    (1usize..12, 1usize..9).prop_flat_map(|(n, l)| {
+    dataset_of(&SCORES)
+}
+
+fn dataset_of(scores: &'static [f64]) -> impl Strategy<Value = (Vec<Vec<f64>>, Vec<Vec<f64>>)> {
+    (1usize..12, 1usize..9).prop_flat_map(move |(n, l)| {
         let row = |set: &'static [f64]| prop::collection::vec(select(set), l);
         (
             prop::collection::vec(row(&LABELS), n),
-            prop::collection::vec(row(&SCORES), n),
+            prop::collection::vec(row(scores), n),
         )
     })
 }
+
+/// Held by each test while it sets the process-wide path.
+static PATH_SWITCH: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 fn bits(v: Vec<Option<f64>>) -> Vec<Option<u64>> {
     v.into_iter().map(|x| x.map(f64::to_bits)).collect()
@@ -32,41 +56,7 @@ fn bits(v: Vec<Option<f64>>) -> Vec<Option<u64>> {
 /// The per-sample values of every row-wise metric under `ties`, as bits.
 fn all_metrics(ties: TiePolicy, y: &[Vec<f64>], s: &[Vec<f64>]) -> Vec<Vec<Option<u64>>> {
     let any = LabelDomain::NonZero;
-    let coverage = Coverage::new(ties).with_label_domain(any);
-    let mut out = vec![
-        bits(coverage.per_sample(y, s).unwrap()),
-        bits(coverage.one_based(true).per_sample(y, s).unwrap()),
-        bits(
-            AveragePrecision::new(ties)
-                .with_label_domain(any)
-                .per_sample(y, s)
-                .unwrap(),
-        ),
-        bits(
-            RankingLoss::new(ties)
-                .with_label_domain(any)
-                .per_sample(y, s)
-                .unwrap(),
-        ),
-        bits(
-            ErrorSetSize::new(ties)
-                .with_label_domain(any)
-                .per_sample(y, s)
-                .unwrap(),
-        ),
-        bits(
-            IsError::new(ties)
-                .with_label_domain(any)
-                .per_sample(y, s)
-                .unwrap(),
-        ),
-        bits(
-            OneError::new(ties)
-                .with_label_domain(any)
-                .per_sample(y, s)
-                .unwrap(),
-        ),
-    ];
+    let mut out = grouped_metrics(ties, TieGrouping::Exact, y, s);
     // scikit-learn's presets check the label type in the row pass: on 0/1 labels.
     let binary: Vec<Vec<f64>> = y
         .iter()
@@ -91,12 +81,86 @@ fn all_metrics(ties: TiePolicy, y: &[Vec<f64>], s: &[Vec<f64>]) -> Vec<Vec<Optio
     out
 }
 
+/// The per-sample values of the metrics that take a tie grouping, under `ties` and
+/// `grouping`, as bits.
+fn grouped_metrics(
+    ties: TiePolicy,
+    grouping: TieGrouping,
+    y: &[Vec<f64>],
+    s: &[Vec<f64>],
+) -> Vec<Vec<Option<u64>>> {
+    let any = LabelDomain::NonZero;
+    let coverage = Coverage::new(ties)
+        .with_grouping(grouping)
+        .with_label_domain(any);
+    vec![
+        values(coverage, y, s),
+        values(coverage.one_based(true), y, s),
+        values(
+            AveragePrecision::new(ties)
+                .with_grouping(grouping)
+                .with_label_domain(any),
+            y,
+            s,
+        ),
+        values(
+            RankingLoss::new(ties)
+                .with_grouping(grouping)
+                .with_label_domain(any),
+            y,
+            s,
+        ),
+        values(
+            ErrorSetSize::new(ties)
+                .with_grouping(grouping)
+                .with_label_domain(any),
+            y,
+            s,
+        ),
+        values(
+            IsError::new(ties)
+                .with_grouping(grouping)
+                .with_label_domain(any),
+            y,
+            s,
+        ),
+        values(
+            OneError::new(ties)
+                .with_grouping(grouping)
+                .with_label_domain(any),
+            y,
+            s,
+        ),
+    ]
+}
+
+/// MULAN's presets (Weka's grouping), on the labels made 0/1, as bits.
+fn mulan_presets(y: &[Vec<f64>], s: &[Vec<f64>]) -> Vec<Vec<Option<u64>>> {
+    let binary: Vec<Vec<f64>> = y
+        .iter()
+        .map(|row| row.iter().map(|&g| f64::from(u8::from(g != 0.0))).collect())
+        .collect();
+    vec![
+        values(mulan::Coverage, &binary, s),
+        values(mulan::RankingLoss, &binary, s),
+        values(mulan::ErrorSetSize, &binary, s),
+        values(mulan::IsError, &binary, s),
+        values(mulan::OneError, &binary, s),
+        values(mulan::AveragePrecision, &binary, s),
+    ]
+}
+
+/// A metric's per-sample values, as bits.
+fn values(m: impl RowMetric, y: &[Vec<f64>], s: &[Vec<f64>]) -> Vec<Option<u64>> {
+    bits(m.per_sample(y, s).unwrap())
+}
+
 /// The one block [`Ranker::rank_relevant_end`] yields is the first (last) relevant block of
 /// the full ranking, and the counts are the whole row's.
-fn check_ends(ties: TiePolicy, y: &[Vec<f64>], s: &[Vec<f64>]) -> Result<(), TestCaseError> {
+fn check_ends(ranking: Ranking, y: &[Vec<f64>], s: &[Vec<f64>]) -> Result<(), TestCaseError> {
+    let ties = ranking.ties;
     let (mut full, mut ends) = (Ranker::new(), Ranker::new());
     for (i, (gains, scores)) in y.iter().zip(s).enumerate() {
-        let ranking = Ranking::new(ties);
         let row = full.rank(scores, gains, ranking, i);
         let (first, last) = (
             row.relevant_blocks().next(),
@@ -116,25 +180,55 @@ fn check_ends(ties: TiePolicy, y: &[Vec<f64>], s: &[Vec<f64>]) -> Result<(), Tes
     Ok(())
 }
 
+/// The values `values` gives on the sorting path, the counting path and the automatic choice
+/// (`what` names the case) are the same.
+fn paths_agree<V: PartialEq + std::fmt::Debug>(
+    values: impl Fn() -> V,
+    what: String,
+) -> Result<(), TestCaseError> {
+    set_kernel_path(KernelPath::Full);
+    let full = values();
+    set_kernel_path(KernelPath::Counting);
+    let counted = values();
+    set_kernel_path(KernelPath::Auto);
+    let auto = values();
+    prop_assert_eq!(&full, &counted, "{}", what);
+    prop_assert_eq!(&full, &auto, "{}", what);
+    Ok(())
+}
+
+/// Every tie policy: R's methods, the analysis policies and `Random(seed)`.
+fn every_policy(seed: u64) -> impl Iterator<Item = TiePolicy> {
+    TiePolicy::R_METHODS
+        .into_iter()
+        .chain(TiePolicy::ANALYSIS)
+        .chain([TiePolicy::Random(seed)])
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
     #[test]
     fn counting_and_sorting_agree_bitwise((y, s) in dataset(), seed in any::<u64>()) {
-        let policies = TiePolicy::R_METHODS
-            .into_iter()
-            .chain(TiePolicy::ANALYSIS)
-            .chain([TiePolicy::Random(seed)]);
-        for ties in policies {
-            set_kernel_path(KernelPath::Full);
-            let full = all_metrics(ties, &y, &s);
-            set_kernel_path(KernelPath::Counting);
-            let counted = all_metrics(ties, &y, &s);
-            set_kernel_path(KernelPath::Auto);
-            let auto = all_metrics(ties, &y, &s);
-            prop_assert_eq!(&full, &counted, "{:?}", ties);
-            prop_assert_eq!(&full, &auto, "{:?}", ties);
-            check_ends(ties, &y, &s)?;
+        let _switch = PATH_SWITCH.lock().unwrap_or_else(|e| e.into_inner());
+        for ties in every_policy(seed) {
+            paths_agree(|| all_metrics(ties, &y, &s), format!("{ties:?}"))?;
+            check_ends(Ranking::new(ties), &y, &s)?;
+        }
+    }
+
+    #[test]
+    fn counting_and_sorting_agree_bitwise_under_tolerance_grouping(
+        (y, s) in dataset_of(&NEAR_SCORES),
+        seed in any::<u64>(),
+    ) {
+        let _switch = PATH_SWITCH.lock().unwrap_or_else(|e| e.into_inner());
+        for ties in every_policy(seed) {
+            for grouping in GROUPINGS {
+                let values = || [grouped_metrics(ties, grouping, &y, &s), mulan_presets(&y, &s)];
+                paths_agree(values, format!("{ties:?} {grouping:?}"))?;
+                check_ends(Ranking::new(ties).with_grouping(grouping), &y, &s)?;
+            }
         }
     }
 }

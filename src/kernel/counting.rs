@@ -5,11 +5,11 @@
 use std::cmp::Ordering;
 
 use super::path::{counts, counts_in_one_pass};
-use super::scan::{count_above_and_equal, gather_nonzero};
+use super::scan::{any_near, count_above_and_equal, gather_nonzero};
 use super::sort::sort_few;
 use super::{Block, RankedRow, Ranker, Ranking, Reach, RelevantEnd};
 use crate::score::Score;
-use crate::ties::{RankSharing, TiePolicy};
+use crate::ties::{RankSharing, TieGrouping, TiePolicy};
 
 /// The most relevant members of a tie group placed by counting, under `Optimistic` and
 /// `Pessimistic`, rather than by sorting them by gain.
@@ -29,6 +29,7 @@ pub(super) struct CountedGroup {
 #[derive(Debug, Clone, Copy)]
 pub(super) struct CountedFor {
     reach: Reach,
+    grouping: TieGrouping,
     covered: usize,
     n_relevant: usize,
 }
@@ -39,8 +40,8 @@ impl Ranker {
     /// [`rank`](Self::rank) gives, but a row with few relevant labels is ranked without
     /// sorting it, by counting for each relevant score the labels scored above and equal to
     /// it (O(r·L) instead of O(L log L)). Such a row has no [`order`](RankedRow::order) and
-    /// may lack the blocks without a relevant label. `Random` and tolerance grouping always
-    /// sort.
+    /// may lack the blocks without a relevant label. `Random` always sorts, and so does
+    /// tolerance grouping unless no other score lies within its tolerance of a relevant score.
     ///
     /// # Example
     /// ```
@@ -68,7 +69,8 @@ impl Ranker {
     /// as [`rank`](Self::rank) gives it; the counts and gains describe the whole row. No
     /// sort: the best (worst) relevant score is found among the relevant labels, and one pass
     /// counts the labels above and equal to it, whatever the number of relevant labels.
-    /// `Random` and tolerance grouping sort.
+    /// `Random` sorts, and so does tolerance grouping unless no other score lies within its
+    /// tolerance of that end's score.
     ///
     /// # Example
     /// ```
@@ -118,7 +120,7 @@ impl Ranker {
     ) -> RankedRow<'a> {
         self.forget_assignment();
         let n = ranked_len(scores, gains);
-        if !counts(ranking, n, self.gathered.len(), reach) {
+        if !self.counts_row(&scores[..n], ranking, reach) {
             return match reach {
                 Reach::Top(k) => self.rank_top(scores, gains, ranking, row, k),
                 _ => self.rank(scores, gains, ranking, row),
@@ -159,6 +161,7 @@ impl Ranker {
         };
         self.counted_for = Some(CountedFor {
             reach,
+            grouping: ranking.grouping,
             covered,
             n_relevant,
         });
@@ -184,13 +187,47 @@ impl Ranker {
         match self.counted_for {
             Some(c)
                 if c.reach == reach
+                    && c.grouping == ranking.grouping
                     && !shared_end
-                    && counts(ranking, n, self.gathered.len(), reach) =>
+                    && counts(exact(ranking), n, self.gathered.len(), reach) =>
             {
                 let ranked = self.place_counted(&scores[..n], &gains[..n], ranking.ties, c.covered);
                 gathered_row(ranked, reach, c.n_relevant)
             }
             _ => self.rank_gathered(scores, gains, ranking, row, reach),
+        }
+    }
+
+    /// Whether [`rank_gathered`](Self::rank_gathered) counts this row (its `scores`, the
+    /// gathered columns): as [`counts`] says under exact grouping. Under tolerance grouping
+    /// (`Within(eps)`, eps > 0), the row is counted as under exact grouping when no other score
+    /// lies within eps of a relevant score the reach reads (the end's, or every relevant one
+    /// where the groups are counted one at a time): then no other score joins that score's group
+    /// and no group spans it, so its block is the exact one. Checking costs one pass per
+    /// relevant score, as the counts do; rows counted in one pass (long vectors with many
+    /// relevant items) are sorted.
+    fn counts_row<T: Score>(&self, scores: &[T], ranking: Ranking, reach: Reach) -> bool {
+        let (n, relevant) = (scores.len(), self.gathered.len());
+        if !counts(exact(ranking), n, relevant, reach) {
+            return false;
+        }
+        let eps = match ranking.grouping {
+            TieGrouping::Exact => return true,
+            // A tolerance of 0 or below leaves equal scores apart (no exact group), NaN too.
+            TieGrouping::Within(eps) if eps > 0.0 => eps,
+            TieGrouping::Within(_) => return false,
+        };
+        let near = |t: &T| any_near(scores, *t, eps);
+        match reach {
+            Reach::End(end) => {
+                !end_score(&self.gathered, scores, end).is_some_and(|(_, t)| near(&t))
+            }
+            _ if counts_in_one_pass(n, relevant, reach) => false,
+            _ => !self
+                .gathered
+                .iter()
+                .filter_map(|&j| scores.get(j as usize))
+                .any(near),
         }
     }
 
@@ -207,18 +244,7 @@ impl Ranker {
         self.forget_assignment();
         self.blocks.clear();
         self.order.clear();
-        // Float comparisons: -0.0 and 0.0 are one score, as the keys say.
-        let beats = |s: T, t: T| match end {
-            RelevantEnd::First => s > t,
-            RelevantEnd::Last => s < t,
-        };
-        let mut relevant_scores = self.gathered.iter().filter_map(|&j| scores.get(j as usize));
-        // A select, not a branch: which relevant score wins is unpredictable.
-        let extreme = relevant_scores.next().map(|&first| {
-            relevant_scores.fold((1, first), |(n, t), &s| {
-                (n + 1, if beats(s, t) { s } else { t })
-            })
-        });
+        let extreme = end_score(&self.gathered, scores, end);
         let n_relevant = extreme.map_or(0, |(n, _)| n);
         if let Some((_, t)) = extreme {
             let (start, len) = count_above_and_equal(scores, t);
@@ -437,6 +463,28 @@ fn gathered_row(mut ranked: RankedRow<'_>, reach: Reach, n_relevant: usize) -> R
         _ => blocks,
     };
     ranked
+}
+
+/// How many of the `gathered` columns have a score, and the best (`First`) or worst (`Last`) of
+/// their scores.
+fn end_score<T: Score>(gathered: &[u32], scores: &[T], end: RelevantEnd) -> Option<(usize, T)> {
+    // Float comparisons: -0.0 and 0.0 are one score, as the keys say.
+    let beats = |s: T, t: T| match end {
+        RelevantEnd::First => s > t,
+        RelevantEnd::Last => s < t,
+    };
+    let mut relevant_scores = gathered.iter().filter_map(|&j| scores.get(j as usize));
+    // A select, not a branch: which relevant score wins is unpredictable.
+    relevant_scores.next().map(|&first| {
+        relevant_scores.fold((1, first), |(n, t), &s| {
+            (n + 1, if beats(s, t) { s } else { t })
+        })
+    })
+}
+
+/// `ranking` under exact tie grouping.
+fn exact(ranking: Ranking) -> Ranking {
+    ranking.with_grouping(TieGrouping::Exact)
 }
 
 /// The labels a row ranks: as many as it has both scores and gains for, at most u32::MAX

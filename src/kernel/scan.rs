@@ -1,6 +1,6 @@
 //! The branch-free passes over a whole row that the counting path makes, each compiled for
 //! the baseline CPU and for AVX2 (`crate::wide`): the columns of the relevant labels gathered,
-//! the labels above and equal to a score counted.
+//! the labels above and equal to a score counted, the scores near one looked for.
 
 use crate::score::Score;
 
@@ -20,6 +20,25 @@ fn count_above_and_equal_body<T: Score>(scores: &[T], t: T) -> (usize, usize) {
         equal = equal.wrapping_add(u32::from(s == t));
     }
     (above as usize, equal as usize)
+}
+
+crate::wide::wide! {
+    /// Whether some label scores near `t` without equalling it: above it by less than `eps`, or
+    /// below it by less than `eps`, the difference taken in f64 as tolerance grouping
+    /// ([`TieGrouping::Within`](crate::TieGrouping::Within)) takes it (scores are finite).
+    pub(super) fn any_near<T: Score>(scores: &[T], t: T, eps: f64) -> bool = any_near_body;
+}
+
+/// [`any_near`]'s loop, branch-free.
+#[inline(always)]
+fn any_near_body<T: Score>(scores: &[T], t: T, eps: f64) -> bool {
+    let t = t.as_f64();
+    let mut near = 0u32;
+    for &s in scores {
+        let s = s.as_f64();
+        near |= u32::from(((s > t) & (s - t < eps)) | ((s < t) & (t - s < eps)));
+    }
+    near != 0
 }
 
 crate::wide::wide! {
