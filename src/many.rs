@@ -336,15 +336,18 @@ fn row_outcomes<T: Score, L: Label>(
             continue;
         }
         let ranking = Ranking::new(task.ties).with_grouping(task.grouping);
-        // Reaches the kernel would rank as another: a relevant-only reach it cannot count (a
-        // tolerance grouping, `Random`, many relevant labels) as the top or whole row, a top
-        // that is the whole row as the whole row (`Ranker::rank_gathered`, `rank_top`), so
-        // that they share that sort.
+        // Reaches the kernel would rank as another: a relevant-only reach it cannot count
+        // (`Random`, many relevant labels) as the top or whole row, a top that is the whole row
+        // as the whole row (`Ranker::rank_gathered`, `rank_top`), so that they share that sort.
+        let sorted_whole = sorted == Some((task.grouping, RowReach::Full));
+        let relevant = ranker.gathered_len();
         let reach = match task.reach {
-            RowReach::Gathered(r) if !counts(ranking, n, ranker.gathered_len(), r) => match r {
-                Reach::Top(k) => RowReach::Top(k),
-                _ => RowReach::Full,
-            },
+            RowReach::Gathered(r) if !counted_by_kernel(ranking, n, relevant, r, sorted_whole) => {
+                match r {
+                    Reach::Top(k) => RowReach::Top(k),
+                    _ => RowReach::Full,
+                }
+            }
             reach => reach,
         };
         let reach = match reach {
@@ -480,6 +483,26 @@ fn pass_parallel<T, Y, S>(
                 add_outcomes(lanes, row, &outcomes.errors, w);
                 (start, i) = (end, i + 1);
             }
+        }
+    }
+}
+
+/// Whether the kernel's counting path ranks a relevant-only reach `r` of a row of `n` labels,
+/// `relevant` of them relevant (`Ranker::rank_gathered`): under exact grouping when it counts
+/// such a row (`counts`); under a tolerance grouping the kernel decides row by row (it counts a
+/// row where no other score lies near a relevant one, and sorts the others), unless the row is
+/// `sorted_whole` under that grouping already: placing that sort again costs less than looking.
+fn counted_by_kernel(
+    ranking: Ranking,
+    n: usize,
+    relevant: usize,
+    r: Reach,
+    sorted_whole: bool,
+) -> bool {
+    match ranking.grouping {
+        TieGrouping::Exact => counts(ranking, n, relevant, r),
+        TieGrouping::Within(_) => {
+            !sorted_whole && counts(ranking.with_grouping(TieGrouping::Exact), n, relevant, r)
         }
     }
 }

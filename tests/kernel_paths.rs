@@ -55,7 +55,6 @@ fn bits(v: Vec<Option<f64>>) -> Vec<Option<u64>> {
 
 /// The per-sample values of every row-wise metric under `ties`, as bits.
 fn all_metrics(ties: TiePolicy, y: &[Vec<f64>], s: &[Vec<f64>]) -> Vec<Vec<Option<u64>>> {
-    let any = LabelDomain::NonZero;
     let mut out = grouped_metrics(ties, TieGrouping::Exact, y, s);
     // scikit-learn's presets check the label type in the row pass: on 0/1 labels.
     let binary: Vec<Vec<f64>> = y
@@ -64,20 +63,6 @@ fn all_metrics(ties: TiePolicy, y: &[Vec<f64>], s: &[Vec<f64>]) -> Vec<Vec<Optio
         .collect();
     let sklearn_coverage = sklearn::COVERAGE_ERROR.with_ties(ties).with_min_labels(1);
     out.push(bits(sklearn_coverage.per_sample(&binary, s).unwrap()));
-    for k in [None, Some(1), Some(3)] {
-        let dcg = Dcg::new(ties).with_k(k).unwrap();
-        out.push(bits(dcg.per_sample(y, s).unwrap()));
-        let ndcg = Ndcg::new(ties).with_k(k).unwrap().with_label_domain(any);
-        out.push(bits(ndcg.per_sample(y, s).unwrap()));
-    }
-    for k in [1, 3, 8] {
-        let precision = PrecisionAtK::new(ties, k).unwrap().with_label_domain(any);
-        out.push(bits(precision.per_sample(y, s).unwrap()));
-        let recall = RecallAtK::new(ties, k).unwrap().with_label_domain(any);
-        out.push(bits(recall.per_sample(y, s).unwrap()));
-        let ndcg = NdcgAtK::new(ties, k).unwrap().with_label_domain(any);
-        out.push(bits(ndcg.per_sample(y, s).unwrap()));
-    }
     out
 }
 
@@ -93,7 +78,7 @@ fn grouped_metrics(
     let coverage = Coverage::new(ties)
         .with_grouping(grouping)
         .with_label_domain(any);
-    vec![
+    let mut out = vec![
         values(coverage, y, s),
         values(coverage.one_based(true), y, s),
         values(
@@ -131,7 +116,22 @@ fn grouped_metrics(
             y,
             s,
         ),
-    ]
+    ];
+    for k in [None, Some(1), Some(3)] {
+        let dcg = Dcg::new(ties).with_k(k).unwrap().with_grouping(grouping);
+        out.push(values(dcg, y, s));
+        let ndcg = Ndcg::new(ties).with_k(k).unwrap().with_label_domain(any);
+        out.push(values(ndcg.with_grouping(grouping), y, s));
+    }
+    for k in [1, 3, 8] {
+        let precision = PrecisionAtK::new(ties, k).unwrap().with_label_domain(any);
+        out.push(values(precision.with_grouping(grouping), y, s));
+        let recall = RecallAtK::new(ties, k).unwrap().with_label_domain(any);
+        out.push(values(recall.with_grouping(grouping), y, s));
+        let ndcg = NdcgAtK::new(ties, k).unwrap().with_label_domain(any);
+        out.push(values(ndcg.with_grouping(grouping), y, s));
+    }
+    out
 }
 
 /// MULAN's presets (Weka's grouping), on the labels made 0/1, as bits.
