@@ -9,7 +9,9 @@
 //!
 //! Prints one line per (shape, metric): `SHAPE METRIC MEDIAN_SECONDS VALUE`. `read` is one pass
 //! summing every score: the floor every metric reads through. `--baseline-loops` runs the
-//! baseline-CPU loops where the CPU has AVX2 (src/wide.rs). `--with-relevant` keeps only the
+//! baseline-CPU loops where the CPU has AVX2 (src/wide.rs). `read_columns` reads every score
+//! and label as the label-wise metrics read their columns out of row-major input, 8 columns
+//! at a time (`BENCH_COLUMNS=W` for W), row after row: the floor of their column pass. `--with-relevant` keeps only the
 //! rows that hold a relevant label, as benches/python/peers_bench.py gives the retrieval peers.
 //! The peers' metrics: `ndcg_at_k@10`, `precision@5` and `average_precision` (tie policy Last,
 //! trec_eval's), and torchmetrics' `tm_lrap`, `tm_coverage`, `tm_ranking_loss` on the float32
@@ -205,6 +207,14 @@ where
 }
 
 /// The median of `repeats` timed calls after one warm-up, and the value.
+/// Columns read at once by `read_columns`: `BENCH_COLUMNS`, else 8 (the label-wise blocks).
+fn columns_at_once() -> usize {
+    std::env::var("BENCH_COLUMNS")
+        .ok()
+        .and_then(|w| w.parse().ok())
+        .unwrap_or(8)
+}
+
 fn time(repeats: usize, mut f: impl FnMut() -> f64) -> (f64, f64) {
     let value = black_box(f());
     let mut times: Vec<f64> = (0..repeats)
@@ -266,6 +276,24 @@ fn main() -> Result<(), Box<dyn Error>> {
             for metric in metrics.split(',') {
                 let (median, value) = match metric {
                     "read" => time(repeats, || s.as_slice().iter().sum()),
+                    // The scores and labels read as the label-wise metrics read their columns
+                    // out of row-major input, `BENCH_COLUMNS` (default 8) at a time, row after
+                    // row, and summed: what reading the columns costs before any ranking.
+                    "read_columns" => time(repeats, || {
+                        let width = columns_at_once().max(1);
+                        let (scores, labels) = (s.as_slice(), y.as_slice());
+                        let column_block = |j: usize| -> f64 {
+                            (0..n)
+                                .map(|i| {
+                                    let cells = i * l + j..i * l + l.min(j + width);
+                                    let labels = labels[cells.clone()].iter();
+                                    scores[cells].iter().sum::<f64>()
+                                        + labels.map(|&y| f64::from(y)).sum::<f64>()
+                                })
+                                .sum()
+                        };
+                        (0..l).step_by(width).map(column_block).sum()
+                    }),
                     "coverage_error" => time(repeats, || {
                         row_metric(par, &sklearn::COVERAGE_ERROR, &y, &s)
                     }),
