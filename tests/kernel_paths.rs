@@ -89,6 +89,14 @@ fn grouped_metrics(
             s,
         ),
         values(
+            AveragePrecision::new(ties)
+                .with_grouping(grouping)
+                .with_label_domain(any)
+                .summed_in_column_order(true),
+            y,
+            s,
+        ),
+        values(
             RankingLoss::new(ties)
                 .with_grouping(grouping)
                 .with_label_domain(any),

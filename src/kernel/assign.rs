@@ -135,6 +135,7 @@ impl Ranker {
             n_relevant,
             sharing,
             relevant_at: Some(relevant_at),
+            member_columns: None,
             covered: keys.len(),
         }
     }
@@ -160,6 +161,7 @@ impl Ranker {
             n_relevant: self.untied.n_relevant,
             sharing: ties.sharing(),
             relevant_at: Some(&self.relevant_at),
+            member_columns: None,
             covered: self.keys.len(),
         }
     }

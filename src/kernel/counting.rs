@@ -262,6 +262,7 @@ impl Ranker {
             n_relevant,
             sharing: Some(sharing),
             relevant_at: None,
+            member_columns: None,
             covered: scores.len(),
         }
     }
@@ -354,22 +355,27 @@ impl Ranker {
             equal_before,
             blocks,
             order,
+            member_columns,
+            placed,
             ..
         } = self;
         blocks.clear();
         order.clear();
+        member_columns.clear();
         for g in counted.iter() {
             let run = &keys[g.first..g.first + g.members];
             let (start, len) = (g.start, g.len);
             if sharing.is_some() {
                 let member_gains = run.iter().map(|k| gains[k.1 as usize]);
                 blocks.push(shared_block(start, len, member_gains));
+                // The run is in column order (its keys are equal).
+                member_columns.extend(run.iter().map(|k| k.1));
                 continue;
             }
             let equal_before = &equal_before[g.first..g.first + g.members];
             let gain = |k: &(u64, u32)| gains[k.1 as usize];
             let irrelevant = len - g.members;
-            let group = blocks.len();
+            placed.clear();
             // A long run (a column's tie group) is placed by a stable sort of its members by
             // gain, `by_gain[m]` being member m's place; a short one by counting, below.
             let by_gain_order = match ties {
@@ -417,14 +423,17 @@ impl Ranker {
                     TiePolicy::Pessimistic => placed_by_gain(Ordering::Less, g > 0.0),
                     _ => equal_before[m],
                 };
-                blocks.push(Block {
+                let block = Block {
                     start: start + place,
                     len: 1,
                     relevant: 1,
                     gain: g,
-                });
+                };
+                placed.push((block, k.1));
             }
-            blocks[group..].sort_unstable_by_key(|b| b.start);
+            placed.sort_unstable_by_key(|(b, _)| b.start);
+            blocks.extend(placed.iter().map(|&(b, _)| b));
+            member_columns.extend(placed.iter().map(|&(_, column)| column));
         }
         RankedRow {
             blocks,
@@ -434,6 +443,7 @@ impl Ranker {
             n_relevant: keys.len(),
             sharing,
             relevant_at: None,
+            member_columns: Some(member_columns),
             covered,
         }
     }
@@ -462,6 +472,10 @@ fn gathered_row(mut ranked: RankedRow<'_>, reach: Reach, n_relevant: usize) -> R
         Reach::End(RelevantEnd::Last) => &blocks[blocks.len().saturating_sub(1)..],
         _ => blocks,
     };
+    if let Reach::End(_) = reach {
+        // One end's block: the columns of the others no longer line up.
+        ranked.member_columns = None;
+    }
     ranked
 }
 

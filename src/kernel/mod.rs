@@ -117,6 +117,10 @@ pub struct RankedRow<'a> {
     /// long vector's metrics then read its few relevant blocks without scanning the others);
     /// `None`: find them by scanning.
     relevant_at: Option<&'a [u32]>,
+    /// After counting (no [`order`](Self::order)): the columns of the relevant labels of the
+    /// relevant blocks, block after block (in column order inside a shared block), for
+    /// formulas that add their terms in column order.
+    member_columns: Option<&'a [u32]>,
     /// The positions `0..covered` the blocks partition (or, after counting, whose relevant
     /// blocks they all are): all labels after [`Ranker::rank`], the top of the ranking after
     /// [`Ranker::rank_top`].
@@ -141,6 +145,7 @@ impl<'a> RankedRow<'a> {
             n_relevant,
             sharing,
             relevant_at: None,
+            member_columns: None,
             covered: n_labels,
         }
     }
@@ -184,6 +189,14 @@ impl<'a> RankedRow<'a> {
     /// for a row from [`Ranker::rank_relevant`] that was ranked by counting.
     pub fn order(&self) -> &'a [u32] {
         self.order
+    }
+
+    /// After counting, the columns of the relevant labels of
+    /// [`relevant_blocks`](Self::relevant_blocks), block after block (each block's
+    /// `relevant` of them, in column order inside a block); `None` where the row has an
+    /// [`order`](Self::order) to read them from, or after counting one end.
+    pub(crate) fn relevant_columns(&self) -> Option<&'a [u32]> {
+        self.member_columns
     }
 
     /// How many positions, from the top, the blocks cover: `n_labels()` for a full ranking.
@@ -294,6 +307,12 @@ pub struct Ranker {
     order: Vec<u32>,
     /// One group's members, reordered by an ordering policy.
     members: Vec<u32>,
+    /// The counting path: the relevant labels' columns of the counted blocks, block after
+    /// block ([`RankedRow::relevant_columns`]).
+    member_columns: Vec<u32>,
+    /// The counting path: one group's blocks under an ordering policy, with each one's
+    /// column, before they are put in rank order.
+    placed: Vec<(Block, u32)>,
     /// `assign`: the indices of the blocks holding a relevant label.
     relevant_at: Vec<u32>,
     /// `sort_top`: the labels of the row whose top the keys hold.

@@ -238,6 +238,7 @@ impl Ranker {
             n_relevant,
             sharing,
             relevant_at: Some(relevant_at),
+            member_columns: None,
             covered: start,
         })
     }

@@ -54,9 +54,10 @@ impl AveragePrecision {
     /// The same metric adding each row's precisions in column order (`true`, as MULAN's
     /// `AveragePrecision` does) rather than in rank order (`false`, the default, as
     /// scikit-learn, torchmetrics and mldr do). The terms are the same; floating-point
-    /// addition is not associative, so the order decides the last bit or two. Rows are then
-    /// ranked in full (the column of each relevant label is needed). Under
-    /// [`TiePolicy::Expected`] the value is an expectation and this has no effect.
+    /// addition is not associative, so the order decides the last bit or two. Rows are ranked
+    /// as in rank order (counted where they can be: the counted blocks list their relevant
+    /// columns). Under [`TiePolicy::Expected`] the value is an expectation and this has no
+    /// effect.
     ///
     /// # Example
     /// ```
@@ -93,8 +94,9 @@ impl RowMetric for AveragePrecision {
     }
 
     fn reads_only_relevant_blocks(&self) -> bool {
-        // Column order needs each relevant label's column: the full ranking's order.
-        !self.column_order
+        // Column order reads each relevant label's column too: from the full ranking's order,
+        // or from the counted blocks' columns.
+        true
     }
 
     fn row_value(&self, row: &RankedRow<'_>) -> f64 {
@@ -105,22 +107,31 @@ impl RowMetric for AveragePrecision {
     }
 }
 
-/// The average precision of one fully ranked row with its terms added in column order, as
-/// MULAN's `AveragePrecision` loops over the relevant labels by index. Each term is the same
+/// The average precision of one ranked row (in full, or counted) with its terms added in column
+/// order, as MULAN's `AveragePrecision` loops over the relevant labels by index. Each term is the same
 /// quotient as in [`ranked_average_precision`]; only the order of the additions differs.
 fn column_order_average_precision(row: &RankedRow<'_>) -> f64 {
     let gains = row.gains();
     let is_relevant = |j: &&u32| gains.get(**j as usize).is_some_and(|&g| g != 0.0);
     let mut terms: Vec<(u32, f64)> = Vec::with_capacity(row.n_relevant());
     let mut relevant_so_far = 0;
+    // A counted row lists its blocks' relevant columns; a full one has them in its order.
+    let mut counted_columns = row.relevant_columns().map(|c| c.iter());
     for b in row.relevant_blocks() {
         relevant_so_far += b.relevant;
         let precision = relevant_so_far as f64 / row.rank(b);
-        let members = row.order().get(b.start..b.start + b.len).unwrap_or(&[]);
-        terms.extend(members.iter().filter(is_relevant).map(|&j| (j, precision)));
+        match counted_columns.as_mut() {
+            Some(columns) => {
+                terms.extend(columns.by_ref().take(b.relevant).map(|&j| (j, precision)));
+            }
+            None => {
+                let members = row.order().get(b.start..b.start + b.len).unwrap_or(&[]);
+                terms.extend(members.iter().filter(is_relevant).map(|&j| (j, precision)));
+            }
+        }
     }
     if terms.len() != row.n_relevant() {
-        // Not a full ranking (no order to read): the rank-order sum.
+        // Neither an order nor counted columns to read the columns from: the rank-order sum.
         return ranked_average_precision(row);
     }
     terms.sort_unstable_by_key(|&(column, _)| column);
