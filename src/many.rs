@@ -4,7 +4,7 @@
 //! results are bitwise those of evaluating the metrics one by one.
 
 use crate::error::{Error, Input, LabelDomain};
-use crate::kernel::{counts, selects_top, Ranker, Ranking, Reach};
+use crate::kernel::{may_count, selects_top, Ranker, Ranking, Reach};
 use crate::matrix::{LabelMatrix, RowReader, ScoreMatrix};
 use crate::row::metric::{RowMetric, RowOptions};
 #[cfg(feature = "rayon")]
@@ -338,7 +338,8 @@ fn row_outcomes<T: Score, L: Label>(
         let ranking = Ranking::new(task.ties).with_grouping(task.grouping);
         // Reaches the kernel would rank as another: a relevant-only reach it cannot count
         // (`Random`, many relevant labels) as the top or whole row, a top that is the whole row
-        // as the whole row (`Ranker::rank_gathered`, `rank_top`), so that they share that sort.
+        // as the whole row (`Ranker::rank_gathered`, `rank_top`), so that they share that sort;
+        // under a tolerance grouping, a relevant-only reach of a row sorted already under it.
         let sorted_whole = sorted == Some((task.grouping, RowReach::Full));
         let relevant = ranker.gathered_len();
         let reach = match task.reach {
@@ -375,8 +376,14 @@ fn row_outcomes<T: Score, L: Label>(
                 ranker.rank_gathered_again(s, gains, ranking, i, r)
             }
             reach => {
-                sorted = Some((task.grouping, reach));
-                reach.rank(ranker, s, gains, ranking, i)
+                let row = reach.rank(ranker, s, gains, ranking, i);
+                // A relevant-only reach the kernel found it could not count (a tolerance grouping
+                // with a score near a relevant one) is a sort of the whole row (`Ranker::rank`):
+                // the next policies place it again.
+                let whole = matches!(reach, RowReach::Gathered(Reach::All | Reach::End(_)))
+                    && !row.order().is_empty();
+                sorted = Some((task.grouping, if whole { RowReach::Full } else { reach }));
+                row
             }
         };
         for &k in task.lanes.iter().filter(|&&k| !out[k]) {
@@ -488,10 +495,10 @@ fn pass_parallel<T, Y, S>(
 }
 
 /// Whether the kernel's counting path ranks a relevant-only reach `r` of a row of `n` labels,
-/// `relevant` of them relevant (`Ranker::rank_gathered`): under exact grouping when it counts
-/// such a row (`counts`); under a tolerance grouping the kernel decides row by row (it counts a
-/// row where no other score lies near a relevant one, and sorts the others), unless the row is
-/// `sorted_whole` under that grouping already: placing that sort again costs less than looking.
+/// `relevant` of them relevant (`Ranker::rank_gathered`): where it may count the row
+/// (`may_count`; under a tolerance grouping it looks at the row and sorts it if it cannot),
+/// unless the row is `sorted_whole` under a tolerance grouping already: placing that sort
+/// again costs less than looking.
 fn counted_by_kernel(
     ranking: Ranking,
     n: usize,
@@ -499,10 +506,6 @@ fn counted_by_kernel(
     r: Reach,
     sorted_whole: bool,
 ) -> bool {
-    match ranking.grouping {
-        TieGrouping::Exact => counts(ranking, n, relevant, r),
-        TieGrouping::Within(_) => {
-            !sorted_whole && counts(ranking.with_grouping(TieGrouping::Exact), n, relevant, r)
-        }
-    }
+    let sorted_near = sorted_whole && ranking.grouping != TieGrouping::Exact;
+    !sorted_near && may_count(ranking, n, relevant, r)
 }

@@ -29,22 +29,38 @@ fn evaluate_all_equals_one_by_one() {
     all_at_once_equals_one_by_one(&every_preset(), &levels, 0xA11_5EED);
 }
 
-/// MULAN's presets that read only relevant blocks, alone (no full ranking under Weka's
-/// grouping to share), on scores with near ties: each row is counted or sorted as the kernel
-/// finds it, all at once as one by one.
+/// Presets under tolerance groupings (MULAN's, rankmetrics' with `grouping` 1e-6, 4e-7 and 0),
+/// several policies each, on scores with near ties: each row is counted or sorted as the kernel
+/// finds it (a row sorted for one policy is placed again for the next), all at once as one by
+/// one.
 #[test]
 fn tolerance_grouped_rows_all_at_once_equal_one_by_one() {
-    let names = [
+    let mulan = [
+        "AveragePrecision",
         "Coverage",
         "OneError",
         "IsError",
         "ErrorSetSize",
         "RankingLoss",
     ];
+    let rankmetrics = [
+        ("ranking_loss", vec![("grouping", "0")]),
+        ("coverage", vec![("grouping", "4e-7")]),
+        ("ndcg", vec![("grouping", "weka")]),
+        ("precision_at_k", vec![("k", "2"), ("grouping", "weka")]),
+    ];
     let mut presets = Vec::new();
-    for name in names {
-        for ties in [None, Some(TiePolicy::Expected), Some(TiePolicy::Max)] {
+    for ties in [None, Some(TiePolicy::Expected), Some(TiePolicy::Max)] {
+        for name in mulan {
             presets.push(Preset::lookup(Convention::Mulan, name, Preset::NO_PARAMS, ties).unwrap());
+        }
+        for (name, params) in &rankmetrics {
+            let params: Vec<(String, String)> = params
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+            let preset = Preset::lookup(Convention::Rankmetrics, name, &params, ties);
+            presets.push(preset.unwrap());
         }
     }
     let levels = [

@@ -17,9 +17,11 @@ static SCORES: [f64; 6] = [0.0, -0.0, 0.25, 0.5, 0.5, 1.0];
 static LABELS: [f64; 9] = [0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 2.5, -1.0, 0.1];
 
 /// Scores in and out of one another's tolerance of 1e-6: chains of near ties (0.5, 0.5 + 4e-7,
-/// 0.5 + 9e-7, 0.5 + 1.3e-6), exact ties, and scores far from the rest.
-static NEAR_SCORES: [f64; 10] = [
-    0.0, -0.0, 5e-7, 0.5, 0.5, 0.5000004, 0.5000009, 0.5000013, 0.75, 1.0,
+/// 0.5 + 9e-7, 0.5 + 1.3e-6), exact ties, ±0.0, a subnormal, and scores far from the rest
+/// (differences that overflow to infinity among them).
+static NEAR_SCORES: [f64; 13] = [
+    0.0, -0.0, 5e-7, 5e-324, 0.5, 0.5, 0.5000004, 0.5000009, 0.5000013, 0.75, 1.0, 1.7e308,
+    -1.7e308,
 ];
 
 /// Tolerance groupings: MULAN's, wider, none in effect (0, below 0: equal scores stay apart),

@@ -4,7 +4,7 @@
 
 use std::cmp::Ordering;
 
-use super::path::{counts, counts_in_one_pass};
+use super::path::{counts_in_one_pass, may_count};
 use super::scan::{any_near, count_above_and_equal, gather_nonzero};
 use super::sort::sort_few;
 use super::{Block, RankedRow, Ranker, Ranking, Reach, RelevantEnd};
@@ -25,7 +25,8 @@ pub(super) struct CountedGroup {
     pub(super) len: usize,
 }
 
-/// The reach a row's groups were counted for, the positions they cover, its relevant count.
+/// The reach and tie grouping a row's groups were counted for (a tolerance grouping is counted
+/// only where its row was looked at), the positions they cover, its relevant count.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct CountedFor {
     reach: Reach,
@@ -189,7 +190,7 @@ impl Ranker {
                 if c.reach == reach
                     && c.grouping == ranking.grouping
                     && !shared_end
-                    && counts(exact(ranking), n, self.gathered.len(), reach) =>
+                    && may_count(ranking, n, self.gathered.len(), reach) =>
             {
                 let ranked = self.place_counted(&scores[..n], &gains[..n], ranking.ties, c.covered);
                 gathered_row(ranked, reach, c.n_relevant)
@@ -199,30 +200,25 @@ impl Ranker {
     }
 
     /// Whether [`rank_gathered`](Self::rank_gathered) counts this row (its `scores`, the
-    /// gathered columns): as [`counts`] says under exact grouping. Under tolerance grouping
-    /// (`Within(eps)`, eps > 0), the row is counted as under exact grouping when no other score
-    /// lies within eps of a relevant score the reach reads (the end's, or every relevant one
-    /// where the groups are counted one at a time): then no other score joins that score's group
-    /// and no group spans it, so its block is the exact one. Checking costs one pass per
-    /// relevant score, as the counts do; rows counted in one pass (long vectors with many
-    /// relevant items) are sorted.
+    /// gathered columns): as [`counts`](super::path::counts) says under exact grouping. Under
+    /// a tolerance grouping (`Within(eps)`), where [`may_count`] allows it, the row is counted
+    /// as under exact grouping when no other score lies within eps of a relevant score the
+    /// reach reads (the end's, or every relevant one): then no other score joins that score's
+    /// group and no group spans it, so its block is the exact one. The check makes one
+    /// branch-free pass over the row per relevant label read.
     fn counts_row<T: Score>(&self, scores: &[T], ranking: Ranking, reach: Reach) -> bool {
         let (n, relevant) = (scores.len(), self.gathered.len());
-        if !counts(exact(ranking), n, relevant, reach) {
+        if !may_count(ranking, n, relevant, reach) {
             return false;
         }
-        let eps = match ranking.grouping {
-            TieGrouping::Exact => return true,
-            // A tolerance of 0 or below leaves equal scores apart (no exact group), NaN too.
-            TieGrouping::Within(eps) if eps > 0.0 => eps,
-            TieGrouping::Within(_) => return false,
+        let TieGrouping::Within(eps) = ranking.grouping else {
+            return true;
         };
         let near = |t: &T| any_near(scores, *t, eps);
         match reach {
             Reach::End(end) => {
                 !end_score(&self.gathered, scores, end).is_some_and(|(_, t)| near(&t))
             }
-            _ if counts_in_one_pass(n, relevant, reach) => false,
             _ => !self
                 .gathered
                 .iter()
@@ -496,11 +492,6 @@ fn end_score<T: Score>(gathered: &[u32], scores: &[T], end: RelevantEnd) -> Opti
     })
 }
 
-/// `ranking` under exact tie grouping.
-fn exact(ranking: Ranking) -> Ranking {
-    ranking.with_grouping(TieGrouping::Exact)
-}
-
 /// The labels a row ranks: as many as it has both scores and gains for, at most u32::MAX
 /// (columns are stored as u32).
 fn ranked_len<T>(scores: &[T], gains: &[f64]) -> usize {
@@ -510,8 +501,48 @@ fn ranked_len<T>(scores: &[T], gains: &[f64]) -> usize {
 #[cfg(test)]
 mod tests {
     use crate::kernel::testing::snapshot;
-    use crate::kernel::{Ranker, Ranking, Reach, RelevantEnd};
-    use crate::ties::TiePolicy;
+    use crate::kernel::{Block, RankedRow, Ranker, Ranking, Reach, RelevantEnd};
+    use crate::ties::{TieGrouping, TiePolicy};
+
+    fn relevant(row: RankedRow<'_>) -> Vec<Block> {
+        row.relevant_blocks().copied().collect()
+    }
+
+    #[test]
+    fn tolerance_grouping_counts_rows_without_near_scores_and_sorts_the_others() {
+        let weka = Ranking::new(TiePolicy::Last).with_grouping(TieGrouping::WEKA);
+        let gains = [0.0, 1.0, 0.0];
+        for (scores, counted) in [
+            ([0.9, 0.5, 0.1], true),
+            ([0.9, 0.5, 0.5000004], false), // near the relevant score: sorted
+            ([0.5000004, 0.5, 0.1], false),
+            ([0.9, 0.5, 0.5], true), // equal, not near: an exact tie
+        ] {
+            let mut ranker = Ranker::new();
+            let row = ranker.rank_relevant(&scores, &gains, weka, 0);
+            assert_eq!(row.order().is_empty(), counted, "{scores:?}");
+            let blocks = relevant(row);
+            assert_eq!(
+                blocks,
+                relevant(Ranker::new().rank(&scores, &gains, weka, 0))
+            );
+        }
+    }
+
+    #[test]
+    fn a_count_under_exact_grouping_is_not_placed_again_under_a_tolerance() {
+        // Exactly, column 0 ranks first; under Weka's grouping it ties with column 1, and
+        // `Last` puts column 1 first.
+        let (scores, gains) = ([0.5000004, 0.5, 0.1], [1.0, 0.0, 0.0]);
+        let exact = Ranking::new(TiePolicy::Last);
+        let weka = exact.with_grouping(TieGrouping::WEKA);
+        let mut shared = Ranker::new();
+        shared.gather(&gains);
+        let _ = shared.rank_gathered(&scores, &gains, exact, 0, Reach::All);
+        let again = relevant(shared.rank_gathered_again(&scores, &gains, weka, 0, Reach::All));
+        let full = relevant(Ranker::new().rank(&scores, &gains, weka, 0));
+        assert_eq!((again.clone(), full[0].start), (full, 1));
+    }
 
     #[test]
     fn counted_groups_placed_again_equal_a_fresh_count() {

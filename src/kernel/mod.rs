@@ -31,7 +31,7 @@ mod sort;
 mod testing;
 mod top;
 
-pub(crate) use path::{counts, counts_in_one_pass};
+pub(crate) use path::{counts, counts_in_one_pass, may_count};
 pub use path::{set_kernel_path, KernelPath};
 #[cfg(feature = "serde")]
 pub(crate) use runs::runs_are_ranked;

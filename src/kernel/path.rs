@@ -9,7 +9,8 @@ use super::{Ranking, Reach};
 use crate::ties::{TieGrouping, TiePolicy};
 
 /// Whether [`Ranker::rank_gathered`] ranks a row of `n` labels, `relevant` of them relevant,
-/// by counting (else it sorts the row, as [`Ranker::rank`] does).
+/// by counting under exact tie grouping (else it sorts the row, as [`Ranker::rank`] does); a
+/// tolerance grouping is never counted here ([`may_count`] says where the kernel looks).
 pub(crate) fn counts(ranking: Ranking, n: usize, relevant: usize, reach: Reach) -> bool {
     let countable =
         ranking.grouping == TieGrouping::Exact && !matches!(ranking.ties, TiePolicy::Random(_));
@@ -23,6 +24,28 @@ pub(crate) fn counts(ranking: Ranking, n: usize, relevant: usize, reach: Reach) 
         _ => counting_limit(n),
     };
     countable && relevant <= most
+}
+
+/// Whether [`Ranker::rank_gathered`] may count a row of `n` labels, `relevant` of them relevant:
+/// as [`counts`] says under exact grouping. Under a tolerance grouping (`Within(eps)`, eps > 0)
+/// it may where it would count the row under exact grouping one group at a time (not in one
+/// pass), and then counts it only if no other score lies within eps of a relevant score (it
+/// looks, row by row, one pass per relevant score); else it sorts.
+pub(crate) fn may_count(ranking: Ranking, n: usize, relevant: usize, reach: Reach) -> bool {
+    match ranking.grouping {
+        TieGrouping::Exact => counts(ranking, n, relevant, reach),
+        // A tolerance of 0 or below (or NaN) leaves equal scores apart: no exact group.
+        TieGrouping::Within(eps) => {
+            eps > 0.0
+                && !counts_in_one_pass(n, relevant, reach)
+                && counts(
+                    ranking.with_grouping(TieGrouping::Exact),
+                    n,
+                    relevant,
+                    reach,
+                )
+        }
+    }
 }
 
 /// Whether [`Ranker::rank_gathered`], counting, counts the relevant groups in one pass over the
