@@ -11,8 +11,9 @@
 //! summing every score: the floor every metric reads through. `--baseline-loops` runs the
 //! baseline-CPU loops where the CPU has AVX2 (src/wide.rs). `read_columns` reads every score
 //! and label as the label-wise metrics read their columns out of row-major input, 8 columns
-//! at a time (`BENCH_COLUMNS=W` for W), row after row: the floor of their column pass. `--with-relevant` keeps only the
-//! rows that hold a relevant label, as benches/python/peers_bench.py gives the retrieval peers.
+//! at a time (`BENCH_COLUMNS=W` for W), row after row: the floor of their column pass.
+//! `--with-relevant` keeps only the rows that hold a relevant label, as
+//! benches/python/peers_bench.py gives the retrieval peers.
 //! The peers' metrics: `ndcg_at_k@10`, `precision@5` and `average_precision` (tie policy Last,
 //! trec_eval's), and torchmetrics' `tm_lrap`, `tm_coverage`, `tm_ranking_loss` on the float32
 //! scores.
@@ -206,7 +207,6 @@ where
     p.evaluate(y, s, None).expect("valid input")
 }
 
-/// The median of `repeats` timed calls after one warm-up, and the value.
 /// Columns read at once by `read_columns`: `BENCH_COLUMNS`, else 8 (the label-wise blocks).
 fn columns_at_once() -> usize {
     std::env::var("BENCH_COLUMNS")
@@ -215,6 +215,7 @@ fn columns_at_once() -> usize {
         .unwrap_or(8)
 }
 
+/// The median of `repeats` timed calls after one warm-up, and the value.
 fn time(repeats: usize, mut f: impl FnMut() -> f64) -> (f64, f64) {
     let value = black_box(f());
     let mut times: Vec<f64> = (0..repeats)
