@@ -23,44 +23,45 @@ fn every_preset() -> Vec<Preset> {
     presets
 }
 
+/// The preset `name` of `convention` with `params` and `ties`.
+fn lookup(
+    convention: Convention,
+    name: &str,
+    params: &[(&str, &str)],
+    ties: Option<TiePolicy>,
+) -> Preset {
+    let params: Vec<(String, String)> = params
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    Preset::lookup(convention, name, &params, ties).unwrap()
+}
+
 #[test]
 fn evaluate_all_equals_one_by_one() {
     let levels = [0.0, 0.25, 0.5, 1.0, 3.0, -1.0];
     all_at_once_equals_one_by_one(&every_preset(), &levels, 0xA11_5EED);
 }
 
-/// Presets under tolerance groupings (MULAN's, rankmetrics' with `grouping` 1e-6, 4e-7 and 0),
-/// several policies each, on scores with near ties: each row is counted or sorted as the kernel
-/// finds it (a row sorted for one policy is placed again for the next), all at once as one by
-/// one.
+/// Presets under tolerance groupings (every MULAN preset: its row measures take Weka's
+/// grouping; rankmetrics' with `grouping` 1e-6, 4e-7 and 0), several policies each, on scores
+/// with near ties: each row is counted or sorted as the kernel finds it (a row sorted for one
+/// policy is placed again for the next), all at once as one by one.
 #[test]
 fn tolerance_grouped_rows_all_at_once_equal_one_by_one() {
-    let mulan = [
-        "AveragePrecision",
-        "Coverage",
-        "OneError",
-        "IsError",
-        "ErrorSetSize",
-        "RankingLoss",
-    ];
-    let rankmetrics = [
-        ("ranking_loss", vec![("grouping", "0")]),
-        ("coverage", vec![("grouping", "4e-7")]),
-        ("ndcg", vec![("grouping", "weka")]),
-        ("precision_at_k", vec![("k", "2"), ("grouping", "weka")]),
+    let rankmetrics: [(&str, &[(&str, &str)]); 4] = [
+        ("ranking_loss", &[("grouping", "0")]),
+        ("coverage", &[("grouping", "4e-7")]),
+        ("ndcg", &[("grouping", "weka")]),
+        ("precision_at_k", &[("k", "2"), ("grouping", "weka")]),
     ];
     let mut presets = Vec::new();
     for ties in [None, Some(TiePolicy::Expected), Some(TiePolicy::Max)] {
-        for name in mulan {
-            presets.push(Preset::lookup(Convention::Mulan, name, Preset::NO_PARAMS, ties).unwrap());
+        for name in Convention::Mulan.metric_names() {
+            presets.push(lookup(Convention::Mulan, name, &[], ties));
         }
-        for (name, params) in &rankmetrics {
-            let params: Vec<(String, String)> = params
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect();
-            let preset = Preset::lookup(Convention::Rankmetrics, name, &params, ties);
-            presets.push(preset.unwrap());
+        for (name, params) in rankmetrics {
+            presets.push(lookup(Convention::Rankmetrics, name, params, ties));
         }
     }
     let levels = [
@@ -203,21 +204,15 @@ fn parallel_label_wise_values_equal_sequential_ones_on_many_rows() {
 #[test]
 fn parallel_windows_add_every_row_once() {
     use rankmetrics::parallel::WINDOW_ROWS;
-    let lookup = |c: Convention, m: &str, p: &[(&str, &str)]| {
-        let p: Vec<(String, String)> = p
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
-        Preset::lookup(c, m, &p, None).unwrap()
-    };
     let presets = [
-        lookup(Convention::Sklearn, "coverage_error", &[]),
-        lookup(Convention::Sklearn, "label_ranking_loss", &[]),
-        lookup(Convention::Mldr, "average_precision", &[]),
+        lookup(Convention::Sklearn, "coverage_error", &[], None),
+        lookup(Convention::Sklearn, "label_ranking_loss", &[], None),
+        lookup(Convention::Mldr, "average_precision", &[], None),
         lookup(
             Convention::Sklearn,
             "roc_auc_score",
             &[("average", "samples")],
+            None,
         ),
     ];
     let (n, l) = (WINDOW_ROWS + 3 * rankmetrics::parallel::CHUNK_ROWS + 5, 3);
