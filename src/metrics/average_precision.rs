@@ -108,8 +108,9 @@ impl RowMetric for AveragePrecision {
 }
 
 /// The average precision of one ranked row (in full, or counted) with its terms added in column
-/// order, as MULAN's `AveragePrecision` loops over the relevant labels by index. Each term is the same
-/// quotient as in [`ranked_average_precision`]; only the order of the additions differs.
+/// order, as MULAN's `AveragePrecision` loops over the relevant labels by index. Each term is
+/// the same quotient as in [`ranked_average_precision`]; only the order of the additions
+/// differs.
 fn column_order_average_precision(row: &RankedRow<'_>) -> f64 {
     let gains = row.gains();
     let is_relevant = |j: &&u32| gains.get(**j as usize).is_some_and(|&g| g != 0.0);
