@@ -144,7 +144,8 @@ fn eval(args: &EvalArgs) -> Result<ExitCode, String> {
         }
     };
     let end_values = results.split_off(presets.len());
-    let provenance = Provenance::new(&args.data, shapes, presets.iter().map(Preset::convention))?;
+    // Hashing reads every input file again: only for the formats that name the inputs.
+    let provenance = || Provenance::new(&args.data, shapes, presets.iter().map(Preset::convention));
     let outcomes: Vec<Outcome<'_>> = presets
         .iter()
         .zip(results)
@@ -159,10 +160,10 @@ fn eval(args: &EvalArgs) -> Result<ExitCode, String> {
         eprintln!("rankmetrics: {note}");
     }
     print(&match args.format {
-        Format::Json => output::json(&outcomes, &provenance),
+        Format::Json => output::json(&outcomes, &provenance()?),
         Format::Table => output::table(&outcomes),
-        Format::Csv => output::csv(&outcomes, &provenance),
-        Format::Markdown => output::markdown(&outcomes, &provenance),
+        Format::Csv => output::csv(&outcomes, &provenance()?),
+        Format::Markdown => output::markdown(&outcomes, &provenance()?),
     });
     let all_values = outcomes.iter().all(|o| o.result.is_ok());
     Ok(ExitCode::from(if all_values { 0 } else { 1 }))
@@ -285,10 +286,13 @@ fn compare(args: &CompareArgs) -> Result<ExitCode, String> {
     ));
     let weights = inputs.weights.as_deref();
     // Hashing reads the input files again, on one core: beside the grid on the pool it
-    // overlaps the grid instead of adding to it.
+    // overlaps the grid instead of adding to it. The table names no inputs: no hashes.
     let (rows, provenance) = rayon::join(
         || compare::compare(&y_true, &y_score, weights, inputs.scores_float32),
-        || Provenance::new(&args.data, Shapes::from(&inputs), compare::TOOLKITS),
+        || match args.format {
+            Format::Table => Ok(None),
+            _ => Provenance::new(&args.data, Shapes::from(&inputs), compare::TOOLKITS).map(Some),
+        },
     );
     let rows = rows?;
     progress.finish();
@@ -298,12 +302,12 @@ fn compare(args: &CompareArgs) -> Result<ExitCode, String> {
     }
     // The footnotes read the inputs again: only the formats for people print them.
     let notes = || notes::Notes::new(&rows, &y_true, &y_score, inputs.weights.as_deref());
-    let provenance = provenance?;
-    print(&match args.format {
-        Format::Json => output::compare_json(&rows, inputs.weights.is_some(), &provenance),
-        Format::Table => output::compare_table(&rows, &notes()),
-        Format::Csv => output::compare_csv(&rows, &provenance),
-        Format::Markdown => output::compare_markdown(&rows, &notes(), &provenance),
+    print(&match (args.format, provenance?) {
+        (Format::Json, Some(p)) => output::compare_json(&rows, inputs.weights.is_some(), &p),
+        (Format::Csv, Some(p)) => output::compare_csv(&rows, &p),
+        (Format::Markdown, Some(p)) => output::compare_markdown(&rows, &notes(), &p),
+        // The table, the one format hashed for none (`provenance` is `Some` for the others).
+        _ => output::compare_table(&rows, &notes()),
     });
     let all_values = rows
         .iter()
