@@ -155,12 +155,31 @@ impl Header {
 
     /// Appends the values of whole rows of data bytes to `out`, in file order.
     pub fn decode_into(&self, bytes: &[u8], out: &mut Vec<f64>) {
-        let size = self.dtype.size();
-        out.extend(
-            bytes
-                .chunks_exact(size)
-                .map(|b| decode(self.dtype, self.big_endian, b)),
-        );
+        // One loop per type and byte order, the branch taken once per call rather than per
+        // value: the loops compile to vector code (reading 100,000 × 100 float64 took twice as
+        // long with the branch inside).
+        macro_rules! each {
+            ($t:ty, $n:literal, $to_f64:expr) => {{
+                let arrays = bytes.chunks_exact($n).map(|b| {
+                    let mut a = [0u8; $n];
+                    a.copy_from_slice(b);
+                    a
+                });
+                match self.big_endian {
+                    true => out.extend(arrays.map(|a| $to_f64(<$t>::from_be_bytes(a)))),
+                    false => out.extend(arrays.map(|a| $to_f64(<$t>::from_le_bytes(a)))),
+                }
+            }};
+        }
+        match self.dtype {
+            Dtype::Bool => out.extend(bytes.iter().map(|&b| f64::from(u8::from(b != 0)))),
+            Dtype::U8 => out.extend(bytes.iter().map(|&b| f64::from(b))),
+            Dtype::F32 => each!(f32, 4, f64::from),
+            Dtype::F64 => each!(f64, 8, |x: f64| x),
+            Dtype::I32 => each!(i32, 4, f64::from),
+            // Labels and weights beyond 2^53 lose precision, as they would in NumPy's float64.
+            Dtype::I64 => each!(i64, 8, |x: i64| x as f64),
+        }
     }
 
     /// The error for a file holding `found` bytes of data instead of `data_len`.
@@ -261,29 +280,6 @@ fn parse_descr(quoted: &str) -> Result<(bool, Dtype), String> {
     Ok((big_endian, dtype))
 }
 
-fn decode(dtype: Dtype, big_endian: bool, b: &[u8]) -> f64 {
-    macro_rules! num {
-        ($t:ty, $n:literal) => {{
-            let mut a = [0u8; $n];
-            a.copy_from_slice(b);
-            if big_endian {
-                <$t>::from_be_bytes(a)
-            } else {
-                <$t>::from_le_bytes(a)
-            }
-        }};
-    }
-    match dtype {
-        Dtype::Bool => f64::from(u8::from(b[0] != 0)),
-        Dtype::U8 => f64::from(b[0]),
-        Dtype::F32 => f64::from(num!(f32, 4)),
-        Dtype::F64 => num!(f64, 8),
-        Dtype::I32 => f64::from(num!(i32, 4)),
-        // Labels and weights beyond 2^53 lose precision, as they would in NumPy's float64.
-        Dtype::I64 => num!(i64, 8) as f64,
-    }
-}
-
 /// The bytes of an `.npy` file (version 1, C order) holding `data` as `descr`; for tests.
 #[cfg(test)]
 pub fn encode(descr: &str, fortran: bool, shape: &[usize], data: &[u8]) -> Vec<u8> {
@@ -344,6 +340,38 @@ mod tests {
         assert_eq!(b1.data, [1.0, 0.0, 1.0]);
         let u1 = parse(&encode("|u1", false, &[3], &[0, 1, 255])).unwrap();
         assert_eq!((u1.rows, u1.cols, u1.data), (3, 1, vec![0.0, 1.0, 255.0]));
+        // Every multi-byte type in both byte orders (each decoded by its own loop).
+        macro_rules! both_orders {
+            ($t:ty, $descr:literal, $values:expr, $expected:expr) => {{
+                let values: [$t; 3] = $values;
+                let le = bytes(values.map(<$t>::to_le_bytes));
+                let be = bytes(values.map(<$t>::to_be_bytes));
+                for (data, order) in [(le, '<'), (be, '>')] {
+                    let descr = format!("{order}{}", $descr);
+                    let got = parse(&encode(&descr, false, &[3], &data)).unwrap().data;
+                    assert_eq!(got, $expected, "{descr}");
+                }
+            }};
+        }
+        both_orders!(
+            f64,
+            "f8",
+            [-0.0, 1e-310, f64::MAX],
+            [-0.0, 1e-310, f64::MAX]
+        );
+        let f4s = [0.1f32, -3.5, f32::MIN_POSITIVE];
+        both_orders!(f32, "f4", f4s, f4s.map(f64::from));
+        both_orders!(
+            i32,
+            "i4",
+            [i32::MIN, -1, 258],
+            [-2_147_483_648.0, -1.0, 258.0]
+        );
+        let i8_as_f64 = [-(2f64.powi(63)), -258.0, 2f64.powi(53)];
+        both_orders!(i64, "i8", [i64::MIN, -258, (1 << 53) + 1], i8_as_f64);
+        // NumPy's bool is any nonzero byte.
+        let b2 = parse(&encode("|b1", false, &[3], &[2, 0, 255])).unwrap();
+        assert_eq!(b2.data, [1.0, 0.0, 1.0]);
         let empty = parse(&encode("<f8", false, &[0, 4], &[])).unwrap();
         assert_eq!((empty.rows, empty.cols), (0, 4));
     }
