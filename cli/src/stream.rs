@@ -232,10 +232,13 @@ fn read_chunk(
         let start = chunk.len();
         let n = scores.read_rows(CHUNK_ROWS, chunk)?;
         let ended = n < CHUNK_ROWS;
-        has_logit = has_logit || (n > 0 && logits(&chunk[start..], n, scores.cols(), test));
+        // Without torchmetrics' metrics (`logit_chunk` is `None`) no chunk is tested.
         let cut = match logit_chunk {
             None => true,
-            Some(last) => has_logit && scores.rows() <= last,
+            Some(last) => {
+                has_logit = has_logit || (n > 0 && logits(&chunk[start..], n, scores.cols(), test));
+                has_logit && scores.rows() <= last
+            }
         };
         if ended || cut {
             return Ok((scores.rows() - first, ended));
