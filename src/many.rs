@@ -170,10 +170,24 @@ impl RowPlan {
                 None => groupings.push((r.grouping, vec![r.ties])),
             }
         }
+        // A lane that reads one end of the relevant labels, or those in the top k, reads them
+        // as well in the ranking of all of them: where a lane of its ranking asks for that one,
+        // it shares it (the row is counted once for both, not once per reach).
+        let reach_of = |lane: &Lane<'_>| match lane.reach {
+            RowReach::Gathered(Reach::End(_) | Reach::Top(_))
+                if lanes.iter().any(|other| {
+                    other.options.ranking == lane.options.ranking
+                        && other.reach == RowReach::Gathered(Reach::All)
+                }) =>
+            {
+                RowReach::Gathered(Reach::All)
+            }
+            reach => reach,
+        };
         let mut reaches: Vec<RowReach> = Vec::new();
-        for lane in lanes {
-            if lane.reach != RowReach::Full && !reaches.contains(&lane.reach) {
-                reaches.push(lane.reach);
+        for reach in lanes.iter().map(reach_of) {
+            if reach != RowReach::Full && !reaches.contains(&reach) {
+                reaches.push(reach);
             }
         }
         let mut tasks = Vec::new();
@@ -187,7 +201,9 @@ impl RowPlan {
             for (ties, reach) in full.chain(others) {
                 let ranking = Ranking::new(ties).with_grouping(grouping);
                 let served: Vec<usize> = (0..lanes.len())
-                    .filter(|&k| lanes[k].options.ranking == ranking && lanes[k].reach == reach)
+                    .filter(|&k| {
+                        lanes[k].options.ranking == ranking && reach_of(&lanes[k]) == reach
+                    })
                     .collect();
                 if !served.is_empty() {
                     tasks.push(Task {
