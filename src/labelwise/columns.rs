@@ -4,17 +4,19 @@
 
 use core::ops::Range;
 
-use super::lanes::{vector_values, wants, Lane, Values};
+use super::lanes::{vector_values, wants, Lane, Values, VectorPlan};
 use super::vector::{Vector, VectorMetric, Weights};
 use super::Average;
 use crate::kernel::Ranker;
 use crate::matrix::{LabelMatrix, ScoreMatrix};
 use crate::score::{Label, Score};
 
-/// Column j's values (macro and weighted averages) and its positive weight (the weighted
-/// average's weight of the column; 0 when no lane averages by weight, which never reads it).
+/// Column j's values for the lanes of `plan` (macro and weighted averages) and its positive
+/// weight (the weighted average's weight of the column; 0 when no lane averages by weight,
+/// which never reads it).
 pub(super) fn column_values<M: VectorMetric, T: Score>(
     lanes: &[Lane<'_, M>],
+    plan: &VectorPlan,
     (scores, labels): (&[T], &[f64]),
     weights: Option<&[f64]>,
     j: usize,
@@ -27,8 +29,7 @@ pub(super) fn column_values<M: VectorMetric, T: Score>(
         labels,
         weights: weights_of_rows,
     };
-    let averages = [Average::Macro, Average::Weighted];
-    vector_values(lanes, &averages, &v, j, ranker, out);
+    vector_values(lanes, plan, &v, j, ranker, out);
     match wants(lanes, Average::Weighted) {
         true => (0..labels.len())
             .map(|i| weights_of_rows.of(i) * labels[i])

@@ -3,7 +3,7 @@
 
 use super::cells::{check_rows, read_cells, Cells, Layouts};
 use super::columns::{column_values, column_weight, read_block, reads_in_blocks, BLOCK_COLUMNS};
-use super::lanes::{add_values, fail, results, wants, Lane};
+use super::lanes::{add_values, fail, results, wants, Lane, VectorPlan};
 use super::means::Means;
 use super::pooled::{check_pool_size, finish_pieces, micro_in_pieces, pooled_values};
 use super::samples::sample_values;
@@ -222,12 +222,14 @@ pub(super) fn vectors<M, T, Y, S>(
     let (mut ranker, mut values) = (Ranker::new(), Vec::new());
     let mut columns = ColumnReader::new(lanes, cells, (y_true, y_score), (n, l));
     // Macro and weighted averages read the same columns: one read and sort serve both.
+    let plan = VectorPlan::of_vectors(lanes, &[Average::Macro, Average::Weighted]);
     for block in columns.blocks(1) {
         columns.read(block.clone());
         for j in block {
             values.clear();
             let positive_weight = column_values(
                 lanes,
+                &plan,
                 columns.column(j),
                 weights,
                 j,
@@ -239,9 +241,11 @@ pub(super) fn vectors<M, T, Y, S>(
     }
     if let Some((scores, labels)) = cells.by_row.as_ref() {
         if wants(lanes, Average::Samples) {
+            let plan = VectorPlan::of_vectors(lanes, &[Average::Samples]);
             for i in 0..n {
                 values.clear();
-                sample_values(lanes, (scores, labels), l, i, &mut ranker, &mut values);
+                let cells = (scores.as_slice(), labels.as_slice());
+                sample_values(lanes, &plan, cells, l, i, &mut ranker, &mut values);
                 let weight = weights.map_or(1.0, |w| w[i]);
                 add_values(lanes, &values, |_| weight);
             }
@@ -302,6 +306,7 @@ pub(super) fn vectors_parallel<M, T, Y, S>(
         },
         || {
             let reader = ColumnReader::new(shared, cells, (y_true, y_score), (n, l));
+            let plan = VectorPlan::of_vectors(shared, &[Average::Macro, Average::Weighted]);
             // Four blocks a thread at least, so that the threads end together.
             let blocks: Vec<_> = reader.blocks(4 * rayon::current_num_threads()).collect();
             blocks
@@ -313,8 +318,15 @@ pub(super) fn vectors_parallel<M, T, Y, S>(
                         let column_values = |j| {
                             let mut values = Vec::new();
                             let column = columns.column(j);
-                            let weight =
-                                column_values(shared, column, weights, j, ranker, &mut values);
+                            let weight = column_values(
+                                shared,
+                                &plan,
+                                column,
+                                weights,
+                                j,
+                                ranker,
+                                &mut values,
+                            );
                             (weight, values)
                         };
                         block.map(column_values).collect::<Vec<_>>()
@@ -329,6 +341,7 @@ pub(super) fn vectors_parallel<M, T, Y, S>(
     }
     if let Some((scores, labels)) = cells.by_row.as_ref() {
         if wants(lanes, Average::Samples) {
+            let plan = VectorPlan::of_vectors(lanes, &[Average::Samples]);
             for window in (0..n).step_by(crate::row::parallel::WINDOW_ROWS) {
                 let rows = window..n.min(window + crate::row::parallel::WINDOW_ROWS);
                 let shared: &[Lane<'_, M>] = lanes;
@@ -336,7 +349,8 @@ pub(super) fn vectors_parallel<M, T, Y, S>(
                 let chunks = crate::row::parallel::in_chunks(rows, Ranker::new, |ranker, rows| {
                     let (mut ends, mut values) = (Vec::new(), Vec::new());
                     for i in rows {
-                        sample_values(shared, (scores, labels), l, i, ranker, &mut values);
+                        let cells = (scores.as_slice(), labels.as_slice());
+                        sample_values(shared, &plan, cells, l, i, ranker, &mut values);
                         ends.push(values.len());
                     }
                     (ends, values)

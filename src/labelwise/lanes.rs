@@ -51,44 +51,86 @@ pub(super) fn results<M>(lanes: &[Lane<'_, M>]) -> Vec<Result<f64, Error>> {
 /// Values of vectors for lanes: `(lane, value)`, in the order they are added.
 pub(super) type Values = Vec<(usize, Option<f64>)>;
 
-/// One vector's values, `(lane, value)`, for the running lanes whose averaging is in
-/// `averages` (and that do not read the pooled ranking in pieces), appended to `out`: the vector
-/// is sorted once per tie grouping and ranked once per policy. Reads the lanes only, so that
-/// vectors can be valued in parallel and their values added in order ([`add_values`]).
+/// The rankings a selection of lanes asks for, each once, in lane order, with the lanes that
+/// ask for it: worked out once for the vectors of a pass, not for each (a row's vector is
+/// valued in about a microsecond, and `compare` runs some ninety lanes). Whether a lane still
+/// runs is asked as each vector is valued ([`running`](Self::running)).
+pub(super) struct VectorPlan {
+    rankings: Vec<(Ranking, Vec<usize>)>,
+}
+
+impl VectorPlan {
+    /// The plan of the lanes that `selects` picks.
+    pub(super) fn new<M>(lanes: &[Lane<'_, M>], selects: impl Fn(&Lane<'_, M>) -> bool) -> Self {
+        let mut rankings: Vec<(Ranking, Vec<usize>)> = Vec::new();
+        for (k, lane) in lanes.iter().enumerate().filter(|(_, lane)| selects(lane)) {
+            let ranking = lane.options.ranking;
+            match rankings.iter_mut().find(|(r, _)| *r == ranking) {
+                Some((_, asking)) => asking.push(k),
+                None => rankings.push((ranking, vec![k])),
+            }
+        }
+        VectorPlan { rankings }
+    }
+
+    /// The plan of the lanes whose averaging is in `averages` and that do not read the pooled
+    /// ranking in pieces.
+    pub(super) fn of_vectors<M>(lanes: &[Lane<'_, M>], averages: &[Average]) -> Self {
+        Self::new(lanes, |lane| {
+            !lane.pieces && averages.contains(&lane.average)
+        })
+    }
+
+    /// Each ranking that a lane still running asks for, with those lanes, in order.
+    pub(super) fn running<'a, M>(
+        &'a self,
+        lanes: &'a [Lane<'_, M>],
+    ) -> impl Iterator<Item = (Ranking, impl Iterator<Item = usize> + Clone + 'a)> + 'a {
+        self.rankings.iter().filter_map(move |(ranking, asking)| {
+            let running = asking
+                .iter()
+                .copied()
+                .filter(move |&k| lanes.get(k).is_some_and(|lane| lane.failed.is_none()));
+            running
+                .clone()
+                .next()
+                .is_some()
+                .then_some((*ranking, running))
+        })
+    }
+}
+
+/// One vector's values, `(lane, value)`, for the running lanes of `plan`, appended to `out`:
+/// the vector is sorted once per tie grouping and ranked once per policy. Reads the lanes
+/// only, so that vectors can be valued in parallel and their values added in order
+/// ([`add_values`]).
 pub(super) fn vector_values<M: VectorMetric, T: Score>(
     lanes: &[Lane<'_, M>],
-    averages: &[Average],
+    plan: &VectorPlan,
     v: &Vector<'_, T>,
     seed: usize,
     ranker: &mut Ranker,
     out: &mut Values,
 ) {
-    let serves = |lane: &Lane<'_, M>| {
-        lane.failed.is_none() && !lane.pieces && averages.contains(&lane.average)
-    };
-    let plans = rankings(lanes, serves);
     let (mut sorted, mut counted) = (None, None);
     let relevant = v.labels.iter().filter(|&&y| y != 0.0).count();
     let n = v.scores.len().min(v.labels.len());
     // A vector with few relevant items is ranked by counting when every metric of a ranking
     // reads only the blocks holding them; one the kernel would sort shares the sort of the
     // other policies.
-    let counts = |ranking: Ranking| {
+    let weighted = !v.weights.is_unit();
+    let counts = |ranking: Ranking, asking| {
         crate::kernel::counts(ranking, n, relevant, Reach::All)
-            && lanes
-                .iter()
-                .filter(|lane| serves(lane) && lane.options.ranking == ranking)
-                .all(|lane| {
-                    lane.metric
-                        .reads_only_relevant_blocks(!v.weights.is_unit(), n)
-                })
+            && reads_only_relevant_blocks(lanes, asking, weighted, n)
     };
     // A long vector's one-pass count costs about as much as its sort: where another ranking
     // of the vector sorts it anyway, every ranking shares that sort.
-    let sorts_anyway = plans.iter().any(|&ranking| !counts(ranking))
+    let sorts_anyway = plan
+        .running(lanes)
+        .any(|(ranking, asking)| !counts(ranking, asking))
         && crate::kernel::counts_in_one_pass(n, relevant, Reach::All);
-    for ranking in plans {
-        let relevant_only = counts(ranking) && !sorts_anyway;
+    for (ranking, asking) in plan.running(lanes) {
+        let relevant_only = counts(ranking, asking.clone()) && !sorts_anyway;
         let row = if relevant_only {
             // The kernel's keys now hold this vector's relevant items only, if any; counted
             // once, they are placed again under the next policy.
@@ -108,39 +150,32 @@ pub(super) fn vector_values<M: VectorMetric, T: Score>(
                 ranker.reassign(v.labels, ranking.ties, seed)
             }
         };
-        push_values(lanes, serves, ranking, v, &row, out);
+        push_values(lanes, asking, v, &row, out);
     }
 }
 
-/// The rankings (tie policy and grouping) the lanes that `serves` picks ask for, each once,
-/// in lane order.
-pub(super) fn rankings<M>(
+/// Whether every lane of `asking` reads only the blocks holding relevant items of a vector of
+/// `n` items (`weighted`: with weights).
+fn reads_only_relevant_blocks<M: VectorMetric>(
     lanes: &[Lane<'_, M>],
-    serves: impl Fn(&Lane<'_, M>) -> bool,
-) -> Vec<Ranking> {
-    let mut plans: Vec<Ranking> = Vec::new();
-    for lane in lanes.iter().filter(|lane| serves(lane)) {
-        if !plans.contains(&lane.options.ranking) {
-            plans.push(lane.options.ranking);
-        }
-    }
-    plans
+    mut asking: impl Iterator<Item = usize>,
+    weighted: bool,
+    n: usize,
+) -> bool {
+    asking.all(|k| lanes[k].metric.reads_only_relevant_blocks(weighted, n))
 }
 
-/// The values of `v`, ranked as `row` under `ranking`, for the lanes that `serves` picks and
-/// that ask for `ranking`, appended to `out` as `(lane, value)`.
+/// The values of `v`, ranked as `row`, for the lanes `asking` (which ask for that ranking),
+/// appended to `out` as `(lane, value)`.
 pub(super) fn push_values<M: VectorMetric, T: Score>(
     lanes: &[Lane<'_, M>],
-    serves: impl Fn(&Lane<'_, M>) -> bool,
-    ranking: Ranking,
+    asking: impl Iterator<Item = usize>,
     v: &Vector<'_, T>,
     row: &RankedRow<'_>,
     out: &mut Values,
 ) {
-    for (k, lane) in lanes.iter().enumerate() {
-        if serves(lane) && lane.options.ranking == ranking {
-            out.push((k, lane.metric.vector_value(v, row)));
-        }
+    for k in asking {
+        out.push((k, lanes[k].metric.vector_value(v, row)));
     }
 }
 

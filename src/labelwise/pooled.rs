@@ -2,7 +2,7 @@
 //! whole from the row copy, or a piece at a time from the input for a metric that reads pieces.
 
 use super::cells::Cells;
-use super::lanes::{fail, vector_values, wants, Lane, Values};
+use super::lanes::{fail, vector_values, wants, Lane, Values, VectorPlan};
 use super::medians::{ClassMedians, PieceClasses};
 use super::piece_sums::PieceSums;
 use super::pool::{any_label, cut_pieces, key_range, Bucketing, Pool, Segment, BUCKETS};
@@ -44,7 +44,8 @@ pub(super) fn pooled_values<M: VectorMetric, T: Score, L>(
             labels,
             weights: weights.map_or(Weights::Unit, |w| Weights::PerRow(w, l)),
         };
-        vector_values(lanes, &[Average::Micro], &v, 0, &mut ranker, &mut values);
+        let plan = VectorPlan::of_vectors(lanes, &[Average::Micro]);
+        vector_values(lanes, &plan, &v, 0, &mut ranker, &mut values);
     }
     values
 }

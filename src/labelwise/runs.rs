@@ -13,7 +13,7 @@
 
 use super::columns::column_weight;
 use super::drivers::new_lanes;
-use super::lanes::{add_values, fail, push_values, rankings, results, wants, Lane, Values};
+use super::lanes::{add_values, fail, push_values, results, wants, Lane, Values, VectorPlan};
 use super::pooled::{check_pool_size, MAX_ITEMS};
 use super::vector::{Vector, VectorMetric, Weights};
 use super::Average;
@@ -177,18 +177,18 @@ fn runs_values<M: VectorMetric>(
     ranker: &mut Ranker,
     out: &mut Values,
 ) {
-    let serves = |lane: &Lane<'_, M>| lane.failed.is_none() && averages.contains(&lane.average);
+    let plan = VectorPlan::new(lanes, |lane| averages.contains(&lane.average));
     // The metrics read the blocks only: no scores, labels or weights of items.
     let v: Vector<'_, f64> = Vector {
         scores: &[],
         labels: &[],
         weights: Weights::Unit,
     };
-    for ranking in rankings(lanes, serves) {
+    for (ranking, asking) in plan.running(lanes) {
         // `refusal` has failed the lanes of the policies the runs cannot rank.
         let Some(row) = ranker.rank_runs(runs, ranking) else {
             continue;
         };
-        push_values(lanes, serves, ranking, &v, &row, out);
+        push_values(lanes, asking, &v, &row, out);
     }
 }

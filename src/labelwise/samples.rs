@@ -1,14 +1,14 @@
 //! The per-sample vectors (the `samples` average): each row, unweighted.
 
-use super::lanes::{vector_values, Lane, Values};
+use super::lanes::{vector_values, Lane, Values, VectorPlan};
 use super::vector::{Vector, VectorMetric, Weights};
-use super::Average;
 use crate::kernel::Ranker;
 use crate::score::Score;
 
-/// Row i's values (the `samples` average).
+/// Row i's values (the `samples` average) for the lanes of `plan`.
 pub(super) fn sample_values<M: VectorMetric, T: Score>(
     lanes: &[Lane<'_, M>],
+    plan: &VectorPlan,
     (scores, labels): (&[T], &[f64]),
     l: usize,
     i: usize,
@@ -20,5 +20,5 @@ pub(super) fn sample_values<M: VectorMetric, T: Score>(
         labels: &labels[i * l..][..l],
         weights: Weights::Unit,
     };
-    vector_values(lanes, &[Average::Samples], &v, i, ranker, out);
+    vector_values(lanes, plan, &v, i, ranker, out);
 }
