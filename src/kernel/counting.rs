@@ -5,7 +5,7 @@
 use std::cmp::Ordering;
 
 use super::path::{counts_in_one_pass, may_count};
-use super::scan::{any_near, count_above_and_equal, gather_nonzero};
+use super::scan::{count_above_and_equal, count_above_equal_near, gather_nonzero};
 use super::sort::sort_few;
 use super::{Block, RankedRow, Ranker, Ranking, Reach, RelevantEnd};
 use crate::score::Score;
@@ -121,15 +121,24 @@ impl Ranker {
     ) -> RankedRow<'a> {
         self.forget_assignment();
         let n = ranked_len(scores, gains);
-        if !self.counts_row(&scores[..n], ranking, reach) {
-            return match reach {
-                Reach::Top(k) => self.rank_top(scores, gains, ranking, row, k),
-                _ => self.rank(scores, gains, ranking, row),
-            };
+        if !may_count(ranking, n, self.gathered.len(), reach) {
+            return self.rank_sorted(scores, gains, ranking, row, reach);
         }
+        let (all_scores, all_gains) = (scores, gains);
         let (scores, gains) = (&scores[..n], &gains[..n]);
+        // Under a tolerance grouping each count also looks for a score near the counted one:
+        // where there is one, the row is sorted instead (`count_near`).
+        let tolerance = match ranking.grouping {
+            TieGrouping::Within(eps) => Some(eps),
+            TieGrouping::Exact => None,
+        };
         if let (Reach::End(end), Some(sharing)) = (reach, ranking.ties.sharing()) {
-            return self.rank_end_shared(scores, gains, end, sharing);
+            let extreme = end_score(&self.gathered, scores, end);
+            let counted = extreme.map(|(_, t)| count_near(scores, t, tolerance));
+            return match counted {
+                Some(None) => self.rank_sorted(all_scores, all_gains, ranking, row, reach),
+                _ => self.rank_end_shared(scores, gains, extreme, counted.flatten(), sharing),
+            };
         }
         self.keys.clear();
         self.keys.extend(
@@ -156,9 +165,14 @@ impl Ranker {
             Reach::Top(k) => k,
             _ => n,
         };
-        let covered = match one_pass {
-            true => self.count_groups_in_one_pass(scores, gains),
-            false => self.count_groups(scores, top),
+        // `may_count` rules out one pass under a tolerance grouping.
+        let covered = match (one_pass, tolerance) {
+            (true, None) => Some(self.count_groups_in_one_pass(scores, gains)),
+            (true, Some(_)) => None,
+            (false, _) => self.count_groups(scores, top, tolerance),
+        };
+        let Some(covered) = covered else {
+            return self.rank_sorted(all_scores, all_gains, ranking, row, reach);
         };
         self.counted_for = Some(CountedFor {
             reach,
@@ -199,51 +213,39 @@ impl Ranker {
         }
     }
 
-    /// Whether [`rank_gathered`](Self::rank_gathered) counts this row (its `scores`, the
-    /// gathered columns): as [`counts`](super::path::counts) says under exact grouping. Under
-    /// a tolerance grouping (`Within(eps)`), where [`may_count`] allows it, the row is counted
-    /// as under exact grouping when no other score lies within eps of a relevant score the
-    /// reach reads (the end's, or every relevant one): then no other score joins that score's
-    /// group and no group spans it, so its block is the exact one. The check makes one
-    /// branch-free pass over the row per relevant label read.
-    fn counts_row<T: Score>(&self, scores: &[T], ranking: Ranking, reach: Reach) -> bool {
-        let (n, relevant) = (scores.len(), self.gathered.len());
-        if !may_count(ranking, n, relevant, reach) {
-            return false;
-        }
-        let TieGrouping::Within(eps) = ranking.grouping else {
-            return true;
-        };
-        let near = |t: &T| any_near(scores, *t, eps);
+    /// The sort of the whole row (of its top k for [`Reach::Top`]) that
+    /// [`rank_gathered`](Self::rank_gathered) falls back on where it cannot count.
+    fn rank_sorted<'a, T: Score>(
+        &'a mut self,
+        scores: &[T],
+        gains: &'a [f64],
+        ranking: Ranking,
+        row: usize,
+        reach: Reach,
+    ) -> RankedRow<'a> {
         match reach {
-            Reach::End(end) => {
-                !end_score(&self.gathered, scores, end).is_some_and(|(_, t)| near(&t))
-            }
-            _ => !self
-                .gathered
-                .iter()
-                .filter_map(|&j| scores.get(j as usize))
-                .any(near),
+            Reach::Top(k) => self.rank_top(scores, gains, ranking, row, k),
+            _ => self.rank(scores, gains, ranking, row),
         }
     }
 
     /// [`rank_gathered`](Self::rank_gathered) for one end under a rank-sharing policy: the
     /// end's tie group is one block, whose relevant members are the gathered columns scored
-    /// as the best (worst) of them.
+    /// as the best (worst) of them. `extreme`: the end's relevant count and score
+    /// ([`end_score`]); `counted`: the labels above and equal to that score.
     fn rank_end_shared<'a, T: Score>(
         &'a mut self,
         scores: &[T],
         gains: &'a [f64],
-        end: RelevantEnd,
+        extreme: Option<(usize, T)>,
+        counted: Option<(usize, usize)>,
         sharing: RankSharing,
     ) -> RankedRow<'a> {
         self.forget_assignment();
         self.blocks.clear();
         self.order.clear();
-        let extreme = end_score(&self.gathered, scores, end);
         let n_relevant = extreme.map_or(0, |(n, _)| n);
-        if let Some((_, t)) = extreme {
-            let (start, len) = count_above_and_equal(scores, t);
+        if let (Some((_, t)), Some((start, len))) = (extreme, counted) {
             let members = self.gathered.iter().map(|&j| j as usize);
             let member_gains = members
                 .filter(|&j| scores.get(j) == Some(&t))
@@ -267,11 +269,18 @@ impl Ranker {
     /// `keys` holds the relevant labels, sorted. Each run of equal keys is one tie group's
     /// relevant members; one pass over the row counts the group's labels above (`start`) and in
     /// it (`len`). Stops at the first group that starts at position `top` or below; returns the
-    /// positions the groups cover.
-    fn count_groups<T: Score>(&mut self, scores: &[T], top: usize) -> usize {
+    /// positions the groups cover. Under a tolerance grouping (`tolerance`: its eps), `None`
+    /// as soon as a score lies near a counted one (`count_near`): the row must be sorted.
+    fn count_groups<T: Score>(
+        &mut self,
+        scores: &[T],
+        top: usize,
+        tolerance: Option<f64>,
+    ) -> Option<usize> {
         self.counted.clear();
         self.places_known = false;
-        let narrowed = self.narrowed.of(scores, self.keys.len());
+        // The narrowed copy counts exact groups; the near test takes the scores as they are.
+        let narrowed = tolerance.is_none() && self.narrowed.of(scores, self.keys.len());
         let mut first = 0;
         while let Some(&(key, column)) = self.keys.get(first) {
             let members = self.keys[first..].iter().take_while(|k| k.0 == key).count();
@@ -280,12 +289,12 @@ impl Ranker {
             let Some(&t) = scores.get(column as usize) else {
                 continue;
             };
-            let (start, len) = narrowed
-                .then(|| self.narrowed.count(t, members))
-                .flatten()
-                .unwrap_or_else(|| count_above_and_equal(scores, t));
+            let (start, len) = match narrowed.then(|| self.narrowed.count(t, members)) {
+                Some(Some(counted)) => counted,
+                _ => count_near(scores, t, tolerance)?,
+            };
             if start >= top {
-                return start;
+                return Some(start);
             }
             self.counted.push(CountedGroup {
                 first: group,
@@ -294,7 +303,7 @@ impl Ranker {
                 len,
             });
         }
-        scores.len()
+        Some(scores.len())
     }
 
     /// The members' places in column order among their counted group (`equal_before`, by
@@ -477,6 +486,21 @@ fn gathered_row(mut ranked: RankedRow<'_>, reach: Reach, n_relevant: usize) -> R
 
 /// How many of the `gathered` columns have a score, and the best (`First`) or worst (`Last`) of
 /// their scores.
+/// The labels above `t` and equal to it, as [`count_above_and_equal`] counts them; under a
+/// tolerance grouping (`tolerance`: its eps), `None` where another score lies within eps of `t`.
+/// Otherwise `t`'s group under the tolerance is its equals alone (a group that holds `t` and a
+/// different score holds one within eps of `t`, however it chains) and no group spans it, so
+/// its block is the exact grouping's.
+fn count_near<T: Score>(scores: &[T], t: T, tolerance: Option<f64>) -> Option<(usize, usize)> {
+    match tolerance {
+        None => Some(count_above_and_equal(scores, t)),
+        Some(eps) => match count_above_equal_near(scores, t, eps) {
+            (_, _, true) => None,
+            (above, equal, false) => Some((above, equal)),
+        },
+    }
+}
+
 fn end_score<T: Score>(gathered: &[u32], scores: &[T], end: RelevantEnd) -> Option<(usize, T)> {
     // Float comparisons: -0.0 and 0.0 are one score, as the keys say.
     let beats = |s: T, t: T| match end {

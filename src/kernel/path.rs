@@ -29,8 +29,8 @@ pub(crate) fn counts(ranking: Ranking, n: usize, relevant: usize, reach: Reach) 
 /// Whether [`Ranker::rank_gathered`] may count a row of `n` labels, `relevant` of them relevant:
 /// as [`counts`] says under exact grouping. Under a tolerance grouping (`Within(eps)`, eps > 0)
 /// it may where it would count the row under exact grouping one group at a time (not in one
-/// pass), and then counts it only if no other score lies within eps of a relevant score (it
-/// looks, row by row, one pass per relevant score); else it sorts.
+/// pass), and then counts it only if no other score lies within eps of a relevant score it
+/// counts (each group's pass over the row also looks for one); else it sorts.
 pub(crate) fn may_count(ranking: Ranking, n: usize, relevant: usize, reach: Reach) -> bool {
     match ranking.grouping {
         TieGrouping::Exact => counts(ranking, n, relevant, reach),
