@@ -214,7 +214,9 @@ impl Ranker {
     }
 
     /// The sort of the whole row (of its top k for [`Reach::Top`]) that
-    /// [`rank_gathered`](Self::rank_gathered) falls back on where it cannot count.
+    /// [`rank_gathered`](Self::rank_gathered) falls back on where it cannot count. Kept out of
+    /// line: most rows are counted.
+    #[inline(never)]
     fn rank_sorted<'a, T: Score>(
         &'a mut self,
         scores: &[T],
@@ -491,6 +493,7 @@ fn gathered_row(mut ranked: RankedRow<'_>, reach: Reach, n_relevant: usize) -> R
 /// Otherwise `t`'s group under the tolerance is its equals alone (a group that holds `t` and a
 /// different score holds one within eps of `t`, however it chains) and no group spans it, so
 /// its block is the exact grouping's.
+#[inline(always)]
 fn count_near<T: Score>(scores: &[T], t: T, tolerance: Option<f64>) -> Option<(usize, usize)> {
     match tolerance {
         None => Some(count_above_and_equal(scores, t)),

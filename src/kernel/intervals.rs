@@ -96,6 +96,7 @@ impl Ranker {
     /// sorted; one pass in column order counts, for each relevant group, the items above and in
     /// it and, for each relevant member, the items of its group in lower columns. Returns the
     /// positions covered: all of them.
+    #[inline(never)] // inlined into `rank_gathered`, its loop compiled 20% slower (macro AUC on E)
     pub(super) fn count_groups_in_one_pass<T: Score>(
         &mut self,
         scores: &[T],
