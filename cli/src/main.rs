@@ -105,6 +105,10 @@ fn scores_float32(data: &DataArgs, progress: &Progress) -> Result<bool, String> 
         .map_err(|e| e.to_string())
 }
 
+/// The error for a format that names the inputs without their provenance (ruled out: only
+/// the table skips hashing).
+const UNHASHED: &str = "internal error: the inputs' provenance was not computed for this format";
+
 /// Prints `text` on stdout; a closed pipe (`| head`) is not an error worth a panic.
 fn print(text: &str) {
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
@@ -145,7 +149,14 @@ fn eval(args: &EvalArgs) -> Result<ExitCode, String> {
     };
     let end_values = results.split_off(presets.len());
     // Hashing reads every input file again: only for the formats that name the inputs.
-    let provenance = || Provenance::new(&args.data, shapes, presets.iter().map(Preset::convention));
+    let provenance = match args.format {
+        Format::Table => None,
+        _ => Some(Provenance::new(
+            &args.data,
+            shapes,
+            presets.iter().map(Preset::convention),
+        )?),
+    };
     let outcomes: Vec<Outcome<'_>> = presets
         .iter()
         .zip(results)
@@ -159,11 +170,12 @@ fn eval(args: &EvalArgs) -> Result<ExitCode, String> {
     if let Some(note) = tie_note::note(&presets, &results_of(&outcomes), &ends, &end_values) {
         eprintln!("rankmetrics: {note}");
     }
-    print(&match args.format {
-        Format::Json => output::json(&outcomes, &provenance()?),
-        Format::Table => output::table(&outcomes),
-        Format::Csv => output::csv(&outcomes, &provenance()?),
-        Format::Markdown => output::markdown(&outcomes, &provenance()?),
+    print(&match (args.format, &provenance) {
+        (Format::Table, _) => output::table(&outcomes),
+        (Format::Json, Some(p)) => output::json(&outcomes, p),
+        (Format::Csv, Some(p)) => output::csv(&outcomes, p),
+        (Format::Markdown, Some(p)) => output::markdown(&outcomes, p),
+        (_, None) => return Err(UNHASHED.to_string()),
     });
     let all_values = outcomes.iter().all(|o| o.result.is_ok());
     Ok(ExitCode::from(if all_values { 0 } else { 1 }))
@@ -303,11 +315,11 @@ fn compare(args: &CompareArgs) -> Result<ExitCode, String> {
     // The footnotes read the inputs again: only the formats for people print them.
     let notes = || notes::Notes::new(&rows, &y_true, &y_score, inputs.weights.as_deref());
     print(&match (args.format, provenance?) {
+        (Format::Table, _) => output::compare_table(&rows, &notes()),
         (Format::Json, Some(p)) => output::compare_json(&rows, inputs.weights.is_some(), &p),
         (Format::Csv, Some(p)) => output::compare_csv(&rows, &p),
         (Format::Markdown, Some(p)) => output::compare_markdown(&rows, &notes(), &p),
-        // The table, the one format hashed for none (`provenance` is `Some` for the others).
-        _ => output::compare_table(&rows, &notes()),
+        (_, None) => return Err(UNHASHED.to_string()),
     });
     let all_values = rows
         .iter()

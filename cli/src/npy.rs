@@ -349,7 +349,9 @@ mod tests {
                 for (data, order) in [(le, '<'), (be, '>')] {
                     let descr = format!("{order}{}", $descr);
                     let got = parse(&encode(&descr, false, &[3], &data)).unwrap().data;
-                    assert_eq!(got, $expected, "{descr}");
+                    // Bits, so that -0.0 is not taken for 0.0.
+                    let bits = |xs: &[f64]| xs.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                    assert_eq!(bits(&got), bits(&$expected), "{descr}");
                 }
             }};
         }

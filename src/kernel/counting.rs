@@ -486,8 +486,6 @@ fn gathered_row(mut ranked: RankedRow<'_>, reach: Reach, n_relevant: usize) -> R
     ranked
 }
 
-/// How many of the `gathered` columns have a score, and the best (`First`) or worst (`Last`) of
-/// their scores.
 /// The labels above `t` and equal to it, as [`count_above_and_equal`] counts them; under a
 /// tolerance grouping (`tolerance`: its eps), `None` where another score lies within eps of `t`.
 /// Otherwise `t`'s group under the tolerance is its equals alone (a group that holds `t` and a
@@ -504,6 +502,8 @@ fn count_near<T: Score>(scores: &[T], t: T, tolerance: Option<f64>) -> Option<(u
     }
 }
 
+/// How many of the `gathered` columns have a score, and the best (`First`) or worst (`Last`) of
+/// their scores.
 fn end_score<T: Score>(gathered: &[u32], scores: &[T], end: RelevantEnd) -> Option<(usize, T)> {
     // Float comparisons: -0.0 and 0.0 are one score, as the keys say.
     let beats = |s: T, t: T| match end {

@@ -13,8 +13,8 @@ crate::wide::wide! {
 
 /// [`count_above_and_equal`]'s loop. Branch-free, so it vectorises; u32 counters (rows have at
 /// most u32::MAX labels) keep f32 comparisons four to a register, where u64 ones halve them.
-/// (u64 counters for f64 scores were measured: 11–14% faster on the tied rows of shape C, 4%
-/// slower on B and D, and 20% slower for macro AUC on E.)
+/// (u64 counters for f64 scores were measured: 11–14% faster on the tied rows of shape C, 3–5%
+/// slower on B and D.)
 #[inline(always)]
 fn count_above_and_equal_body<T: Score>(scores: &[T], t: T) -> (usize, usize) {
     let (mut above, mut equal) = (0u32, 0u32);

@@ -60,7 +60,8 @@ pub(super) struct VectorPlan {
 }
 
 impl VectorPlan {
-    /// The plan of the lanes that `selects` picks.
+    /// The plan of the lanes that `selects` picks, rankings in the order of their first lane
+    /// (failed or not: the values do not depend on the order the rankings are made in).
     pub(super) fn new<M>(lanes: &[Lane<'_, M>], selects: impl Fn(&Lane<'_, M>) -> bool) -> Self {
         let mut rankings: Vec<(Ranking, Vec<usize>)> = Vec::new();
         for (k, lane) in lanes.iter().enumerate().filter(|(_, lane)| selects(lane)) {
