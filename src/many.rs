@@ -184,8 +184,9 @@ impl RowPlan {
             }
             reach => reach,
         };
+        let lane_reaches: Vec<RowReach> = lanes.iter().map(reach_of).collect();
         let mut reaches: Vec<RowReach> = Vec::new();
-        for reach in lanes.iter().map(reach_of) {
+        for &reach in &lane_reaches {
             if reach != RowReach::Full && !reaches.contains(&reach) {
                 reaches.push(reach);
             }
@@ -201,9 +202,7 @@ impl RowPlan {
             for (ties, reach) in full.chain(others) {
                 let ranking = Ranking::new(ties).with_grouping(grouping);
                 let served: Vec<usize> = (0..lanes.len())
-                    .filter(|&k| {
-                        lanes[k].options.ranking == ranking && reach_of(&lanes[k]) == reach
-                    })
+                    .filter(|&k| lanes[k].options.ranking == ranking && lane_reaches[k] == reach)
                     .collect();
                 if !served.is_empty() {
                     tasks.push(Task {

@@ -242,9 +242,9 @@ pub(super) fn vectors<M, T, Y, S>(
     if let Some((scores, labels)) = cells.by_row.as_ref() {
         if wants(lanes, Average::Samples) {
             let plan = VectorPlan::of_vectors(lanes, &[Average::Samples]);
+            let cells = (scores.as_slice(), labels.as_slice());
             for i in 0..n {
                 values.clear();
-                let cells = (scores.as_slice(), labels.as_slice());
                 sample_values(lanes, &plan, cells, l, i, &mut ranker, &mut values);
                 let weight = weights.map_or(1.0, |w| w[i]);
                 add_values(lanes, &values, |_| weight);
@@ -342,6 +342,7 @@ pub(super) fn vectors_parallel<M, T, Y, S>(
     if let Some((scores, labels)) = cells.by_row.as_ref() {
         if wants(lanes, Average::Samples) {
             let plan = VectorPlan::of_vectors(lanes, &[Average::Samples]);
+            let cells = (scores.as_slice(), labels.as_slice());
             for window in (0..n).step_by(crate::row::parallel::WINDOW_ROWS) {
                 let rows = window..n.min(window + crate::row::parallel::WINDOW_ROWS);
                 let shared: &[Lane<'_, M>] = lanes;
@@ -349,7 +350,6 @@ pub(super) fn vectors_parallel<M, T, Y, S>(
                 let chunks = crate::row::parallel::in_chunks(rows, Ranker::new, |ranker, rows| {
                     let (mut ends, mut values) = (Vec::new(), Vec::new());
                     for i in rows {
-                        let cells = (scores.as_slice(), labels.as_slice());
                         sample_values(shared, &plan, cells, l, i, ranker, &mut values);
                         ends.push(values.len());
                     }
