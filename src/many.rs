@@ -339,7 +339,9 @@ fn row_outcomes<T: Score, L: Label>(
         return; // every lane has failed on this row
     }
     let (ranker, gains) = (&mut scratch.ranker, &scratch.gains);
-    ranker.gather(gains);
+    // The gains are the labels' values (no lane weighs its labels): gathered from the labels,
+    // narrower.
+    ranker.gather(labels);
     let n = s.len().min(gains.len());
     // Each lane gets its row as its one-shot evaluation ranks it (`RowReach`). `sorted` is
     // what the kernel holds: a sort of the whole row or of its top k, or the counted groups of

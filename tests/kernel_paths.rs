@@ -190,6 +190,49 @@ fn check_ends(ranking: Ranking, y: &[Vec<f64>], s: &[Vec<f64>]) -> Result<(), Te
     Ok(())
 }
 
+/// A metric that weighs its labels (`gain_weights`, 0 for some columns) and reads only the
+/// relevant blocks, or one end of them (`end`): a label weighed 0 is not relevant, on the
+/// counting path (which gathers the relevant columns) as on the sorting one.
+struct WeighedBlocks {
+    ties: TiePolicy,
+    weights: Vec<f64>,
+    end: Option<RelevantEnd>,
+}
+
+impl RowMetric for WeighedBlocks {
+    fn options(&self) -> RowOptions {
+        let mut options = RowOptions::new(self.ties, RowRule::Formula, RowRule::Formula);
+        options.labels = LabelDomain::NonZero;
+        options
+    }
+
+    fn row_value(&self, row: &RankedRow<'_>) -> f64 {
+        let mut blocks = row.relevant_blocks();
+        let read: Vec<Block> = match self.end {
+            Some(RelevantEnd::First) => blocks.next().into_iter().copied().collect(),
+            Some(RelevantEnd::Last) => blocks.next_back().into_iter().copied().collect(),
+            None => blocks.copied().collect(),
+        };
+        let blocks: f64 = read
+            .iter()
+            .map(|b| ((b.start + 1) * b.relevant) as f64 + b.gain)
+            .sum();
+        1000.0 * row.n_relevant() as f64 + blocks
+    }
+
+    fn gain_weights(&self) -> Option<&[f64]> {
+        Some(&self.weights)
+    }
+
+    fn reads_only_relevant_blocks(&self) -> bool {
+        true
+    }
+
+    fn reads_one_relevant_block(&self) -> Option<RelevantEnd> {
+        self.end
+    }
+}
+
 /// The values `values` gives on the sorting path, the counting path and the automatic choice
 /// (`what` names the case) are the same.
 fn paths_agree<V: PartialEq + std::fmt::Debug>(
@@ -224,6 +267,19 @@ proptest! {
         for ties in every_policy(seed) {
             paths_agree(|| all_metrics(ties, &y, &s), format!("{ties:?}"))?;
             check_ends(Ranking::new(ties), &y, &s)?;
+        }
+    }
+
+    #[test]
+    fn weighed_labels_are_relevant_by_their_weighed_gains((y, s) in dataset(), seed in any::<u64>()) {
+        let _switch = PATH_SWITCH.lock().unwrap_or_else(|e| e.into_inner());
+        let l = y[0].len();
+        let weights: Vec<f64> = (0..l).map(|j| [0.0, 1.0, 2.0][(j + seed as usize % 3) % 3]).collect();
+        for ties in [TiePolicy::Max, TiePolicy::First, TiePolicy::Pessimistic] {
+            for end in [None, Some(RelevantEnd::First), Some(RelevantEnd::Last)] {
+                let metric = WeighedBlocks { ties, weights: weights.clone(), end };
+                paths_agree(|| bits(metric.per_sample(&y, &s).unwrap()), format!("{ties:?} {end:?}"))?;
+            }
         }
     }
 

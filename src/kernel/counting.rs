@@ -8,7 +8,7 @@ use super::path::{counts_in_one_pass, may_count};
 use super::scan::{count_above_and_equal, count_above_equal_near, gather_nonzero};
 use super::sort::sort_few;
 use super::{Block, RankedRow, Ranker, Ranking, Reach, RelevantEnd};
-use crate::score::Score;
+use crate::score::{Label, Score};
 use crate::ties::{RankSharing, TieGrouping, TiePolicy};
 
 /// The most relevant members of a tie group placed by counting, under `Optimistic` and
@@ -97,8 +97,9 @@ impl Ranker {
         self.rank_gathered(scores, gains, ranking, row, Reach::End(end))
     }
 
-    /// Puts the columns of the non-zero gains into the gathered columns, in column order.
-    pub(crate) fn gather(&mut self, gains: &[f64]) {
+    /// Puts the columns of the non-zero gains into the gathered columns, in column order: the
+    /// row's gains, or its labels where each gain is its label's value.
+    pub(crate) fn gather<L: Label>(&mut self, gains: &[L]) {
         gather_nonzero(gains, &mut self.gathered);
     }
 

@@ -112,6 +112,32 @@ mod tests {
         }
     }
 
+    /// Gathering from labels gives the columns their gains give: u8, i32, bool and f32
+    /// labels (with -0.0 and negative values), on both gather paths, across 64-label words.
+    #[test]
+    fn labels_gather_as_their_gains() {
+        fn check<L: crate::score::Label>(labels: &[L]) {
+            let gains: Vec<f64> = labels.iter().map(|l| l.value()).collect();
+            for gather in [gather_by_bits::<L>, gather_by_steps::<L>] {
+                let mut expected = vec![1];
+                gather_by_steps(&gains, &mut expected);
+                let mut columns = vec![3; 2];
+                gather(labels, &mut columns);
+                assert_eq!(columns, expected, "{gains:?}");
+            }
+        }
+        for row in 0..300 {
+            let mut rng = SplitMix64::for_row(13, row);
+            let n = rng.below(150) as usize;
+            let draws: Vec<u64> = (0..n).map(|_| rng.below(7)).collect();
+            check(&draws.iter().map(|&d| (d % 4) as u8).collect::<Vec<_>>());
+            check(&draws.iter().map(|&d| d as i32 - 3).collect::<Vec<_>>());
+            check(&draws.iter().map(|&d| d > 4).collect::<Vec<_>>());
+            let f = [0.0f32, -0.0, 1.0, 0.5, -2.0, 0.0, 3.0];
+            check(&draws.iter().map(|&d| f[d as usize]).collect::<Vec<_>>());
+        }
+    }
+
     /// The counting path's f32 narrowing: scores that differ in f64 but round to one f32 (or
     /// to infinity, or to zero) are counted again exactly; the relevant blocks are the full
     /// ranking's, and the gathered columns are every non-zero gain's, on both gather paths.

@@ -3,7 +3,7 @@
 //! the labels above and equal to a score counted (and, under a tolerance grouping, the scores
 //! near it looked for in the same pass).
 
-use crate::score::Score;
+use crate::score::{Label, Score};
 
 crate::wide::wide! {
     /// How many labels score above `t`, and how many equal it (`==`, so `-0.0` ties with
@@ -53,23 +53,25 @@ fn count_above_equal_near_body<T: Score>(scores: &[T], t: T, eps: f64) -> (usize
 }
 
 crate::wide::wide! {
-    /// The columns of the non-zero gains, in column order, into `columns`.
-    pub(super) fn gather_nonzero<>(gains: &[f64], columns: &mut Vec<u32>) -> () = gather_by_bits | gather_by_steps;
+    /// The columns of the non-zero values, in column order, into `columns`: a row's gains, or
+    /// its labels where they are its gains (no label weights), which are narrower to read
+    /// (a byte each for `u8` labels, where gains take eight).
+    pub(super) fn gather_nonzero<L: Label>(values: &[L], columns: &mut Vec<u32>) -> () = gather_by_bits | gather_by_steps;
 }
 
-/// [`gather_nonzero`] with one 64-bit mask per 64 gains, whose set bits are then walked: the
+/// [`gather_nonzero`] with one 64-bit mask per 64 values, whose set bits are then walked: the
 /// mask is formed by vector compares (a few instructions per four labels with AVX2, no branch on
 /// relevance, which is unpredictable), and the walk costs a few instructions per relevant label
 /// rather than per label (rows hold few relevant labels).
 #[inline(always)]
-pub(super) fn gather_by_bits(gains: &[f64], columns: &mut Vec<u32>) {
+pub(super) fn gather_by_bits<L: Label>(values: &[L], columns: &mut Vec<u32>) {
     columns.clear();
     let mut base = 0u32;
-    for chunk in gains.chunks(64) {
+    for chunk in values.chunks(64) {
         let mut bits = chunk
             .iter()
             .enumerate()
-            .fold(0u64, |m, (j, &g)| m | (u64::from(g != 0.0) << j));
+            .fold(0u64, |m, (j, &v)| m | (u64::from(v.value() != 0.0) << j));
         while bits != 0 {
             columns.push(base.wrapping_add(bits.trailing_zeros()));
             bits &= bits - 1;
@@ -78,25 +80,19 @@ pub(super) fn gather_by_bits(gains: &[f64], columns: &mut Vec<u32>) {
     }
 }
 
-/// [`gather_nonzero`] one label at a time, branch-free: every label is written, only relevant
+/// [`gather_nonzero`] one value at a time, branch-free: every column is written, only relevant
 /// ones advance the end (faster than a branch per label). The baseline CPU's path; the AVX2 one
 /// is [`gather_by_bits`] (docs/performance.md has the instruction counts).
 #[inline(always)]
-pub(super) fn gather_by_steps(gains: &[f64], columns: &mut Vec<u32>) {
+pub(super) fn gather_by_steps<L: Label>(values: &[L], columns: &mut Vec<u32>) {
     columns.clear();
-    gather_by_steps_from(gains, 0, columns);
-}
-
-/// Appends `first + j` for each non-zero `gains[j]` to `columns`.
-#[inline(always)]
-fn gather_by_steps_from(gains: &[f64], first: u32, columns: &mut Vec<u32>) {
-    let mut count = columns.len();
-    columns.resize(count + gains.len() + 1, 0);
-    for (j, &g) in gains.iter().enumerate() {
+    let mut count = 0;
+    columns.resize(values.len() + 1, 0);
+    for (j, &v) in values.iter().enumerate() {
         if let Some(slot) = columns.get_mut(count) {
-            *slot = first.wrapping_add(j as u32);
+            *slot = j as u32;
         }
-        count += usize::from(g != 0.0);
+        count += usize::from(v.value() != 0.0);
     }
     columns.truncate(count);
 }

@@ -134,9 +134,12 @@ impl RowScratch {
             if let Some(w) = label_weights {
                 gains.iter_mut().zip(w).for_each(|(g, w)| *g *= w);
             }
-            // Only the counting reaches read the relevant columns.
-            if let RowReach::Gathered(_) = reach {
-                ranker.gather(gains);
+            // Only the counting reaches read the relevant columns; from the labels, narrower,
+            // where they are the gains.
+            match (reach, label_weights) {
+                (RowReach::Gathered(_), Some(_)) => ranker.gather(gains.as_slice()),
+                (RowReach::Gathered(_), None) => ranker.gather(labels),
+                _ => {}
             }
             let row = reach.rank(ranker, s, gains, ranking, global);
             match row_outcome(metric, &options, &row, l, global) {
