@@ -108,7 +108,15 @@ impl VectorMetric for InterpolatedAveragePrecision {
         // Unweighted, a block without relevant items is never above the suffix maximum: its
         // precision is at most that of the step before it (the same relevant count over a
         // larger rank; 0 before the first step), so the steps alone give the same maxima.
-        let mut steps: Vec<_> = precision_recall_steps(v, row, v.weights.is_unit()).collect();
+        let steps_only = v.weights.is_unit();
+        let most = match steps_only {
+            true => row.n_relevant(),
+            false => row.blocks().len(),
+        };
+        // Pushed in a fold, not collected: `collect` asks each step of the steps' nested
+        // chains, and grows the vector as it goes.
+        let mut steps = Vec::with_capacity(most);
+        precision_recall_steps(v, row, steps_only).for_each(|s| steps.push(s));
         let total = steps.last().map_or(0.0, |s| s.relevant);
         // From the bottom up: each precision becomes the best precision at or below it. A step
         // of zero weight so far has precision 0/0: `max` passes over it, and only when every

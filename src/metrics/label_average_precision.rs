@@ -97,12 +97,13 @@ impl VectorMetric for LabelAveragePrecision {
         if total == 0.0 {
             return Some(0.0); // relevant items of weight 0 only: scikit-learn's "no positive"
         }
-        let (mut sum, mut recall_before) = (0.0, 0.0);
-        for s in precision_recall_steps(v, row, true) {
-            let recall = s.relevant / total;
-            sum += s.precision * (recall - recall_before);
-            recall_before = recall;
-        }
+        // Folded, not looped: the steps' nested chains are walked part by part (a `for` loop
+        // asks each step of the whole chain).
+        let (sum, _) =
+            precision_recall_steps(v, row, true).fold((0.0, 0.0), |(sum, recall_before), s| {
+                let recall = s.relevant / total;
+                (sum + s.precision * (recall - recall_before), recall)
+            });
         Some(sum)
     }
 
