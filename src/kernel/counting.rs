@@ -380,6 +380,17 @@ impl Ranker {
                 member_columns.extend(run.iter().map(|k| k.1));
                 continue;
             }
+            if let ([(_, column)], 1) = (run, len) {
+                // A group of one relevant label alone: it is at `start` under every policy.
+                blocks.push(Block {
+                    start,
+                    len: 1,
+                    relevant: 1,
+                    gain: gains[*column as usize],
+                });
+                member_columns.push(*column);
+                continue;
+            }
             let equal_before = &equal_before[g.first..g.first + g.members];
             let gain = |k: &(u64, u32)| gains[k.1 as usize];
             let irrelevant = len - g.members;
