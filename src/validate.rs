@@ -107,13 +107,23 @@ where
     Ok((s, y))
 }
 
-/// Converts one row of labels to gains, checking each against `domain`.
+/// Converts one row of labels to gains, checking each against `domain`. Every gain is written,
+/// also when a label fails the check.
 pub(crate) fn read_labels<L: Label>(
     labels: &[L],
     domain: LabelDomain,
     row: usize,
     gains: &mut [f64],
 ) -> Result<(), Error> {
+    // A branch-free pass first (it vectorises); the column only for a bad row.
+    let read = match domain {
+        LabelDomain::Binary => convert_labels(labels, gains, |v| (v == 0.0) | (v == 1.0)),
+        LabelDomain::NonNegative => convert_labels(labels, gains, |v| v.is_finite() & (v >= 0.0)),
+        _ => convert_labels(labels, gains, f64::is_finite),
+    };
+    if read {
+        return Ok(());
+    }
     for (column, (g, &label)) in gains.iter_mut().zip(labels).enumerate() {
         let value = label.value();
         let ok = match domain {
@@ -132,6 +142,21 @@ pub(crate) fn read_labels<L: Label>(
         *g = value;
     }
     Ok(())
+}
+
+/// Writes each label's value to `gains`; whether `accepts` took every one.
+fn convert_labels<L: Label>(
+    labels: &[L],
+    gains: &mut [f64],
+    accepts: impl Fn(f64) -> bool,
+) -> bool {
+    let mut ok = true;
+    for (g, &label) in gains.iter_mut().zip(labels) {
+        let value = label.value();
+        ok &= accepts(value);
+        *g = value;
+    }
+    ok
 }
 
 /// The distinct label values seen so far by scikit-learn's label-type check (at most two).
