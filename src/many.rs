@@ -241,6 +241,13 @@ struct Outcomes {
 }
 
 impl Outcomes {
+    fn with_capacity(outcomes: usize) -> Self {
+        Outcomes {
+            outcomes: Vec::with_capacity(outcomes),
+            errors: Vec::new(),
+        }
+    }
+
     fn clear(&mut self) {
         self.outcomes.clear();
         self.errors.clear();
@@ -490,7 +497,10 @@ fn pass_parallel<T, Y, S>(
         };
         // Per chunk: its rows' outcomes end to end, and where each row's end.
         let chunks = in_chunks(rows, scratch, |(scratch, (truth, scores)), rows| {
-            let (mut ends, mut outcomes) = (Vec::new(), Outcomes::default());
+            // At most one outcome per lane and row: sized once, not grown (each growth copied
+            // the outcomes so far into new memory).
+            let mut ends = Vec::with_capacity(rows.len());
+            let mut outcomes = Outcomes::with_capacity(rows.len() * shared.len());
             for i in rows {
                 let row = read_row(scores, truth, i);
                 row_outcomes(shared, &plan, row, (i, l), scratch, &mut outcomes);
