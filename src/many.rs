@@ -327,7 +327,7 @@ fn row_outcomes<T: Score, L: Label>(
         }
     };
     // The values read do not depend on the domain, only their check does: one successful
-    // read fills `gains` for every lane (a failed one wrote the same values, then stopped).
+    // read fills `gains` for every lane (a failed one wrote the same values too).
     let mut read = false;
     for &domain in &plan.domains {
         match read_labels(labels, domain, i, &mut scratch.gains) {
@@ -346,7 +346,7 @@ fn row_outcomes<T: Score, L: Label>(
         return; // every lane has failed on this row
     }
     let (ranker, gains) = (&mut scratch.ranker, &scratch.gains);
-    // The gains are the labels' values (no lane weighs its labels): gathered from the labels,
+    // The gains are the labels' values (no lane has label weights): gathered from the labels,
     // narrower.
     ranker.gather(labels);
     let n = s.len().min(gains.len());
@@ -497,10 +497,11 @@ fn pass_parallel<T, Y, S>(
         };
         // Per chunk: its rows' outcomes end to end, and where each row's end.
         let chunks = in_chunks(rows, scratch, |(scratch, (truth, scores)), rows| {
-            // At most one outcome per lane and row: sized once, not grown (each growth copied
-            // the outcomes so far into new memory).
+            // At most one outcome per running lane and row: sized once, not grown (each
+            // growth copied the outcomes so far into new memory).
+            let running = shared.iter().filter(|lane| lane.failed.is_none()).count();
             let mut ends = Vec::with_capacity(rows.len());
-            let mut outcomes = Outcomes::with_capacity(rows.len() * shared.len());
+            let mut outcomes = Outcomes::with_capacity(rows.len() * running);
             for i in rows {
                 let row = read_row(scores, truth, i);
                 row_outcomes(shared, &plan, row, (i, l), scratch, &mut outcomes);

@@ -62,7 +62,9 @@ impl Score for f32 {
 }
 
 /// A label type: `bool`, an integer or a float. Non-zero means relevant; the value itself is
-/// the gain of graded metrics. `Send + Sync`, as scores are, so that label-wise metrics can read
+/// the gain of graded metrics. [`value`](Label::value) must give the same value each time it
+/// is asked (a row's labels are read more than once: converted to gains, and searched for the
+/// relevant ones). `Send + Sync`, as scores are, so that label-wise metrics can read
 /// copies of the labels from several threads (feature `rayon`).
 ///
 /// # Example

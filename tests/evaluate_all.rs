@@ -93,15 +93,31 @@ fn all_at_once_equals_one_by_one(presets: &[Preset], levels: &[f64], seed: u64) 
             RowMajor::new(&s, n, l).unwrap(),
         );
         let all = evaluate_all(presets, &yt, &ys, w.as_deref());
+        let bits = |v: &[Result<f64, rankmetrics::Error>]| -> Vec<String> {
+            v.iter()
+                .map(|r| format!("{:?}", r.as_ref().map(|v| v.to_bits())))
+                .collect()
+        };
         #[cfg(feature = "rayon")]
         {
             let parallel = registry::evaluate_all_parallel(presets, &yt, &ys, w.as_deref());
-            let bits = |v: &[Result<f64, rankmetrics::Error>]| -> Vec<String> {
-                v.iter()
-                    .map(|r| format!("{:?}", r.as_ref().map(|v| v.to_bits())))
-                    .collect()
-            };
             assert_eq!(bits(&parallel), bits(&all));
+        }
+        // The same labels as u8, and as bool where they are all 0 or 1: the relevant columns
+        // are gathered from the labels themselves, whatever their type.
+        let y8: Vec<u8> = y.iter().map(|&v| v as u8).collect();
+        let y8 = RowMajor::new(&y8, n, l).unwrap();
+        assert_eq!(
+            bits(&evaluate_all(presets, &y8, &ys, w.as_deref())),
+            bits(&all)
+        );
+        if y.iter().all(|&v| v == 0.0 || v == 1.0) {
+            let yb: Vec<bool> = y.iter().map(|&v| v != 0.0).collect();
+            let yb = RowMajor::new(&yb, n, l).unwrap();
+            assert_eq!(
+                bits(&evaluate_all(presets, &yb, &ys, w.as_deref())),
+                bits(&all)
+            );
         }
         for (preset, got) in presets.iter().zip(all) {
             let one = preset.evaluate(&yt, &ys, w.as_deref());

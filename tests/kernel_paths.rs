@@ -190,16 +190,16 @@ fn check_ends(ranking: Ranking, y: &[Vec<f64>], s: &[Vec<f64>]) -> Result<(), Te
     Ok(())
 }
 
-/// A metric that weighs its labels (`gain_weights`, 0 for some columns) and reads only the
-/// relevant blocks, or one end of them (`end`): a label weighed 0 is not relevant, on the
+/// A metric with label weights (`gain_weights`, 0 for some columns) that reads only the
+/// relevant blocks, or one end of them (`end`): a label of weight 0 is not relevant, on the
 /// counting path (which gathers the relevant columns) as on the sorting one.
-struct WeighedBlocks {
+struct WeightedBlocks {
     ties: TiePolicy,
     weights: Vec<f64>,
     end: Option<RelevantEnd>,
 }
 
-impl RowMetric for WeighedBlocks {
+impl RowMetric for WeightedBlocks {
     fn options(&self) -> RowOptions {
         let mut options = RowOptions::new(self.ties, RowRule::Formula, RowRule::Formula);
         options.labels = LabelDomain::NonZero;
@@ -271,13 +271,13 @@ proptest! {
     }
 
     #[test]
-    fn weighed_labels_are_relevant_by_their_weighed_gains((y, s) in dataset(), seed in any::<u64>()) {
+    fn weighted_labels_are_relevant_by_their_weighted_gains((y, s) in dataset(), seed in any::<u64>()) {
         let _switch = PATH_SWITCH.lock().unwrap_or_else(|e| e.into_inner());
         let l = y[0].len();
         let weights: Vec<f64> = (0..l).map(|j| [0.0, 1.0, 2.0][(j + seed as usize % 3) % 3]).collect();
         for ties in [TiePolicy::Max, TiePolicy::First, TiePolicy::Pessimistic] {
             for end in [None, Some(RelevantEnd::First), Some(RelevantEnd::Last)] {
-                let metric = WeighedBlocks { ties, weights: weights.clone(), end };
+                let metric = WeightedBlocks { ties, weights: weights.clone(), end };
                 paths_agree(|| bits(metric.per_sample(&y, &s).unwrap()), format!("{ties:?} {end:?}"))?;
             }
         }

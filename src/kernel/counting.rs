@@ -381,7 +381,7 @@ impl Ranker {
                 continue;
             }
             if let ([(_, column)], 1) = (run, len) {
-                // A group of one relevant label alone: it is at `start` under every policy.
+                // A group of one relevant label alone: at `start` under every ordering policy.
                 blocks.push(Block {
                     start,
                     len: 1,
