@@ -241,6 +241,7 @@ struct Outcomes {
 }
 
 impl Outcomes {
+    #[cfg(feature = "rayon")]
     fn with_capacity(outcomes: usize) -> Self {
         Outcomes {
             outcomes: Vec::with_capacity(outcomes),

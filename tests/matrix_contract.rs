@@ -474,8 +474,8 @@ fn the_messages_name_the_input_and_the_row() {
 }
 
 /// Scores that are finite when first read (validated) and NaN at every later read: the micro
-/// lanes that read the pooled ranking in pieces read the matrix again, and must refuse the NaN
-/// with a typed error (the kernel given NaN scores made blocks with more relevant items than
+/// lanes that read the pooled ranking in pieces, and the `samples` average, read the matrix
+/// again, and must refuse the NaN with a typed error (the kernel given NaN scores made blocks with more relevant items than
 /// places: an overflow, a panic in a debug build).
 #[test]
 fn scores_that_turn_nan_after_validation_are_refused() {
@@ -506,12 +506,33 @@ fn scores_that_turn_nan_after_validation_are_refused() {
     for ties in [TiePolicy::First, TiePolicy::Average, TiePolicy::Pessimistic] {
         let ap = LabelAveragePrecision::new(Average::Micro, ties);
         let auc = RocAuc::new(Average::Micro, ties);
-        for result in [
+        let ap_samples = LabelAveragePrecision::new(Average::Samples, ties);
+        let auc_samples = RocAuc::new(Average::Samples, ties);
+        #[allow(unused_mut)]
+        let mut results = vec![
             ap.evaluate(&y, &fresh(), None),
             auc.evaluate(&y, &fresh(), None),
             auc.with_direction(rankmetrics::Direction::Auto)
                 .evaluate(&y, &fresh(), None),
-        ] {
+            ap_samples.evaluate(&y, &fresh(), None),
+            auc_samples.evaluate(&y, &fresh(), None),
+        ];
+        // The samples average on the pool, its rows in chunks.
+        #[cfg(feature = "rayon")]
+        {
+            let average = [("average".to_string(), "samples".to_string())];
+            let preset = rankmetrics::registry::Preset::lookup(
+                rankmetrics::registry::Convention::Sklearn,
+                "average_precision_score",
+                &average,
+                Some(ties),
+            )
+            .unwrap();
+            let parallel =
+                rankmetrics::registry::evaluate_all_parallel(&[preset], &y, &fresh(), None);
+            results.extend(parallel);
+        }
+        for result in results {
             assert!(
                 matches!(
                     result,

@@ -6,7 +6,7 @@ use super::columns::{column_values, column_weight, read_block, reads_in_blocks, 
 use super::lanes::{add_values, fail, results, wants, Lane, VectorPlan};
 use super::means::Means;
 use super::pooled::{check_pool_size, finish_pieces, micro_in_pieces, pooled_values};
-use super::samples::sample_values;
+use super::samples::SampleRows;
 use super::vector::VectorMetric;
 use super::{Average, Mean};
 use crate::error::{Error, LabelDomain};
@@ -121,7 +121,8 @@ where
                 layouts.by_column =
                     !*in_blocks.get_or_insert_with(|| reads_in_blocks(y_true, y_score))
             }
-            Average::Samples => layouts.by_row = true,
+            // Read a row at a time from the matrices, not copied.
+            Average::Samples => {}
             Average::Micro => layouts.by_row |= !lane.pieces,
         }
     }
@@ -239,16 +240,17 @@ pub(super) fn vectors<M, T, Y, S>(
             add_values(lanes, &values, column_weight(positive_weight));
         }
     }
-    if let Some((scores, labels)) = cells.by_row.as_ref() {
-        if wants(lanes, Average::Samples) {
-            let plan = VectorPlan::of_vectors(lanes, &[Average::Samples]);
-            let cells = (scores.as_slice(), labels.as_slice());
-            for i in 0..n {
-                values.clear();
-                sample_values(lanes, &plan, cells, l, i, &mut ranker, &mut values);
-                let weight = weights.map_or(1.0, |w| w[i]);
-                add_values(lanes, &values, |_| weight);
+    if wants(lanes, Average::Samples) {
+        let plan = VectorPlan::of_vectors(lanes, &[Average::Samples]);
+        let mut rows = SampleRows::new(y_true, y_score);
+        for i in 0..n {
+            values.clear();
+            if let Err(e) = rows.values(lanes, &plan, i, &mut ranker, &mut values) {
+                fail(lanes, |lane| lane.average == Average::Samples, e);
+                break;
             }
+            let weight = weights.map_or(1.0, |w| w[i]);
+            add_values(lanes, &values, |_| weight);
         }
     }
     if lanes
@@ -339,30 +341,36 @@ pub(super) fn vectors_parallel<M, T, Y, S>(
     for (positive_weight, values) in columns.iter().flatten() {
         add_values(lanes, values, column_weight(*positive_weight));
     }
-    if let Some((scores, labels)) = cells.by_row.as_ref() {
-        if wants(lanes, Average::Samples) {
-            let plan = VectorPlan::of_vectors(lanes, &[Average::Samples]);
-            let cells = (scores.as_slice(), labels.as_slice());
-            for window in (0..n).step_by(crate::row::parallel::WINDOW_ROWS) {
-                let rows = window..n.min(window + crate::row::parallel::WINDOW_ROWS);
-                let shared: &[Lane<'_, M>] = lanes;
-                // Per chunk: its rows' values end to end, and where each row's end.
-                let chunks = crate::row::parallel::in_chunks(rows, Ranker::new, |ranker, rows| {
+    if wants(lanes, Average::Samples) {
+        let plan = VectorPlan::of_vectors(lanes, &[Average::Samples]);
+        let scratch = || (Ranker::new(), SampleRows::new(y_true, y_score));
+        'windows: for window in (0..n).step_by(crate::row::parallel::WINDOW_ROWS) {
+            let rows = window..n.min(window + crate::row::parallel::WINDOW_ROWS);
+            let shared: &[Lane<'_, M>] = lanes;
+            // Per chunk: its rows' values end to end, where each row's end, and the error
+            // that stopped it (a matrix that broke its contract since the validation).
+            let chunks =
+                crate::row::parallel::in_chunks(rows, scratch, |(ranker, rows_of), rows| {
                     let (mut ends, mut values) = (Vec::new(), Vec::new());
                     for i in rows {
-                        sample_values(shared, &plan, cells, l, i, ranker, &mut values);
+                        if let Err(e) = rows_of.values(shared, &plan, i, ranker, &mut values) {
+                            return (ends, values, Some(e));
+                        }
                         ends.push(values.len());
                     }
-                    (ends, values)
+                    (ends, values, None)
                 });
-                let mut i = window;
-                for (ends, values) in &chunks {
-                    let mut start = 0;
-                    for &end in ends {
-                        let weight = weights.map_or(1.0, |w| w[i]);
-                        add_values(lanes, &values[start..end], |_| weight);
-                        (start, i) = (end, i + 1);
-                    }
+            let mut i = window;
+            for (ends, values, error) in chunks {
+                let mut start = 0;
+                for end in ends {
+                    let weight = weights.map_or(1.0, |w| w[i]);
+                    add_values(lanes, &values[start..end], |_| weight);
+                    (start, i) = (end, i + 1);
+                }
+                if let Some(e) = error {
+                    fail(lanes, |lane| lane.average == Average::Samples, e);
+                    break 'windows;
                 }
             }
         }
