@@ -475,8 +475,8 @@ fn the_messages_name_the_input_and_the_row() {
 
 /// Scores that are finite when first read (validated) and NaN at every later read: the micro
 /// lanes that read the pooled ranking in pieces, and the `samples` average, read the matrix
-/// again, and must refuse the NaN with a typed error (the kernel given NaN scores made blocks with more relevant items than
-/// places: an overflow, a panic in a debug build).
+/// again, and must refuse the NaN with a typed error (the kernel given NaN scores made blocks
+/// with more relevant items than places: an overflow, a panic in a debug build).
 #[test]
 fn scores_that_turn_nan_after_validation_are_refused() {
     use std::sync::atomic::{AtomicUsize, Ordering};
@@ -508,7 +508,7 @@ fn scores_that_turn_nan_after_validation_are_refused() {
         let auc = RocAuc::new(Average::Micro, ties);
         let ap_samples = LabelAveragePrecision::new(Average::Samples, ties);
         let auc_samples = RocAuc::new(Average::Samples, ties);
-        #[allow(unused_mut)]
+        #[cfg_attr(not(feature = "rayon"), allow(unused_mut))]
         let mut results = vec![
             ap.evaluate(&y, &fresh(), None),
             auc.evaluate(&y, &fresh(), None),
@@ -544,6 +544,97 @@ fn scores_that_turn_nan_after_validation_are_refused() {
                 ),
                 "{ties:?}: {result:?}"
             );
+        }
+    }
+}
+
+/// Rows past a few chunks, read once to validate them and again by the `samples` average: a
+/// matrix that changes after the validation (a score turned NaN in a later chunk, or one label
+/// more per row) gets the typed error, the first in row order, one by one and on the pool.
+#[test]
+fn a_matrix_changed_after_validation_is_refused_by_the_samples_average() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    const ROWS: usize = 2 * 2048 + 100;
+    const LATE: usize = 2 * 2048 + 7;
+    /// `widen`: one label more per row once every row was read; else a NaN score in row `LATE`.
+    struct Changes {
+        read: AtomicUsize,
+        widen: bool,
+    }
+    impl Changes {
+        fn validated(&self) -> bool {
+            self.read.load(Ordering::Relaxed) >= ROWS
+        }
+    }
+    impl Matrix for Changes {
+        type Elem = f64;
+        fn nrows(&self) -> usize {
+            ROWS
+        }
+        fn ncols(&self) -> usize {
+            L + usize::from(self.widen && self.validated())
+        }
+        fn extend_rows(&self, rows: Range<usize>, out: &mut Vec<f64>) {
+            let late = self.validated();
+            let l = self.ncols();
+            self.read.fetch_add(rows.len(), Ordering::Relaxed);
+            for i in rows {
+                let nan = late && !self.widen && i >= LATE;
+                out.extend((0..l).map(|j| match nan && j == 0 {
+                    true => f64::NAN,
+                    false => ((i * 7 + j * 3) % 5) as f64,
+                }));
+            }
+        }
+    }
+    let changes = |widen| Changes {
+        read: AtomicUsize::new(0),
+        widen,
+    };
+    let y: Vec<[f64; L]> = (0..ROWS)
+        .map(|i| core::array::from_fn(|j| ((i + j) % 2) as f64))
+        .collect();
+    let nan = Error::NonFiniteScore {
+        row: LATE,
+        column: 0,
+        value: f64::NAN,
+    };
+    let wider = Error::MatrixShapeChanged {
+        matrix: Input::Scores,
+        expected: (ROWS, L),
+        found: (ROWS, L + 1),
+    };
+    for (widen, want) in [(false, nan), (true, wider)] {
+        let ap = LabelAveragePrecision::new(Average::Samples, TiePolicy::Max);
+        let auc = RocAuc::new(Average::Samples, TiePolicy::Average);
+        #[cfg_attr(not(feature = "rayon"), allow(unused_mut))]
+        let mut results = vec![
+            ap.evaluate(&y, &changes(widen), None),
+            auc.evaluate(&y, &changes(widen), None),
+        ];
+        #[cfg(feature = "rayon")]
+        {
+            let average = [("average".to_string(), "samples".to_string())];
+            let preset = Preset::lookup(
+                Convention::Sklearn,
+                "average_precision_score",
+                &average,
+                None,
+            )
+            .unwrap();
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(2)
+                .build()
+                .unwrap();
+            let parallel = pool.install(|| {
+                rankmetrics::registry::evaluate_all_parallel(&[preset], &y, &changes(widen), None)
+            });
+            results.extend(parallel);
+        }
+        for result in results {
+            // NaN payloads aside, by the message.
+            let found = result.map_err(|e| e.to_string());
+            assert_eq!(found, Err(want.to_string()), "widen: {widen}");
         }
     }
 }

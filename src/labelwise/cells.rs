@@ -1,5 +1,5 @@
 //! The cells of both matrices, read and validated once and copied in the layouts the
-//! averages read: by column (label-wise) and by row (per sample, pooled).
+//! averages read: by column (label-wise) and by row (the pool ranked whole).
 
 use core::ops::Range;
 
@@ -96,8 +96,9 @@ where
     Ok(Cells { by_column, by_row })
 }
 
-/// Validates the rows `rows` of both matrices as [`read_cells`] does, copying nothing: where
-/// the columns are read straight from the input, this is the whole of the reading before them.
+/// Validates the rows `rows` of both matrices as [`read_cells`] does, copying nothing: where no
+/// average reads a copy (columns, pieces and rows read straight from the input), this is the
+/// whole of the reading before them.
 pub(super) fn check_rows<T, Y, S>(
     (y_true, y_score): (&Y, &S),
     domain: LabelDomain,

@@ -26,8 +26,8 @@ pub(super) type Run<'a, M, T, Y, S> = fn(
     (usize, usize),
 );
 
-/// How the rows are validated where no copy of the cells is made (the columns read straight
-/// from the input): [`check_all_rows`], or [`check_all_rows_parallel`] on a pool.
+/// How the rows are validated where no copy of the cells is made (columns, pieces and rows
+/// read straight from the input): [`check_all_rows`], or [`check_all_rows_parallel`] on a pool.
 pub(super) type Check<Y, S> = fn((&Y, &S), LabelDomain) -> Result<(), Error>;
 
 /// Validates every row, in order, on the calling thread.
@@ -242,7 +242,7 @@ pub(super) fn vectors<M, T, Y, S>(
     }
     if wants(lanes, Average::Samples) {
         let plan = VectorPlan::of_vectors(lanes, &[Average::Samples]);
-        let mut rows = SampleRows::new(y_true, y_score);
+        let mut rows = SampleRows::new(y_true, y_score, (n, l));
         for i in 0..n {
             values.clear();
             if let Err(e) = rows.values(lanes, &plan, i, &mut ranker, &mut values) {
@@ -343,7 +343,7 @@ pub(super) fn vectors_parallel<M, T, Y, S>(
     }
     if wants(lanes, Average::Samples) {
         let plan = VectorPlan::of_vectors(lanes, &[Average::Samples]);
-        let scratch = || (Ranker::new(), SampleRows::new(y_true, y_score));
+        let scratch = || (Ranker::new(), SampleRows::new(y_true, y_score, (n, l)));
         'windows: for window in (0..n).step_by(crate::row::parallel::WINDOW_ROWS) {
             let rows = window..n.min(window + crate::row::parallel::WINDOW_ROWS);
             let shared: &[Lane<'_, M>] = lanes;

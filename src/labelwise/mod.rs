@@ -2,9 +2,11 @@
 //! precision): the one ranking kernel run over each column, over all cells, or over each row.
 //!
 //! A [`Matrix`] hands out rows only and a column metric needs every row before it can rank a
-//! column, so the cells are copied once, column by column for label-wise averages and row by
-//! row for the per-sample and pooled ones. A pooled (micro) ranking that a metric can read in
-//! pieces is ranked a piece at a time from the input instead: no copy of the n·L cells.
+//! column, so the columns are read a block at a time from inputs that lend their rows, else
+//! the cells are copied once, column by column; a pooled (micro) ranking read whole is copied
+//! row by row. A pooled ranking that a metric can read in pieces is ranked a piece at a time
+//! from the input instead, and the per-sample vectors are the input's rows: no copy of the
+//! n·L cells.
 //!
 //! The files, from the bottom up:
 //! * `vector.rs`: one vector to rank ([`Vector`], its [`Weights`](vector::Weights)) and the
@@ -15,7 +17,7 @@
 //!   median of a class, of one vector or of a pool in pieces (pROC's automatic direction).
 //! * `means.rs`: how the per-vector values are combined (the undefined rule and the mean).
 //! * `lanes.rs`: one metric's progress (`Lane`) and one vector ranked for every lane.
-//! * `cells.rs`: the cells, read and validated once, copied by column and by row.
+//! * `cells.rs`: the cells, read and validated once, copied by column or by row (the pool).
 //! * `columns.rs`, `samples.rs`, `pooled.rs`: the vectors of each averaging (label-wise, per
 //!   sample, micro; the micro pool also in pieces); `pool.rs`: the cells bucketed and cut into
 //!   pieces; `pooled_parallel.rs`: the pieces on a rayon pool.

@@ -9,20 +9,43 @@ use crate::matrix::{LabelMatrix, Matrix, RowReader, ScoreMatrix};
 use crate::score::{Label, Score};
 use crate::validate::check_scores;
 
-/// Reads the rows of the `samples` average: a row's scores as given and its labels' values,
-/// O(L) memory a reader (one per thread).
+/// Reads the rows of the `samples` average: a row's scores as given and its labels' values.
+/// Each reader holds a row's label values, and for inputs that do not lend their rows a block
+/// of about 4,096 cells (or one row) of each matrix.
 pub(super) struct SampleRows<'a, Y: LabelMatrix + ?Sized, S: Matrix + ?Sized> {
     truth: RowReader<'a, Y>,
     scores: RowReader<'a, S>,
     labels: Vec<f64>,
+    /// A matrix whose shape is no longer the one validated: every row gives this error.
+    changed: Option<Error>,
 }
 
 impl<'a, Y: LabelMatrix + ?Sized, S: Matrix + ?Sized> SampleRows<'a, Y, S> {
-    pub(super) fn new(y_true: &'a Y, y_score: &'a S) -> Self {
+    /// Readers of the two matrices, validated as `validated` (n, L) rows and labels: the
+    /// readers check each row against the shape they find now, so a shape changed since the
+    /// validation is an error here.
+    pub(super) fn new(y_true: &'a Y, y_score: &'a S, validated: (usize, usize)) -> Self {
+        let (truth, scores) = (
+            RowReader::new(y_true, Input::Labels),
+            RowReader::new(y_score, Input::Scores),
+        );
+        // Asked after the readers took their shapes: a change before then is seen here.
+        let changed = [
+            (Input::Scores, (y_score.nrows(), y_score.ncols())),
+            (Input::Labels, (y_true.nrows(), y_true.ncols())),
+        ]
+        .into_iter()
+        .find(|&(_, found)| found != validated)
+        .map(|(matrix, found)| Error::MatrixShapeChanged {
+            matrix,
+            expected: validated,
+            found,
+        });
         SampleRows {
-            truth: RowReader::new(y_true, Input::Labels),
-            scores: RowReader::new(y_score, Input::Scores),
+            truth,
+            scores,
             labels: Vec::new(),
+            changed,
         }
     }
 
@@ -41,6 +64,9 @@ impl<'a, Y: LabelMatrix + ?Sized, S: Matrix + ?Sized> SampleRows<'a, Y, S> {
     where
         S: ScoreMatrix<T>,
     {
+        if let Some(e) = &self.changed {
+            return Err(e.clone());
+        }
         let scores = self.scores.row(i)?;
         check_scores(scores, i)?;
         let labels = self.truth.row(i)?;
