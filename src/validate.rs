@@ -115,48 +115,53 @@ pub(crate) fn read_labels<L: Label>(
     row: usize,
     gains: &mut [f64],
 ) -> Result<(), Error> {
-    // A branch-free pass first (it vectorises); the column only for a bad row.
-    let read = match domain {
-        LabelDomain::Binary => convert_labels(labels, gains, |v| (v == 0.0) | (v == 1.0)),
-        LabelDomain::NonNegative => convert_labels(labels, gains, |v| v.is_finite() & (v >= 0.0)),
+    let rejected = match domain {
+        LabelDomain::Binary => convert_labels(labels, gains, is_binary_label),
+        LabelDomain::NonNegative => convert_labels(labels, gains, is_non_negative_label),
         _ => convert_labels(labels, gains, f64::is_finite),
     };
-    if read {
-        return Ok(());
+    match rejected {
+        None => Ok(()),
+        Some((column, value)) => Err(Error::InvalidLabel {
+            row,
+            column,
+            value,
+            expected: domain,
+        }),
     }
-    for (column, (g, &label)) in gains.iter_mut().zip(labels).enumerate() {
-        let value = label.value();
-        let ok = match domain {
-            LabelDomain::Binary => value == 0.0 || value == 1.0,
-            LabelDomain::NonNegative => value.is_finite() && value >= 0.0,
-            _ => value.is_finite(),
-        };
-        if !ok {
-            return Err(Error::InvalidLabel {
-                row,
-                column,
-                value,
-                expected: domain,
-            });
-        }
-        *g = value;
-    }
-    Ok(())
 }
 
-/// Writes each label's value to `gains`; whether `accepts` took every one.
+/// A 0/1 label ([`LabelDomain::Binary`]); `|`, not `||`: no branch, so checks vectorise.
+pub(crate) fn is_binary_label(v: f64) -> bool {
+    (v == 0.0) | (v == 1.0)
+}
+
+/// A finite label of at least 0 ([`LabelDomain::NonNegative`]), without a branch.
+pub(crate) fn is_non_negative_label(v: f64) -> bool {
+    v.is_finite() & (v >= 0.0)
+}
+
+/// Writes each label's value to `gains`; the first label `accepts` refuses (its column and
+/// value), if any. A branch-free pass first (it vectorises); the column only for a bad row.
 fn convert_labels<L: Label>(
     labels: &[L],
     gains: &mut [f64],
     accepts: impl Fn(f64) -> bool,
-) -> bool {
+) -> Option<(usize, f64)> {
     let mut ok = true;
     for (g, &label) in gains.iter_mut().zip(labels) {
         let value = label.value();
         ok &= accepts(value);
         *g = value;
     }
-    ok
+    if ok {
+        return None;
+    }
+    gains
+        .iter()
+        .zip(labels)
+        .position(|(&g, _)| !accepts(g))
+        .map(|column| (column, gains[column]))
 }
 
 /// The distinct label values seen so far by scikit-learn's label-type check (at most two).

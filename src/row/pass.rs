@@ -11,7 +11,8 @@ use crate::matrix::{LabelMatrix, Matrix, RowReader, ScoreMatrix};
 use crate::row::metric::{RowMetric, RowOptions, RowRule};
 use crate::score::{Label, Score};
 use crate::validate::{
-    check_indicator_rows, check_scores, check_shapes, read_labels, IndicatorValues,
+    check_indicator_rows, check_scores, check_shapes, is_binary_label, is_non_negative_label,
+    read_labels, IndicatorValues,
 };
 
 /// Checks shapes, then ranks each row and hands its index in the batch and its value (or `None`
@@ -227,11 +228,9 @@ fn read_row<L: Label, T: Score>(
 ) -> bool {
     match (indicator, domain) {
         (Some([a, b]), _) => read_checked(labels, scores, gains, |v| (v == a) | (v == b)),
-        (None, LabelDomain::Binary) => {
-            read_checked(labels, scores, gains, |v| (v == 0.0) | (v == 1.0))
-        }
+        (None, LabelDomain::Binary) => read_checked(labels, scores, gains, is_binary_label),
         (None, LabelDomain::NonNegative) => {
-            read_checked(labels, scores, gains, |v| v.is_finite() & (v >= 0.0))
+            read_checked(labels, scores, gains, is_non_negative_label)
         }
         (None, _) => read_checked(labels, scores, gains, f64::is_finite),
     }
