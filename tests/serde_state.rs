@@ -440,3 +440,86 @@ fn label_type_check_merges_in_any_order() {
         }))
     );
 }
+
+/// `$metric`'s runs state of `$y`, `$s` fed in random batches (and as two shards merged)
+/// against one batch and the one-shot value: the same value bits, state, run count and
+/// serialised form. (A macro: the accumulator's methods are bound by a crate-private trait.)
+macro_rules! check_levels {
+    ($what:expr, $metric:expr, $y:expr, $s:expr, $rng:expr) => {{
+        let (what, metric, y, s, rng) = ($what, $metric, $y, $s, $rng);
+        let one = metric.evaluate(y, s, None).unwrap();
+        let mut whole = metric.runs_accumulator().unwrap();
+        whole.update(y, s, None).unwrap();
+        let mut batched = metric.runs_accumulator().unwrap();
+        let mut start = 0;
+        while start < y.len() {
+            let end = (start + 1 + rng.below(40)).min(y.len());
+            batched
+                .update(&y[start..end], &s[start..end], None)
+                .unwrap();
+            start = end;
+        }
+        let half = y.len() / 2;
+        let mut first = metric.runs_accumulator().unwrap();
+        let mut second = metric.runs_accumulator_starting_at(half).unwrap();
+        for (acc, rows) in [(&mut first, 0..half), (&mut second, half..y.len())] {
+            for chunk in rows.clone().step_by(25) {
+                let end = (chunk + 25).min(rows.end);
+                acc.update(&y[chunk..end], &s[chunk..end], None).unwrap();
+            }
+        }
+        second.merge(&first).unwrap();
+        for (how, acc) in [("batched", &batched), ("merged", &second)] {
+            assert_eq!(
+                acc.value().unwrap().to_bits(),
+                one.to_bits(),
+                "{what} {how}"
+            );
+            assert_eq!(acc, &whole, "{what} {how}");
+            assert_eq!(acc.run_count(), whole.run_count(), "{what} {how}");
+            let json = serde_json::to_value(acc).unwrap();
+            assert_eq!(json, serde_json::to_value(&whole).unwrap(), "{what} {how}");
+            let back = read_as(&whole, json);
+            assert_eq!(
+                back.value().unwrap().to_bits(),
+                one.to_bits(),
+                "{what} {how}"
+            );
+        }
+    }};
+}
+
+/// `json` read back as the type of `_like`.
+fn read_as<T: DeserializeOwned>(_like: &T, json: Value) -> T {
+    serde_json::from_value(json).unwrap()
+}
+
+/// Batches of mostly distinct scores leave a runs state in several levels (merged lazily):
+/// its value, equality, serialised form and run count are those of the same rows in one batch,
+/// with equal scores met in different batches counted as one run.
+#[test]
+fn runs_kept_in_levels_are_the_runs_of_one_batch() {
+    let mut rng = Rng::seeded(0x5EED_1E7E_0001);
+    let n = 700;
+    let y: Vec<[f64; 3]> = (0..n)
+        .map(|_| [0; 3].map(|_: i32| f64::from(u8::from(rng.below(3) == 0))))
+        .collect();
+    // Every eighth score from five values, the rest distinct.
+    let s: Vec<[f64; 3]> = (0..n)
+        .map(|_| {
+            [0; 3].map(|_: i32| match rng.below(8) {
+                0 => [0.1, 0.3, 0.5, 0.7, 0.9][rng.below(5)],
+                _ => rng.below(1 << 40) as f64 / (1u64 << 40) as f64,
+            })
+        })
+        .collect();
+    for average in [Average::Macro, Average::Micro, Average::Weighted] {
+        for ties in [TiePolicy::Average, TiePolicy::Pessimistic] {
+            let what = format!("{average:?} {ties:?}");
+            let auc = RocAuc::new(average, ties);
+            check_levels!(format!("AUC {what}"), &auc, &y, &s, &mut rng);
+            let ap = LabelAveragePrecision::new(average, ties);
+            check_levels!(format!("AP {what}"), &ap, &y, &s, &mut rng);
+        }
+    }
+}

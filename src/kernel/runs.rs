@@ -122,43 +122,38 @@ pub(crate) fn runs_are_ranked(runs: &[Run]) -> bool {
         })
 }
 
-/// The runs of `a` and `b` (each best first) together, best first, runs of one score added.
-pub(crate) fn merged_runs(a: &[Run], b: &[Run]) -> Vec<Run> {
-    let mut out = Vec::with_capacity(a.len() + b.len());
+/// The runs of `a` and `b` (each best first) together into `out` (cleared first), best
+/// first, runs of one score added.
+pub(crate) fn merge_runs_into(a: &[Run], b: &[Run], out: &mut Vec<Run>) {
+    out.clear();
+    out.reserve(a.len() + b.len());
     let (mut i, mut j) = (0, 0);
-    loop {
-        let next = match (a.get(i), b.get(j)) {
-            (Some(x), Some(y)) if key(x) == key(y) => {
-                (i, j) = (i + 1, j + 1);
-                Run {
-                    score: x.score,
-                    relevant: x.relevant + y.relevant,
-                    irrelevant: x.irrelevant + y.irrelevant,
-                }
+    while let (Some(x), Some(y)) = (a.get(i), b.get(j)) {
+        let (kx, ky) = (key(x), key(y));
+        out.push(if kx == ky {
+            (i, j) = (i + 1, j + 1);
+            Run {
+                score: x.score,
+                relevant: x.relevant + y.relevant,
+                irrelevant: x.irrelevant + y.irrelevant,
             }
-            (Some(x), Some(y)) if key(x) < key(y) => {
-                i += 1;
-                *x
-            }
-            (Some(x), None) => {
-                i += 1;
-                *x
-            }
-            (_, Some(y)) => {
-                j += 1;
-                *y
-            }
-            (None, None) => return out,
-        };
-        out.push(next);
+        } else if kx < ky {
+            i += 1;
+            *x
+        } else {
+            j += 1;
+            *y
+        });
     }
+    out.extend_from_slice(a.get(i..).unwrap_or_default());
+    out.extend_from_slice(b.get(j..).unwrap_or_default());
 }
 
 /// The runs of several vectors pooled (the micro average's), best first: one sort of all the
 /// runs, runs of one score added (not a merge per vector, which would walk the growing pool
 /// once per vector).
-pub(crate) fn pooled_runs(vectors: &[Vec<Run>]) -> Vec<Run> {
-    let mut all: Vec<Run> = vectors.iter().flatten().copied().collect();
+pub(crate) fn pooled_runs<'a>(vectors: impl IntoIterator<Item = &'a Vec<Run>>) -> Vec<Run> {
+    let mut all: Vec<Run> = vectors.into_iter().flatten().copied().collect();
     all.sort_unstable_by_key(key);
     coalesced(all.iter().map(|r| (key(r), r.relevant, r.irrelevant)))
 }

@@ -4,7 +4,7 @@
 
 use core::ops::Range;
 
-use super::runs::{check_runs, LabelRuns};
+use super::runs::{check_runs, LabelRuns, RunLevels};
 use super::VectorMetric;
 use crate::error::{Error, Input, LabelDomain, RunsLimit};
 use crate::kernel::Ranker;
@@ -46,10 +46,10 @@ use crate::validate::{check_shapes, read_checked_row};
 /// assert_eq!(second.value().unwrap(), auc.evaluate(&y, &s, None).unwrap());
 /// assert_eq!(second.run_count(), 5); // label 0: 0.9, 0.5, 0.1; label 1: 0.5, 0.1
 /// ```
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 #[cfg_attr(
     feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
+    derive(serde::Deserialize),
     serde(try_from = "wire::LabelRunsAccumulator<M>")
 )]
 #[cfg_attr(
@@ -63,8 +63,42 @@ pub struct LabelRunsAccumulator<M> {
     domain: LabelDomain,
     /// The global numbers of the rows seen.
     rows: Rows,
-    /// The runs; `None` before the first row (the label count is not known).
-    runs: Option<LabelRuns>,
+    /// The runs, in levels merged lazily; `None` before the first row (the label count is
+    /// not known).
+    runs: Option<RunLevels>,
+}
+
+/// Equal when they hold the same runs, however they are split into levels.
+impl<M: PartialEq> PartialEq for LabelRunsAccumulator<M> {
+    fn eq(&self, other: &Self) -> bool {
+        self.version == other.version
+            && self.metric == other.metric
+            && self.domain == other.domain
+            && self.rows == other.rows
+            && self.all_runs() == other.all_runs()
+    }
+}
+
+/// The runs merged, as one list a label: the form does not depend on the levels.
+#[cfg(feature = "serde")]
+impl<M: serde::Serialize> serde::Serialize for LabelRunsAccumulator<M> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut state = serializer.serialize_struct("LabelRunsAccumulator", 5)?;
+        state.serialize_field("version", &self.version)?;
+        state.serialize_field("metric", &self.metric)?;
+        state.serialize_field("domain", &self.domain)?;
+        state.serialize_field("rows", &self.rows)?;
+        state.serialize_field("runs", &self.all_runs().as_deref())?;
+        state.end()
+    }
+}
+
+impl<M> LabelRunsAccumulator<M> {
+    /// The runs of every row seen, merged; `None` before the first row.
+    fn all_runs(&self) -> Option<std::borrow::Cow<'_, LabelRuns>> {
+        self.runs.as_ref().map(RunLevels::merged)
+    }
 }
 
 // The bound is the crate's own: only its label-wise metrics make these accumulators
@@ -139,10 +173,14 @@ impl<M: VectorMetric> LabelRunsAccumulator<M> {
                 truth[j].push(g);
             }
         }
-        let runs = self.runs.get_or_insert_with(|| LabelRuns::new(l));
+        let mut batch = LabelRuns::new(l);
         let mut ranker = Ranker::new();
         for (j, (s, y)) in scores.iter().zip(&truth).enumerate() {
-            runs.add_column(j, s, y, &mut ranker);
+            batch.set_column(j, s, y, &mut ranker);
+        }
+        match &mut self.runs {
+            Some(runs) => runs.push(batch),
+            None => self.runs = Some(RunLevels::new(batch)),
         }
         self.rows.take_batch(n);
         Ok(())
@@ -167,7 +205,7 @@ impl<M: VectorMetric> LabelRunsAccumulator<M> {
         }
         let rows = self.rows.union(&other.rows)?;
         match (&mut self.runs, &other.runs) {
-            (Some(ours), Some(theirs)) => ours.merge(theirs),
+            (Some(ours), Some(theirs)) => ours.push(theirs.merged().into_owned()),
             (ours @ None, theirs) => ours.clone_from(theirs),
             (Some(_), None) => {}
         }
@@ -177,7 +215,7 @@ impl<M: VectorMetric> LabelRunsAccumulator<M> {
 
     /// Refuses `found` labels where the runs hold another number (none before the first row).
     fn agree_on_labels(&self, found: usize) -> Result<(), Error> {
-        match self.runs.as_ref().map(LabelRuns::labels) {
+        match self.runs.as_ref().map(RunLevels::labels) {
             Some(expected) if expected != found => {
                 Err(Error::Incompatible(crate::Incompatibility::Labels {
                     expected,
@@ -218,7 +256,8 @@ impl<M: VectorMetric> LabelRunsAccumulator<M> {
         self.rows.count()
     }
 
-    /// The runs kept over every label: the state holds 24 bytes for each.
+    /// The runs over every label (distinct label–score pairs): the state holds 24 bytes for
+    /// each. Batches not yet merged into the rest may hold up to about as many runs again.
     ///
     /// # Example
     /// ```
@@ -229,7 +268,7 @@ impl<M: VectorMetric> LabelRunsAccumulator<M> {
     /// assert_eq!(acc.run_count(), 3); // label 0: 0.5; label 1: 0.9, 0.0
     /// ```
     pub fn run_count(&self) -> usize {
-        self.runs.as_ref().map_or(0, LabelRuns::run_count)
+        self.all_runs().map_or(0, |runs| runs.run_count())
     }
 
     /// The metric being accumulated.
@@ -242,7 +281,7 @@ impl<M: VectorMetric> LabelRunsAccumulator<M> {
 /// (no -0.0), none empty, and as many items as rows seen.
 #[cfg(feature = "serde")]
 mod wire {
-    use super::{LabelDomain, LabelRuns, Rows, StateVersion};
+    use super::{LabelDomain, LabelRuns, Rows, RunLevels, StateVersion};
 
     #[derive(serde::Deserialize)]
     pub(super) struct LabelRunsAccumulator<M> {
@@ -274,7 +313,7 @@ mod wire {
                 metric: wire.metric,
                 domain: wire.domain,
                 rows: wire.rows,
-                runs: wire.runs,
+                runs: wire.runs.map(RunLevels::new),
             })
         }
     }
