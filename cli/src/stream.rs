@@ -2,12 +2,15 @@
 //! to every preset's accumulator. Row-wise presets keep sums and counts, so memory does not
 //! grow with the number of samples; label-wise ones (AUC, label average precision) keep each
 //! label's distinct scores with their counts where that gives the exact value, and the rows
-//! otherwise (weights, ties ordered by position, per-sample averages, pROC's direction). The rows of a chunk are ranked on the threads of the
-//! global rayon pool (`--threads`), and summed in row order: the same bits for any count.
+//! otherwise (weights, ties ordered by position, per-sample averages, pROC's direction).
+//! Runs of scores that rarely repeat (more than nine runs in ten cells after 4 chunks) are
+//! dropped, and those presets evaluated on the data read whole. The rows of a chunk are ranked
+//! on the threads of the global rayon pool (`--threads`), and summed in row order: the same
+//! bits for any count.
 
 use std::path::Path;
 
-use rankmetrics::registry::{Convention, Preset};
+use rankmetrics::registry::{Convention, Preset, PresetAccumulator};
 use rankmetrics::torchmetrics::Logits;
 use rankmetrics::{Error, RowMajor};
 
@@ -22,7 +25,8 @@ use crate::provenance::Shapes;
 /// The accumulators give bitwise the one-shot values, as the chunks arrive in row order. A
 /// preset that reports an error is evaluated again on the whole data, read whole, so that its
 /// error is exactly the one-shot evaluation's (which checks, for one, every weight before any
-/// row); so is every preset when the weight file's length differs from the data's.
+/// row); so is every preset when the weight file's length differs from the data's, and every
+/// label-wise preset whose scores rarely repeat ([`scores_rarely_repeat`]).
 ///
 /// # Errors
 /// A file that cannot be read or parsed, or label and score files of different lengths.
@@ -106,6 +110,7 @@ fn stream(
     };
     let mut accumulators: Vec<_> = presets.iter().map(|p| Some(accumulator(p))).collect();
     let (mut label_rows, mut weight_rows) = (Vec::new(), Vec::new());
+    let (mut seen, mut runs_checked) = (0, false);
     loop {
         label_rows.clear();
         if labels.read_rows(rows, &mut label_rows)? < rows {
@@ -128,6 +133,17 @@ fn stream(
             };
             if !fed {
                 *slot = None;
+            }
+        }
+        seen += rows;
+        if !runs_checked && seen >= RUNS_CHECK_ROWS {
+            runs_checked = true;
+            // Runs of scores that rarely repeat are left for the data read whole.
+            for slot in &mut accumulators {
+                let runs = slot.as_ref().and_then(PresetAccumulator::run_count);
+                if runs.is_some_and(|runs| scores_rarely_repeat(runs, seen * labels.cols())) {
+                    *slot = None;
+                }
             }
         }
         if ended {
@@ -154,6 +170,19 @@ fn stream(
         .map(|acc| acc.as_ref().and_then(|a| a.value().ok()))
         .collect();
     Ok((values, Some(shapes)))
+}
+
+/// The rows after which label-wise runs of scores that rarely repeat
+/// ([`scores_rarely_repeat`]) give way to the data read whole: 4 chunks.
+const RUNS_CHECK_ROWS: usize = 4 * CHUNK_ROWS;
+
+/// Whether `runs` runs over `cells` cells say that the scores rarely repeat: more than nine
+/// runs in ten cells. There the runs save nothing: a run takes 24 bytes where a cell read
+/// whole takes 16 (the score and the label as float64), and merging the runs chunk after
+/// chunk is slower than ranking the columns held in memory.
+fn scores_rarely_repeat(runs: usize, cells: usize) -> bool {
+    // In u128: no product of two usize overflows it.
+    runs as u128 * 10 > cells as u128 * 9
 }
 
 /// How torchmetrics tests a batch for logits: in the preds' dtype.
@@ -243,5 +272,21 @@ fn read_chunk(
         if ended || cut {
             return Ok((scores.rows() - first, ended));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_rarely_repeat_with_more_than_nine_runs_in_ten_cells() {
+        assert!(scores_rarely_repeat(10, 10));
+        assert!(scores_rarely_repeat(91, 100));
+        assert!(!scores_rarely_repeat(90, 100));
+        assert!(!scores_rarely_repeat(5, 100));
+        assert!(!scores_rarely_repeat(0, 0));
+        assert!(scores_rarely_repeat(usize::MAX, usize::MAX));
+        assert!(!scores_rarely_repeat(usize::MAX / 10, usize::MAX));
     }
 }

@@ -2046,6 +2046,41 @@ fn streamed_values_equal_the_whole_file_values_across_chunks() {
 }
 
 #[test]
+fn label_wise_values_past_the_runs_check_equal_the_whole_file_values() {
+    // After 4 chunks of 4,096 rows, label-wise runs that hold more than nine in ten cells
+    // (scores that rarely repeat) give way to the data read whole; runs of few distinct
+    // scores are kept. Either way, the values are the one-shot evaluation's.
+    let s = Scratch::new("runs-check");
+    let rows = 20_000;
+    let labels = csv_text(rows, 3, |i, j| f64::from(u8::from(hash(i, j, 4) == 0)));
+    let t = s.file("t.csv", &labels);
+    let distinct = s.file(
+        "distinct.csv",
+        csv_text(rows, 3, |i, j| (i * 3 + j) as f64 / (rows * 3) as f64),
+    );
+    let tied = s.file(
+        "tied.csv",
+        csv_text(rows, 3, |i, j| hash(i, j + 7, 11) as f64 / 10.0),
+    );
+    let per_sample = s.dir.join("per_sample.csv");
+    let whole = ["--per-sample", per_sample.to_str().unwrap()];
+    for sc in [&distinct, &tied] {
+        for average in ["average=macro", "average=micro", "average=weighted"] {
+            let mut args = vec!["--convention", "sklearn", "--param", average];
+            for metric in ["roc_auc_score", "average_precision_score"] {
+                args.extend(["--metric", metric]);
+            }
+            let streamed = eval_files(&t, sc, &args);
+            args.extend(whole);
+            let one_shot = eval_files(&t, sc, &args);
+            assert_eq!(streamed.status, one_shot.status, "{sc:?} {args:?}");
+            assert_eq!(streamed.stdout, one_shot.stdout, "{sc:?} {args:?}");
+            assert_eq!(streamed.outcomes().len(), 2, "{streamed:?}");
+        }
+    }
+}
+
+#[test]
 fn float32_runs_test_each_chunk_for_logits_on_float32_values() {
     let s = Scratch::new("f32-chunks");
     let rows = 10_000;

@@ -299,6 +299,27 @@ impl PresetAccumulator {
             Streaming::Runs(acc) => acc.rows(),
         }
     }
+
+    /// The runs a label-wise preset keeps when made by
+    /// [`Preset::runs_accumulator_starting_at`]: their number over every label (distinct
+    /// label–score pairs); `None` for an accumulator that keeps sums or rows.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::registry::{Convention, Preset};
+    /// let p = Preset::lookup(Convention::Sklearn, "roc_auc_score", Preset::NO_PARAMS, None).unwrap();
+    /// let (y, s) = ([[1, 0], [0, 1], [1, 1]], [[0.9, 0.5], [0.5, 0.5], [0.9, 0.1]]);
+    /// let mut acc = p.runs_accumulator_starting_at(0).unwrap();
+    /// acc.update(&y, &s, None::<&[f64]>).unwrap();
+    /// assert_eq!(acc.run_count(), Some(4)); // label 0: 0.9, 0.5; label 1: 0.5, 0.1
+    /// assert_eq!(p.accumulator().run_count(), None);
+    /// ```
+    pub fn run_count(&self) -> Option<usize> {
+        match &self.state {
+            Streaming::Runs(acc) => Some(acc.run_count()),
+            Streaming::Row { .. } | Streaming::Labelwise(_) => None,
+        }
+    }
 }
 
 /// Refuses rows whose sigmoid decision (`theirs`) differs from the rows' seen before.
