@@ -3,8 +3,8 @@
 //! grow with the number of samples; label-wise ones (AUC, label average precision) keep each
 //! label's distinct scores with their counts where that gives the exact value, and the rows
 //! otherwise (weights, ties ordered by position, per-sample averages, pROC's direction).
-//! Runs of scores that rarely repeat (more than nine runs in ten cells after 4 chunks) are
-//! dropped, and those presets evaluated on the data read whole. The rows of a chunk are ranked
+//! Runs of scores that rarely repeat (more than 99 new runs in 100 cells between rows 8,192 and
+//! 16,384) leave the stream, and those presets are evaluated on the data read whole. The rows of a chunk are ranked
 //! on the threads of the global rayon pool (`--threads`), and summed in row order: the same
 //! bits for any count.
 
@@ -110,7 +110,7 @@ fn stream(
     };
     let mut accumulators: Vec<_> = presets.iter().map(|p| Some(accumulator(p))).collect();
     let (mut label_rows, mut weight_rows) = (Vec::new(), Vec::new());
-    let (mut seen, mut runs_checked) = (0, false);
+    let (mut seen, mut runs_check) = (0, RunsCheck::default());
     loop {
         label_rows.clear();
         if labels.read_rows(rows, &mut label_rows)? < rows {
@@ -136,15 +136,10 @@ fn stream(
             }
         }
         seen += rows;
-        if !runs_checked && seen >= RUNS_CHECK_ROWS {
-            runs_checked = true;
-            // Runs of scores that rarely repeat are left for the data read whole.
-            for slot in &mut accumulators {
-                let runs = slot.as_ref().and_then(PresetAccumulator::run_count);
-                if runs.is_some_and(|runs| scores_rarely_repeat(runs, seen * labels.cols())) {
-                    *slot = None;
-                }
-            }
+        // Runs complete at the end of the data are kept: reading the data again gains nothing.
+        if !ended && runs_check.after_chunk(&mut accumulators, seen, labels.cols()) {
+            // Every preset left the stream: the data read whole values them all.
+            return Ok((vec![None; presets.len()], None));
         }
         if ended {
             break;
@@ -172,17 +167,67 @@ fn stream(
     Ok((values, Some(shapes)))
 }
 
-/// The rows after which label-wise runs of scores that rarely repeat
-/// ([`scores_rarely_repeat`]) give way to the data read whole: 4 chunks.
+/// The rows at which [`RunsCheck`] counts the runs, and the rows at which it counts them again
+/// and compares: 2 and 4 chunks.
+const RUNS_FIRST_MARK: usize = 2 * CHUNK_ROWS;
 const RUNS_CHECK_ROWS: usize = 4 * CHUNK_ROWS;
 
-/// Whether `runs` runs over `cells` cells say that the scores rarely repeat: more than nine
-/// runs in ten cells. There the runs save nothing: a run takes 24 bytes where a cell read
-/// whole takes 16 (the score and the label as float64), and merging the runs chunk after
-/// chunk is slower than ranking the columns held in memory.
-fn scores_rarely_repeat(runs: usize, cells: usize) -> bool {
-    // In u128: no product of two usize overflows it.
-    runs as u128 * 10 > cells as u128 * 9
+/// Takes label-wise runs of scores that rarely repeat out of the stream, for the data read
+/// whole: there runs save nothing (a run takes 24 bytes where a cell read whole takes 16, the
+/// score and the label as float64), and merging them chunk after chunk is slower than ranking
+/// the columns held in memory. The runs are counted after [`RUNS_FIRST_MARK`] rows and again
+/// after [`RUNS_CHECK_ROWS`]; a preset leaves when the rows in between made more than 99 new
+/// runs in 100 cells ([`scores_rarely_repeat`]), once.
+#[derive(Default)]
+struct RunsCheck {
+    /// The rows and each preset's runs at the first mark.
+    first: Option<(usize, Vec<Option<usize>>)>,
+    done: bool,
+}
+
+impl RunsCheck {
+    /// After a chunk, with `seen` rows of `cols` labels fed: counts, or compares and takes the
+    /// presets whose scores rarely repeat out (`None`). True when no preset is left.
+    fn after_chunk(
+        &mut self,
+        accumulators: &mut [Option<PresetAccumulator>],
+        seen: usize,
+        cols: usize,
+    ) -> bool {
+        let runs =
+            |slot: &Option<PresetAccumulator>| slot.as_ref().and_then(PresetAccumulator::run_count);
+        match &self.first {
+            _ if self.done => return false,
+            None if seen >= RUNS_FIRST_MARK => {
+                self.first = Some((seen, accumulators.iter().map(runs).collect()));
+            }
+            Some((marked, before)) if seen >= RUNS_CHECK_ROWS && seen > *marked => {
+                self.done = true;
+                let mut left = false;
+                for (slot, before) in accumulators.iter_mut().zip(before) {
+                    if let (Some(now), Some(before)) = (runs(slot), before) {
+                        let new_runs = now.saturating_sub(*before);
+                        if scores_rarely_repeat(new_runs, seen - marked, cols) {
+                            *slot = None;
+                            left = true;
+                        }
+                    }
+                }
+                return left && accumulators.iter().all(Option::is_none);
+            }
+            _ => {}
+        }
+        false
+    }
+}
+
+/// Whether `new_runs` runs made by `rows` rows of `cols` labels say that the scores rarely
+/// repeat: more than 99 new runs in 100 cells. (Scores drawn evenly from D values a label make
+/// about e^(-n/D) new runs a cell at row n: more than 0.99 between rows 8,192 and 16,384 only
+/// for D above about 1.2 million.)
+fn scores_rarely_repeat(new_runs: usize, rows: usize, cols: usize) -> bool {
+    // In u128: no product of these usize values overflows it.
+    new_runs as u128 * 100 > rows as u128 * cols as u128 * 99
 }
 
 /// How torchmetrics tests a batch for logits: in the preds' dtype.
@@ -278,15 +323,85 @@ fn read_chunk(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::PathBuf;
+
+    /// `rows` CSV lines of `cols` values from `value(i, j)`, written to a file of this test's
+    /// own directory.
+    fn csv(
+        dir: &Path,
+        name: &str,
+        (rows, cols): (usize, usize),
+        value: impl Fn(usize, usize) -> f64,
+    ) -> PathBuf {
+        let text: String = (0..rows)
+            .map(|i| {
+                let line: Vec<String> = (0..cols).map(|j| format!("{:?}", value(i, j))).collect();
+                line.join(",") + "\n"
+            })
+            .collect();
+        let path = dir.join(name);
+        std::fs::write(&path, text).expect("a writable temporary directory");
+        path
+    }
 
     #[test]
-    fn scores_rarely_repeat_with_more_than_nine_runs_in_ten_cells() {
-        assert!(scores_rarely_repeat(10, 10));
-        assert!(scores_rarely_repeat(91, 100));
-        assert!(!scores_rarely_repeat(90, 100));
-        assert!(!scores_rarely_repeat(5, 100));
-        assert!(!scores_rarely_repeat(0, 0));
-        assert!(scores_rarely_repeat(usize::MAX, usize::MAX));
-        assert!(!scores_rarely_repeat(usize::MAX / 10, usize::MAX));
+    fn runs_of_scores_that_rarely_repeat_leave_the_stream() {
+        let dir = std::env::temp_dir().join(format!("rankmetrics-stream-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a writable temporary directory");
+        let rows = 20_000;
+        let t = csv(&dir, "t.csv", (rows, 2), |i, j| {
+            f64::from(u8::from((i + j) % 3 == 0))
+        });
+        let distinct = csv(&dir, "distinct.csv", (rows, 2), |i, j| {
+            (2 * i + j) as f64 / 1e6
+        });
+        let tied = csv(&dir, "tied.csv", (rows, 2), |i, j| {
+            ((i * 7 + j) % 11) as f64 / 10.0
+        });
+        let short = csv(&dir, "short.csv", (RUNS_CHECK_ROWS - 1, 2), |i, j| {
+            (2 * i + j) as f64 / 1e6
+        });
+        let short_t = csv(&dir, "short_t.csv", (RUNS_CHECK_ROWS - 1, 2), |i, _| {
+            (i % 2) as f64
+        });
+        let presets = ["roc_auc_score", "coverage_error"]
+            .map(|m| Preset::lookup(Convention::Sklearn, m, Preset::NO_PARAMS, None).unwrap());
+        let args = |t: &Path, s: &Path| DataArgs {
+            y_true: Some(t.to_path_buf()),
+            y_score: Some(s.to_path_buf()),
+            sample_weight: None,
+            format_in: None,
+            header: false,
+            no_header: true,
+            align_columns: false,
+            n_labels: None,
+            quiet: true,
+            threads: None,
+        };
+        let streamed = |t: &Path, s: &Path| {
+            let (values, _) = stream(&presets, &args(t, s), &Progress::new(true)).unwrap();
+            values.iter().map(Option::is_some).collect::<Vec<bool>>()
+        };
+        // The AUC's runs of distinct scores leave; the coverage's sums stay.
+        assert_eq!(streamed(&t, &distinct), [false, true]);
+        assert_eq!(streamed(&t, &tied), [true, true]);
+        // Fewer rows than the check: the runs stay.
+        assert_eq!(streamed(&short_t, &short), [true, true]);
+        // Every preset left: the stream stops there, without the shapes of a whole read.
+        let auc = &presets[..1];
+        let (values, shapes) = stream(auc, &args(&t, &distinct), &Progress::new(true)).unwrap();
+        assert!(values == [None] && shapes.is_none());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn scores_rarely_repeat_with_more_than_99_new_runs_in_100_cells() {
+        assert!(scores_rarely_repeat(100, 10, 10));
+        assert!(scores_rarely_repeat(9_901, 100, 100));
+        assert!(!scores_rarely_repeat(9_900, 100, 100));
+        assert!(!scores_rarely_repeat(50, 10, 10));
+        assert!(!scores_rarely_repeat(0, 0, 0));
+        assert!(scores_rarely_repeat(usize::MAX, usize::MAX, 1));
+        assert!(!scores_rarely_repeat(usize::MAX, usize::MAX, 2));
     }
 }

@@ -2047,8 +2047,8 @@ fn streamed_values_equal_the_whole_file_values_across_chunks() {
 
 #[test]
 fn label_wise_values_past_the_runs_check_equal_the_whole_file_values() {
-    // After 4 chunks of 4,096 rows, label-wise runs that hold more than nine in ten cells
-    // (scores that rarely repeat) give way to the data read whole; runs of few distinct
+    // Label-wise runs that made more than 99 new runs in 100 cells between rows 8,192 and
+    // 16,384 (scores that rarely repeat) give way to the data read whole; runs of few distinct
     // scores are kept. Either way, the values are the one-shot evaluation's.
     let s = Scratch::new("runs-check");
     let rows = 20_000;

@@ -88,18 +88,20 @@ impl LabelRuns {
 }
 
 /// Runs added batch by batch: a stack of [`LabelRuns`], the oldest and largest at the bottom,
-/// each level merged into the one below once it holds as many runs. Merging every batch into
-/// the whole state walked all of it per batch, quadratic in the rows where scores rarely
-/// repeat (1,000,000 × 20 continuous scores in batches of 4,096 rows took 34 s); with levels
-/// each run is merged O(log batches) times, and where scores repeat (few runs a label) every
-/// batch still merges into the bottom level. The runs they hold together, with
-/// equal scores added ([`merged`](Self::merged)), do not depend on how they are split into
-/// levels: that is the state.
+/// the top level merged into the one below while it holds at least half as many runs. Merging
+/// every batch into the whole state walked all of it per batch, quadratic in the rows where
+/// scores rarely repeat (1,000,000 × 20 continuous scores in batches of 4,096 rows took 33 s);
+/// with levels each level holds less than half the runs of the one below, so there are
+/// O(log runs) levels, each run is merged O(log batches) times, and the levels hold less than
+/// twice the runs of the bottom one. Where scores repeat (few runs a label), batches soon
+/// merge into the bottom level. The runs the levels hold together, with equal scores added
+/// ([`column`](Self::column)), do not depend on how they are split into levels: that is the
+/// state, which equality, the run count and the serialised form read.
 #[derive(Debug, Clone)]
 pub(crate) struct RunLevels {
     /// Bottom first; never empty.
     levels: Vec<LabelRuns>,
-    /// The buffer merges write into ([`LabelRuns::merge`]).
+    /// The buffer merges write into ([`LabelRuns::merge`]); empty between merges.
     scratch: Vec<Run>,
 }
 
@@ -118,31 +120,59 @@ impl RunLevels {
     }
 
     /// Adds `runs` (same label count: the caller checks) as the top level, then merges the top
-    /// level into the one below while it holds at least as many runs.
+    /// level into the one below while it holds at least half as many runs.
     pub(crate) fn push(&mut self, runs: LabelRuns) {
         self.levels.push(runs);
         while let [.., below, top] = self.levels.as_mut_slice() {
-            if top.run_count() < below.run_count() {
+            if 2 * top.run_count() < below.run_count() {
                 break;
             }
             below.merge(top, &mut self.scratch);
             self.levels.pop();
         }
+        self.scratch.clear();
     }
 
-    /// Label j's runs, its levels merged.
-    fn column(&self, j: usize) -> Cow<'_, [Run]> {
-        let mut columns = self.levels.iter().filter_map(|level| level.columns.get(j));
-        let Some(bottom) = columns.next() else {
+    /// Adds every run of `other` (same label count: the caller checks), level by level.
+    pub(crate) fn push_all(&mut self, other: &RunLevels) {
+        for level in &other.levels {
+            self.push(level.clone());
+        }
+    }
+
+    /// Label j's runs, its levels merged (the smallest first).
+    pub(crate) fn column(&self, j: usize) -> Cow<'_, [Run]> {
+        let mut columns = self
+            .levels
+            .iter()
+            .rev()
+            .filter_map(|level| level.columns.get(j));
+        let Some(top) = columns.next() else {
             return Cow::Borrowed(&[]);
         };
-        let mut merged = Cow::Borrowed(bottom.as_slice());
-        let mut out = Vec::new();
-        for column in columns {
-            merge_runs_into(&merged, column, &mut out);
-            merged = Cow::Owned(core::mem::take(&mut out));
+        let (mut merged, mut spare) = (Cow::Borrowed(top.as_slice()), Vec::new());
+        for below in columns {
+            merge_runs_into(below, &merged, &mut spare);
+            let previous = core::mem::replace(&mut merged, Cow::Owned(core::mem::take(&mut spare)));
+            if let Cow::Owned(buffer) = previous {
+                spare = buffer;
+            }
         }
         merged
+    }
+
+    /// The runs over every label: the state's size, counted a label at a time.
+    pub(crate) fn run_count(&self) -> usize {
+        match self.levels.as_slice() {
+            [only] => only.run_count(),
+            _ => (0..self.labels()).map(|j| self.column(j).len()).sum(),
+        }
+    }
+
+    /// Whether both hold the same runs, compared a label at a time.
+    pub(crate) fn same_runs(&self, other: &RunLevels) -> bool {
+        self.labels() == other.labels()
+            && (0..self.labels()).all(|j| self.column(j) == other.column(j))
     }
 
     /// Each metric's value over the runs of `rows` samples, as the samples' own evaluation
@@ -183,7 +213,8 @@ impl RunLevels {
             runs_values(&lanes, &[Average::Micro], &pooled, &mut ranker, &mut values);
             add_values(&mut lanes, &values, |_| 1.0);
         }
-        for j in 0..l {
+        let by_label = wants(&lanes, Average::Macro) || wants(&lanes, Average::Weighted);
+        for j in (0..l).filter(|_| by_label) {
             let column = self.column(j);
             let column: &[Run] = &column;
             values.clear();
@@ -195,20 +226,24 @@ impl RunLevels {
         }
         results(&lanes)
     }
+}
 
-    /// Every level's runs merged: the runs of all the samples added.
-    pub(crate) fn merged(&self) -> Cow<'_, LabelRuns> {
-        match self.levels.as_slice() {
-            [only] => Cow::Borrowed(only),
-            [bottom, above @ ..] => {
-                let (mut all, mut scratch) = (bottom.clone(), Vec::new());
-                for level in above {
-                    all.merge(level, &mut scratch);
-                }
-                Cow::Owned(all)
+/// The form [`LabelRuns`] is serialised in (`{"columns": [[run, ...], ...]}`), written a label
+/// at a time from the levels merged: the same bytes whatever the levels.
+#[cfg(feature = "serde")]
+impl serde::Serialize for RunLevels {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        /// Every label's merged runs, as a sequence.
+        struct Columns<'a>(&'a RunLevels);
+        impl serde::Serialize for Columns<'_> {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.collect_seq((0..self.0.labels()).map(|j| self.0.column(j)))
             }
-            [] => Cow::Owned(LabelRuns::default()),
         }
+        let mut state = serializer.serialize_struct("LabelRuns", 1)?;
+        state.serialize_field("columns", &Columns(self))?;
+        state.end()
     }
 }
 
@@ -271,5 +306,60 @@ fn runs_values<M: VectorMetric>(
             continue;
         };
         push_values(lanes, asking, &v, &row, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One label's runs of `scores`, every item relevant.
+    fn batch(scores: &[f64]) -> LabelRuns {
+        let mut runs = LabelRuns::new(1);
+        let labels = vec![1.0; scores.len()];
+        runs.set_column(0, scores, &labels, &mut Ranker::new());
+        runs
+    }
+
+    #[test]
+    fn levels_stay_few_and_hold_less_than_twice_the_bottom_level() {
+        // Distinct scores, in batches that shrink and then stay small: levels that did not
+        // merge would pile up one a batch.
+        let mut next = 0.0;
+        let mut distinct = |n: usize| -> Vec<f64> {
+            (0..n)
+                .map(|_| {
+                    next += 1.0;
+                    next
+                })
+                .collect()
+        };
+        let mut levels = RunLevels::new(batch(&distinct(1000)));
+        for n in (0..10).map(|k| 500 >> k).chain([3; 300]) {
+            levels.push(batch(&distinct(n.max(1))));
+            let held: usize = levels.levels.iter().map(LabelRuns::run_count).sum();
+            let bottom = levels.levels[0].run_count();
+            assert!(
+                held < 2 * bottom,
+                "{held} runs held over a bottom of {bottom}"
+            );
+            let most = 1 + bottom.ilog2() as usize;
+            assert!(
+                levels.levels.len() <= most,
+                "{} levels",
+                levels.levels.len()
+            );
+            // Distinct scores: the merged runs are the runs held.
+            assert_eq!(levels.run_count(), held);
+            assert!(levels.column(0).windows(2).all(|w| w[0].score > w[1].score));
+        }
+        // Repeated scores: every batch merges into the bottom level.
+        let mut same = RunLevels::new(batch(&[0.1, 0.2, 0.3]));
+        for _ in 0..50 {
+            same.push(batch(&[0.3, 0.2, 0.1]));
+            assert_eq!(same.levels.len(), 1);
+        }
+        assert_eq!(same.run_count(), 3);
+        assert_eq!(same.column(0)[0].relevant, 51);
     }
 }

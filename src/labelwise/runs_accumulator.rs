@@ -75,11 +75,15 @@ impl<M: PartialEq> PartialEq for LabelRunsAccumulator<M> {
             && self.metric == other.metric
             && self.domain == other.domain
             && self.rows == other.rows
-            && self.all_runs() == other.all_runs()
+            && match (&self.runs, &other.runs) {
+                (Some(ours), Some(theirs)) => ours.same_runs(theirs),
+                (ours, theirs) => ours.is_none() && theirs.is_none(),
+            }
     }
 }
 
-/// The runs merged, as one list a label: the form does not depend on the levels.
+/// The runs merged, one list a label ([`RunLevels`]' form): the form does not depend on the
+/// levels.
 #[cfg(feature = "serde")]
 impl<M: serde::Serialize> serde::Serialize for LabelRunsAccumulator<M> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -89,15 +93,8 @@ impl<M: serde::Serialize> serde::Serialize for LabelRunsAccumulator<M> {
         state.serialize_field("metric", &self.metric)?;
         state.serialize_field("domain", &self.domain)?;
         state.serialize_field("rows", &self.rows)?;
-        state.serialize_field("runs", &self.all_runs().as_deref())?;
+        state.serialize_field("runs", &self.runs)?;
         state.end()
-    }
-}
-
-impl<M> LabelRunsAccumulator<M> {
-    /// The runs of every row seen, merged; `None` before the first row.
-    fn all_runs(&self) -> Option<std::borrow::Cow<'_, LabelRuns>> {
-        self.runs.as_ref().map(RunLevels::merged)
     }
 }
 
@@ -205,7 +202,7 @@ impl<M: VectorMetric> LabelRunsAccumulator<M> {
         }
         let rows = self.rows.union(&other.rows)?;
         match (&mut self.runs, &other.runs) {
-            (Some(ours), Some(theirs)) => ours.push(theirs.merged().into_owned()),
+            (Some(ours), Some(theirs)) => ours.push_all(theirs),
             (ours @ None, theirs) => ours.clone_from(theirs),
             (Some(_), None) => {}
         }
@@ -268,7 +265,7 @@ impl<M: VectorMetric> LabelRunsAccumulator<M> {
     /// assert_eq!(acc.run_count(), 3); // label 0: 0.5; label 1: 0.9, 0.0
     /// ```
     pub fn run_count(&self) -> usize {
-        self.all_runs().map_or(0, |runs| runs.run_count())
+        self.runs.as_ref().map_or(0, RunLevels::run_count)
     }
 
     /// The metric being accumulated.
