@@ -254,7 +254,7 @@ impl<M: VectorMetric> LabelRunsAccumulator<M> {
     }
 
     /// The runs over every label (distinct label–score pairs): the state holds 24 bytes for
-    /// each. Batches not yet merged into the rest may hold up to about as many runs again.
+    /// each. Batches not yet merged into the rest hold fewer runs than that again.
     ///
     /// # Example
     /// ```
