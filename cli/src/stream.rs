@@ -3,10 +3,9 @@
 //! grow with the number of samples; label-wise ones (AUC, label average precision) keep each
 //! label's distinct scores with their counts where that gives the exact value, and the rows
 //! otherwise (weights, ties ordered by position, per-sample averages, pROC's direction).
-//! Runs of scores that rarely repeat (more than 99 new runs in 100 cells between rows 8,192 and
-//! 16,384) leave the stream, and those presets are evaluated on the data read whole. The rows of a chunk are ranked
-//! on the threads of the global rayon pool (`--threads`), and summed in row order: the same
-//! bits for any count.
+//! Runs of scores that rarely repeat ([`RunsCheck`]) leave the stream, and those presets are
+//! evaluated on the data read whole. The rows of a chunk are ranked on the threads of the
+//! global rayon pool (`--threads`), and summed in row order: the same bits for any count.
 
 use std::path::Path;
 
@@ -136,15 +135,15 @@ fn stream(
             }
         }
         seen += rows;
-        // Runs complete at the end of the data are kept: reading the data again gains nothing.
-        if !ended && runs_check.after_chunk(&mut accumulators, seen, labels.cols()) {
-            // Every preset left the stream: the data read whole values them all.
-            return Ok((vec![None; presets.len()], None));
-        }
         if ended {
             break;
         }
         (rows, ended) = read_chunk(&mut scores, &mut score_rows, logit_chunk, test)?;
+        // Runs that the next chunk completes are kept: reading the data again gains nothing.
+        if !ended && runs_check.after_chunk(&mut accumulators, seen, labels.cols()) {
+            // Every preset left the stream: the data read whole values them all.
+            return Ok((vec![None; presets.len()], None));
+        }
     }
     if labels.read_rows(1, &mut label_rows)? > 0 {
         labels.count_rest()?;
@@ -175,9 +174,14 @@ const RUNS_CHECK_ROWS: usize = 4 * CHUNK_ROWS;
 /// Takes label-wise runs of scores that rarely repeat out of the stream, for the data read
 /// whole: there runs save nothing (a run takes 24 bytes where a cell read whole takes 16, the
 /// score and the label as float64), and merging them chunk after chunk is slower than ranking
-/// the columns held in memory. The runs are counted after [`RUNS_FIRST_MARK`] rows and again
-/// after [`RUNS_CHECK_ROWS`]; a preset leaves when the rows in between made more than 99 new
-/// runs in 100 cells ([`scores_rarely_repeat`]), once.
+/// the columns held in memory. The runs are counted at the first chunk end at or past
+/// [`RUNS_FIRST_MARK`] rows and again at the first at or past [`RUNS_CHECK_ROWS`] (later where
+/// torchmetrics' logit test joins chunks); a preset leaves when the rows in between made more
+/// than 99 new runs in 100 cells ([`scores_rarely_repeat`]), once, unless the chunk read next
+/// is the data's last (a short one: data that ends on a chunk's boundary is seen to end only
+/// at the next read). The rate is over every label at once: where a few labels' scores repeat (a
+/// constant column among twenty), or more than one cell in a hundred holds a repeated value
+/// (scores clipped to 0 and 1), the preset keeps its runs, trading time for memory.
 #[derive(Default)]
 struct RunsCheck {
     /// The rows and each preset's runs at the first mark.
@@ -226,8 +230,10 @@ impl RunsCheck {
 /// about e^(-n/D) new runs a cell at row n: more than 0.99 between rows 8,192 and 16,384 only
 /// for D above about 1.2 million.)
 fn scores_rarely_repeat(new_runs: usize, rows: usize, cols: usize) -> bool {
-    // In u128: no product of these usize values overflows it.
-    new_runs as u128 * 100 > rows as u128 * cols as u128 * 99
+    // In u128, where two usize values multiply without overflow; a third factor is checked.
+    (rows as u128 * cols as u128)
+        .checked_mul(99)
+        .is_some_and(|cells| new_runs as u128 * 100 > cells)
 }
 
 /// How torchmetrics tests a batch for logits: in the preds' dtype.
@@ -348,7 +354,7 @@ mod tests {
     fn runs_of_scores_that_rarely_repeat_leave_the_stream() {
         let dir = std::env::temp_dir().join(format!("rankmetrics-stream-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("a writable temporary directory");
-        let rows = 20_000;
+        let rows = 30_000;
         let t = csv(&dir, "t.csv", (rows, 2), |i, j| {
             f64::from(u8::from((i + j) % 3 == 0))
         });
@@ -387,6 +393,41 @@ mod tests {
         assert_eq!(streamed(&t, &tied), [true, true]);
         // Fewer rows than the check: the runs stay.
         assert_eq!(streamed(&short_t, &short), [true, true]);
+        // The new runs between the marks decide, not the runs so far: tied scores that turn
+        // distinct leave, distinct scores that turn tied stay.
+        let turning = |name, distinct_first: bool| {
+            csv(&dir, name, (rows, 2), move |i, j| {
+                match (i < RUNS_FIRST_MARK) == distinct_first {
+                    true => (2 * i + j) as f64 / 1e6,
+                    false => ((i * 7 + j) % 11) as f64 / 10.0,
+                }
+            })
+        };
+        assert_eq!(
+            streamed(&t, &turning("tied_first.csv", false)),
+            [false, true]
+        );
+        assert_eq!(
+            streamed(&t, &turning("distinct_first.csv", true)),
+            [true, true]
+        );
+        // Data that ends within the chunk after the check (a short read) keeps its runs,
+        // complete by then.
+        let (exact, exact_t) = (
+            csv(
+                &dir,
+                "exact.csv",
+                (RUNS_CHECK_ROWS + CHUNK_ROWS - 1, 2),
+                |i, j| (2 * i + j) as f64 / 1e6,
+            ),
+            csv(
+                &dir,
+                "exact_t.csv",
+                (RUNS_CHECK_ROWS + CHUNK_ROWS - 1, 2),
+                |i, _| (i % 2) as f64,
+            ),
+        );
+        assert_eq!(streamed(&exact_t, &exact), [true, true]);
         // Every preset left: the stream stops there, without the shapes of a whole read.
         let auc = &presets[..1];
         let (values, shapes) = stream(auc, &args(&t, &distinct), &Progress::new(true)).unwrap();
@@ -403,5 +444,7 @@ mod tests {
         assert!(!scores_rarely_repeat(0, 0, 0));
         assert!(scores_rarely_repeat(usize::MAX, usize::MAX, 1));
         assert!(!scores_rarely_repeat(usize::MAX, usize::MAX, 2));
+        // Cells beyond u128 once multiplied by 99: no overflow, no drop.
+        assert!(!scores_rarely_repeat(usize::MAX, usize::MAX, usize::MAX));
     }
 }

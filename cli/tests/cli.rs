@@ -2051,7 +2051,7 @@ fn label_wise_values_past_the_runs_check_equal_the_whole_file_values() {
     // 16,384 (scores that rarely repeat) give way to the data read whole; runs of few distinct
     // scores are kept. Either way, the values are the one-shot evaluation's.
     let s = Scratch::new("runs-check");
-    let rows = 20_000;
+    let rows = 30_000;
     let labels = csv_text(rows, 3, |i, j| f64::from(u8::from(hash(i, j, 4) == 0)));
     let t = s.file("t.csv", &labels);
     let distinct = s.file(
@@ -2078,6 +2078,25 @@ fn label_wise_values_past_the_runs_check_equal_the_whole_file_values() {
             assert_eq!(streamed.outcomes().len(), 2, "{streamed:?}");
         }
     }
+    // A file error found after the stream stopped (every preset left it) is the whole read's:
+    // the one the stream gives where the runs stay.
+    let short_t = s.file(
+        "short_t.csv",
+        csv_text(rows - 2_000, 3, |i, j| {
+            f64::from(u8::from(hash(i, j, 4) == 0))
+        }),
+    );
+    let args = ["--convention", "sklearn", "--metric", "roc_auc_score"];
+    let early = eval_files(&short_t, &distinct, &args);
+    let streamed = eval_files(&short_t, &tied, &args);
+    assert_eq!(early.status, streamed.status, "{early:?}");
+    assert_eq!(early.stdout, streamed.stdout, "{early:?}");
+    assert_eq!(
+        early.stderr.replace("distinct.csv", "tied.csv"),
+        streamed.stderr,
+        "{early:?}"
+    );
+    assert!(early.stderr.contains("28000 samples"), "{early:?}");
 }
 
 #[test]

@@ -213,16 +213,17 @@ impl RunLevels {
             runs_values(&lanes, &[Average::Micro], &pooled, &mut ranker, &mut values);
             add_values(&mut lanes, &values, |_| 1.0);
         }
-        let by_label = wants(&lanes, Average::Macro) || wants(&lanes, Average::Weighted);
-        for j in (0..l).filter(|_| by_label) {
-            let column = self.column(j);
-            let column: &[Run] = &column;
-            values.clear();
-            let averages = [Average::Macro, Average::Weighted];
-            runs_values(&lanes, &averages, column, &mut ranker, &mut values);
-            // The weighted average's weight: the relevant count, an exact integer sum.
-            let relevant: u64 = column.iter().map(|r| r.relevant).sum();
-            add_values(&mut lanes, &values, column_weight(relevant as f64));
+        if wants(&lanes, Average::Macro) || wants(&lanes, Average::Weighted) {
+            for j in 0..l {
+                let column = self.column(j);
+                let column: &[Run] = &column;
+                values.clear();
+                let averages = [Average::Macro, Average::Weighted];
+                runs_values(&lanes, &averages, column, &mut ranker, &mut values);
+                // The weighted average's weight: the relevant count, an exact integer sum.
+                let relevant: u64 = column.iter().map(|r| r.relevant).sum();
+                add_values(&mut lanes, &values, column_weight(relevant as f64));
+            }
         }
         results(&lanes)
     }
@@ -361,5 +362,27 @@ mod tests {
         }
         assert_eq!(same.run_count(), 3);
         assert_eq!(same.column(0)[0].relevant, 51);
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn levels_serialise_as_their_runs_merged() {
+        // Scores 0..100 and 50..150 in two labels' batches: levels with equal scores to add.
+        let mut levels = RunLevels::new(batch(&(0..1000).map(f64::from).collect::<Vec<_>>()));
+        levels.push(batch(&(500..700).map(f64::from).collect::<Vec<_>>()));
+        levels.push(batch(&(650..690).map(f64::from).collect::<Vec<_>>()));
+        assert_eq!(levels.levels.len(), 3);
+        let merged = LabelRuns {
+            columns: vec![levels.column(0).into_owned()],
+        };
+        assert_eq!(merged.run_count(), 1000);
+        assert_eq!(
+            serde_json::to_string(&levels).unwrap(),
+            serde_json::to_string(&merged).unwrap()
+        );
+        assert_eq!(
+            postcard::to_stdvec(&levels).unwrap(),
+            postcard::to_stdvec(&merged).unwrap()
+        );
     }
 }
