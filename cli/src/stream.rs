@@ -183,10 +183,14 @@ const RUNS_CHECK_ROWS: usize = 4 * CHUNK_ROWS;
 /// constant column among twenty), or more than one cell in a hundred holds a repeated value
 /// (scores clipped to 0 and 1), the preset keeps its runs, trading time for memory.
 #[derive(Default)]
-struct RunsCheck {
+enum RunsCheck {
+    /// Before the first mark.
+    #[default]
+    Counting,
     /// The rows and each preset's runs at the first mark.
-    first: Option<(usize, Vec<Option<usize>>)>,
-    done: bool,
+    Marked(usize, Vec<Option<usize>>),
+    /// Compared: nothing more to do.
+    Done,
 }
 
 impl RunsCheck {
@@ -200,23 +204,22 @@ impl RunsCheck {
     ) -> bool {
         let runs =
             |slot: &Option<PresetAccumulator>| slot.as_ref().and_then(PresetAccumulator::run_count);
-        match &self.first {
-            _ if self.done => return false,
-            None if seen >= RUNS_FIRST_MARK => {
-                self.first = Some((seen, accumulators.iter().map(runs).collect()));
+        match self {
+            RunsCheck::Counting if seen >= RUNS_FIRST_MARK => {
+                *self = RunsCheck::Marked(seen, accumulators.iter().map(runs).collect());
             }
-            Some((marked, before)) if seen >= RUNS_CHECK_ROWS && seen > *marked => {
-                self.done = true;
+            RunsCheck::Marked(marked, before) if seen >= RUNS_CHECK_ROWS => {
                 let mut left = false;
-                for (slot, before) in accumulators.iter_mut().zip(before) {
+                for (slot, before) in accumulators.iter_mut().zip(before.iter()) {
                     if let (Some(now), Some(before)) = (runs(slot), before) {
                         let new_runs = now.saturating_sub(*before);
-                        if scores_rarely_repeat(new_runs, seen - marked, cols) {
+                        if scores_rarely_repeat(new_runs, seen - *marked, cols) {
                             *slot = None;
                             left = true;
                         }
                     }
                 }
+                *self = RunsCheck::Done;
                 return left && accumulators.iter().all(Option::is_none);
             }
             _ => {}
