@@ -477,6 +477,9 @@ macro_rules! check_levels {
             );
             assert_eq!(acc, &whole, "{what} {how}");
             assert_eq!(acc.run_count(), whole.run_count(), "{what} {how}");
+            let per_label = acc.label_run_counts();
+            assert_eq!(per_label, whole.label_run_counts(), "{what} {how}");
+            assert_eq!(per_label.iter().sum::<usize>(), whole.run_count());
             let json = serde_json::to_value(acc).unwrap();
             assert_eq!(json, serde_json::to_value(&whole).unwrap(), "{what} {how}");
             let back = read_as(&whole, json);

@@ -140,7 +140,7 @@ fn stream(
         }
         (rows, ended) = read_chunk(&mut scores, &mut score_rows, logit_chunk, test)?;
         // Runs that the next chunk completes are kept: reading the data again gains nothing.
-        if !ended && runs_check.after_chunk(&mut accumulators, seen, labels.cols()) {
+        if !ended && runs_check.after_chunk(&mut accumulators, seen) {
             // Every preset left the stream: the data read whole values them all.
             return Ok((vec![None; presets.len()], None));
         }
@@ -174,36 +174,32 @@ const RUNS_CHECK_ROWS: usize = 4 * CHUNK_ROWS;
 /// Takes label-wise runs of scores that rarely repeat out of the stream, for the data read
 /// whole: there runs save nothing (a run takes 24 bytes where a cell read whole takes 16, the
 /// score and the label as float64), and merging them chunk after chunk is slower than ranking
-/// the columns held in memory. The runs are counted at the first chunk end at or past
+/// the columns held in memory. Each label's runs are counted at the first chunk end at or past
 /// [`RUNS_FIRST_MARK`] rows and again at the first at or past [`RUNS_CHECK_ROWS`] (later where
-/// torchmetrics' logit test joins chunks); a preset leaves when the rows in between made more
-/// than 99 new runs in 100 cells ([`scores_rarely_repeat`]), once, unless the chunk read next
-/// is the data's last (a short one: data that ends on a chunk's boundary is seen to end only
-/// at the next read). The rate is over every label at once: where a few labels' scores repeat (a
-/// constant column among twenty), or more than one cell in a hundred holds a repeated value
-/// (scores clipped to 0 and 1), the preset keeps its runs, trading time for memory.
+/// torchmetrics' logit test joins chunks); a preset leaves when more than two thirds of its
+/// labels made more than 99 new runs in 100 rows in between ([`scores_rarely_repeat`]), once,
+/// unless the chunk read next is the data's last (a short one: data that ends on a chunk's
+/// boundary is seen to end only at the next read). Where scores clipped to 0 and 1 fill more
+/// than one cell in a hundred of most labels, the preset keeps its runs, trading time for
+/// memory.
 #[derive(Default)]
 enum RunsCheck {
     /// Before the first mark.
     #[default]
     Counting,
-    /// The rows and each preset's runs at the first mark.
-    Marked(usize, Vec<Option<usize>>),
+    /// The rows and each preset's runs a label at the first mark.
+    Marked(usize, Vec<Option<Vec<usize>>>),
     /// Compared: nothing more to do.
     Done,
 }
 
 impl RunsCheck {
-    /// After a chunk, with `seen` rows of `cols` labels fed: counts, or compares and takes the
-    /// presets whose scores rarely repeat out (`None`). True when no preset is left.
-    fn after_chunk(
-        &mut self,
-        accumulators: &mut [Option<PresetAccumulator>],
-        seen: usize,
-        cols: usize,
-    ) -> bool {
-        let runs =
-            |slot: &Option<PresetAccumulator>| slot.as_ref().and_then(PresetAccumulator::run_count);
+    /// After a chunk, with `seen` rows fed: counts, or compares and takes the presets whose
+    /// scores rarely repeat out (`None`). True when no preset is left.
+    fn after_chunk(&mut self, accumulators: &mut [Option<PresetAccumulator>], seen: usize) -> bool {
+        let runs = |slot: &Option<PresetAccumulator>| {
+            slot.as_ref().and_then(PresetAccumulator::label_run_counts)
+        };
         match self {
             RunsCheck::Counting if seen >= RUNS_FIRST_MARK => {
                 *self = RunsCheck::Marked(seen, accumulators.iter().map(runs).collect());
@@ -212,8 +208,7 @@ impl RunsCheck {
                 let mut left = false;
                 for (slot, before) in accumulators.iter_mut().zip(before.iter()) {
                     if let (Some(now), Some(before)) = (runs(slot), before) {
-                        let new_runs = now.saturating_sub(*before);
-                        if scores_rarely_repeat(new_runs, seen - *marked, cols) {
+                        if scores_rarely_repeat(before, &now, seen - *marked) {
                             *slot = None;
                             left = true;
                         }
@@ -228,15 +223,21 @@ impl RunsCheck {
     }
 }
 
-/// Whether `new_runs` runs made by `rows` rows of `cols` labels say that the scores rarely
-/// repeat: more than 99 new runs in 100 cells. (Scores drawn evenly from D values a label make
-/// about e^(-n/D) new runs a cell at row n: more than 0.99 between rows 8,192 and 16,384 only
+/// Whether the runs of each label, `before` and `now` after `rows` more rows, say that the
+/// scores rarely repeat: more than two thirds of the labels made more than 99 new runs in 100
+/// rows. Those labels' runs alone then take more memory than every cell read whole (24 bytes a
+/// run against 16 a cell), while a label whose scores repeat (a constant column, a few values)
+/// does not keep the others' runs in the stream. (Scores drawn evenly from D values make
+/// about e^(-n/D) new runs a row at row n: more than 0.99 between rows 8,192 and 16,384 only
 /// for D above about 1.2 million.)
-fn scores_rarely_repeat(new_runs: usize, rows: usize, cols: usize) -> bool {
-    // In u128, where two usize values multiply without overflow; a third factor is checked.
-    (rows as u128 * cols as u128)
-        .checked_mul(99)
-        .is_some_and(|cells| new_runs as u128 * 100 > cells)
+fn scores_rarely_repeat(before: &[usize], now: &[usize], rows: usize) -> bool {
+    // In u128, where a usize times 100 does not overflow.
+    let rarely = |(&before, &now): (&usize, &usize)| {
+        now.saturating_sub(before) as u128 * 100 > rows as u128 * 99
+    };
+    let labels = now.len().min(before.len());
+    let rare = before.iter().zip(now).filter(|&pair| rarely(pair)).count();
+    3 * rare as u128 > 2 * labels as u128
 }
 
 /// How torchmetrics tests a batch for logits: in the preds' dtype.
@@ -394,6 +395,19 @@ mod tests {
         // The AUC's runs of distinct scores leave; the coverage's sums stay.
         assert_eq!(streamed(&t, &distinct), [false, true]);
         assert_eq!(streamed(&t, &tied), [true, true]);
+        // A label whose scores repeat (a constant column) among labels whose scores rarely
+        // repeat: three of four leave, two of four stay.
+        let t4 = csv(&dir, "t4.csv", (rows, 4), |i, j| {
+            f64::from(u8::from((i + j) % 3 == 0))
+        });
+        let constant = |name, columns: usize| {
+            csv(&dir, name, (rows, 4), move |i, j| match j < columns {
+                true => (4 * i + j) as f64 / 1e6,
+                false => 0.5,
+            })
+        };
+        assert_eq!(streamed(&t4, &constant("three.csv", 3)), [false, true]);
+        assert_eq!(streamed(&t4, &constant("two.csv", 2)), [true, true]);
         // Fewer rows than the check: the runs stay.
         assert_eq!(streamed(&short_t, &short), [true, true]);
         // The new runs between the marks decide, not the runs so far: tied scores that turn
@@ -439,15 +453,20 @@ mod tests {
     }
 
     #[test]
-    fn scores_rarely_repeat_with_more_than_99_new_runs_in_100_cells() {
-        assert!(scores_rarely_repeat(100, 10, 10));
-        assert!(scores_rarely_repeat(9_901, 100, 100));
-        assert!(!scores_rarely_repeat(9_900, 100, 100));
-        assert!(!scores_rarely_repeat(50, 10, 10));
-        assert!(!scores_rarely_repeat(0, 0, 0));
-        assert!(scores_rarely_repeat(usize::MAX, usize::MAX, 1));
-        assert!(!scores_rarely_repeat(usize::MAX, usize::MAX, 2));
-        // Cells beyond u128 once multiplied by 99: no overflow, no drop.
-        assert!(!scores_rarely_repeat(usize::MAX, usize::MAX, usize::MAX));
+    fn scores_rarely_repeat_where_two_thirds_of_the_labels_make_99_new_runs_in_100_rows() {
+        assert!(scores_rarely_repeat(&[0, 0], &[10, 10], 10));
+        assert!(scores_rarely_repeat(&[5, 5], &[105, 105], 100));
+        // 99 new runs in 100 rows is not more than 99.
+        assert!(!scores_rarely_repeat(&[5, 5], &[104, 105], 100));
+        // Three labels of four rarely repeat (more than two thirds), though 301 new runs in
+        // 400 cells is far from 99 in 100; two of three, or of four, do not.
+        assert!(scores_rarely_repeat(&[0; 4], &[100, 100, 100, 1], 100));
+        assert!(!scores_rarely_repeat(&[0; 3], &[100, 100, 1], 100));
+        assert!(!scores_rarely_repeat(&[0; 4], &[100, 100, 1, 1], 100));
+        assert!(!scores_rarely_repeat(&[], &[], 0));
+        assert!(!scores_rarely_repeat(&[0], &[0], 0));
+        // No overflow at the extremes.
+        assert!(scores_rarely_repeat(&[0], &[usize::MAX], usize::MAX));
+        assert!(!scores_rarely_repeat(&[0], &[usize::MAX / 2], usize::MAX));
     }
 }

@@ -2047,24 +2047,32 @@ fn streamed_values_equal_the_whole_file_values_across_chunks() {
 
 #[test]
 fn label_wise_values_past_the_runs_check_equal_the_whole_file_values() {
-    // Label-wise runs that made more than 99 new runs in 100 cells between rows 8,192 and
-    // 16,384 (scores that rarely repeat) give way to the data read whole; runs of few distinct
-    // scores are kept. Either way, the values are the one-shot evaluation's.
+    // Label-wise runs where more than two thirds of the labels made more than 99 new runs in
+    // 100 rows between rows 8,192 and 16,384 (scores that rarely repeat, here beside a constant
+    // column) give way to the data read whole; runs of few distinct scores are kept. Either
+    // way, the values are the one-shot evaluation's.
     let s = Scratch::new("runs-check");
     let rows = 30_000;
-    let labels = csv_text(rows, 3, |i, j| f64::from(u8::from(hash(i, j, 4) == 0)));
+    let labels = csv_text(rows, 4, |i, j| f64::from(u8::from(hash(i, j, 4) == 0)));
     let t = s.file("t.csv", &labels);
     let distinct = s.file(
         "distinct.csv",
-        csv_text(rows, 3, |i, j| (i * 3 + j) as f64 / (rows * 3) as f64),
+        csv_text(rows, 4, |i, j| (i * 4 + j) as f64 / (rows * 4) as f64),
+    );
+    let one_constant = s.file(
+        "one_constant.csv",
+        csv_text(rows, 4, |i, j| match j {
+            0 => 0.5,
+            _ => (i * 4 + j) as f64 / (rows * 4) as f64,
+        }),
     );
     let tied = s.file(
         "tied.csv",
-        csv_text(rows, 3, |i, j| hash(i, j + 7, 11) as f64 / 10.0),
+        csv_text(rows, 4, |i, j| hash(i, j + 7, 11) as f64 / 10.0),
     );
     let per_sample = s.dir.join("per_sample.csv");
     let whole = ["--per-sample", per_sample.to_str().unwrap()];
-    for sc in [&distinct, &tied] {
+    for sc in [&distinct, &one_constant, &tied] {
         for average in ["average=macro", "average=micro", "average=weighted"] {
             let mut args = vec!["--convention", "sklearn", "--param", average];
             for metric in ["roc_auc_score", "average_precision_score"] {
@@ -2082,7 +2090,7 @@ fn label_wise_values_past_the_runs_check_equal_the_whole_file_values() {
     // the one the stream gives where the runs stay.
     let short_t = s.file(
         "short_t.csv",
-        csv_text(rows - 2_000, 3, |i, j| {
+        csv_text(rows - 2_000, 4, |i, j| {
             f64::from(u8::from(hash(i, j, 4) == 0))
         }),
     );

@@ -165,7 +165,15 @@ impl RunLevels {
     pub(crate) fn run_count(&self) -> usize {
         match self.levels.as_slice() {
             [only] => only.run_count(),
-            _ => (0..self.labels()).map(|j| self.column(j).len()).sum(),
+            _ => self.label_run_counts().iter().sum(),
+        }
+    }
+
+    /// Each label's runs, its levels merged.
+    pub(crate) fn label_run_counts(&self) -> Vec<usize> {
+        match self.levels.as_slice() {
+            [only] => only.columns.iter().map(Vec::len).collect(),
+            _ => (0..self.labels()).map(|j| self.column(j).len()).collect(),
         }
     }
 

@@ -268,6 +268,23 @@ impl<M: VectorMetric> LabelRunsAccumulator<M> {
         self.runs.as_ref().map_or(0, RunLevels::run_count)
     }
 
+    /// Each label's runs (its distinct scores), in label order; empty before the first row.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{Average, LabelAveragePrecision, TiePolicy};
+    /// let ap = LabelAveragePrecision::new(Average::Macro, TiePolicy::Max);
+    /// let mut acc = ap.runs_accumulator().unwrap();
+    /// assert!(acc.label_run_counts().is_empty());
+    /// acc.update(&[[1, 0], [0, 1], [1, 0]], &[[0.5, 0.0], [0.5, 0.0], [0.5, 0.9]], None).unwrap();
+    /// assert_eq!(acc.label_run_counts(), [1, 2]); // label 0: 0.5; label 1: 0.9, 0.0
+    /// ```
+    pub fn label_run_counts(&self) -> Vec<usize> {
+        self.runs
+            .as_ref()
+            .map_or_else(Vec::new, RunLevels::label_run_counts)
+    }
+
     /// The metric being accumulated.
     pub fn metric(&self) -> &M {
         &self.metric

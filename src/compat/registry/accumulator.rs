@@ -320,6 +320,26 @@ impl PresetAccumulator {
             Streaming::Row { .. } | Streaming::Labelwise(_) => None,
         }
     }
+
+    /// Each label's runs, as [`run_count`](Self::run_count) counts them over every label;
+    /// `None` for an accumulator that keeps sums or rows.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::registry::{Convention, Preset};
+    /// let p = Preset::lookup(Convention::Sklearn, "roc_auc_score", Preset::NO_PARAMS, None).unwrap();
+    /// let (y, s) = ([[1, 0], [0, 1], [1, 1]], [[0.9, 0.5], [0.5, 0.5], [0.9, 0.1]]);
+    /// let mut acc = p.runs_accumulator_starting_at(0).unwrap();
+    /// acc.update(&y, &s, None::<&[f64]>).unwrap();
+    /// assert_eq!(acc.label_run_counts(), Some(vec![2, 2]));
+    /// assert_eq!(p.accumulator().label_run_counts(), None);
+    /// ```
+    pub fn label_run_counts(&self) -> Option<Vec<usize>> {
+        match &self.state {
+            Streaming::Runs(acc) => Some(acc.label_run_counts()),
+            Streaming::Row { .. } | Streaming::Labelwise(_) => None,
+        }
+    }
 }
 
 /// Refuses rows whose sigmoid decision (`theirs`) differs from the rows' seen before.
