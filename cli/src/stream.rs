@@ -4,12 +4,13 @@
 //! label's distinct scores with their counts where that gives the exact value, and the rows
 //! otherwise (weights, ties ordered by position, per-sample averages, pROC's direction).
 //! Runs of scores that rarely repeat ([`RunsCheck`]) leave the stream, and those presets are
-//! evaluated on the data read whole. The rows of a chunk are ranked on the threads of the
-//! global rayon pool (`--threads`), and summed in row order: the same bits for any count.
+//! evaluated on the data read whole; data that fits in one chunk is evaluated at once, as one
+//! shot. The rows of a chunk are ranked on the threads of the global rayon pool (`--threads`),
+//! and summed in row order: the same bits for any count.
 
 use std::path::Path;
 
-use rankmetrics::registry::{Convention, Preset, PresetAccumulator};
+use rankmetrics::registry::{evaluate_all_parallel, Convention, Preset, PresetAccumulator};
 use rankmetrics::torchmetrics::Logits;
 use rankmetrics::{Error, RowMajor};
 
@@ -21,11 +22,12 @@ use crate::provenance::Shapes;
 /// Each preset's value over the data `data` names (or the built-in example), and the shapes
 /// of the inputs.
 ///
-/// The accumulators give bitwise the one-shot values, as the chunks arrive in row order. A
-/// preset that reports an error is evaluated again on the whole data, read whole, so that its
-/// error is exactly the one-shot evaluation's (which checks, for one, every weight before any
-/// row); so is every preset when the weight file's length differs from the data's, and every
-/// label-wise preset whose scores rarely repeat ([`scores_rarely_repeat`]).
+/// The accumulators give bitwise the one-shot values, as the chunks arrive in row order; data
+/// that fits in one chunk is evaluated on it as one shot. A preset whose accumulator reports
+/// an error is evaluated again on the whole data, read whole, so that its error is exactly the
+/// one-shot evaluation's (which checks, for one, every weight before any row); so is every
+/// preset when the weight file's length differs from the data's, and every label-wise preset
+/// whose scores rarely repeat ([`scores_rarely_repeat`]).
 ///
 /// # Errors
 /// A file that cannot be read or parsed, or label and score files of different lengths.
@@ -36,7 +38,7 @@ pub fn evaluate(
 ) -> Result<(Vec<Result<f64, Error>>, Shapes), String> {
     let (streamed, shapes) = stream(presets, data, progress).map_err(|e| e.to_string())?;
     if let (true, Some(shapes)) = (streamed.iter().all(Option::is_some), shapes) {
-        return Ok((streamed.into_iter().flatten().map(Ok).collect(), shapes));
+        return Ok((streamed.into_iter().flatten().collect(), shapes));
     }
     let inputs = Inputs::read(
         data.y_true.as_deref(),
@@ -54,20 +56,24 @@ pub fn evaluate(
         .iter()
         .zip(streamed)
         .map(|(preset, value)| match value {
-            Some(v) => Ok(v),
+            Some(result) => result,
             None => preset.evaluate(&y_true, &y_score, inputs.weights.as_deref()),
         })
         .collect();
     Ok((results, Shapes::from(&inputs)))
 }
 
-/// The streamed value of each preset (`None` where it must be evaluated on the whole data),
+/// Each preset's result from the stream: `None` where it must be evaluated on the data read
+/// whole.
+type Streamed = Vec<Option<Result<f64, Error>>>;
+
+/// The streamed value of each preset, or its one-shot result where the data fits in one chunk,
 /// and the inputs' shapes when every file was read to its end.
 fn stream(
     presets: &[Preset],
     data: &DataArgs,
     progress: &Progress,
-) -> Result<(Vec<Option<f64>>, Option<Shapes>), InputError> {
+) -> Result<(Streamed, Option<Shapes>), InputError> {
     let options = data.read_options();
     let (t, s) = (data.y_true.as_deref(), data.y_score.as_deref());
     let test = LogitTest::of(presets);
@@ -107,7 +113,24 @@ fn stream(
             .unwrap_or_else(|_| p.accumulator()),
         Some(_) => p.accumulator(),
     };
-    let mut accumulators: Vec<_> = presets.iter().map(|p| Some(accumulator(p))).collect();
+    // Data that fits in the first chunk is in memory already: label-wise presets are evaluated
+    // there at once, as one shot, rather than ranked into runs (which, for a wide input's few
+    // rows, take more memory than its cells and add their merge) or copied by the accumulators
+    // that keep rows. Row-wise presets keep their sums either way.
+    let one_chunk = ended && rows > 0;
+    let (one_shot_presets, mut accumulators): (Vec<Preset>, Vec<_>) = if one_chunk {
+        let one_shot = presets.iter().filter(|p| !p.is_row_wise()).cloned();
+        let row_wise = presets
+            .iter()
+            .map(|p| p.is_row_wise().then(|| accumulator(p)));
+        (one_shot.collect(), row_wise.collect())
+    } else {
+        (
+            Vec::new(),
+            presets.iter().map(|p| Some(accumulator(p))).collect(),
+        )
+    };
+    let mut one_shot = Vec::new();
     let (mut label_rows, mut weight_rows) = (Vec::new(), Vec::new());
     let (mut seen, mut runs_check) = (0, RunsCheck::default());
     loop {
@@ -125,6 +148,9 @@ fn stream(
         let weights = weights.as_ref().map(|_| &weight_rows[..]);
         let y_true = RowMajor::new(&label_rows, rows, labels.cols());
         let y_score = RowMajor::new(&score_rows, rows, scores.cols());
+        if let (false, Ok(t), Ok(s)) = (one_shot_presets.is_empty(), &y_true, &y_score) {
+            one_shot = evaluate_all_parallel(&one_shot_presets, t, s, weights);
+        }
         for slot in &mut accumulators {
             let fed = match (slot.as_mut(), &y_true, &y_score) {
                 (Some(acc), Ok(t), Ok(s)) => acc.update_parallel(t, s, weights).is_ok(),
@@ -159,9 +185,17 @@ fn stream(
         y_score: (scores.rows(), scores.cols()),
         weights: weights.as_ref().map(RowStream::rows),
     };
-    let values = accumulators
+    // Each preset's streamed value, or the next one-shot result for a label-wise preset of
+    // one-chunk data (`None` where its matrices were refused: the whole read says why).
+    let mut one_shot = one_shot.into_iter();
+    let values = presets
         .iter()
-        .map(|acc| acc.as_ref().and_then(|a| a.value().ok()))
+        .zip(&accumulators)
+        .map(|(p, acc)| match acc {
+            Some(acc) => acc.value().ok().map(Ok),
+            None if one_chunk && !p.is_row_wise() => one_shot.next(),
+            None => None,
+        })
         .collect();
     Ok((values, Some(shapes)))
 }
@@ -354,6 +388,22 @@ mod tests {
         path
     }
 
+    /// `eval`'s data arguments for label file `t` and score file `s`, without a header.
+    fn args(t: &Path, s: &Path) -> DataArgs {
+        DataArgs {
+            y_true: Some(t.to_path_buf()),
+            y_score: Some(s.to_path_buf()),
+            sample_weight: None,
+            format_in: None,
+            header: false,
+            no_header: true,
+            align_columns: false,
+            n_labels: None,
+            quiet: true,
+            threads: None,
+        }
+    }
+
     #[test]
     fn runs_of_scores_that_rarely_repeat_leave_the_stream() {
         let dir = std::env::temp_dir().join(format!("rankmetrics-stream-{}", std::process::id()));
@@ -376,18 +426,6 @@ mod tests {
         });
         let presets = ["roc_auc_score", "coverage_error"]
             .map(|m| Preset::lookup(Convention::Sklearn, m, Preset::NO_PARAMS, None).unwrap());
-        let args = |t: &Path, s: &Path| DataArgs {
-            y_true: Some(t.to_path_buf()),
-            y_score: Some(s.to_path_buf()),
-            sample_weight: None,
-            format_in: None,
-            header: false,
-            no_header: true,
-            align_columns: false,
-            n_labels: None,
-            quiet: true,
-            threads: None,
-        };
         let streamed = |t: &Path, s: &Path| {
             let (values, _) = stream(&presets, &args(t, s), &Progress::new(true)).unwrap();
             values.iter().map(Option::is_some).collect::<Vec<bool>>()
@@ -449,6 +487,48 @@ mod tests {
         let auc = &presets[..1];
         let (values, shapes) = stream(auc, &args(&t, &distinct), &Progress::new(true)).unwrap();
         assert!(values == [None] && shapes.is_none());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn label_wise_presets_of_one_chunk_data_are_evaluated_as_one_shot() {
+        let dir =
+            std::env::temp_dir().join(format!("rankmetrics-one-chunk-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a writable temporary directory");
+        let labels = |i: usize, j: usize| f64::from(u8::from((i + j) % 3 == 0));
+        // A NaN score, which every preset refuses.
+        let score = |i: usize, j: usize| match (i, j) {
+            (1, 2) => f64::NAN,
+            _ => ((i * 7 + j) % 11) as f64 / 10.0,
+        };
+        let presets = ["roc_auc_score", "average_precision_score", "coverage_error"]
+            .map(|m| Preset::lookup(Convention::Sklearn, m, Preset::NO_PARAMS, None).unwrap());
+        for rows in [CHUNK_ROWS - 1, CHUNK_ROWS + 1] {
+            let t = csv(&dir, &format!("t{rows}.csv"), (rows, 3), labels);
+            let s = csv(&dir, &format!("s{rows}.csv"), (rows, 3), score);
+            let (values, shapes) = stream(&presets, &args(&t, &s), &Progress::new(true)).unwrap();
+            assert_eq!(shapes.map(|s| s.y_true), Some((rows, 3)));
+            let (y, sc): (Vec<f64>, Vec<f64>) = (0..rows * 3)
+                .map(|k| (labels(k / 3, k % 3), score(k / 3, k % 3)))
+                .unzip();
+            let (y, sc) = (
+                RowMajor::new(&y, rows, 3).unwrap(),
+                RowMajor::new(&sc, rows, 3).unwrap(),
+            );
+            let one_shot: Vec<_> = presets.iter().map(|p| p.evaluate(&y, &sc, None)).collect();
+            assert!(one_shot.iter().all(Result::is_err), "{one_shot:?}");
+            if rows < CHUNK_ROWS {
+                // Within one chunk the label-wise presets' results are the one-shot ones,
+                // their errors too; the row-wise preset's error is found on the whole read.
+                // (Compared as text: the error holds the NaN.)
+                let label_wise: Vec<_> = one_shot[..2].iter().cloned().map(Some).collect();
+                assert_eq!(format!("{:?}", &values[..2]), format!("{label_wise:?}"));
+                assert!(values[2].is_none());
+            } else {
+                // Across chunks every error is found again on the data read whole.
+                assert!(values.iter().all(Option::is_none), "{values:?}");
+            }
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -167,6 +167,22 @@ impl Preset {
         &self.params
     }
 
+    /// Whether the metric scores each row on its own (coverage, LRAP, nDCG, ...): its
+    /// [`accumulator`](Self::accumulator) keeps sums, and [`per_sample`](Self::per_sample)
+    /// gives a value a row. False for label-wise and pooled metrics (ROC AUC, label average
+    /// precision), which rank each label's scores across the samples.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::registry::{Convention, Preset};
+    /// let lookup = |m| Preset::lookup(Convention::Sklearn, m, Preset::NO_PARAMS, None).unwrap();
+    /// assert!(lookup("coverage_error").is_row_wise());
+    /// assert!(!lookup("roc_auc_score").is_row_wise());
+    /// ```
+    pub fn is_row_wise(&self) -> bool {
+        !matches!(self.plan, Plan::Labelwise(_))
+    }
+
     /// Evaluates the preset. Weights are applied even where the toolkit has none (a weighted
     /// mean of the same per-row values).
     ///
