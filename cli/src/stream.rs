@@ -52,12 +52,21 @@ pub fn evaluate(
     let y_true = RowMajor::new(&t.data, t.rows, t.cols).map_err(|e| e.to_string())?;
     let y_score = RowMajor::new(&s.data, s.rows, s.cols).map_err(|e| e.to_string())?;
     progress.spinner(format!("computing {} metrics", presets.len()));
-    let results = presets
-        .iter()
-        .zip(streamed)
-        .map(|(preset, value)| match value {
+    // The presets left for the whole read are evaluated together: label-wise ones share each
+    // column's ranking and run on the pool.
+    let left: Vec<Preset> = (presets.iter().zip(&streamed))
+        .filter(|(_, value)| value.is_none())
+        .map(|(preset, _)| preset.clone())
+        .collect();
+    let weights = inputs.weights.as_deref();
+    let mut whole = evaluate_all_parallel(&left, &y_true, &y_score, weights).into_iter();
+    let results = (streamed.into_iter().zip(presets))
+        .map(|(value, preset)| match value {
             Some(result) => result,
-            None => preset.evaluate(&y_true, &y_score, inputs.weights.as_deref()),
+            // One result a preset left: the preset's own evaluation is the same.
+            None => whole
+                .next()
+                .unwrap_or_else(|| preset.evaluate(&y_true, &y_score, weights)),
         })
         .collect();
     Ok((results, Shapes::from(&inputs)))
