@@ -79,8 +79,8 @@ scores with ties) is evaluated.
 
 The files are read and evaluated a chunk of rows at a time: memory does not grow with the number \
 of samples for row-wise metrics. Label-wise metrics (AUC, label average precision) keep each \
-label's distinct scores with their counts where that gives the exact value, else every row; where \
-the scores rarely repeat they are evaluated on the files read whole, as is --per-sample, and on \
+label's distinct scores with their counts where that gives the exact value; otherwise, or where \
+the scores rarely repeat, they are evaluated on the files read whole, as is --per-sample, and on \
 data of one chunk (fewer than 4,096 rows) at once. Fortran-order .npy files are read whole (their \
 rows are not contiguous).
 

@@ -1,8 +1,9 @@
 //! `eval` in bounded memory: the files are read a chunk of rows at a time, and each chunk goes
 //! to every preset's accumulator. Row-wise presets keep sums and counts, so memory does not
 //! grow with the number of samples; label-wise ones (AUC, label average precision) keep each
-//! label's distinct scores with their counts where that gives the exact value, and the rows
-//! otherwise (weights, ties ordered by position, per-sample averages, pROC's direction).
+//! label's distinct scores with their counts where that gives the exact value. Where it does
+//! not (weights, ties ordered by position, per-sample averages, pROC's direction) the data is
+//! read whole instead, once for every preset.
 //! Runs of scores that rarely repeat ([`RunsCheck`]) leave the stream, and those presets are
 //! evaluated on the data read whole; data that fits in one chunk is evaluated at once, as one
 //! shot. The rows of a chunk are ranked on the threads of the global rayon pool (`--threads`),
@@ -26,8 +27,9 @@ use crate::provenance::Shapes;
 /// that fits in one chunk is evaluated on it as one shot. A preset whose accumulator reports
 /// an error is evaluated again on the whole data, read whole, so that its error is exactly the
 /// one-shot evaluation's (which checks, for one, every weight before any row); so is every
-/// preset when the weight file's length differs from the data's, and every label-wise preset
-/// whose scores rarely repeat ([`scores_rarely_repeat`]).
+/// preset when the weight file's length differs from the data's or a label-wise preset cannot
+/// keep runs, and every label-wise preset whose scores rarely repeat
+/// ([`scores_rarely_repeat`]).
 ///
 /// # Errors
 /// A file that cannot be read or parsed, or label and score files of different lengths.
@@ -83,6 +85,20 @@ fn stream(
     data: &DataArgs,
     progress: &Progress,
 ) -> Result<(Streamed, Option<Shapes>), InputError> {
+    // Label-wise presets keep each label's runs where that is exact; one that cannot (sample
+    // weights, a tie policy that orders ties by position, the samples average, pROC's
+    // direction) would keep every row in its accumulator, a copy of the data each: the data
+    // read whole holds them once, and every preset is evaluated there together.
+    let accumulator = |p: &Preset| match (&data.sample_weight, p.is_row_wise()) {
+        (None, _) => p.runs_accumulator_starting_at(0).ok(),
+        (Some(_), true) => Some(p.accumulator()),
+        (Some(_), false) => None,
+    };
+    let mut accumulators: Vec<Option<PresetAccumulator>> =
+        presets.iter().map(accumulator).collect();
+    if accumulators.iter().any(Option::is_none) {
+        return Ok((vec![None; presets.len()], None));
+    }
     let options = data.read_options();
     let (t, s) = (data.y_true.as_deref(), data.y_score.as_deref());
     let test = LogitTest::of(presets);
@@ -114,31 +130,20 @@ fn stream(
         .transpose()?;
     let total = scores.size() + labels.size() + weights.as_ref().map_or(0, RowStream::size);
     progress.bytes(format!("evaluating {} metrics", presets.len()), total);
-    // Label-wise presets keep each label's runs where that is exact (no weights, a policy that
-    // does not order ties by position, ...), else the rows.
-    let accumulator = |p: &Preset| match weights {
-        None => p
-            .runs_accumulator_starting_at(0)
-            .unwrap_or_else(|_| p.accumulator()),
-        Some(_) => p.accumulator(),
-    };
     // Data that fits in the first chunk is in memory already: label-wise presets are evaluated
     // there at once, as one shot, rather than ranked into runs (which, for a wide input's few
-    // rows, take more memory than its cells and add their merge) or copied by the accumulators
-    // that keep rows. Row-wise presets keep their sums either way.
+    // rows, take more memory than its cells and add their merge). Row-wise presets keep their
+    // sums either way.
     let one_chunk = ended && rows > 0;
-    let (one_shot_presets, mut accumulators): (Vec<Preset>, Vec<_>) = if one_chunk {
-        let one_shot = presets.iter().filter(|p| !p.is_row_wise()).cloned();
-        let row_wise = presets
-            .iter()
-            .map(|p| p.is_row_wise().then(|| accumulator(p)));
-        (one_shot.collect(), row_wise.collect())
-    } else {
-        (
-            Vec::new(),
-            presets.iter().map(|p| Some(accumulator(p))).collect(),
-        )
-    };
+    let mut one_shot_presets = Vec::new();
+    if one_chunk {
+        for (slot, preset) in accumulators.iter_mut().zip(presets) {
+            if !preset.is_row_wise() {
+                *slot = None;
+                one_shot_presets.push(preset.clone());
+            }
+        }
+    }
     let mut one_shot = Vec::new();
     let (mut label_rows, mut weight_rows) = (Vec::new(), Vec::new());
     let (mut seen, mut runs_check) = (0, RunsCheck::default());
@@ -496,6 +501,46 @@ mod tests {
         let auc = &presets[..1];
         let (values, shapes) = stream(auc, &args(&t, &distinct), &Progress::new(true)).unwrap();
         assert!(values == [None] && shapes.is_none());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_label_wise_preset_that_cannot_keep_runs_sends_every_preset_to_the_whole_read() {
+        let dir = std::env::temp_dir().join(format!("rankmetrics-rows-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a writable temporary directory");
+        let rows = CHUNK_ROWS + 1;
+        let t = csv(&dir, "t.csv", (rows, 2), |i, j| {
+            f64::from(u8::from((i + j) % 3 == 0))
+        });
+        let s = csv(&dir, "s.csv", (rows, 2), |i, j| {
+            ((i * 7 + j) % 11) as f64 / 10.0
+        });
+        let w = csv(&dir, "w.csv", (rows, 1), |i, _| (i % 3) as f64);
+        let lookup = |c, m| Preset::lookup(c, m, Preset::NO_PARAMS, None).unwrap();
+        let coverage = lookup(Convention::Sklearn, "coverage_error");
+        let (auc, mldr_auc) = (
+            lookup(Convention::Sklearn, "roc_auc_score"),
+            lookup(Convention::Mldr, "macro_auc"), // pROC's direction: no runs
+        );
+        let streamed = |presets: &[Preset], weights: Option<&Path>| {
+            let mut data = args(&t, &s);
+            data.sample_weight = weights.map(Path::to_path_buf);
+            let (values, shapes) = stream(presets, &data, &Progress::new(true)).unwrap();
+            let kept: Vec<bool> = values.iter().map(Option::is_some).collect();
+            (kept, shapes.is_some())
+        };
+        let both = |x: &Preset| [x.clone(), coverage.clone()];
+        assert_eq!(streamed(&both(&auc), None), (vec![true, true], true));
+        assert_eq!(
+            streamed(&both(&mldr_auc), None),
+            (vec![false, false], false)
+        );
+        // Weights: label-wise presets keep no runs; row-wise ones stream alone.
+        assert_eq!(streamed(&both(&auc), Some(&w)), (vec![false, false], false));
+        assert_eq!(
+            streamed(std::slice::from_ref(&coverage), Some(&w)),
+            (vec![true], true)
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -2020,6 +2020,14 @@ fn streamed_values_equal_the_whole_file_values_across_chunks() {
             }
         }
     }
+    // Ties ordered by position: label-wise metrics keep no runs, and every metric is
+    // evaluated on the data read whole.
+    let mut args = vec!["--convention", "sklearn", "--ties", "first"];
+    let streamed = eval_files(&t, &files[0], &args);
+    args.extend(whole);
+    let one_shot = eval_files(&t, &files[0], &args);
+    assert_eq!(streamed.status, one_shot.status, "{args:?}");
+    assert_eq!(streamed.stdout, one_shot.stdout, "{args:?}");
     // Scores one ulp apart tie after torchmetrics' sigmoid, which applies to every row when
     // one row (9000, in the third chunk) holds a logit: each row's tied pair then is no error
     // (the relevant label has the higher column), and only row 9000 has a loss (0.5).
