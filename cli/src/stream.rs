@@ -3,9 +3,9 @@
 //! grow with the number of samples; label-wise ones (AUC, label average precision) keep each
 //! label's distinct scores with their counts where that gives the exact value. Where it does
 //! not (weights, ties ordered by position, per-sample averages, pROC's direction) the data is
-//! read whole instead, once for every preset.
-//! Runs of scores that rarely repeat ([`RunsCheck`]) leave the stream, and those presets are
-//! evaluated on the data read whole; data that fits in one chunk is evaluated at once, as one
+//! read whole instead, once for every preset. Runs of scores that rarely repeat
+//! ([`RunsCheck`]) leave the stream, and those presets are evaluated on the data read whole;
+//! the label-wise presets of data that fits in one chunk are evaluated on it at once, as one
 //! shot. The rows of a chunk are ranked on the threads of the global rayon pool (`--threads`),
 //! and summed in row order: the same bits for any count.
 
