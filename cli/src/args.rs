@@ -79,9 +79,10 @@ scores with ties) is evaluated.
 
 The files are read and evaluated a chunk of rows at a time: memory does not grow with the number \
 of samples for row-wise metrics. Label-wise metrics (AUC, label average precision) keep each \
-label's distinct scores with their counts where that gives the exact value; otherwise, or where \
-the scores rarely repeat, they are evaluated on the files read whole, as is --per-sample, and on \
-data of one chunk (fewer than 4,096 rows) at once. Fortran-order .npy files are read whole (their \
+label's distinct scores with their counts where that gives the exact value; otherwise every row \
+is kept and every metric of the run evaluated on them together; where the scores rarely repeat \
+they are evaluated on the files read whole, as is --per-sample, and on data of one chunk (fewer \
+than 4,096 rows) at once. Fortran-order .npy files are read whole (their \
 rows are not contiguous).
 
 JSON, CSV and Markdown name where the results came from: the rankmetrics version, the toolkit \

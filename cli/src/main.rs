@@ -12,6 +12,7 @@ mod output;
 mod plot;
 mod progress;
 mod provenance;
+mod runs_check;
 mod sha256;
 mod stream;
 mod tie_note;

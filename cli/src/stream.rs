@@ -2,8 +2,9 @@
 //! to every preset's accumulator. Row-wise presets keep sums and counts, so memory does not
 //! grow with the number of samples; label-wise ones (AUC, label average precision) keep each
 //! label's distinct scores with their counts where that gives the exact value. Where it does
-//! not (weights, ties ordered by position, per-sample averages, pROC's direction) the data is
-//! read whole instead, once for every preset. Runs of scores that rarely repeat
+//! not (weights, ties ordered by position, per-sample averages, pROC's direction) every chunk
+//! is kept instead, once, and every preset evaluated on them at the end. Runs of scores that
+//! rarely repeat
 //! ([`RunsCheck`]) leave the stream, and those presets are evaluated on the data read whole;
 //! the label-wise presets of data that fits in one chunk are evaluated on it at once, as one
 //! shot. The rows of a chunk are ranked on the threads of the global rayon pool (`--threads`),
@@ -19,17 +20,18 @@ use crate::args::DataArgs;
 use crate::input::{self, InputError, Inputs, Role, RowStream, CHUNK_ROWS};
 use crate::progress::Progress;
 use crate::provenance::Shapes;
+use crate::runs_check::RunsCheck;
 
 /// Each preset's value over the data `data` names (or the built-in example), and the shapes
 /// of the inputs.
 ///
-/// The accumulators give bitwise the one-shot values, as the chunks arrive in row order; data
-/// that fits in one chunk is evaluated on it as one shot. A preset whose accumulator reports
-/// an error is evaluated again on the whole data, read whole, so that its error is exactly the
+/// The accumulators give bitwise the one-shot values, as the chunks arrive in row order; the
+/// chunks kept where a label-wise preset cannot keep runs, and the label-wise presets of data
+/// that fits in one chunk, are evaluated as one shot. A preset whose accumulator reports an
+/// error is evaluated again on the whole data, read whole, so that its error is exactly the
 /// one-shot evaluation's (which checks, for one, every weight before any row); so is every
-/// preset when the weight file's length differs from the data's or a label-wise preset cannot
-/// keep runs, and every label-wise preset whose scores rarely repeat
-/// ([`scores_rarely_repeat`]).
+/// preset when the weight file's length differs from the data's, and every label-wise preset
+/// whose scores rarely repeat ([`RunsCheck`]).
 ///
 /// # Errors
 /// A file that cannot be read or parsed, or label and score files of different lengths.
@@ -65,7 +67,8 @@ pub fn evaluate(
     let results = (streamed.into_iter().zip(presets))
         .map(|(value, preset)| match value {
             Some(result) => result,
-            // One result a preset left: the preset's own evaluation is the same.
+            // `whole` holds one result per preset of `left`, in order; were it short, the
+            // preset's own evaluation gives the same.
             None => whole
                 .next()
                 .unwrap_or_else(|| preset.evaluate(&y_true, &y_score, weights)),
@@ -78,8 +81,8 @@ pub fn evaluate(
 /// whole.
 type Streamed = Vec<Option<Result<f64, Error>>>;
 
-/// The streamed value of each preset, or its one-shot result where the data fits in one chunk,
-/// and the inputs' shapes when every file was read to its end.
+/// The streamed value of each preset, or its one-shot result on the chunks kept or on data of
+/// one chunk (label-wise presets), and the inputs' shapes when every file was read to its end.
 fn stream(
     presets: &[Preset],
     data: &DataArgs,
@@ -87,8 +90,9 @@ fn stream(
 ) -> Result<(Streamed, Option<Shapes>), InputError> {
     // Label-wise presets keep each label's runs where that is exact; one that cannot (sample
     // weights, a tie policy that orders ties by position, the samples average, pROC's
-    // direction) would keep every row in its accumulator, a copy of the data each: the data
-    // read whole holds them once, and every preset is evaluated there together.
+    // direction) would keep every row in its accumulator, a copy of the data each. Then the
+    // chunks are kept instead (`whole`), read as the stream reads them (the same file errors,
+    // in the same order), and every preset is evaluated on them together at the end.
     let accumulator = |p: &Preset| match (&data.sample_weight, p.is_row_wise()) {
         (None, _) => p.runs_accumulator_starting_at(0).ok(),
         (Some(_), true) => Some(p.accumulator()),
@@ -96,8 +100,9 @@ fn stream(
     };
     let mut accumulators: Vec<Option<PresetAccumulator>> =
         presets.iter().map(accumulator).collect();
-    if accumulators.iter().any(Option::is_none) {
-        return Ok((vec![None; presets.len()], None));
+    let whole = accumulators.iter().any(Option::is_none);
+    if whole {
+        accumulators.fill(None);
     }
     let options = data.read_options();
     let (t, s) = (data.y_true.as_deref(), data.y_score.as_deref());
@@ -134,7 +139,7 @@ fn stream(
     // there at once, as one shot, rather than ranked into runs (which, for a wide input's few
     // rows, take more memory than its cells and add their merge). Row-wise presets keep their
     // sums either way.
-    let one_chunk = ended && rows > 0;
+    let one_chunk = !whole && ended && rows > 0;
     let mut one_shot_presets = Vec::new();
     if one_chunk {
         for (slot, preset) in accumulators.iter_mut().zip(presets) {
@@ -148,39 +153,45 @@ fn stream(
     let (mut label_rows, mut weight_rows) = (Vec::new(), Vec::new());
     let (mut seen, mut runs_check) = (0, RunsCheck::default());
     loop {
-        label_rows.clear();
+        // Kept whole, the rows of every chunk stay (the scores' too: `read_chunk` appends).
+        if !whole {
+            label_rows.clear();
+            weight_rows.clear();
+        }
         if labels.read_rows(rows, &mut label_rows)? < rows {
             scores.count_rest()?;
             return Err(input::row_count_mismatch(&labels, &scores));
         }
         if let Some(w) = &mut weights {
-            weight_rows.clear();
             if w.read_rows(rows, &mut weight_rows)? < rows {
                 return Ok((vec![None; presets.len()], None)); // as one shot: a weight-length error
             }
         }
-        let weights = weights.as_ref().map(|_| &weight_rows[..]);
-        let y_true = RowMajor::new(&label_rows, rows, labels.cols());
-        let y_score = RowMajor::new(&score_rows, rows, scores.cols());
-        if let (false, Ok(t), Ok(s)) = (one_shot_presets.is_empty(), &y_true, &y_score) {
-            one_shot = evaluate_all_parallel(&one_shot_presets, t, s, weights);
-        }
-        for slot in &mut accumulators {
-            let fed = match (slot.as_mut(), &y_true, &y_score) {
-                (Some(acc), Ok(t), Ok(s)) => acc.update_parallel(t, s, weights).is_ok(),
-                _ => false,
-            };
-            if !fed {
-                *slot = None;
-            }
-        }
         seen += rows;
+        if !whole {
+            let weights = weights.as_ref().map(|_| &weight_rows[..]);
+            let y_true = RowMajor::new(&label_rows, rows, labels.cols());
+            let y_score = RowMajor::new(&score_rows, rows, scores.cols());
+            if let (false, Ok(t), Ok(s)) = (one_shot_presets.is_empty(), &y_true, &y_score) {
+                one_shot = evaluate_all_parallel(&one_shot_presets, t, s, weights);
+            }
+            for slot in &mut accumulators {
+                let fed = match (slot.as_mut(), &y_true, &y_score) {
+                    (Some(acc), Ok(t), Ok(s)) => acc.update_parallel(t, s, weights).is_ok(),
+                    _ => false,
+                };
+                if !fed {
+                    *slot = None;
+                }
+            }
+            score_rows.clear();
+        }
         if ended {
             break;
         }
         (rows, ended) = read_chunk(&mut scores, &mut score_rows, logit_chunk, test)?;
         // Runs that the next chunk completes are kept: reading the data again gains nothing.
-        if !ended && runs_check.after_chunk(&mut accumulators, seen) {
+        if !whole && !ended && runs_check.after_chunk(&mut accumulators, seen) {
             // Every preset left the stream: the data read whole values them all.
             return Ok((vec![None; presets.len()], None));
         }
@@ -199,6 +210,20 @@ fn stream(
         y_score: (scores.rows(), scores.cols()),
         weights: weights.as_ref().map(RowStream::rows),
     };
+    if whole {
+        let y_true = RowMajor::new(&label_rows, seen, labels.cols());
+        let y_score = RowMajor::new(&score_rows, seen, scores.cols());
+        let weights = weights.as_ref().map(|_| &weight_rows[..]);
+        let values = match (seen > 0, y_true, y_score) {
+            (true, Ok(t), Ok(s)) => evaluate_all_parallel(presets, &t, &s, weights)
+                .into_iter()
+                .map(Some)
+                .collect(),
+            // No rows, or matrices refused: the whole read says why.
+            _ => vec![None; presets.len()],
+        };
+        return Ok((values, Some(shapes)));
+    }
     // Each preset's streamed value, or the next one-shot result for a label-wise preset of
     // one-chunk data (`None` where its matrices were refused: the whole read says why).
     let mut one_shot = one_shot.into_iter();
@@ -212,80 +237,6 @@ fn stream(
         })
         .collect();
     Ok((values, Some(shapes)))
-}
-
-/// The rows at which [`RunsCheck`] counts the runs, and the rows at which it counts them again
-/// and compares: 2 and 4 chunks.
-const RUNS_FIRST_MARK: usize = 2 * CHUNK_ROWS;
-const RUNS_CHECK_ROWS: usize = 4 * CHUNK_ROWS;
-
-/// Takes label-wise runs of scores that rarely repeat out of the stream, for the data read
-/// whole: there runs save nothing (a run takes 24 bytes where a cell read whole takes 16, the
-/// score and the label as float64), and merging them chunk after chunk is slower than ranking
-/// the columns held in memory. Each label's runs are counted at the first chunk end at or past
-/// [`RUNS_FIRST_MARK`] rows and again at the first at or past [`RUNS_CHECK_ROWS`] (later where
-/// torchmetrics' logit test joins chunks); a preset leaves when more than two thirds of its
-/// labels made more than 99 new runs in 100 rows in between ([`scores_rarely_repeat`]), once,
-/// unless the chunk read next is the data's last (a short one: data that ends on a chunk's
-/// boundary is seen to end only at the next read). Where scores clipped to 0 and 1 fill more
-/// than one cell in a hundred of most labels, the preset keeps its runs, trading time for
-/// memory.
-#[derive(Default)]
-enum RunsCheck {
-    /// Before the first mark.
-    #[default]
-    Counting,
-    /// The rows and each preset's runs a label at the first mark.
-    Marked(usize, Vec<Option<Vec<usize>>>),
-    /// Compared: nothing more to do.
-    Done,
-}
-
-impl RunsCheck {
-    /// After a chunk, with `seen` rows fed: counts, or compares and takes the presets whose
-    /// scores rarely repeat out (`None`). True when no preset is left.
-    fn after_chunk(&mut self, accumulators: &mut [Option<PresetAccumulator>], seen: usize) -> bool {
-        let runs = |slot: &Option<PresetAccumulator>| {
-            slot.as_ref().and_then(PresetAccumulator::label_run_counts)
-        };
-        match self {
-            RunsCheck::Counting if seen >= RUNS_FIRST_MARK => {
-                *self = RunsCheck::Marked(seen, accumulators.iter().map(runs).collect());
-            }
-            RunsCheck::Marked(marked, before) if seen >= RUNS_CHECK_ROWS => {
-                let mut left = false;
-                for (slot, before) in accumulators.iter_mut().zip(before.iter()) {
-                    if let (Some(now), Some(before)) = (runs(slot), before) {
-                        if scores_rarely_repeat(before, &now, seen - *marked) {
-                            *slot = None;
-                            left = true;
-                        }
-                    }
-                }
-                *self = RunsCheck::Done;
-                return left && accumulators.iter().all(Option::is_none);
-            }
-            _ => {}
-        }
-        false
-    }
-}
-
-/// Whether the runs of each label, `before` and `now` after `rows` more rows, say that the
-/// scores rarely repeat: more than two thirds of the labels made more than 99 new runs in 100
-/// rows. Those labels' runs alone then take more memory than every cell read whole (24 bytes a
-/// run against 16 a cell), while a label whose scores repeat (a constant column, a few values)
-/// does not keep the others' runs in the stream. (Scores drawn evenly from D values make
-/// about e^(-n/D) new runs a row at row n: more than 0.99 between rows 8,192 and 16,384 only
-/// for D above about 1.2 million.)
-fn scores_rarely_repeat(before: &[usize], now: &[usize], rows: usize) -> bool {
-    // In u128, where a usize times 100 does not overflow.
-    let rarely = |(&before, &now): (&usize, &usize)| {
-        now.saturating_sub(before) as u128 * 100 > rows as u128 * 99
-    };
-    let labels = now.len().min(before.len());
-    let rare = before.iter().zip(now).filter(|&pair| rarely(pair)).count();
-    3 * rare as u128 > 2 * labels as u128
 }
 
 /// How torchmetrics tests a batch for logits: in the preds' dtype.
@@ -345,7 +296,7 @@ fn last_logit_chunk(
     }
 }
 
-/// Reads the next chunk of scores into `chunk`; returns its rows and whether the file ended.
+/// Appends the next chunk of scores to `chunk`; returns its rows and whether the file ended.
 ///
 /// torchmetrics applies its sigmoid when any score of the whole input lies outside [0, 1],
 /// but an accumulator decides per batch. So when the file holds such a score (`logit_chunk`
@@ -357,7 +308,6 @@ fn read_chunk(
     logit_chunk: Option<usize>,
     test: LogitTest,
 ) -> Result<(usize, bool), InputError> {
-    chunk.clear();
     let first = scores.rows();
     let mut has_logit = false;
     loop {
@@ -381,6 +331,8 @@ fn read_chunk(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runs_check::{RUNS_CHECK_ROWS, RUNS_FIRST_MARK};
+    use rankmetrics::TiePolicy;
     use std::path::PathBuf;
 
     /// `rows` CSV lines of `cols` values from `value(i, j)`, written to a file of this test's
@@ -504,103 +456,125 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
-    #[test]
-    fn a_label_wise_preset_that_cannot_keep_runs_sends_every_preset_to_the_whole_read() {
-        let dir = std::env::temp_dir().join(format!("rankmetrics-rows-{}", std::process::id()));
+    /// What `stream` gives `presets` on `rows` × 3 labels and scores from `label` and `score`
+    /// (and weights 0, 1, 2, ... where `weighted`), and what each preset's own one-shot
+    /// evaluation gives, as text (an error may hold a NaN).
+    fn streamed_and_one_shot(
+        presets: &[Preset],
+        rows: usize,
+        label: fn(usize, usize) -> f64,
+        score: fn(usize, usize) -> f64,
+        weighted: bool,
+    ) -> (Vec<Option<String>>, Vec<String>) {
+        // A directory of each call's own: tests run in parallel.
+        static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!(
+            "rankmetrics-one-shot-{}-{call}",
+            std::process::id()
+        ));
         std::fs::create_dir_all(&dir).expect("a writable temporary directory");
-        let rows = CHUNK_ROWS + 1;
-        let t = csv(&dir, "t.csv", (rows, 2), |i, j| {
-            f64::from(u8::from((i + j) % 3 == 0))
-        });
-        let s = csv(&dir, "s.csv", (rows, 2), |i, j| {
-            ((i * 7 + j) % 11) as f64 / 10.0
-        });
-        let w = csv(&dir, "w.csv", (rows, 1), |i, _| (i % 3) as f64);
-        let lookup = |c, m| Preset::lookup(c, m, Preset::NO_PARAMS, None).unwrap();
-        let coverage = lookup(Convention::Sklearn, "coverage_error");
-        let (auc, mldr_auc) = (
-            lookup(Convention::Sklearn, "roc_auc_score"),
-            lookup(Convention::Mldr, "macro_auc"), // pROC's direction: no runs
+        let weight = |i: usize, _: usize| (i % 3) as f64;
+        let mut data = args(
+            &csv(&dir, "t.csv", (rows, 3), label),
+            &csv(&dir, "s.csv", (rows, 3), score),
         );
-        let streamed = |presets: &[Preset], weights: Option<&Path>| {
-            let mut data = args(&t, &s);
-            data.sample_weight = weights.map(Path::to_path_buf);
-            let (values, shapes) = stream(presets, &data, &Progress::new(true)).unwrap();
-            let kept: Vec<bool> = values.iter().map(Option::is_some).collect();
-            (kept, shapes.is_some())
-        };
-        let both = |x: &Preset| [x.clone(), coverage.clone()];
-        assert_eq!(streamed(&both(&auc), None), (vec![true, true], true));
-        assert_eq!(
-            streamed(&both(&mldr_auc), None),
-            (vec![false, false], false)
-        );
-        // Weights: label-wise presets keep no runs; row-wise ones stream alone.
-        assert_eq!(streamed(&both(&auc), Some(&w)), (vec![false, false], false));
-        assert_eq!(
-            streamed(std::slice::from_ref(&coverage), Some(&w)),
-            (vec![true], true)
-        );
+        data.sample_weight = weighted.then(|| csv(&dir, "w.csv", (rows, 1), weight));
+        let (values, shapes) = stream(presets, &data, &Progress::new(true)).unwrap();
         let _ = std::fs::remove_dir_all(&dir);
+        let streamed = values.iter().map(|v| v.as_ref().map(|r| format!("{r:?}")));
+        let cells = |f: fn(usize, usize) -> f64| (0..rows * 3).map(|k| f(k / 3, k % 3)).collect();
+        let (y, sc): (Vec<f64>, Vec<f64>) = (cells(label), cells(score));
+        let w: Vec<f64> = (0..rows).map(|i| weight(i, 0)).collect();
+        let (y, sc) = (
+            RowMajor::new(&y, rows, 3).unwrap(),
+            RowMajor::new(&sc, rows, 3).unwrap(),
+        );
+        let w = weighted.then_some(&w[..]);
+        let one_shot = presets
+            .iter()
+            .map(|p| format!("{:?}", p.evaluate(&y, &sc, w)));
+        // Every file read to its end: the shapes are known, whatever the path.
+        assert_eq!(shapes.map(|s| s.y_true), Some((rows, 3)));
+        (streamed.collect(), one_shot.collect())
+    }
+
+    fn label(i: usize, j: usize) -> f64 {
+        f64::from(u8::from((i + j) % 3 == 0))
+    }
+
+    fn score(i: usize, j: usize) -> f64 {
+        ((i * 7 + j) % 11) as f64 / 10.0
+    }
+
+    /// [`score`] with a NaN, which every preset refuses.
+    fn score_with_nan(i: usize, j: usize) -> f64 {
+        match (i, j) {
+            (1, 2) => f64::NAN,
+            _ => score(i, j),
+        }
+    }
+
+    fn sklearn(metric: &str, params: &[(&str, &str)], ties: Option<TiePolicy>) -> Preset {
+        Preset::lookup(Convention::Sklearn, metric, params, ties).unwrap()
+    }
+
+    #[test]
+    fn a_label_wise_preset_that_cannot_keep_runs_keeps_the_rows_for_every_preset() {
+        let rows = CHUNK_ROWS + 1;
+        let coverage = sklearn("coverage_error", &[], None);
+        let mldr_auc = Preset::lookup(Convention::Mldr, "macro_auc", Preset::NO_PARAMS, None);
+        let without_runs = [
+            mldr_auc.unwrap(), // pROC's direction
+            sklearn("roc_auc_score", &[], Some(TiePolicy::First)),
+            sklearn("average_precision_score", &[("average", "samples")], None),
+        ];
+        for preset in without_runs {
+            let presets = [preset, coverage.clone()];
+            // Every preset is evaluated on the rows kept, as one shot: its error too.
+            for score in [score, score_with_nan] {
+                let (streamed, one_shot) =
+                    streamed_and_one_shot(&presets, rows, label, score, false);
+                let one_shot: Vec<_> = one_shot.into_iter().map(Some).collect();
+                assert_eq!(streamed, one_shot, "{presets:?}");
+            }
+        }
+        // Runs: the accumulators' errors are found again on the data read whole.
+        let auc = sklearn("roc_auc_score", &[], None);
+        let presets = [auc.clone(), coverage.clone()];
+        let (streamed, _) = streamed_and_one_shot(&presets, rows, label, score_with_nan, false);
+        assert_eq!(streamed, [None, None]);
+        // Weights: label-wise presets keep no runs; row-wise presets alone still stream.
+        let (streamed, one_shot) =
+            streamed_and_one_shot(&presets, rows, label, score_with_nan, true);
+        assert_eq!(streamed, one_shot.into_iter().map(Some).collect::<Vec<_>>());
+        let (streamed, _) = streamed_and_one_shot(&presets[1..], rows, label, score_with_nan, true);
+        assert_eq!(streamed, [None]);
     }
 
     #[test]
     fn label_wise_presets_of_one_chunk_data_are_evaluated_as_one_shot() {
-        let dir =
-            std::env::temp_dir().join(format!("rankmetrics-one-chunk-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("a writable temporary directory");
-        let labels = |i: usize, j: usize| f64::from(u8::from((i + j) % 3 == 0));
-        // A NaN score, which every preset refuses.
-        let score = |i: usize, j: usize| match (i, j) {
-            (1, 2) => f64::NAN,
-            _ => ((i * 7 + j) % 11) as f64 / 10.0,
-        };
-        let presets = ["roc_auc_score", "average_precision_score", "coverage_error"]
-            .map(|m| Preset::lookup(Convention::Sklearn, m, Preset::NO_PARAMS, None).unwrap());
+        let presets = [
+            sklearn("roc_auc_score", &[], None),
+            sklearn("average_precision_score", &[], None),
+            sklearn("coverage_error", &[], None),
+        ];
         for rows in [CHUNK_ROWS - 1, CHUNK_ROWS + 1] {
-            let t = csv(&dir, &format!("t{rows}.csv"), (rows, 3), labels);
-            let s = csv(&dir, &format!("s{rows}.csv"), (rows, 3), score);
-            let (values, shapes) = stream(&presets, &args(&t, &s), &Progress::new(true)).unwrap();
-            assert_eq!(shapes.map(|s| s.y_true), Some((rows, 3)));
-            let (y, sc): (Vec<f64>, Vec<f64>) = (0..rows * 3)
-                .map(|k| (labels(k / 3, k % 3), score(k / 3, k % 3)))
-                .unzip();
-            let (y, sc) = (
-                RowMajor::new(&y, rows, 3).unwrap(),
-                RowMajor::new(&sc, rows, 3).unwrap(),
-            );
-            let one_shot: Vec<_> = presets.iter().map(|p| p.evaluate(&y, &sc, None)).collect();
-            assert!(one_shot.iter().all(Result::is_err), "{one_shot:?}");
+            // Values: each preset's own, in its place, either way.
+            let (streamed, one_shot) = streamed_and_one_shot(&presets, rows, label, score, false);
+            assert_eq!(streamed, one_shot.into_iter().map(Some).collect::<Vec<_>>());
+            let (streamed, one_shot) =
+                streamed_and_one_shot(&presets, rows, label, score_with_nan, false);
             if rows < CHUNK_ROWS {
                 // Within one chunk the label-wise presets' results are the one-shot ones,
                 // their errors too; the row-wise preset's error is found on the whole read.
-                // (Compared as text: the error holds the NaN.)
                 let label_wise: Vec<_> = one_shot[..2].iter().cloned().map(Some).collect();
-                assert_eq!(format!("{:?}", &values[..2]), format!("{label_wise:?}"));
-                assert!(values[2].is_none());
+                assert_eq!(streamed[..2], label_wise);
+                assert_eq!(streamed[2], None);
             } else {
                 // Across chunks every error is found again on the data read whole.
-                assert!(values.iter().all(Option::is_none), "{values:?}");
+                assert_eq!(streamed, [None, None, None]);
             }
         }
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-
-    #[test]
-    fn scores_rarely_repeat_where_two_thirds_of_the_labels_make_99_new_runs_in_100_rows() {
-        assert!(scores_rarely_repeat(&[0, 0], &[10, 10], 10));
-        assert!(scores_rarely_repeat(&[5, 5], &[105, 105], 100));
-        // 99 new runs in 100 rows is not more than 99.
-        assert!(!scores_rarely_repeat(&[5, 5], &[104, 105], 100));
-        // Three labels of four rarely repeat (more than two thirds), though 301 new runs in
-        // 400 cells is far from 99 in 100; two of three, or of four, do not.
-        assert!(scores_rarely_repeat(&[0; 4], &[100, 100, 100, 1], 100));
-        assert!(!scores_rarely_repeat(&[0; 3], &[100, 100, 1], 100));
-        assert!(!scores_rarely_repeat(&[0; 4], &[100, 100, 1, 1], 100));
-        assert!(!scores_rarely_repeat(&[], &[], 0));
-        assert!(!scores_rarely_repeat(&[0], &[0], 0));
-        // No overflow at the extremes.
-        assert!(scores_rarely_repeat(&[0], &[usize::MAX], usize::MAX));
-        assert!(!scores_rarely_repeat(&[0], &[usize::MAX / 2], usize::MAX));
     }
 }

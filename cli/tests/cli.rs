@@ -2273,6 +2273,45 @@ fn files_of_different_lengths_are_caught_while_streaming() {
         .assert_file_error(&broken, ":9001:2: expected a number, found \"x\"");
 }
 
+#[test]
+fn file_errors_are_the_same_whichever_metrics_keep_the_rows() {
+    // Label-wise metrics that keep no runs (weights, mldr's AUCs) keep every chunk instead,
+    // read as the stream reads them: the first file error is the same as for metrics that
+    // stream.
+    let s = Scratch::new("error-order");
+    let rows = 9_000;
+    let t = s.file("t.csv", csv_text(rows, 3, |i, j| hash(i, j, 2) as f64));
+    let short = s.file(
+        "short.csv",
+        csv_text(rows - 1, 3, |i, j| hash(i, j, 10) as f64),
+    );
+    let missing = s.dir.join("missing.txt");
+    let w = ["--sample-weight", missing.to_str().unwrap()];
+    let coverage = ["--convention", "sklearn", "--metric", "coverage_error"];
+    let streamed = eval_files(&t, &short, &[&w[..], &coverage].concat());
+    let kept = eval_files(&t, &short, &[&w[..], &["--convention", "sklearn"]].concat());
+    assert_eq!(streamed.status, 2, "{streamed:?}");
+    assert!(streamed.stderr.contains("missing.txt"), "{streamed:?}");
+    assert_eq!(
+        (kept.status, &kept.stderr),
+        (streamed.status, &streamed.stderr)
+    );
+    // A label parse error in the first chunk, a score parse error in the second.
+    let mut labels = csv_text(rows, 3, |i, j| hash(i, j, 2) as f64);
+    labels = labels.replacen("\n", "\n0,x,1\n", 1);
+    let mut scores = csv_text(rows + 1, 3, |i, j| hash(i, j, 10) as f64);
+    scores.push_str("1,y,3\n");
+    let (bad_t, bad_s) = (s.file("bad_t.csv", labels), s.file("bad_s.csv", scores));
+    let streamed = eval_files(&bad_t, &bad_s, &["--metric", "coverage"]);
+    let kept = eval_files(&bad_t, &bad_s, &["--convention", "mldr"]);
+    assert_eq!(streamed.status, 2, "{streamed:?}");
+    assert!(streamed.stderr.contains("bad_t.csv:2:2"), "{streamed:?}");
+    assert_eq!(
+        (kept.status, &kept.stderr),
+        (streamed.status, &streamed.stderr)
+    );
+}
+
 /// The per-sample file of `eval --per-sample` on the built-in example with `extra` arguments.
 fn per_sample_builtin(s: &Scratch, extra: &[&str]) -> String {
     let out = s.dir.join("per-sample.csv");
