@@ -69,8 +69,8 @@ impl RunsCheck {
 /// Whether the runs of each label, `before` and `now` after `rows` more rows, say that the
 /// scores rarely repeat: more than two thirds of the labels made more than 99 new runs in 100
 /// rows. Those labels' runs alone then take about as much memory as every cell read whole, or
-/// more (24 bytes a run against 16 a cell), while a label whose scores repeat (a constant column, a few values)
-/// does not keep the others' runs in the stream. (Scores drawn evenly from D values make
+/// more (24 bytes a run against 16 a cell), while a label whose scores repeat (a constant
+/// column, a few values) does not keep the others' runs in the stream. (Scores drawn evenly from D values make
 /// about e^(-n/D) new runs a row at row n: more than 0.99 between rows 8,192 and 16,384 only
 /// for D above about 1.2 million.)
 fn scores_rarely_repeat(before: &[usize], now: &[usize], rows: usize) -> bool {

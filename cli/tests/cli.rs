@@ -324,10 +324,13 @@ fn shape_mismatch_is_a_result_error() {
 #[test]
 fn empty_and_blank_files_have_no_samples() {
     let s = Scratch::new("empty");
-    assert_all_errors(
-        &eval(&s, "", "", &["--convention", "sklearn"]),
-        "no samples",
-    );
+    // Streamed, and with every row kept (mldr's AUCs keep no runs).
+    for convention in ["sklearn", "mldr"] {
+        assert_all_errors(
+            &eval(&s, "", "", &["--convention", convention]),
+            "no samples",
+        );
+    }
     // A line without numbers is a blank line, so a file cannot state zero labels per sample:
     // blank lines only trail the data, and a file of them has zero samples.
     assert_all_errors(&eval(&s, "\n\n", " \n\t\n", &[]), "no samples");
@@ -2020,8 +2023,8 @@ fn streamed_values_equal_the_whole_file_values_across_chunks() {
             }
         }
     }
-    // Ties ordered by position: label-wise metrics keep no runs, and every metric is
-    // evaluated on the data read whole.
+    // Ties ordered by position: label-wise metrics keep no runs, so every chunk is kept and
+    // every metric evaluated on them at the end.
     let mut args = vec!["--convention", "sklearn", "--ties", "first"];
     let streamed = eval_files(&t, &files[0], &args);
     args.extend(whole);

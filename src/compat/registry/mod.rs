@@ -169,8 +169,9 @@ impl Preset {
 
     /// Whether the metric scores each row on its own (coverage, LRAP, nDCG, ...): its
     /// [`accumulator`](Self::accumulator) keeps sums (MULAN's, each row's value and weight)
-    /// and no column of scores, and [`per_sample`](Self::per_sample) gives a value a row. False for label-wise and pooled metrics (ROC AUC, label average
-    /// precision), which rank each label's scores across the samples.
+    /// and no column of scores, and [`per_sample`](Self::per_sample) gives a value a row.
+    /// False for label-wise and pooled metrics (ROC AUC, label average precision), which rank
+    /// each label's scores across the samples.
     ///
     /// # Example
     /// ```
