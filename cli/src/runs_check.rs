@@ -16,11 +16,10 @@ pub(crate) const RUNS_CHECK_ROWS: usize = 4 * CHUNK_ROWS;
 /// the columns held in memory. Each label's runs are counted at the first chunk end at or past
 /// [`RUNS_FIRST_MARK`] rows and again at the first at or past [`RUNS_CHECK_ROWS`]; a preset
 /// leaves when more than two thirds of its labels made more than 99 new runs in 100 rows in
-/// between ([`scores_rarely_repeat`]), once,
-/// unless the chunk read next is the data's last (a short one: data that ends on a chunk's
-/// boundary is seen to end only at the next read). Where scores clipped to 0 and 1 fill more
-/// than one cell in a hundred of a third of the labels or more, the preset keeps its runs,
-/// trading time for memory.
+/// between ([`scores_rarely_repeat`]), once, unless the chunk read next is the data's last (a
+/// short one: data that ends on a chunk's boundary is seen to end only at the next read).
+/// Where scores clipped to 0 and 1 fill more than one cell in a hundred of a third of the
+/// labels or more, the preset keeps its runs, trading time for memory.
 #[derive(Default)]
 pub(crate) enum RunsCheck {
     /// Before the first mark.
@@ -70,9 +69,9 @@ impl RunsCheck {
 /// scores rarely repeat: more than two thirds of the labels made more than 99 new runs in 100
 /// rows. Those labels' runs alone then take about as much memory as every cell read whole, or
 /// more (24 bytes a run against 16 a cell), while a label whose scores repeat (a constant
-/// column, a few values) does not keep the others' runs in the stream. (Scores drawn evenly from D values make
-/// about e^(-n/D) new runs a row at row n: more than 0.99 between rows 8,192 and 16,384 only
-/// for D above about 1.2 million.)
+/// column, a few values) does not keep the others' runs in the stream. (Scores drawn evenly
+/// from D values make about e^(-n/D) new runs a row at row n: more than 0.99 between rows
+/// 8,192 and 16,384 only for D above about 1.2 million.)
 fn scores_rarely_repeat(before: &[usize], now: &[usize], rows: usize) -> bool {
     // In u128, where a usize times 100 does not overflow.
     let rarely = |(&before, &now): (&usize, &usize)| {

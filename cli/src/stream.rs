@@ -4,8 +4,8 @@
 //! label's distinct scores with their counts where that gives the exact value. Where it does
 //! not (weights, ties ordered by position, per-sample averages, pROC's direction) every chunk
 //! is kept instead, once, and every preset evaluated on them at the end. Runs of scores that
-//! rarely repeat
-//! ([`RunsCheck`]) leave the stream, and those presets are evaluated on the data read whole;
+//! rarely repeat ([`RunsCheck`]) leave the stream, and those presets are evaluated on the data
+//! read whole;
 //! the label-wise presets of data that fits in one chunk are evaluated on it at once, as one
 //! shot. The rows of a chunk are ranked on the threads of the global rayon pool (`--threads`),
 //! and summed in row order: the same bits for any count.
@@ -56,25 +56,36 @@ pub fn evaluate(
     let y_true = RowMajor::new(&t.data, t.rows, t.cols).map_err(|e| e.to_string())?;
     let y_score = RowMajor::new(&s.data, s.rows, s.cols).map_err(|e| e.to_string())?;
     progress.spinner(format!("computing {} metrics", presets.len()));
-    // The presets left for the whole read are evaluated together: label-wise ones share each
-    // column's ranking and run on the pool.
-    let left: Vec<Preset> = (presets.iter().zip(&streamed))
-        .filter(|(_, value)| value.is_none())
-        .map(|(preset, _)| preset.clone())
-        .collect();
+    let mut results = streamed;
     let weights = inputs.weights.as_deref();
-    let mut whole = evaluate_all_parallel(&left, &y_true, &y_score, weights).into_iter();
-    let results = (streamed.into_iter().zip(presets))
-        .map(|(value, preset)| match value {
-            Some(result) => result,
-            // `whole` holds one result per preset of `left`, in order; were it short, the
-            // preset's own evaluation gives the same.
-            None => whole
-                .next()
-                .unwrap_or_else(|| preset.evaluate(&y_true, &y_score, weights)),
-        })
-        .collect();
-    Ok((results, Shapes::from(&inputs)))
+    evaluate_together(presets, &mut results, |_| true, &y_true, &y_score, weights);
+    // Every slot holds a result now.
+    Ok((
+        results.into_iter().flatten().collect(),
+        Shapes::from(&inputs),
+    ))
+}
+
+/// Fills each empty slot of `results` whose preset is `wanted` with that preset's one-shot
+/// result on the rows given. The presets are evaluated together (`evaluate_all_parallel`,
+/// bitwise each preset's own result): label-wise ones share each column's ranking and run on
+/// the pool.
+fn evaluate_together(
+    presets: &[Preset],
+    results: &mut [Option<Result<f64, Error>>],
+    wanted: impl Fn(&Preset) -> bool,
+    y_true: &RowMajor<'_, f64>,
+    y_score: &RowMajor<'_, f64>,
+    weights: Option<&[f64]>,
+) {
+    let (slots, chosen): (Vec<_>, Vec<Preset>) = (results.iter_mut().zip(presets))
+        .filter(|(slot, preset)| slot.is_none() && wanted(preset))
+        .map(|(slot, preset)| (slot, preset.clone()))
+        .unzip();
+    let values = evaluate_all_parallel(&chosen, y_true, y_score, weights);
+    for (slot, value) in slots.into_iter().zip(values) {
+        *slot = Some(value);
+    }
 }
 
 /// Each preset's result from the stream: `None` where it must be evaluated on the data read
@@ -140,16 +151,15 @@ fn stream(
     // rows, take more memory than its cells and add their merge). Row-wise presets keep their
     // sums either way.
     let one_chunk = !whole && ended && rows > 0;
-    let mut one_shot_presets = Vec::new();
-    if one_chunk {
-        for (slot, preset) in accumulators.iter_mut().zip(presets) {
-            if !preset.is_row_wise() {
-                *slot = None;
-                one_shot_presets.push(preset.clone());
-            }
-        }
+    let one_shot = |p: &Preset| one_chunk && !p.is_row_wise();
+    for (slot, _) in accumulators
+        .iter_mut()
+        .zip(presets)
+        .filter(|(_, p)| one_shot(p))
+    {
+        *slot = None;
     }
-    let mut one_shot = Vec::new();
+    let mut values: Streamed = vec![None; presets.len()];
     let (mut label_rows, mut weight_rows) = (Vec::new(), Vec::new());
     let (mut seen, mut runs_check) = (0, RunsCheck::default());
     loop {
@@ -172,8 +182,8 @@ fn stream(
             let weights = weights.as_ref().map(|_| &weight_rows[..]);
             let y_true = RowMajor::new(&label_rows, rows, labels.cols());
             let y_score = RowMajor::new(&score_rows, rows, scores.cols());
-            if let (false, Ok(t), Ok(s)) = (one_shot_presets.is_empty(), &y_true, &y_score) {
-                one_shot = evaluate_all_parallel(&one_shot_presets, t, s, weights);
+            if let (true, Ok(t), Ok(s)) = (one_chunk, &y_true, &y_score) {
+                evaluate_together(presets, &mut values, one_shot, t, s, weights);
             }
             for slot in &mut accumulators {
                 let fed = match (slot.as_mut(), &y_true, &y_score) {
@@ -214,28 +224,18 @@ fn stream(
         let y_true = RowMajor::new(&label_rows, seen, labels.cols());
         let y_score = RowMajor::new(&score_rows, seen, scores.cols());
         let weights = weights.as_ref().map(|_| &weight_rows[..]);
-        let values = match (seen > 0, y_true, y_score) {
-            (true, Ok(t), Ok(s)) => evaluate_all_parallel(presets, &t, &s, weights)
-                .into_iter()
-                .map(Some)
-                .collect(),
-            // No rows, or matrices refused: the whole read says why.
-            _ => vec![None; presets.len()],
-        };
-        return Ok((values, Some(shapes)));
+        // No rows, or matrices refused: left empty, for the whole read to say why.
+        if let (true, Ok(t), Ok(s)) = (seen > 0, y_true, y_score) {
+            evaluate_together(presets, &mut values, |_| true, &t, &s, weights);
+        }
     }
-    // Each preset's streamed value, or the next one-shot result for a label-wise preset of
-    // one-chunk data (`None` where its matrices were refused: the whole read says why).
-    let mut one_shot = one_shot.into_iter();
-    let values = presets
-        .iter()
-        .zip(&accumulators)
-        .map(|(p, acc)| match acc {
-            Some(acc) => acc.value().ok().map(Ok),
-            None if one_chunk && !p.is_row_wise() => one_shot.next(),
-            None => None,
-        })
-        .collect();
+    // The streamed values; a slot left empty (an accumulator's error, matrices refused) is
+    // evaluated on the data read whole.
+    for (slot, acc) in values.iter_mut().zip(&accumulators) {
+        if let Some(acc) = acc {
+            *slot = acc.value().ok().map(Ok);
+        }
+    }
     Ok((values, Some(shapes)))
 }
 

@@ -163,10 +163,7 @@ impl RunLevels {
 
     /// The runs over every label: the state's size, counted a label at a time.
     pub(crate) fn run_count(&self) -> usize {
-        match self.levels.as_slice() {
-            [only] => only.run_count(),
-            _ => self.label_run_counts().iter().sum(),
-        }
+        self.label_run_counts().into_iter().sum()
     }
 
     /// Each label's runs, its levels merged.
