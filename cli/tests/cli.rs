@@ -2300,8 +2300,7 @@ fn file_errors_are_the_same_whichever_metrics_keep_the_rows() {
         (streamed.status, &streamed.stderr)
     );
     // A label parse error in the first chunk, a score parse error in the second.
-    let mut labels = csv_text(rows, 3, |i, j| hash(i, j, 2) as f64);
-    labels = labels.replacen("\n", "\n0,x,1\n", 1);
+    let labels = csv_text(rows, 3, |i, j| hash(i, j, 2) as f64).replacen("\n", "\n0,x,1\n", 1);
     let mut scores = csv_text(rows + 1, 3, |i, j| hash(i, j, 10) as f64);
     scores.push_str("1,y,3\n");
     let (bad_t, bad_s) = (s.file("bad_t.csv", labels), s.file("bad_s.csv", scores));
