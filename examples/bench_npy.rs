@@ -4,12 +4,13 @@
 //!
 //! ```text
 //! cargo run --release --example bench_npy -- DIR SHAPE[,SHAPE] [--metrics a,b] [--repeats 3] [--threads N]
-//!     [--baseline-loops] [--with-relevant]
+//!     [--baseline-loops] [--avx2-loops] [--with-relevant]
 //! ```
 //!
 //! Prints one line per (shape, metric): `SHAPE METRIC MEDIAN_SECONDS VALUE`. `read` is one pass
 //! summing every score: the floor every metric reads through. `--baseline-loops` runs the
-//! baseline-CPU loops where the CPU has AVX2 (src/wide.rs). `read_columns` reads every score
+//! baseline-CPU loops where the CPU has AVX2 (src/wide.rs), `--avx2-loops` the AVX2 ones where
+//! it has AVX-512. `read_columns` reads every score
 //! and label as the label-wise metrics read their columns out of row-major input, 8 columns
 //! at a time (`BENCH_COLUMNS=W` for W), row after row: the floor of their column pass.
 //! `--with-relevant` keeps only the rows that hold a relevant label, as
@@ -246,9 +247,13 @@ fn main() -> Result<(), Box<dyn Error>> {
                roc_auc_macro,roc_auc_micro,ap_macro,lrap_f32,coverage_error_f32,one_error";
     let metrics = option("--metrics").unwrap_or_else(|| all.to_string());
     let threads = option("--threads");
-    // The row pass's loops as compiled for the baseline CPU, not its AVX2 ones (src/wide.rs).
+    // The row pass's loops as compiled for the baseline CPU, or for AVX2, not the widest the
+    // CPU runs (src/wide.rs).
     if args.iter().any(|a| a == "--baseline-loops") {
         rankmetrics::set_wide_loops(false);
+    }
+    if args.iter().any(|a| a == "--avx2-loops") {
+        rankmetrics::set_avx512_loops(false);
     }
     let par = threads.is_some();
     let with_relevant = args.iter().any(|a| a == "--with-relevant");

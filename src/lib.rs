@@ -35,8 +35,9 @@
 //! assert!(pessimistic < optimistic);
 //! assert_eq!(pessimistic, sklearn::label_ranking_average_precision_score(&y_true, &y_score, None).unwrap());
 //! ```
-// Unsafe code lives in src/wide.rs only: calls to AVX2 builds of the row pass's loops, behind
-// a run-time CPU check (measured need: docs/performance.md, "AVX2 loops").
+// Unsafe code lives in src/wide.rs only: calls to AVX2 and AVX-512 builds of the row pass's
+// loops, behind a run-time CPU check (measured need: docs/performance.md, "AVX2 loops",
+// "AVX-512 loops").
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
 #![deny(missing_debug_implementations)]
@@ -93,7 +94,7 @@ pub use sparse::{SparseLabels, SparseLabelsView};
 pub use sum::Summation;
 pub use ties::{ParseTiePolicyError, RankSharing, TieGrouping, TiePolicy};
 #[doc(hidden)]
-pub use wide::set_wide_loops;
+pub use wide::{set_avx512_loops, set_wide_loops};
 
 /// README.md's examples, run as doctests so that they stay true.
 #[cfg(doctest)]

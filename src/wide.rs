@@ -1,23 +1,44 @@
-//! The hot loops of the row pass, compiled twice: for the baseline CPU (on x86-64, SSE2: two
-//! f64 or four f32 to a vector) and with AVX2 (twice as wide), picked at run time by what the
-//! CPU has. Both compile the same generic body (one of [`crate::kernel`]'s or
-//! [`crate::row`]'s loops; the relevant-column gather has one body per path: a 64-bit mask
-//! walked by its set bits with AVX2, one step per label on the baseline CPU), made of exact comparisons, counts and conversions, so results are bitwise the
-//! same on either path (tests/wide.rs runs both; the kernel's tests check both gathers).
+//! The hot loops of the row pass, compiled three times: for the baseline CPU (on x86-64, SSE2:
+//! two f64 or four f32 to a vector), with AVX2 (twice as wide) and with AVX-512 (four times,
+//! comparisons into mask registers), picked at run time by what the CPU has. All compile the
+//! same generic body (one of [`crate::kernel`]'s or [`crate::row`]'s loops; the relevant-column
+//! gather has one body for the wide paths, a 64-bit mask walked by its set bits, and one for
+//! the baseline CPU, one step per label), made of exact comparisons, counts and conversions, so
+//! results are bitwise the same on every path (tests/wide.rs runs all three; the kernel's tests
+//! check both gathers).
 //!
-//! This is the crate's only `unsafe` code: calling a function compiled for AVX2 is undefined
-//! on a CPU without it, so each call sits behind the run-time check. The need is measured in
-//! docs/performance.md ("AVX2 loops"): the row metrics' passes over scores and labels are
-//! bound by vector width.
+//! This is the crate's only `unsafe` code: calling a function compiled for AVX2 or AVX-512 is
+//! undefined on a CPU without it, so each call sits behind the run-time check. The need is
+//! measured in docs/performance.md ("AVX2 loops", "AVX-512 loops"): the row metrics' passes
+//! over scores and labels are bound by vector width. The AVX-512 builds need Rust 1.89 (where
+//! those target features became stable); build.rs leaves them out on older compilers, which
+//! the crate's MSRV allows.
 #![allow(unsafe_code)]
 
-use core::sync::atomic::{AtomicBool, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
 /// Whether the wide paths may be taken (tests turn them off to run the baseline ones).
 static ALLOWED: AtomicBool = AtomicBool::new(true);
 
-/// Turns the AVX2 paths off (`false`) or back on, process-wide. For tests and benchmarks that
-/// compare the two; results are the same either way.
+/// Whether the AVX-512 paths may be taken where the CPU has them (tests turn them off to run
+/// the AVX2 ones).
+static AVX512_ALLOWED: AtomicBool = AtomicBool::new(true);
+
+/// The widest path allowed that this CPU runs, once known ([`widest`]): one load per call of a
+/// wide loop, where the feature checks themselves took 2–3% of a row metric's time.
+static WIDEST: AtomicU8 = AtomicU8::new(UNKNOWN);
+const UNKNOWN: u8 = 0;
+/// The loops as compiled for the baseline CPU.
+pub(crate) const BASELINE: u8 = 1;
+/// The AVX2 (and POPCNT) builds.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(crate) const AVX2: u8 = 2;
+/// The AVX-512 (F, BW, VL, DQ; and POPCNT) builds.
+#[cfg_attr(not(all(target_arch = "x86_64", rankmetrics_avx512)), allow(dead_code))]
+pub(crate) const AVX512: u8 = 3;
+
+/// Turns the AVX2 and AVX-512 paths off (`false`) or back on, process-wide. For tests and
+/// benchmarks that compare them; results are the same either way.
 ///
 /// # Example
 /// ```
@@ -32,34 +53,98 @@ static ALLOWED: AtomicBool = AtomicBool::new(true);
 #[doc(hidden)]
 pub fn set_wide_loops(allowed: bool) {
     ALLOWED.store(allowed, Ordering::Relaxed);
+    WIDEST.store(detect(), Ordering::Relaxed);
 }
 
-/// Whether this CPU runs the AVX2 paths (it has AVX2 and POPCNT, and they are allowed).
-#[cfg(target_arch = "x86_64")]
+/// Turns the AVX-512 paths off (`false`), leaving the AVX2 ones where the CPU has them, or back
+/// on, process-wide. For tests and benchmarks that compare the two; results are the same either
+/// way. [`set_wide_loops`]`(false)` turns off both.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{set_avx512_loops, sklearn, RankingMetric};
+/// let (y, s) = ([[1u8, 0, 1]], [[0.2, 0.9, 0.4]]);
+/// set_avx512_loops(false);
+/// let avx2 = sklearn::COVERAGE_ERROR.evaluate(&y, &s, None);
+/// set_avx512_loops(true);
+/// let widest = sklearn::COVERAGE_ERROR.evaluate(&y, &s, None);
+/// assert_eq!(avx2.unwrap().to_bits(), widest.unwrap().to_bits());
+/// ```
+#[doc(hidden)]
+pub fn set_avx512_loops(allowed: bool) {
+    AVX512_ALLOWED.store(allowed, Ordering::Relaxed);
+    WIDEST.store(detect(), Ordering::Relaxed);
+}
+
+/// The widest path this CPU runs among those allowed: [`BASELINE`], [`AVX2`] or [`AVX512`].
 #[inline]
-pub(crate) fn avx2() -> bool {
-    ALLOWED.load(Ordering::Relaxed)
-        && std::arch::is_x86_feature_detected!("avx2")
-        && std::arch::is_x86_feature_detected!("popcnt")
+pub(crate) fn widest() -> u8 {
+    match WIDEST.load(Ordering::Relaxed) {
+        UNKNOWN => {
+            let widest = detect();
+            // A switch set meanwhile has stored its own answer, which stands.
+            let _ = WIDEST.compare_exchange(UNKNOWN, widest, Ordering::Relaxed, Ordering::Relaxed);
+            widest
+        }
+        known => known,
+    }
+}
+
+/// What [`widest`] answers, worked out from the CPU's features and the switches.
+#[cold]
+fn detect() -> u8 {
+    if !ALLOWED.load(Ordering::Relaxed) {
+        return BASELINE;
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::is_x86_feature_detected as has;
+        #[cfg(rankmetrics_avx512)]
+        if AVX512_ALLOWED.load(Ordering::Relaxed)
+            && has!("avx2")
+            && has!("avx512f")
+            && has!("avx512bw")
+            && has!("avx512vl")
+            && has!("avx512dq")
+            && has!("popcnt")
+        {
+            return AVX512;
+        }
+        if has!("avx2") && has!("popcnt") {
+            return AVX2;
+        }
+    }
+    BASELINE
 }
 
 /// Defines `$name`, which runs `$wide` (an `#[inline(always)]` function with the same
-/// signature) compiled with AVX2 when the CPU has it, else `$base` (by default `$wide` too) as
-/// compiled for the baseline.
+/// signature) compiled with AVX-512 or else AVX2 when the CPU has it, else `$base` (by default
+/// `$wide` too) as compiled for the baseline.
 macro_rules! wide {
     ($(#[$doc:meta])* $vis:vis fn $name:ident<$($g:ident: $b:path),*>($($a:ident: $t:ty),*) -> $r:ty = $wide:path $(| $base:path)?;) => {
         $(#[$doc])*
         #[inline]
         #[allow(unsafe_code)] // the one `unsafe` call below, behind its run-time check
         $vis fn $name<$($g: $b),*>($($a: $t),*) -> $r {
+            #[cfg(all(target_arch = "x86_64", rankmetrics_avx512))]
+            {
+                #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx2,popcnt")]
+                fn avx512<$($g: $b),*>($($a: $t),*) -> $r {
+                    $wide($($a),*)
+                }
+                if $crate::wide::widest() == $crate::wide::AVX512 {
+                    // SAFETY: `widest()` has checked that this CPU has these features.
+                    return unsafe { avx512($($a),*) };
+                }
+            }
             #[cfg(target_arch = "x86_64")]
             {
                 #[target_feature(enable = "avx2,popcnt")]
                 fn avx2<$($g: $b),*>($($a: $t),*) -> $r {
                     $wide($($a),*)
                 }
-                if $crate::wide::avx2() {
-                    // SAFETY: `avx2()` has checked that this CPU has AVX2 and POPCNT.
+                if $crate::wide::widest() >= $crate::wide::AVX2 {
+                    // SAFETY: `widest()` has checked that this CPU has AVX2 and POPCNT.
                     return unsafe { avx2($($a),*) };
                 }
             }

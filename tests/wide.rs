@@ -1,15 +1,16 @@
-//! The row pass's hot loops run compiled for AVX2 when the CPU has it, else for the baseline
-//! (src/wide.rs): every preset must give bitwise the same values and errors on both paths.
+//! The row pass's hot loops run compiled for AVX-512 or AVX2 when the CPU has it, else for the
+//! baseline (src/wide.rs): every preset must give bitwise the same values and errors on every
+//! path.
 //!
-//! One test only: the switch is process-wide, so nothing else in this binary may run while it
-//! is set. On a CPU without AVX2 both runs take the baseline path (and the test still checks
-//! that the switch changes nothing).
+//! One test only: the switches are process-wide, so nothing else in this binary may run while
+//! they are set. On a CPU without AVX-512 (or AVX2) the runs that ask for it take the next
+//! narrower path (and the test still checks that the switches change nothing).
 
 mod common;
 
 use common::Rng;
 use rankmetrics::registry::{Convention, Preset};
-use rankmetrics::{set_wide_loops, RowMajor, TiePolicy};
+use rankmetrics::{set_avx512_loops, set_wide_loops, RowMajor, TiePolicy};
 
 fn every_preset() -> Vec<Preset> {
     let mut presets = Vec::new();
@@ -60,7 +61,10 @@ fn wide_and_baseline_loops_give_the_same_bits() {
         0.25,
     ];
     for case in 0..60 {
-        let (n, l) = (1 + rng.below(9), 1 + rng.below(70));
+        // Rows past the AVX-512 loops' unrolled steps (up to 256 labels a step) in one case
+        // of four.
+        let widest = if case % 4 == 0 { 600 } else { 70 };
+        let (n, l) = (1 + rng.below(9), 1 + rng.below(widest));
         let y: Vec<u8> = (0..n * l).map(|_| u8::from(rng.below(4) == 0)).collect();
         let mut s: Vec<f64> = match case % 3 {
             0 => (0..n * l).map(|_| near[rng.below(near.len())]).collect(),
@@ -85,14 +89,18 @@ fn wide_and_baseline_loops_give_the_same_bits() {
             RowMajor::new(&s32, n, l).unwrap(),
         );
         let mut runs = Vec::new();
-        for wide in [true, false] {
+        // The widest path, AVX2, the baseline.
+        for (wide, avx512) in [(true, true), (true, false), (false, false)] {
             set_wide_loops(wide);
+            set_avx512_loops(avx512);
             runs.push((
                 values(&presets, &yt, &ys, w.as_deref()),
                 values(&presets, &yt, &ys32, w32.as_deref()),
             ));
         }
         set_wide_loops(true);
-        assert_eq!(runs[0], runs[1], "case {case}: {n} x {l}");
+        set_avx512_loops(true);
+        assert_eq!(runs[0], runs[1], "case {case}: {n} x {l}, AVX2");
+        assert_eq!(runs[0], runs[2], "case {case}: {n} x {l}, baseline");
     }
 }
