@@ -7,8 +7,9 @@
 //! Scores are sigmoid(1.5·y + N(0, 1)) as in gen_data.py, drawn here from a fixed xorshift
 //! stream so every run measures the same input. Ids read `metric/shape/policy[/f32]`;
 //! `read_scores/A` sums every score once (the floor every metric must read through).
-//! `baseline_loops/...` runs a few of them with the row pass's AVX2 loops turned off
-//! (`set_wide_loops(false)`; src/wide.rs), the measure of what those loops give.
+//! `baseline_loops/...` runs a few of them with the row pass's wide loops (AVX-512 or AVX2,
+//! the widest the CPU has) turned off (`set_wide_loops(false)`; src/wide.rs), the measure of
+//! what those loops give.
 //!
 //! `cargo bench --bench row_metrics` (about a minute); `-- --quick` for a fast look.
 
@@ -76,7 +77,7 @@ fn row_metrics(c: &mut Criterion) {
     bench_f32(c, "lrap", &lrap, &y, &s32);
     bench_f32(c, "coverage", &Coverage::new(TiePolicy::Max), &y, &s32);
 
-    // The same metrics with the baseline-CPU loops, against the AVX2 ones above.
+    // The same metrics with the baseline-CPU loops, against the widest ones above.
     rankmetrics::set_wide_loops(false);
     let continuous = [("A", &a)];
     bench_metric(c, "baseline_loops/lrap", AveragePrecision::new, &continuous);

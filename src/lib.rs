@@ -94,7 +94,7 @@ pub use sparse::{SparseLabels, SparseLabelsView};
 pub use sum::Summation;
 pub use ties::{ParseTiePolicyError, RankSharing, TieGrouping, TiePolicy};
 #[doc(hidden)]
-pub use wide::{set_avx512_loops, set_wide_loops};
+pub use wide::{set_avx512_loops, set_wide_loops, wide_loops_in_use};
 
 /// README.md's examples, run as doctests so that they stay true.
 #[cfg(doctest)]

@@ -16,27 +16,33 @@
 //! the crate's MSRV allows.
 #![allow(unsafe_code)]
 
-use core::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use core::sync::atomic::{AtomicU8, Ordering};
 
-/// Whether the wide paths may be taken (tests turn them off to run the baseline ones).
-static ALLOWED: AtomicBool = AtomicBool::new(true);
+/// The switches and, once known, the path they and the CPU leave ([`widest`]), in one atomic so
+/// that a switch and the path found under it change together: bit 0 set when the wide paths
+/// are off, bit 1 when the AVX-512 ones are, bits 2–3 the path (0 until found). One load per
+/// call of a wide loop, where checking the CPU's features on every call took 2–3% of a row
+/// metric's time.
+static STATE: AtomicU8 = AtomicU8::new(0);
+const WIDE_OFF: u8 = 1;
+const AVX512_OFF: u8 = 2;
+const SWITCHES: u8 = WIDE_OFF | AVX512_OFF;
+const PATH_SHIFT: u32 = 2;
 
-/// Whether the AVX-512 paths may be taken where the CPU has them (tests turn them off to run
-/// the AVX2 ones).
-static AVX512_ALLOWED: AtomicBool = AtomicBool::new(true);
-
-/// The widest path allowed that this CPU runs, once known ([`widest`]): one load per call of a
-/// wide loop, where the feature checks themselves took 2–3% of a row metric's time.
-static WIDEST: AtomicU8 = AtomicU8::new(UNKNOWN);
-const UNKNOWN: u8 = 0;
 /// The loops as compiled for the baseline CPU.
 pub(crate) const BASELINE: u8 = 1;
 /// The AVX2 (and POPCNT) builds.
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) const AVX2: u8 = 2;
 /// The AVX-512 (F, BW, VL, DQ; and POPCNT) builds.
-#[cfg_attr(not(all(target_arch = "x86_64", rankmetrics_avx512)), allow(dead_code))]
 pub(crate) const AVX512: u8 = 3;
+
+/// Sets (`off`) or clears one switch; the path is found again under the new switches.
+fn switch(bit: u8, off: bool) {
+    let _ = STATE.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |state| {
+        let switches = state & SWITCHES;
+        Some(if off { switches | bit } else { switches & !bit })
+    });
+}
 
 /// Turns the AVX2 and AVX-512 paths off (`false`) or back on, process-wide. For tests and
 /// benchmarks that compare them; results are the same either way.
@@ -53,8 +59,7 @@ pub(crate) const AVX512: u8 = 3;
 /// ```
 #[doc(hidden)]
 pub fn set_wide_loops(allowed: bool) {
-    ALLOWED.store(allowed, Ordering::Relaxed);
-    WIDEST.store(detect(), Ordering::Relaxed);
+    switch(WIDE_OFF, !allowed);
 }
 
 /// Turns the AVX-512 paths off (`false`), leaving the AVX2 ones where the CPU has them, or back
@@ -73,35 +78,56 @@ pub fn set_wide_loops(allowed: bool) {
 /// ```
 #[doc(hidden)]
 pub fn set_avx512_loops(allowed: bool) {
-    AVX512_ALLOWED.store(allowed, Ordering::Relaxed);
-    WIDEST.store(detect(), Ordering::Relaxed);
+    switch(AVX512_OFF, !allowed);
 }
 
-/// The widest path this CPU runs among those allowed: [`BASELINE`], [`AVX2`] or [`AVX512`].
-#[inline]
-pub(crate) fn widest() -> u8 {
-    match WIDEST.load(Ordering::Relaxed) {
-        UNKNOWN => {
-            let widest = detect();
-            // A switch set meanwhile has stored its own answer, which stands.
-            let _ = WIDEST.compare_exchange(UNKNOWN, widest, Ordering::Relaxed, Ordering::Relaxed);
-            widest
-        }
-        known => known,
+/// Which build of the loops runs now: `"avx512"`, `"avx2"` or `"baseline"` (for tests that
+/// must know they compared different paths).
+///
+/// # Example
+/// ```
+/// use rankmetrics::{set_wide_loops, wide_loops_in_use};
+/// set_wide_loops(false);
+/// assert_eq!(wide_loops_in_use(), "baseline");
+/// set_wide_loops(true);
+/// ```
+#[doc(hidden)]
+pub fn wide_loops_in_use() -> &'static str {
+    match widest() {
+        AVX512 => "avx512",
+        AVX2 => "avx2",
+        _ => "baseline",
     }
 }
 
-/// What [`widest`] answers, worked out from the CPU's features and the switches.
+/// The widest path this CPU runs among those the switches allow: [`BASELINE`], [`AVX2`] or
+/// [`AVX512`].
+#[inline]
+pub(crate) fn widest() -> u8 {
+    let state = STATE.load(Ordering::Relaxed);
+    match state >> PATH_SHIFT {
+        0 => {
+            let path = detect(state & SWITCHES);
+            // Kept only if no switch moved meanwhile: the next call then finds the path again.
+            let known = state | (path << PATH_SHIFT);
+            let _ = STATE.compare_exchange(state, known, Ordering::Relaxed, Ordering::Relaxed);
+            path
+        }
+        path => path,
+    }
+}
+
+/// The path the CPU's features and the `switches` leave.
 #[cold]
-fn detect() -> u8 {
-    if !ALLOWED.load(Ordering::Relaxed) {
+fn detect(switches: u8) -> u8 {
+    if switches & WIDE_OFF != 0 {
         return BASELINE;
     }
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::is_x86_feature_detected as has;
         #[cfg(rankmetrics_avx512)]
-        if AVX512_ALLOWED.load(Ordering::Relaxed)
+        if switches & AVX512_OFF == 0
             && has!("avx2")
             && has!("avx512f")
             && has!("avx512bw")
@@ -120,7 +146,8 @@ fn detect() -> u8 {
 
 /// Defines `$name`, which runs `$wide` (an `#[inline(always)]` function with the same
 /// signature) compiled with AVX-512 or else AVX2 when the CPU has it, else `$base` (by default
-/// `$wide` too) as compiled for the baseline.
+/// `$wide` too) as compiled for the baseline. The builds for a CPU feature are `unsafe fn`:
+/// a safe function with `#[target_feature]` needs Rust 1.86, and the MSRV is older.
 macro_rules! wide {
     ($(#[$doc:meta])* $vis:vis fn $name:ident<$($g:ident: $b:path),*>($($a:ident: $t:ty),*) -> $r:ty = $wide:path $(| $base:path)?;) => {
         $(#[$doc])*
@@ -130,7 +157,7 @@ macro_rules! wide {
             #[cfg(all(target_arch = "x86_64", rankmetrics_avx512))]
             {
                 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx2,popcnt")]
-                fn avx512<$($g: $b),*>($($a: $t),*) -> $r {
+                unsafe fn avx512<$($g: $b),*>($($a: $t),*) -> $r {
                     $wide($($a),*)
                 }
                 if $crate::wide::widest() == $crate::wide::AVX512 {
@@ -141,7 +168,7 @@ macro_rules! wide {
             #[cfg(target_arch = "x86_64")]
             {
                 #[target_feature(enable = "avx2,popcnt")]
-                fn avx2<$($g: $b),*>($($a: $t),*) -> $r {
+                unsafe fn avx2<$($g: $b),*>($($a: $t),*) -> $r {
                     $wide($($a),*)
                 }
                 if $crate::wide::widest() >= $crate::wide::AVX2 {

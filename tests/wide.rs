@@ -10,7 +10,7 @@ mod common;
 
 use common::Rng;
 use rankmetrics::registry::{Convention, Preset};
-use rankmetrics::{set_avx512_loops, set_wide_loops, RowMajor, TiePolicy};
+use rankmetrics::{set_avx512_loops, set_wide_loops, wide_loops_in_use, RowMajor, TiePolicy};
 
 fn every_preset() -> Vec<Preset> {
     let mut presets = Vec::new();
@@ -43,8 +43,43 @@ fn values<T: rankmetrics::Score>(
         .collect()
 }
 
+/// The switches pick the paths they name where the CPU has them, so that the comparison below
+/// is not of one path with itself. AVX-512 is built by Rust 1.89 or later only (build.rs), so
+/// where the CPU has it the widest path is either.
+fn check_the_switches() {
+    let (avx2, avx512) = cpu_paths();
+    set_avx512_loops(false);
+    assert_eq!(wide_loops_in_use(), if avx2 { "avx2" } else { "baseline" });
+    set_avx512_loops(true);
+    let widest = wide_loops_in_use();
+    match (avx512, avx2) {
+        (true, _) => assert!(widest == "avx512" || widest == "avx2", "{widest}"),
+        (false, true) => assert_eq!(widest, "avx2"),
+        (false, false) => assert_eq!(widest, "baseline"),
+    }
+    set_wide_loops(false);
+    assert_eq!(wide_loops_in_use(), "baseline");
+    set_wide_loops(true);
+    assert_eq!(wide_loops_in_use(), widest);
+}
+
+/// Whether this CPU has the features of the AVX2 and of the AVX-512 paths.
+fn cpu_paths() -> (bool, bool) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::is_x86_feature_detected as has;
+        let avx2 = has!("avx2") && has!("popcnt");
+        let avx512 =
+            avx2 && has!("avx512f") && has!("avx512bw") && has!("avx512vl") && has!("avx512dq");
+        (avx2, avx512)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    (false, false)
+}
+
 #[test]
 fn wide_and_baseline_loops_give_the_same_bits() {
+    check_the_switches();
     let presets = every_preset();
     let mut rng = Rng::seeded(0x3D_A7A2);
     // Scores that differ in f64 but meet in f32 (and in f32's infinity and zero), and plain
@@ -93,6 +128,9 @@ fn wide_and_baseline_loops_give_the_same_bits() {
         for (wide, avx512) in [(true, true), (true, false), (false, false)] {
             set_wide_loops(wide);
             set_avx512_loops(avx512);
+            if case == 0 {
+                println!("wide {wide}, AVX-512 {avx512}: {}", wide_loops_in_use());
+            }
             runs.push((
                 values(&presets, &yt, &ys, w.as_deref()),
                 values(&presets, &yt, &ys32, w32.as_deref()),

@@ -1,5 +1,5 @@
 //! The branch-free passes over a whole row that the counting path makes, each compiled for
-//! the baseline CPU and for AVX2 (`crate::wide`): the columns of the relevant labels gathered,
+//! the baseline CPU, for AVX2 and for AVX-512 (`crate::wide`): the columns of the relevant labels gathered,
 //! the labels above and equal to a score counted (and, under a tolerance grouping, the scores
 //! near it looked for in the same pass).
 
@@ -81,8 +81,8 @@ pub(super) fn gather_by_bits<L: Label>(values: &[L], columns: &mut Vec<u32>) {
 }
 
 /// [`gather_nonzero`] one value at a time, branch-free: every column is written, only relevant
-/// ones advance the end (faster than a branch per label). The baseline CPU's path; the AVX2 one
-/// is [`gather_by_bits`] (docs/performance.md has the instruction counts).
+/// ones advance the end (faster than a branch per label). The baseline CPU's path; the AVX2 and
+/// AVX-512 one is [`gather_by_bits`] (docs/performance.md has the instruction counts).
 #[inline(always)]
 pub(super) fn gather_by_steps<L: Label>(values: &[L], columns: &mut Vec<u32>) {
     columns.clear();
