@@ -48,7 +48,7 @@ where
 /// Rejects NaN and ±inf scores.
 pub(crate) fn check_scores<T: Score>(scores: &[T], row: usize) -> Result<(), Error> {
     // A branch-free pass first (it vectorises); the position only for a bad row.
-    if scores.iter().fold(true, |ok, s| ok & s.is_finite()) {
+    if all_finite(scores) {
         return Ok(());
     }
     match scores.iter().position(|s| !s.is_finite()) {
@@ -59,6 +59,17 @@ pub(crate) fn check_scores<T: Score>(scores: &[T], row: usize) -> Result<(), Err
             value: scores[column].as_f64(),
         }),
     }
+}
+
+crate::wide::wide! {
+    /// Whether every score is finite.
+    fn all_finite<T: Score>(scores: &[T]) -> bool = all_finite_body;
+}
+
+/// [`all_finite`]'s loop, branch-free.
+#[inline(always)]
+fn all_finite_body<T: Score>(scores: &[T]) -> bool {
+    scores.iter().fold(true, |ok, s| ok & s.is_finite())
 }
 
 /// Checks a weight vector: one finite, non-negative entry per row.
@@ -148,13 +159,7 @@ fn convert_labels<L: Label>(
     gains: &mut [f64],
     accepts: impl Fn(f64) -> bool,
 ) -> Option<(usize, f64)> {
-    let mut ok = true;
-    for (g, &label) in gains.iter_mut().zip(labels) {
-        let value = label.value();
-        ok &= accepts(value);
-        *g = value;
-    }
-    if ok {
+    if convert_checked(labels, gains, &accepts) {
         return None;
     }
     gains
@@ -162,6 +167,27 @@ fn convert_labels<L: Label>(
         .zip(labels)
         .position(|(&g, _)| !accepts(g))
         .map(|column| (column, gains[column]))
+}
+
+crate::wide::wide! {
+    /// Writes the labels' values to `gains`; whether `accepts` takes every one.
+    fn convert_checked<L: Label, A: Fn(f64) -> bool>(labels: &[L], gains: &mut [f64], accepts: A) -> bool = convert_checked_body;
+}
+
+/// [`convert_checked`]'s loop, branch-free.
+#[inline(always)]
+fn convert_checked_body<L: Label>(
+    labels: &[L],
+    gains: &mut [f64],
+    accepts: impl Fn(f64) -> bool,
+) -> bool {
+    let mut ok = true;
+    for (g, &label) in gains.iter_mut().zip(labels) {
+        let value = label.value();
+        ok &= accepts(value);
+        *g = value;
+    }
+    ok
 }
 
 /// The distinct label values seen so far by scikit-learn's label-type check (at most two).
