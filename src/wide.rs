@@ -1,12 +1,13 @@
-//! The hot loops of the row pass (and the pooled cells' range of keys, which the micro
-//! averages read first), compiled three times: for the baseline CPU (on x86-64, SSE2: two f64
-//! or four f32 to a vector), with AVX2 (twice as wide) and with AVX-512 (four times,
-//! comparisons into mask registers), picked at run time by what the CPU has. All compile the
-//! same generic body (one of [`crate::kernel`]'s, [`crate::row`]'s or the label-wise pool's
-//! loops; the relevant-column gather has one body for the wide paths, a 64-bit mask walked by
-//! its set bits, and one for the baseline CPU, one step per label), made of exact comparisons,
-//! counts and conversions, so results are bitwise the same on every path (tests/wide.rs runs
-//! all three on every preset; the kernel's tests check both gathers).
+//! The hot loops over a row's labels (the row pass's, the label-wise row checks', and the
+//! pooled cells' range of keys, which the micro averages read first), compiled three times:
+//! for the baseline CPU (on x86-64, SSE2: two f64 or four f32 to a vector), with AVX2 (twice
+//! as wide) and with AVX-512 (four times, comparisons into mask registers), picked at run time
+//! by what the CPU has. All compile the same generic body (one of [`crate::kernel`]'s,
+//! [`crate::row`]'s, the checks' or the label-wise pool's loops; the relevant-column gather
+//! has one body for the wide paths, a 64-bit mask walked by its set bits, and one for the
+//! baseline CPU, one step per label), made of exact comparisons, counts and conversions, so
+//! results are bitwise the same on every path (tests/wide.rs runs all three on every preset;
+//! the kernel's tests check both gathers).
 //!
 //! This is the crate's only `unsafe` code: calling a function compiled for AVX2 or AVX-512 is
 //! undefined on a CPU without it, so each call sits behind the run-time check. The need is
@@ -154,13 +155,15 @@ macro_rules! wide {
         #[inline]
         #[allow(unsafe_code)] // the one `unsafe` call below, behind its run-time check
         $vis fn $name<$($g: $b),*>($($a: $t),*) -> $r {
+            #[cfg(target_arch = "x86_64")]
+            let path = $crate::wide::widest();
             #[cfg(all(target_arch = "x86_64", rankmetrics_avx512))]
             {
                 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx2,popcnt")]
                 unsafe fn avx512<$($g: $b),*>($($a: $t),*) -> $r {
                     $wide($($a),*)
                 }
-                if $crate::wide::widest() == $crate::wide::AVX512 {
+                if path == $crate::wide::AVX512 {
                     // SAFETY: `widest()` has checked that this CPU has these features.
                     return unsafe { avx512($($a),*) };
                 }
@@ -171,7 +174,7 @@ macro_rules! wide {
                 unsafe fn avx2<$($g: $b),*>($($a: $t),*) -> $r {
                     $wide($($a),*)
                 }
-                if $crate::wide::widest() >= $crate::wide::AVX2 {
+                if path >= $crate::wide::AVX2 {
                     // SAFETY: `widest()` has checked that this CPU has AVX2 and POPCNT.
                     return unsafe { avx2($($a),*) };
                 }

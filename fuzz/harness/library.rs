@@ -292,9 +292,10 @@ fn run_preset(preset: &Preset, d: &Data, as_f32: bool, finite: bool) {
     }
 }
 
-/// `f` run with the row pass's baseline-CPU loops instead of its widest ones, AVX-512 or AVX2
-/// (src/wide.rs): the results must be the same bits. (In the test binary that replays the corpus, another test may
-/// turn the switch back meanwhile: the check is then weaker, never wrong.)
+/// `f` run with the baseline-CPU builds of the vector loops instead of the widest ones, AVX-512
+/// or AVX2 (src/wide.rs): the results must be the same bits. (In the test binary that replays
+/// the corpus, another test may turn the switch back meanwhile: the check is then weaker, never
+/// wrong.)
 fn with_baseline_loops<R>(f: impl FnOnce() -> R) -> R {
     rankmetrics::set_wide_loops(false);
     let r = f();

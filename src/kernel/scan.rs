@@ -1,7 +1,7 @@
 //! The branch-free passes over a whole row that the counting path makes, each compiled for
-//! the baseline CPU, for AVX2 and for AVX-512 (`crate::wide`): the columns of the relevant labels gathered,
-//! the labels above and equal to a score counted (and, under a tolerance grouping, the scores
-//! near it looked for in the same pass).
+//! the baseline CPU, for AVX2 and for AVX-512 (`crate::wide`): the columns of the relevant
+//! labels gathered, the labels above and equal to a score counted (and, under a tolerance
+//! grouping, the scores near it looked for in the same pass).
 
 use crate::score::{Label, Score};
 
@@ -64,6 +64,7 @@ crate::wide::wide! {
 /// relevance, which is unpredictable), and the walk costs a few instructions per relevant label
 /// rather than per label (rows hold few relevant labels).
 #[inline(always)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // the wide paths' body only
 pub(super) fn gather_by_bits<L: Label>(values: &[L], columns: &mut Vec<u32>) {
     columns.clear();
     let mut base = 0u32;
