@@ -9,10 +9,10 @@
 //!
 //! Prints one line per (shape, metric): `SHAPE METRIC MEDIAN_SECONDS VALUE`. `read` is one pass
 //! summing every score: the floor every metric reads through. `--baseline-loops` runs the
-//! baseline-CPU loops where the CPU has AVX2 (src/wide.rs), `--avx2-loops` the AVX2 ones where
-//! it has AVX-512. `read_columns` reads every score
-//! and label as the label-wise metrics read their columns out of row-major input, 8 columns
-//! at a time (`BENCH_COLUMNS=W` for W), row after row: the floor of their column pass.
+//! baseline-CPU loops where the CPU has wider ones (src/wide.rs), `--avx2-loops` the AVX2 ones
+//! where it has AVX-512. `read_columns` reads every score and label as the label-wise metrics
+//! read their columns out of row-major input, 8 columns at a time (`BENCH_COLUMNS=W` for W),
+//! row after row: the floor of their column pass.
 //! `--with-relevant` keeps only the rows that hold a relevant label, as
 //! benches/python/peers_bench.py gives the retrieval peers.
 //! The peers' metrics: `ndcg_at_k@10`, `precision@5` and `average_precision` (tie policy Last,
