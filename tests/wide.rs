@@ -99,7 +99,11 @@ fn wide_and_baseline_loops_give_the_same_bits() {
     for case in 0..60 {
         // Rows longer than the wide loops' unrolled steps in one case of four.
         let widest = if case % 4 == 0 { 600 } else { 70 };
-        let (n, l) = (1 + rng.below(9), 1 + rng.below(widest));
+        // Columns long enough to be counted in one pass (label-wise metrics) in one case of ten.
+        let (n, l) = match case % 10 {
+            9 => (1024 + rng.below(1500), 1 + rng.below(4)),
+            _ => (1 + rng.below(9), 1 + rng.below(widest)),
+        };
         let mut y: Vec<u8> = (0..n * l).map(|_| u8::from(rng.below(4) == 0)).collect();
         // A label outside 0/1 in some cases: the checks' error path on every path too.
         if case % 5 == 1 {
