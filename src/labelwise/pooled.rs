@@ -201,8 +201,9 @@ pub(super) fn reads_piece<M>(lane: &Lane<'_, M>, ranking: Ranking) -> bool {
 /// Ranks the pooled cells of every piece-reading micro lane a piece at a time, best first.
 /// The cells are bucketed by the leading bits of their descending keys (one pass to count, one
 /// to place score, label and row, about 13 bytes a cell instead of the ~80 a whole ranking
-/// takes); a piece is a run of whole buckets, so a tie group is never split, and a bucket holds
-/// its cells in pooled (row-major) order, so that ties inside a piece rank as in the whole pool.
+/// takes); a piece is a run of whole buckets (of whole groups of buckets where they fit), so a
+/// tie group is never split, and equal keys keep their pooled (row-major) order in it, so that
+/// ties inside a piece rank as in the whole pool.
 /// Each piece is sorted (or, for metrics that read only its relevant blocks, counted) once
 /// and ranked once per policy.
 pub(super) fn micro_in_pieces<M, T, Y, S>(
@@ -222,7 +223,7 @@ where
     let bucketing = Bucketing::new(key_range(y_score, 0..n)?);
     let mut ends = vec![0usize; BUCKETS + 1];
     bucketing.count(y_score, 0..n, &mut ends)?;
-    let (pieces, total) = cut_pieces(&mut ends);
+    let (pieces, total, split) = cut_pieces(&mut ends);
     let plans = PiecePlans::new(lanes, items, weights.is_some());
     let mut sums = first_sums(lanes, items, weights.is_some());
     let Some(zero) = any_label(y_true, total)? else {
@@ -234,7 +235,7 @@ where
     };
     let mut pool = Pool::new(zero, total, weights.is_some());
     let matrices = (y_true, y_score);
-    Pool::place(matrices, 0..n, bucketing, &mut ends, pool.slots())?;
+    Pool::place(matrices, 0..n, bucketing, &mut ends, &split, pool.slots())?;
     let mut ranker = PieceRanker::default();
     let mut classes = PieceClasses::default();
     for piece in &pieces {

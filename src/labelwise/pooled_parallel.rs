@@ -85,7 +85,7 @@ where
             *end += count;
         }
     }
-    let (pieces, total) = cut_pieces(&mut ends);
+    let (pieces, total, split) = cut_pieces(&mut ends);
     let mut sums = first_sums(lanes, items, weights.is_some());
     let Some(zero) = any_label(y_true, total)? else {
         return Ok(PooledSums {
@@ -101,7 +101,14 @@ where
             let cells = to_offsets(&mut starts);
             let mut pool = Pool::new(zero, cells, weights.is_some());
             let mut next = starts.clone();
-            Pool::place((y_true, y_score), rows, bucketing, &mut next, pool.slots())?;
+            Pool::place(
+                (y_true, y_score),
+                rows,
+                bucketing,
+                &mut next,
+                &split,
+                pool.slots(),
+            )?;
             Ok::<_, Error>((pool, starts))
         })
         .collect();
