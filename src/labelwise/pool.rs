@@ -68,7 +68,7 @@ pub(super) const BUCKETS: usize = 1 << 16;
 /// The groups of adjacent buckets [`Pool::place`] scatters the cells to first: few enough
 /// that the lines being written stay in the second-level cache, many enough that most groups
 /// fit in a piece and need no second pass (micro AUC on B 17% faster, on D 24%, on E 7% than
-/// with 2^8 groups, all split and placed twice; 2^12 groups made the first pass slower).
+/// before, when every group of 2^8 was placed twice; 2^12 groups made the first pass slower).
 const GROUPS: usize = 1 << 10;
 
 /// Buckets per group.
@@ -178,6 +178,13 @@ pub(super) struct Piece {
 #[derive(Debug, Clone)]
 pub(super) struct SplitGroups(Vec<bool>);
 
+impl SplitGroups {
+    /// Whether group g's cells must be put in bucket order (a group it does not know: yes).
+    fn needs_bucket_order(&self, g: usize) -> bool {
+        self.0.get(g).copied().unwrap_or(true)
+    }
+}
+
 /// Turns the bucket counts (`ends[b + 1]`: bucket b's cells) into offsets (`ends[b]`: where
 /// bucket b starts) and cuts the pieces: between groups of buckets, and between the buckets
 /// of a group larger than a piece; the number of cells, and the groups so cut.
@@ -216,12 +223,19 @@ pub(super) fn cut_pieces(ends: &mut [usize]) -> (Vec<Piece>, usize, SplitGroups)
         cells: start..total,
         buckets: first..BUCKETS,
     });
-    let mut offset = 0;
-    for end in ends.iter_mut() {
-        offset += *end;
-        *end = offset;
-    }
+    to_offsets(ends);
     (pieces, total, SplitGroups(split))
+}
+
+/// Bucket counts (`counts[b + 1]`: bucket b's cells) to offsets (`counts[b]`: where bucket b
+/// starts); the number of cells.
+pub(super) fn to_offsets(counts: &mut [usize]) -> usize {
+    let mut total = 0;
+    for c in counts.iter_mut() {
+        total += *c;
+        *c = total;
+    }
+    total
 }
 
 /// The value the pool's label vectors start from (any label of the input), none when there
@@ -239,8 +253,8 @@ pub(super) fn any_label<Y: LabelMatrix + ?Sized>(
     })
 }
 
-/// Pooled cells bucketed: score, label and (for weights) row of each, bucket by bucket, in
-/// pooled order inside a bucket.
+/// Pooled cells bucketed: score, label and (for weights) row of each, bucket by bucket (group
+/// by group where a group lies inside one piece), in pooled order inside a bucket (a group).
 pub(super) struct Pool<T, L> {
     scores: Vec<T>,
     labels: Vec<L>,
@@ -354,7 +368,7 @@ impl<T: Score, L: Label> Pool<T, L> {
                 .unwrap_or(&[]);
             // A group inside one piece keeps its cells as they came; one with a single
             // bucket holding cells has them in that bucket already.
-            if !split.0.get(g).copied().unwrap_or(true) || occupied(buckets) <= 1 {
+            if !split.needs_bucket_order(g) || occupied(buckets) <= 1 {
                 continue;
             }
             aside.copy_from(&slots, group[0]..group[1]);
@@ -397,6 +411,97 @@ impl<T: Copy, L: Copy> Slots<'_, T, L> {
         }
         if let Some(r) = self.rows.get_mut(at) {
             *r = row;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::labelwise::pairs::tests::draws;
+
+    /// The pieces cover the buckets in order and their cells are the buckets' offsets; a piece
+    /// ends between groups, or inside a group only where that group holds more cells than a
+    /// piece (and is marked split); a piece holds more cells than that only as one bucket.
+    #[test]
+    fn pieces_end_between_groups_unless_a_group_is_larger_than_a_piece() {
+        let hold = TestPieceCells::hold();
+        let mut draw = draws(0x9_1ECE);
+        for case in 0..300 {
+            let most = [7, 100, 1000][case % 3];
+            hold.set(most);
+            let mut counts = vec![0usize; BUCKETS + 1];
+            let bucket = |draw: &mut dyn FnMut(u64) -> u64| 1 + draw(BUCKETS as u64) as usize;
+            match case % 5 {
+                0 => {} // no cells
+                1 => counts[bucket(&mut draw)] = 3 * most,
+                2 => (0..200)
+                    .for_each(|_| counts[bucket(&mut draw)] += draw(most as u64 / 4 + 1) as usize),
+                3 => {
+                    // Dense groups: some larger than a piece, some not.
+                    for _ in 0..20 {
+                        let g = draw(GROUPS as u64) as usize;
+                        for b in g * BUCKETS_PER_GROUP..(g + 1) * BUCKETS_PER_GROUP {
+                            counts[b + 1] = draw(3) as usize;
+                        }
+                    }
+                }
+                _ => {
+                    // Groups of exactly a piece's cells, and one cell more.
+                    for extra in [0, 1] {
+                        let g = draw(GROUPS as u64) as usize;
+                        counts[g * BUCKETS_PER_GROUP + 1] = most - 1;
+                        counts[g * BUCKETS_PER_GROUP + 2] += 1 + extra;
+                    }
+                }
+            }
+            let group_cells: Vec<usize> = (0..GROUPS)
+                .map(|g| {
+                    counts[g * BUCKETS_PER_GROUP + 1..=(g + 1) * BUCKETS_PER_GROUP]
+                        .iter()
+                        .sum()
+                })
+                .collect();
+            let mut ends = counts.clone();
+            let (pieces, total, split) = cut_pieces(&mut ends);
+            assert_eq!(total, counts.iter().sum::<usize>(), "case {case}");
+            let offsets: Vec<usize> = counts
+                .iter()
+                .scan(0, |sum, &c| {
+                    *sum += c;
+                    Some(*sum)
+                })
+                .collect();
+            assert_eq!(ends, offsets, "case {case}");
+            for (g, &cells) in group_cells.iter().enumerate() {
+                assert_eq!(
+                    split.needs_bucket_order(g),
+                    cells > most,
+                    "case {case} group {g}"
+                );
+            }
+            assert_eq!(pieces.first().map(|p| p.buckets.start), Some(0));
+            assert_eq!(pieces.last().map(|p| p.buckets.end), Some(BUCKETS));
+            for (k, piece) in pieces.iter().enumerate() {
+                let (b0, b1) = (piece.buckets.start, piece.buckets.end);
+                assert_eq!(piece.cells, ends[b0]..ends[b1], "case {case} piece {k}");
+                // Only the last piece may be empty (the buckets after a piece's last cell).
+                assert!(
+                    !piece.cells.is_empty() || k + 1 == pieces.len(),
+                    "case {case} piece {k}"
+                );
+                if k > 0 {
+                    assert_eq!(pieces[k - 1].buckets.end, b0);
+                    let g = b0 / BUCKETS_PER_GROUP;
+                    assert!(
+                        b0 % BUCKETS_PER_GROUP == 0 || group_cells[g] > most,
+                        "case {case} piece {k}"
+                    );
+                }
+                if piece.cells.len() > most {
+                    assert_eq!(occupied(&ends[b0..=b1]), 1, "case {case} piece {k}");
+                }
+            }
         }
     }
 }

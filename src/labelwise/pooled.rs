@@ -131,8 +131,9 @@ impl<T: Score> PieceRanker<T> {
     /// Ranks the piece made of `segments` (one after the other) once per plan (one sort or
     /// count serves all), handing each ranking to `each` with its plan and vector; records
     /// the piece's classes in `classes`. Only the order of equal keys matters to the ranking:
-    /// a piece in segments that each hold their buckets' cells in pooled order, the segments
-    /// in pooled order, ranks as the pool.
+    /// a piece in segments that each hold equal keys in pooled order (cells in buckets, or in
+    /// a whole group of buckets, in pooled order), the segments in pooled order, ranks as the
+    /// pool.
     pub(super) fn rank<L: Label>(
         &mut self,
         segments: &[Segment<'_, T, L>],
@@ -223,7 +224,7 @@ where
     let bucketing = Bucketing::new(key_range(y_score, 0..n)?);
     let mut ends = vec![0usize; BUCKETS + 1];
     bucketing.count(y_score, 0..n, &mut ends)?;
-    let (pieces, total, split) = cut_pieces(&mut ends);
+    let (pieces, total, split_groups) = cut_pieces(&mut ends);
     let plans = PiecePlans::new(lanes, items, weights.is_some());
     let mut sums = first_sums(lanes, items, weights.is_some());
     let Some(zero) = any_label(y_true, total)? else {
@@ -235,7 +236,14 @@ where
     };
     let mut pool = Pool::new(zero, total, weights.is_some());
     let matrices = (y_true, y_score);
-    Pool::place(matrices, 0..n, bucketing, &mut ends, &split, pool.slots())?;
+    Pool::place(
+        matrices,
+        0..n,
+        bucketing,
+        &mut ends,
+        &split_groups,
+        pool.slots(),
+    )?;
     let mut ranker = PieceRanker::default();
     let mut classes = PieceClasses::default();
     for piece in &pieces {
@@ -325,7 +333,7 @@ mod tests {
     #[derive(Debug, Clone, Copy, PartialEq)]
     enum Draw {
         /// Heavy ties (one tie group larger than a piece) among scores spread over many
-        /// buckets (placed in two passes).
+        /// buckets (in groups placed twice where pieces are small).
         Spread,
         /// As `Spread`, half the relevant cells scoring low (pROC's direction turns).
         LowCases,
@@ -399,7 +407,8 @@ mod tests {
             assert_eq!(pieces.to_bits(), whole.to_bits(), "{metric:?} {weighted}");
             wholes.push(whole.to_bits());
         }
-        for small in [0, 1 << 12] {
+        // Pieces of 2^10 cells split many groups (placed twice) and leave many whole.
+        for small in [0, 1 << 10] {
             cells.set(small);
             let bits = |values: Vec<Result<f64, Error>>| -> Vec<u64> {
                 values.into_iter().map(|v| v.unwrap().to_bits()).collect()

@@ -9,7 +9,9 @@ use core::ops::Range;
 use super::lanes::Lane;
 use super::medians::PieceClasses;
 use super::piece_sums::PiecePart;
-use super::pool::{any_label, cut_pieces, key_range, Bucketing, Pool, Segment, BUCKETS};
+use super::pool::{
+    any_label, cut_pieces, key_range, to_offsets, Bucketing, Pool, Segment, BUCKETS,
+};
 use super::pooled::{
     first_sums, micro_in_pieces, reads_piece, PiecePlans, PieceRanker, PooledSums,
 };
@@ -30,7 +32,7 @@ const PIECES_PER_THREAD: usize = 4;
 /// [`micro_in_pieces`] with the work shared out over the pool's threads (the sequential one
 /// on a pool of one):
 /// * per range of rows: the keys' range, then the bucket counts, then the range's cells
-///   placed by bucket in a pool of its own (the ranges' pools together hold each cell once,
+///   placed by bucket (by group where a group lies inside one piece) in a pool of its own (the ranges' pools together hold each cell once,
 ///   as the sequential pool does);
 /// * a window of pieces at a time, each piece on one thread: its cells gathered from the
 ///   ranges' pools in row order, ranked, and its part of each lane's sums worked out apart
@@ -85,7 +87,7 @@ where
             *end += count;
         }
     }
-    let (pieces, total, split) = cut_pieces(&mut ends);
+    let (pieces, total, split_groups) = cut_pieces(&mut ends);
     let mut sums = first_sums(lanes, items, weights.is_some());
     let Some(zero) = any_label(y_true, total)? else {
         return Ok(PooledSums {
@@ -106,7 +108,7 @@ where
                 rows,
                 bucketing,
                 &mut next,
-                &split,
+                &split_groups,
                 pool.slots(),
             )?;
             Ok::<_, Error>((pool, starts))
@@ -158,17 +160,6 @@ where
     }
     let medians = plans.medians.then(|| classes.medians(cells));
     Ok(PooledSums { sums, medians })
-}
-
-/// Bucket counts (`counts[b + 1]`: bucket b's cells) to offsets (`counts[b]`: where bucket b
-/// starts), as [`cut_pieces`] makes them; the number of cells.
-fn to_offsets(counts: &mut [usize]) -> usize {
-    let mut total = 0;
-    for c in counts.iter_mut() {
-        total += *c;
-        *c = total;
-    }
-    total
 }
 
 /// `range` cut into at most `parts` ranges of (nearly) equal length, in order.
