@@ -1,13 +1,16 @@
 //! The hot loops over a row's labels (the row pass's, the label-wise row checks', and the
-//! pooled cells' range of keys, which the micro averages read first), compiled three times:
+//! pooled cells' range of keys, which the micro averages read first) and the counting pass's
+//! location of a long vector's scores among its relevant groups, compiled three times:
 //! for the baseline CPU (on x86-64, SSE2: two f64 or four f32 to a vector), with AVX2 (twice
 //! as wide) and with AVX-512 (four times, comparisons into mask registers), picked at run time
 //! by what the CPU has. All compile the same generic body (one of [`crate::kernel`]'s,
 //! [`crate::row`]'s, the checks' or the label-wise pool's loops; the relevant-column gather
 //! has one body for the wide paths, a 64-bit mask walked by its set bits, and one for the
-//! baseline CPU, one step per label), made of exact comparisons, counts and conversions, so
-//! results are bitwise the same on every path (tests/wide.rs runs all three on every preset;
-//! the kernel's tests check both gathers).
+//! baseline CPU, one step per label; so has the location, a branch-free loop whose loads are
+//! gathered for the wide paths, one score at a time with a search for the baseline), made of
+//! exact comparisons, counts and conversions, so results are bitwise the same on every path
+//! (tests/wide.rs runs all three on every preset; the kernel's tests check both gathers and
+//! both locations).
 //!
 //! This is the crate's only `unsafe` code: calling a function compiled for AVX2 or AVX-512 is
 //! undefined on a CPU without it, so each call sits behind the run-time check. The need is

@@ -147,7 +147,7 @@ impl Intervals {
 
     /// [`locate_batch_body`](Self::locate_batch_body) for the baseline CPU: `locate` one score
     /// at a time, crowded buckets searched at once (without gathers, the branch-free loop was
-    /// slower than this: macro and micro AUC on B, 8–17%).
+    /// slower than this: macro and micro AUC on B, 4–17%).
     #[inline(always)]
     fn locate_each<T: Score>(lookup: Lookup<'_>, scores: &[T], at: &mut [usize]) {
         for (s, at) in scores.iter().zip(at.iter_mut()) {
