@@ -6,8 +6,9 @@
 //! by what the CPU has. All compile the same generic body (one of [`crate::kernel`]'s,
 //! [`crate::row`]'s, the checks' or the label-wise pool's loops; the relevant-column gather
 //! has one body for the wide paths, a 64-bit mask walked by its set bits, and one for the
-//! baseline CPU, one step per label; so has the location, a branch-free loop whose loads are
-//! gathered for the wide paths, one score at a time with a search for the baseline), made of
+//! baseline CPU, one step per label; so has the location, a branch-free loop for the wide
+//! paths (its loads gathered on AVX-512), one score at a time with a search for the
+//! baseline), made of
 //! exact comparisons, counts and conversions, so results are bitwise the same on every path
 //! (tests/wide.rs runs all three on every preset; the kernel's tests check both gathers and
 //! both locations).

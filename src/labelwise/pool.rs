@@ -172,8 +172,8 @@ pub(super) struct Piece {
     pub(super) buckets: Range<usize>,
 }
 
-/// Which groups of buckets hold a piece boundary: their cells must be put in bucket order
-/// ([`Pool::place`]'s second pass). A group inside one piece is ranked as its cells arrive,
+/// Which groups of buckets are larger than a piece (and so may hold a piece boundary): their
+/// cells must be put in bucket order ([`Pool::place`]'s second pass). A group inside one piece is ranked as its cells arrive,
 /// in pooled order: only the order of equal keys matters to a piece's ranking.
 #[derive(Debug, Clone)]
 pub(super) struct SplitGroups(Vec<bool>);
@@ -438,7 +438,7 @@ mod tests {
                 2 => (0..200)
                     .for_each(|_| counts[bucket(&mut draw)] += draw(most as u64 / 4 + 1) as usize),
                 3 => {
-                    // Dense groups: some larger than a piece, some not.
+                    // Dense groups of about 64 cells: split by pieces of 7, whole in larger.
                     for _ in 0..20 {
                         let g = draw(GROUPS as u64) as usize;
                         for b in g * BUCKETS_PER_GROUP..(g + 1) * BUCKETS_PER_GROUP {
@@ -493,6 +493,15 @@ mod tests {
                 if k > 0 {
                     assert_eq!(pieces[k - 1].buckets.end, b0);
                     let g = b0 / BUCKETS_PER_GROUP;
+                    // Not cut early: what joins at b0 would have made the piece before too big.
+                    let joining = match group_cells[g] > most {
+                        true => counts[b0 + 1],
+                        false => group_cells[g],
+                    };
+                    assert!(
+                        pieces[k - 1].cells.len() + joining > most,
+                        "case {case} piece {k}"
+                    );
                     assert!(
                         b0 % BUCKETS_PER_GROUP == 0 || group_cells[g] > most,
                         "case {case} piece {k}"

@@ -333,7 +333,8 @@ mod tests {
     #[derive(Debug, Clone, Copy, PartialEq)]
     enum Draw {
         /// Heavy ties (one tie group larger than a piece) among scores spread over many
-        /// buckets (in groups placed twice where pieces are small).
+        /// buckets (groups smaller than a piece of 2^10 cells: `LowCases` and `HighCases`
+        /// crowd some groups past it, placed twice).
         Spread,
         /// As `Spread`, half the relevant cells scoring low (pROC's direction turns).
         LowCases,

@@ -32,8 +32,8 @@ const PIECES_PER_THREAD: usize = 4;
 /// [`micro_in_pieces`] with the work shared out over the pool's threads (the sequential one
 /// on a pool of one):
 /// * per range of rows: the keys' range, then the bucket counts, then the range's cells
-///   placed by bucket (by group where a group lies inside one piece) in a pool of its own (the ranges' pools together hold each cell once,
-///   as the sequential pool does);
+///   placed by bucket (by group where a group lies inside one piece) in a pool of its own
+///   (the ranges' pools together hold each cell once, as the sequential pool does);
 /// * a window of pieces at a time, each piece on one thread: its cells gathered from the
 ///   ranges' pools in row order, ranked, and its part of each lane's sums worked out apart
 ///   ([`PieceSums::part`](super::piece_sums::PieceSums::part)); the parts are added on the
