@@ -8,10 +8,9 @@
 //! has one body for the wide paths, a 64-bit mask walked by its set bits, and one for the
 //! baseline CPU, one step per label; so has the location, a branch-free loop for the wide
 //! paths (its loads gathered on AVX-512), one score at a time with a search for the
-//! baseline), made of
-//! exact comparisons, counts and conversions, so results are bitwise the same on every path
-//! (tests/wide.rs runs all three on every preset; the kernel's tests check both gathers and
-//! both locations).
+//! baseline), made of exact comparisons, counts and conversions, so results are bitwise the
+//! same on every path (tests/wide.rs runs all three on every preset; the kernel's tests check
+//! both gathers and both locations).
 //!
 //! This is the crate's only `unsafe` code: calling a function compiled for AVX2 or AVX-512 is
 //! undefined on a CPU without it, so each call sits behind the run-time check. The need is

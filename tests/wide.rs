@@ -1,6 +1,6 @@
-//! The loops over a row's labels run compiled for AVX-512 or AVX2 when the CPU has it, else
-//! for the baseline (src/wide.rs): every preset must give bitwise the same values and errors
-//! on every path.
+//! The loops over a row's labels and the counting pass's location of a long column's scores
+//! run compiled for AVX-512 or AVX2 when the CPU has it, else for the baseline (src/wide.rs):
+//! every preset must give bitwise the same values and errors on every path.
 //!
 //! One test only: the switches are process-wide, so nothing else in this binary may run while
 //! they are set. On a CPU without AVX-512 (or AVX2) the runs that ask for it take the next

@@ -107,8 +107,9 @@ impl Intervals {
 
     /// [`locate`](Self::locate)'s interval for each score of a batch, in a loop without
     /// branches: compiled for AVX-512 it reads the table and the group keys for a vector of
-    /// scores at once (gathers; AVX2 loads them lane by lane). Where a score's bucket and two steps do not reach
-    /// its place (a crowded bucket), `at[k]` is [`CROWDED`], left for `locate`.
+    /// scores at once (gathers; AVX2 loads them lane by lane). Where a score's bucket and two
+    /// steps do not reach its place (a crowded bucket), `at[k]` is [`CROWDED`], left for
+    /// `locate`.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // the wide paths' body only
     fn locate_batch_body<T: Score>(lookup: Lookup<'_>, scores: &[T], at: &mut [usize]) {
@@ -159,7 +160,8 @@ impl Intervals {
 crate::wide::wide! {
     /// The intervals of a batch of scores ([`Intervals::locate_batch_body`]), a vector at a
     /// time where the CPU has AVX2 or AVX-512 (gathered with AVX-512).
-    fn locate_batch<T: Score>(lookup: Lookup<'_>, scores: &[T], at: &mut [usize]) -> () = Intervals::locate_batch_body | Intervals::locate_each;
+    fn locate_batch<T: Score>(lookup: Lookup<'_>, scores: &[T], at: &mut [usize]) -> ()
+        = Intervals::locate_batch_body | Intervals::locate_each;
 }
 
 impl Ranker {

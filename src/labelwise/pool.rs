@@ -173,8 +173,9 @@ pub(super) struct Piece {
 }
 
 /// Which groups of buckets are larger than a piece (and so may hold a piece boundary): their
-/// cells must be put in bucket order ([`Pool::place`]'s second pass). A group inside one piece is ranked as its cells arrive,
-/// in pooled order: only the order of equal keys matters to a piece's ranking.
+/// cells must be put in bucket order ([`Pool::place`]'s second pass). A group inside one
+/// piece is ranked as its cells arrive, in pooled order: only the order of equal keys matters
+/// to a piece's ranking.
 #[derive(Debug, Clone)]
 pub(super) struct SplitGroups(Vec<bool>);
 
