@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo run --release --example bench_npy -- DIR SHAPE[,SHAPE] [--metrics a,b] [--repeats 3] [--threads N]
-//!     [--baseline-loops] [--avx2-loops] [--with-relevant]
+//!     [--baseline-loops] [--avx2-loops] [--with-relevant] [--small-pages]
 //! ```
 //!
 //! Prints one line per (shape, metric): `SHAPE METRIC MEDIAN_SECONDS VALUE`. `read` is one pass
@@ -15,6 +15,9 @@
 //! row after row: the floor of their column pass.
 //! `--with-relevant` keeps only the rows that hold a relevant label, as
 //! benches/python/peers_bench.py gives the retrieval peers.
+//! The inputs are read into memory as numpy allocates an array (on Linux, advised onto huge
+//! pages from 4 MiB), so that they lie as the Python peers' and the Python package's inputs
+//! do; `--small-pages` leaves them on the allocator's default pages.
 //! The peers' metrics: `ndcg_at_k@10`, `precision@5` and `average_precision` (tie policy Last,
 //! trec_eval's), and torchmetrics' `tm_lrap`, `tm_coverage`, `tm_ranking_loss` on the float32
 //! scores.
@@ -50,20 +53,51 @@ struct Array<T> {
 
 impl<T: Copy> Array<T> {
     /// The rows whose `keep` is true.
-    fn keep_rows(self, keep: &[bool]) -> Self {
-        let data: Vec<T> = self
-            .data
-            .chunks(self.cols)
-            .zip(keep)
-            .filter(|(_, &k)| k)
-            .flat_map(|(r, _)| r.iter().copied())
-            .collect();
+    fn keep_rows(self, keep: &[bool], pages: Pages) -> Self {
+        let kept = keep.iter().filter(|&&k| k).count();
+        let mut data = input_buffer(kept * self.cols, pages);
+        let rows = self.data.chunks(self.cols).zip(keep).filter(|(_, &k)| k);
+        data.extend(rows.flat_map(|(r, _)| r.iter().copied()));
         Array {
             rows: data.len() / self.cols.max(1),
             cols: self.cols,
             data,
         }
     }
+}
+
+/// How the inputs' memory is paged.
+#[derive(Clone, Copy, PartialEq)]
+enum Pages {
+    /// As numpy allocates an array of 4 MiB or more on Linux: advised (`madvise`) to lie on
+    /// huge pages, which the kernel grants where transparent huge pages are `always` or
+    /// `madvise` (the usual default). The Python peers' inputs lie so; timing ours alike keeps
+    /// the comparison even.
+    AsNumpy,
+    /// Left to the allocator (`--small-pages`): 4 KiB pages unless the system makes every
+    /// allocation huge.
+    Default,
+}
+
+/// An empty vector with room for `len` elements, paged as `pages` says.
+fn input_buffer<T>(len: usize, pages: Pages) -> Vec<T> {
+    let mut data = Vec::with_capacity(len);
+    let bytes = len * std::mem::size_of::<T>();
+    // numpy's threshold (numpy/_core/src/multiarray/alloc.c): 4 MiB.
+    #[cfg(target_os = "linux")]
+    if pages == Pages::AsNumpy && bytes >= 1 << 22 {
+        // The advice must come before the first write; it covers the whole pages inside the
+        // buffer. Advice is a hint: its failure leaves the default pages.
+        let start = (data.as_mut_ptr() as usize).next_multiple_of(4096);
+        let end = (data.as_mut_ptr() as usize + bytes) & !4095;
+        if end > start {
+            // SAFETY: the range lies inside the vector's allocation, and advice does not
+            // change its contents.
+            unsafe { libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE) };
+        }
+    }
+    let _ = (bytes, pages);
+    data
 }
 
 /// Element types this reader takes, with their .npy `descr`.
@@ -98,7 +132,7 @@ impl NpyElem for f32 {
 }
 
 /// Reads a .npy file (format versions 1–3, C order, 2-d, little-endian).
-fn read_npy<T: NpyElem>(path: &Path) -> Result<Array<T>, Box<dyn Error>> {
+fn read_npy<T: NpyElem>(path: &Path, pages: Pages) -> Result<Array<T>, Box<dyn Error>> {
     let bytes = fs::read(path)?;
     if bytes.get(..6) != Some(b"\x93NUMPY".as_slice()) {
         return Err(format!("{}: not a .npy file", path.display()).into());
@@ -131,10 +165,9 @@ fn read_npy<T: NpyElem>(path: &Path) -> Result<Array<T>, Box<dyn Error>> {
     let [rows, cols] = dims[..] else {
         return Err(format!("{}: not 2-d", path.display()).into());
     };
-    let data: Vec<T> = bytes[body + header_len..]
-        .chunks_exact(T::SIZE)
-        .map(T::from_le)
-        .collect();
+    let cells = bytes[body + header_len..].chunks_exact(T::SIZE);
+    let mut data = input_buffer(cells.len(), pages);
+    data.extend(cells.map(T::from_le));
     if data.len() != rows * cols {
         return Err(format!("{}: truncated", path.display()).into());
     }
@@ -257,20 +290,24 @@ fn main() -> Result<(), Box<dyn Error>> {
     }
     let par = threads.is_some();
     let with_relevant = args.iter().any(|a| a == "--with-relevant");
+    let pages = match args.iter().any(|a| a == "--small-pages") {
+        true => Pages::Default,
+        false => Pages::AsNumpy,
+    };
     let lrap = sklearn::LABEL_RANKING_AVERAGE_PRECISION_SCORE;
     let run = || -> Result<(), Box<dyn Error>> {
         for shape in shapes.split(',') {
             let file = |key: &str| dir.join(format!("{shape}_{key}.npy"));
-            let mut y = read_npy::<u8>(&file("y_true"))?;
-            let mut s = read_npy::<f64>(&file("y_score"))?;
+            let mut y = read_npy::<u8>(&file("y_true"), pages)?;
+            let mut s = read_npy::<f64>(&file("y_score"), pages)?;
             let mut s32 = (metrics.contains("_f32") || metrics.contains("tm_"))
-                .then(|| read_npy::<f32>(&file("y_score_f32")))
+                .then(|| read_npy::<f32>(&file("y_score_f32"), pages))
                 .transpose()?;
             if with_relevant {
                 let keep: Vec<bool> = y.data.chunks(y.cols).map(|r| r.contains(&1)).collect();
-                y = y.keep_rows(&keep);
-                s = s.keep_rows(&keep);
-                s32 = s32.map(|a| a.keep_rows(&keep));
+                y = y.keep_rows(&keep, pages);
+                s = s.keep_rows(&keep, pages);
+                s32 = s32.map(|a| a.keep_rows(&keep, pages));
             }
             let y = RowMajor::new(&y.data, y.rows, y.cols)?;
             let (n, l) = (s.rows, s.cols);
