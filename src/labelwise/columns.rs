@@ -82,21 +82,31 @@ pub(super) fn read_block<T, Y, S>(
     // Every cell is written below (the rows were validated), so the buffers are only resized.
     scores.resize(block.len() * n, T::zero());
     labels.resize(block.len() * n, 0.0);
+    // Each row of a tile is asked for once, not once per column: a matrix's `row` may check
+    // its layout on every call (ndarray's views do).
+    let (mut score_rows, mut label_rows): ([&[T]; TILE_ROWS], [&[Y::Elem]; TILE_ROWS]) =
+        ([&[]; TILE_ROWS], [&[]; TILE_ROWS]);
     // A few rows at a time, column by column: each column then receives a run of consecutive
     // cells (one cell per row and column in turn would touch a page per column for every row).
     for rows in (0..n).step_by(TILE_ROWS).map(|i| i..n.min(i + TILE_ROWS)) {
+        for ((score_row, label_row), i) in
+            score_rows.iter_mut().zip(&mut label_rows).zip(rows.clone())
+        {
+            (*score_row, *label_row) =
+                (y_score.row(i).unwrap_or(&[]), y_true.row(i).unwrap_or(&[]));
+        }
         for (c, j) in block.clone().enumerate() {
             let (scores, labels) = (
                 &mut scores[c * n..][rows.clone()],
                 &mut labels[c * n..][rows.clone()],
             );
-            for ((score, label), i) in scores.iter_mut().zip(labels.iter_mut()).zip(rows.clone()) {
+            let cells = scores.iter_mut().zip(labels.iter_mut());
+            for ((score, label), (score_row, label_row)) in
+                cells.zip(score_rows.iter().zip(&label_rows))
+            {
                 // A matrix that breaks its contract (a row of another length) leaves the cell
                 // as it was: a meaningless value, never a panic.
-                if let (Some(&s), Some(&y)) = (
-                    y_score.row(i).and_then(|r| r.get(j)),
-                    y_true.row(i).and_then(|r| r.get(j)),
-                ) {
+                if let (Some(&s), Some(&y)) = (score_row.get(j), label_row.get(j)) {
                     (*score, *label) = (s, y.value());
                 }
             }
