@@ -15,6 +15,9 @@
 //! row after row: the floor of their column pass.
 //! `--with-relevant` keeps only the rows that hold a relevant label, as
 //! benches/python/peers_bench.py gives the retrieval peers.
+//! `by_column:PRESET` times a preset on column-major copies of the inputs whose columns are
+//! lent in place (as R's matrices, Fortran-order arrays and faer's are), `by_column_rows:PRESET`
+//! on the same copies lending no column (blocks of rows only, the path before columns were lent).
 //! The inputs are read into memory as numpy allocates an array (on Linux, advised onto huge
 //! pages from 4 MiB), so that they lie as the Python peers' and the Python package's inputs
 //! do; `--small-pages` leaves them on the allocator's default pages.
@@ -62,6 +65,57 @@ impl<T: Copy> Array<T> {
             rows: data.len() / self.cols.max(1),
             cols: self.cols,
             data,
+        }
+    }
+}
+
+/// A column-major copy of an input (element (i, j) at `data[j * rows + i]`), as R, Fortran-order
+/// numpy arrays and faer hold a matrix. With `lend`, its columns are lent in place; without,
+/// it lends nothing and gives blocks of rows only (as a matrix type without `column`).
+struct ByColumn<T> {
+    data: Vec<T>,
+    rows: usize,
+    cols: usize,
+    lend: bool,
+}
+
+impl<T: Copy> ByColumn<T> {
+    fn of(a: &Array<T>, lend: bool, pages: Pages) -> Self {
+        let (rows, cols) = (a.rows, a.cols);
+        let mut data = input_buffer(rows * cols, pages);
+        data.extend((0..cols).flat_map(|j| (0..rows).map(move |i| a.data[i * cols + j])));
+        ByColumn {
+            data,
+            rows,
+            cols,
+            lend,
+        }
+    }
+}
+
+impl<T: Copy> Matrix for ByColumn<T> {
+    type Elem = T;
+    fn nrows(&self) -> usize {
+        self.rows
+    }
+    fn ncols(&self) -> usize {
+        self.cols
+    }
+    fn column(&self, j: usize) -> Option<&[T]> {
+        let column = self.data.get(j * self.rows..(j + 1) * self.rows);
+        column.filter(|_| self.lend)
+    }
+    fn extend_rows(&self, rows: std::ops::Range<usize>, out: &mut Vec<T>) {
+        let base = out.len();
+        let Some(&first) = self.data.first() else {
+            return;
+        };
+        out.resize(base + rows.len() * self.cols, first);
+        for j in 0..self.cols {
+            let column = &self.data[j * self.rows..][rows.clone()];
+            for (k, &v) in column.iter().enumerate() {
+                out[base + k * self.cols + j] = v;
+            }
         }
     }
 }
@@ -309,6 +363,22 @@ fn main() -> Result<(), Box<dyn Error>> {
                 s = s.keep_rows(&keep, pages);
                 s32 = s32.map(|a| a.keep_rows(&keep, pages));
             }
+            // Column-major copies, for the metrics named `by_column:PRESET` (columns lent in
+            // place) and `by_column_rows:PRESET` (the same storage lending no column).
+            let column_major = metrics.contains("by_column").then(|| {
+                let lent = (ByColumn::of(&y, true, pages), ByColumn::of(&s, true, pages));
+                let (y_rows, s_rows) = (
+                    ByColumn {
+                        lend: false,
+                        ..ByColumn::of(&y, true, pages)
+                    },
+                    ByColumn {
+                        lend: false,
+                        ..ByColumn::of(&s, true, pages)
+                    },
+                );
+                (lent, (y_rows, s_rows))
+            });
             let y = RowMajor::new(&y.data, y.rows, y.cols)?;
             let (n, l) = (s.rows, s.cols);
             let s = RowMajor::new(&s.data, n, l)?;
@@ -405,6 +475,19 @@ fn main() -> Result<(), Box<dyn Error>> {
                         let s32 = s32.as_ref().expect("read above");
                         torchmetrics::multilabel_ranking_loss(s32, &y).expect("valid input")
                     }),
+                    other if other.starts_with("by_column") => {
+                        let (name, lent) = match other.split_once(':') {
+                            Some(("by_column", name)) => (name, true),
+                            Some(("by_column_rows", name)) => (name, false),
+                            _ => return Err(format!("unknown metric {other}").into()),
+                        };
+                        let p = preset(name).ok_or(format!("unknown metric {name}"))??;
+                        let ((yc, sc), (yr, sr)) = column_major.as_ref().expect("made above");
+                        match lent {
+                            true => time(repeats, || preset_value(par, &p, yc, sc)),
+                            false => time(repeats, || preset_value(par, &p, yr, sr)),
+                        }
+                    }
                     other => {
                         let p = preset(other).ok_or(format!("unknown metric {other}"))??;
                         time(repeats, || preset_value(par, &p, &y, &s))

@@ -1,6 +1,7 @@
 //! Every matrix type gives bitwise the same results: row-major slices, nested vectors, arrays,
 //! nalgebra (column-major, views, transposes), ndarray (C and Fortran order, strided views) and
-//! faer (column-major, transposed). Inputs are large enough that blocks of rows are copied more
+//! faer (column-major, transposed), whose columns the label-wise averages read in place where
+//! they are lent. Inputs are large enough that blocks of rows are copied more
 //! than once (4,096 elements a block).
 
 mod common;
@@ -32,6 +33,7 @@ where
         mulan::AveragePrecision.evaluate(y, s, None),
         AveragePrecision::new(TiePolicy::Expected).evaluate(y, s, None),
         sklearn::ROC_AUC_SCORE.evaluate(y, s, None),
+        sklearn::AVERAGE_PRECISION_SCORE.evaluate(y, s, None),
     ]
     .into_iter()
     .map(|v| v.unwrap().to_bits())
@@ -108,6 +110,11 @@ fn ndarray_agrees() {
         a
     };
     assert_eq!(values(&f(&y), &f(&s)), reference);
+    // whose columns are lent in place (the label-wise averages read them so), not its rows.
+    let third: Vec<f64> = (0..N).map(|i| s[i * L + 3]).collect();
+    assert_eq!(Matrix::column(&f(&s), 3), Some(&third[..]));
+    assert_eq!(Matrix::row(&f(&s), 3), None);
+    assert_eq!(Matrix::column(&c(&s), 3), None);
     // Strided: every other column of a wider array.
     let wide = |v: &[f64]| {
         let mut a = Array2::from_elem((N, 2 * L), 7.0);
@@ -141,8 +148,14 @@ fn faer_agrees() {
     let (ym, sm) = (m(&y), m(&s));
     assert_eq!(values(&ym, &sm), reference);
     assert_eq!(values(&ym.as_ref(), &sm.as_ref()), reference);
+    // Column-major: its columns are lent in place.
+    let third: Vec<f64> = (0..N).map(|i| s[i * L + 3]).collect();
+    assert_eq!(Matrix::column(&sm, 3), Some(&third[..]));
+    assert_eq!(Matrix::column(&sm.as_ref(), 3), Some(&third[..]));
+    assert_eq!(Matrix::column(&sm, L), None);
     // Row-major: the transpose of a column-major transpose.
     let t = |v: &[f64]| Mat::from_fn(L, N, |j, i| v[i * L + j]);
     let (yt, st) = (t(&y), t(&s));
     assert_eq!(values(&yt.transpose(), &st.transpose()), reference);
+    assert_eq!(Matrix::column(&st.transpose(), 3), None);
 }

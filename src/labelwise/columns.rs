@@ -67,6 +67,35 @@ where
         .all(|i| y_true.row(i).is_some() && y_score.row(i).is_some())
 }
 
+/// Whether both matrices lend every column in place, each of exactly `nrows()` elements
+/// (column-major storage): the columns are then read where they lie, one at a time. Every
+/// column is asked, and one of another length leaves the columns to be read from the rows.
+pub(super) fn lends_columns<T, Y, S>(y_true: &Y, y_score: &S) -> bool
+where
+    T: Score,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
+{
+    let n = y_true.nrows();
+    let whole = |len: usize| len == n;
+    y_score.nrows() == n
+        && (0..y_true.ncols().min(y_score.ncols())).all(|j| {
+            y_true.column(j).map(<[_]>::len).is_some_and(whole)
+                && y_score.column(j).map(<[_]>::len).is_some_and(whole)
+        })
+}
+
+/// Whether the columns can be read without a copy of the n·L cells: lent in place
+/// ([`lends_columns`]) or a block at a time from rows lent in place ([`reads_in_blocks`]).
+pub(super) fn reads_columns_without_copy<T, Y, S>(y_true: &Y, y_score: &S) -> bool
+where
+    T: Score,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
+{
+    lends_columns(y_true, y_score) || reads_in_blocks(y_true, y_score)
+}
+
 /// The columns `block` of both matrices (validated already), column after column: `scores`
 /// and `labels` (label values) hold column `block.start + c` at `c·n..(c+1)·n`.
 pub(super) fn read_block<T, Y, S>(
@@ -162,6 +191,53 @@ mod tests {
         }
     }
 
+    /// A column-major matrix that lends its columns and no row; with `short`, column `short`
+    /// is lent one element short (a broken contract: the columns are then read from the rows).
+    struct ByColumn<'a, T> {
+        data: &'a [T],
+        shape: (usize, usize),
+        short: Option<usize>,
+    }
+
+    impl<'a, T: Copy> ByColumn<'a, T> {
+        /// The column-major copy of a row-major matrix.
+        fn of(m: &RowMajor<'_, T>, data: &'a mut Vec<T>, short: Option<usize>) -> Self {
+            let (n, l) = (m.nrows(), m.ncols());
+            data.clear();
+            data.extend(
+                (0..l)
+                    .flat_map(|j| (0..n).map(move |i| (i, j)))
+                    .map(|(i, j)| m.row(i).expect("row-major")[j]),
+            );
+            ByColumn {
+                data,
+                shape: (n, l),
+                short,
+            }
+        }
+    }
+
+    impl<T: Copy> Matrix for ByColumn<'_, T> {
+        type Elem = T;
+        fn nrows(&self) -> usize {
+            self.shape.0
+        }
+        fn ncols(&self) -> usize {
+            self.shape.1
+        }
+        fn column(&self, j: usize) -> Option<&[T]> {
+            let n = self.shape.0;
+            let len = n - usize::from(self.short == Some(j));
+            self.data.get(j * n..j * n + len)
+        }
+        fn extend_rows(&self, rows: core::ops::Range<usize>, out: &mut Vec<T>) {
+            let (n, l) = self.shape;
+            for i in rows {
+                out.extend((0..l).map(|j| self.data[j * n + i]));
+            }
+        }
+    }
+
     #[test]
     fn a_matrix_that_lends_some_rows_only_gives_the_values_of_its_copy() {
         let (n, l) = (2100, 10);
@@ -215,9 +291,10 @@ mod tests {
     }
 
     #[test]
-    fn columns_read_in_blocks_and_counted_in_one_pass_equal_the_sorted_copy_bitwise() {
+    fn columns_read_in_blocks_lent_and_counted_in_one_pass_equal_the_sorted_copy_bitwise() {
         // Long columns (the one-pass count), dense relevance, graded and negative labels,
-        // ties and edge scores, more columns than a block, weights with zeros.
+        // ties and edge scores, more columns than a block, weights with zeros; the columns
+        // read in blocks from rows, lent in place (on one thread and two), and copied.
         let (n, l) = (1500, 11);
         let mut draw = draws(0xB10C);
         let y: Vec<f64> = (0..n * l)
@@ -237,6 +314,16 @@ mod tests {
             RowMajor::new(&s, n, l).unwrap(),
         );
         let (cy, cs) = (Copied(yy), Copied(ss));
+        // Column-major copies lending their columns, and a pair whose scores lend column 3
+        // one element short (read from the rows then).
+        let (mut y_columns, mut s_columns, mut s_short) = (Vec::new(), Vec::new(), Vec::new());
+        let (by, bs) = (
+            ByColumn::of(&yy, &mut y_columns, None),
+            ByColumn::of(&ss, &mut s_columns, None),
+        );
+        let short = ByColumn::of(&ss, &mut s_short, Some(3));
+        assert!(super::lends_columns(&by, &bs));
+        assert!(!super::lends_columns(&by, &short));
         let policies = TiePolicy::R_METHODS.into_iter().chain(TiePolicy::ANALYSIS);
         for ties in policies {
             let averages = [
@@ -271,9 +358,25 @@ mod tests {
                         bits(ap.evaluate(&cy, &cs, weights)),
                         bits(iap.evaluate(&cy, &cs, weights)),
                     );
+                    let lent = (
+                        bits(auc.evaluate(&by, &bs, weights)),
+                        bits(ap.evaluate(&by, &bs, weights)),
+                        bits(iap.evaluate(&by, &bs, weights)),
+                    );
                     let case = format!("{ties:?} {average:?} weighted {}", weights.is_some());
                     assert_eq!(counted, sorted, "{case}");
                     assert_eq!(copied, sorted, "{case}");
+                    assert_eq!(lent, sorted, "{case}, lent columns");
+                    let lent_short = bits(auc.evaluate(&by, &short, weights));
+                    assert_eq!(lent_short, sorted.0, "{case}, a column lent short");
+                    #[cfg(feature = "rayon")]
+                    {
+                        use crate::labelwise::pairs::tests::on_threads;
+                        let parallel = on_threads(2, || {
+                            crate::labelwise::evaluate_many_parallel(&[auc], &by, &bs, weights)
+                        });
+                        assert_eq!(bits(parallel[0].clone()), sorted.0, "{case}, two threads");
+                    }
                     // Interpolated AP has no `Expected`; every other policy gives a value.
                     let valued = sorted.2.is_ok();
                     assert_eq!(valued, ties != TiePolicy::Expected, "{case}");

@@ -2,7 +2,10 @@
 //! every vector each lane's averaging asks for, serially or on the threads of a rayon pool.
 
 use super::cells::{check_rows, read_cells, Cells, Layouts};
-use super::columns::{column_values, column_weight, read_block, reads_in_blocks, BLOCK_COLUMNS};
+use super::columns::{
+    column_values, column_weight, lends_columns, read_block, reads_columns_without_copy,
+    reads_in_blocks, BLOCK_COLUMNS,
+};
 use super::lanes::{add_values, fail, results, wants, Lane, VectorPlan};
 use super::means::Means;
 use super::pooled::{check_pool_size, finish_pieces, micro_in_pieces, pooled_values};
@@ -109,17 +112,18 @@ where
     let mut cells: Option<Cells<T, Y::Elem>> = None;
     let mut domains: Vec<LabelDomain> = Vec::new();
     let mut layouts = Layouts::default();
-    // Columns are read a block at a time from matrices that hand out every row, else copied
-    // (asked of every row, so only when a lane reads columns).
-    let mut in_blocks = None;
+    // Columns are read in place from matrices that lend every column, a block at a time from
+    // matrices that lend every row, else copied (asked of every column and row, so only when a
+    // lane reads columns).
+    let mut without_copy = None;
     for lane in lanes.iter().filter(|lane| lane.failed.is_none()) {
         if !domains.contains(&lane.options.labels) {
             domains.push(lane.options.labels);
         }
         match lane.average {
             Average::Macro | Average::Weighted => {
-                layouts.by_column =
-                    !*in_blocks.get_or_insert_with(|| reads_in_blocks(y_true, y_score))
+                layouts.by_column = !*without_copy
+                    .get_or_insert_with(|| reads_columns_without_copy(y_true, y_score))
             }
             // Read a row at a time from the matrices, not copied.
             Average::Samples => {}
@@ -380,10 +384,13 @@ pub(super) fn vectors_parallel<M, T, Y, S>(
     }
 }
 
-/// The columns the macro and weighted lanes read: from the copy of the cells, or a block at a
-/// time from the matrices (each reader, one per thread, holds one block: O(n) memory).
+/// The columns the macro and weighted lanes read: from the copy of the cells, in place from
+/// matrices that lend their columns, or a block at a time from the matrices' rows (each reader,
+/// one per thread, holds one block or one column's label values: O(n) memory).
 struct ColumnReader<'a, T, Y: Matrix + ?Sized, S: ?Sized> {
     copied: Option<&'a (Vec<T>, Vec<Y::Elem>)>,
+    /// The matrices lend every column (checked once): the scores are read in place.
+    lent: bool,
     matrices: (&'a Y, &'a S),
     /// The block read last (or the column converted last from the copy).
     block: core::ops::Range<usize>,
@@ -397,6 +404,7 @@ impl<T: Clone, Y: Matrix + ?Sized, S: ?Sized> Clone for ColumnReader<'_, T, Y, S
     fn clone(&self) -> Self {
         ColumnReader {
             copied: self.copied,
+            lent: self.lent,
             matrices: self.matrices,
             block: self.block.clone(),
             scores: self.scores.clone(),
@@ -420,11 +428,14 @@ where
         matrices: (&'a Y, &'a S),
         shape: (usize, usize),
     ) -> Self {
-        // `evaluate_lanes` asks for the copy unless the matrices are read in blocks.
-        let wanted = (wants(lanes, Average::Macro) || wants(lanes, Average::Weighted))
-            && (cells.by_column.is_some() || reads_in_blocks(matrices.0, matrices.1));
+        // `evaluate_lanes` asks for the copy unless the columns are lent or read in blocks.
+        let wanted = wants(lanes, Average::Macro) || wants(lanes, Average::Weighted);
+        let lent = wanted && cells.by_column.is_none() && lends_columns(matrices.0, matrices.1);
+        let wanted = wanted
+            && (cells.by_column.is_some() || lent || reads_in_blocks(matrices.0, matrices.1));
         ColumnReader {
             copied: cells.by_column.as_ref(),
+            lent,
             matrices,
             block: 0..0,
             scores: Vec::new(),
@@ -435,23 +446,37 @@ where
     }
 
     /// The blocks of columns to read, in order, none when no lane reads columns: blocks of
-    /// [`BLOCK_COLUMNS`] from the matrices (narrower when there would be fewer than `parts`),
-    /// or one column at a time from the copy.
+    /// [`BLOCK_COLUMNS`] from the matrices' rows (narrower when there would be fewer than
+    /// `parts`), or one column at a time from the copy or in place.
     fn blocks(&self, parts: usize) -> impl Iterator<Item = core::ops::Range<usize>> {
         let (_, l) = self.shape;
-        let width = match self.copied {
-            Some(_) => 1,
-            None => BLOCK_COLUMNS.min(l.div_ceil(parts.max(1))).max(1),
+        let width = match self.copied.is_some() || self.lent {
+            true => 1,
+            false => BLOCK_COLUMNS.min(l.div_ceil(parts.max(1))).max(1),
         };
         let l = if self.wanted { l } else { 0 };
         (0..l).step_by(width).map(move |j| j..l.min(j + width))
     }
 
-    /// Reads the columns `block` (from the matrices), or prepares the one column (from the
-    /// copy).
+    /// Reads the columns `block` (from the matrices' rows), or prepares the one column (from
+    /// the copy, or lent in place: its label values).
     fn read(&mut self, block: core::ops::Range<usize>) {
         let (n, _) = self.shape;
         match self.copied {
+            None if self.lent => {
+                let (y_true, y_score) = self.matrices;
+                self.labels.clear();
+                for j in block.clone() {
+                    // Lengths were checked; a matrix that changes them since (breaking its
+                    // contract) gets meaningless values, never a panic.
+                    let column = y_true.column(j).unwrap_or(&[]);
+                    self.labels.extend(column.iter().map(|y| y.value()));
+                    self.labels.resize((j + 1 - block.start) * n, 0.0);
+                    if y_score.column(j).map_or(true, |s| s.len() != n) {
+                        self.scores.resize(n, T::zero());
+                    }
+                }
+            }
             None => read_block(
                 self.matrices,
                 block.clone(),
@@ -475,6 +500,11 @@ where
         let c = j - self.block.start;
         match self.copied {
             Some((scores, _)) => (&scores[j * n..][..n], &self.labels[c * n..][..n]),
+            None if self.lent => {
+                let lent = self.matrices.1.column(j).filter(|s| s.len() == n);
+                let scores = lent.unwrap_or_else(|| &self.scores[..n]);
+                (scores, &self.labels[c * n..][..n])
+            }
             None => (&self.scores[c * n..][..n], &self.labels[c * n..][..n]),
         }
     }

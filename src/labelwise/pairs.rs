@@ -212,6 +212,16 @@ pub(crate) mod tests {
         }
     }
 
+    /// `f`'s result on a rayon pool of `threads` threads.
+    #[cfg(feature = "rayon")]
+    pub(crate) fn on_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(f)
+    }
+
     #[test]
     fn exact_pair_counts_equal_the_block_by_block_sums() {
         let mut draw = draws(0xC0FFEE);

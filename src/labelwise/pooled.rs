@@ -292,6 +292,8 @@ pub(super) fn finish_pieces<M: VectorMetric>(
 mod tests {
     use super::*;
     use crate::error::LabelDomain;
+    #[cfg(feature = "rayon")]
+    use crate::labelwise::pairs::tests::on_threads;
     use crate::labelwise::pool::{TestPieceCells, PIECE_CELLS};
     use crate::matrix::RowMajor;
     use crate::metric::RankingMetric;
@@ -418,12 +420,9 @@ mod tests {
             assert_eq!(all, wholes, "{small} {weighted}");
             #[cfg(feature = "rayon")]
             for threads in 1..=3 {
-                let pool = rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .build()
-                    .unwrap();
-                let parallel = pool
-                    .install(|| super::super::evaluate_many_parallel(metrics, &yy, &ss, weights));
+                let parallel = on_threads(threads, || {
+                    super::super::evaluate_many_parallel(metrics, &yy, &ss, weights)
+                });
                 assert_eq!(bits(parallel), wholes, "{small} {threads} {weighted}");
             }
         }
@@ -557,11 +556,7 @@ mod tests {
             assert!(same(medians), "{case}: {medians:?} {expected:?}");
             #[cfg(feature = "rayon")]
             {
-                let pool = rayon::ThreadPoolBuilder::new()
-                    .num_threads(2)
-                    .build()
-                    .unwrap();
-                let parallel = pool.install(|| {
+                let parallel = on_threads(2, || {
                     super::super::pooled_parallel::micro_in_pieces_parallel(&lanes, &yy, &ss, None)
                 });
                 let medians = parallel.unwrap().medians;

@@ -41,6 +41,13 @@ impl<T: Copy> Matrix for MatRef<'_, T> {
         Some(MatRef::row(*self, i).try_as_row_major()?.as_slice())
     }
 
+    fn column(&self, j: usize) -> Option<&[T]> {
+        if j >= MatRef::ncols(self) {
+            return None;
+        }
+        Some(self.col(j).try_as_col_major()?.as_slice())
+    }
+
     fn extend_rows(&self, rows: Range<usize>, out: &mut Vec<T>) {
         let (nrows, ncols) = (MatRef::nrows(self), MatRef::ncols(self));
         if rows.end > nrows || rows.is_empty() || ncols == 0 {
@@ -75,6 +82,13 @@ impl<T: Copy> Matrix for Mat<T> {
             return None;
         }
         Some(self.as_ref().row(i).try_as_row_major()?.as_slice())
+    }
+
+    fn column(&self, j: usize) -> Option<&[T]> {
+        if j >= Mat::ncols(self) {
+            return None;
+        }
+        Some(self.as_ref().col(j).try_as_col_major()?.as_slice())
     }
 
     fn extend_rows(&self, rows: Range<usize>, out: &mut Vec<T>) {

@@ -14,10 +14,11 @@ mod ndarray_impl;
 
 /// A read-only n × L matrix (rows = samples, columns = labels) that metrics read row by row.
 ///
-/// The contract is small on purpose: a shape, an optional zero-copy view of a contiguous row,
-/// and a block copy that always works. Row-major inputs hand out their rows without copying;
-/// column-major ones (nalgebra) copy blocks of rows column by column, so that their reads stay
-/// contiguous.
+/// The contract is small on purpose: a shape, optional zero-copy views of a contiguous row or
+/// column, and a block copy that always works. Row-major inputs hand out their rows without
+/// copying, column-major ones (ndarray and faer in column-major layout) their columns, which the
+/// label-wise averages read in place; nalgebra copies blocks of rows column by column, so that
+/// its reads stay contiguous.
 ///
 /// Implemented for [`RowMajor`] views of a flat slice, `Vec<Vec<T>>` and `[Vec<T>]`, fixed-size
 /// arrays `[[T; L]; N]`, `Vec<[T; L]>` and `[[T; L]]`, references to any of these, and, behind
@@ -29,12 +30,15 @@ mod ndarray_impl;
 ///   while a metric reads the matrix.
 /// * [`row(i)`](Self::row), for `i` in `0..nrows()`, is `None` or row `i`: exactly `ncols()`
 ///   elements.
+/// * [`column(j)`](Self::column), for `j` in `0..ncols()`, is `None` or column `j`, top to
+///   bottom: exactly `nrows()` elements.
 /// * [`extend_rows(a..b, out)`](Self::extend_rows), for `a <= b <= nrows()`, appends rows
 ///   `a..b` to `out`, row-major: exactly `(b - a) · ncols()` elements.
 /// * Neither panics for rows within `0..nrows()`; metrics ask for no others.
 ///
 /// The crate checks the lengths (one comparison per row read in place, one per block of rows
-/// copied) and, once per block, that the shape has not changed. A matrix that breaks the
+/// copied, one per column before any is read in place; a column of another length is not read
+/// in place) and, once per block, that the shape has not changed. A matrix that breaks the
 /// contract gives [`Error::MatrixContract`] or [`Error::MatrixShapeChanged`], naming the input
 /// ([`Input`]) and the row, never a panic or a wrong value. The values themselves cannot be
 /// checked: a matrix that returns the wrong row of the right length gives a wrong result. A
@@ -90,6 +94,34 @@ pub trait Matrix {
     fn ncols(&self) -> usize;
     /// Row `i` as a contiguous slice, when the storage has one.
     fn row(&self, _i: usize) -> Option<&[Self::Elem]> {
+        None
+    }
+    /// Column `j` as a contiguous slice, top to bottom, when the storage has one.
+    ///
+    /// # Example
+    /// ```
+    /// use core::ops::Range;
+    /// use rankmetrics::Matrix;
+    /// /// Two rows of three scores, stored column after column.
+    /// struct ByColumn([f64; 6]);
+    /// impl Matrix for ByColumn {
+    ///     type Elem = f64;
+    ///     fn nrows(&self) -> usize { 2 }
+    ///     fn ncols(&self) -> usize { 3 }
+    ///     fn column(&self, j: usize) -> Option<&[f64]> {
+    ///         self.0.get(2 * j..2 * j + 2)
+    ///     }
+    ///     fn extend_rows(&self, rows: Range<usize>, out: &mut Vec<f64>) {
+    ///         for i in rows {
+    ///             out.extend((0..3).map(|j| self.0[2 * j + i]));
+    ///         }
+    ///     }
+    /// }
+    /// let m = ByColumn([0.1, 0.2, 0.3, 0.4, 0.5, 0.6]);
+    /// assert_eq!(m.column(1), Some(&[0.3, 0.4][..]));
+    /// assert_eq!(m.row(0), None);
+    /// ```
+    fn column(&self, _j: usize) -> Option<&[Self::Elem]> {
         None
     }
     /// Appends the rows `rows` to `out`, row-major.
@@ -158,6 +190,9 @@ impl<M: Matrix + ?Sized> Matrix for &M {
     }
     fn row(&self, i: usize) -> Option<&[Self::Elem]> {
         (**self).row(i)
+    }
+    fn column(&self, j: usize) -> Option<&[Self::Elem]> {
+        (**self).column(j)
     }
     fn extend_rows(&self, rows: Range<usize>, out: &mut Vec<Self::Elem>) {
         (**self).extend_rows(rows, out)

@@ -7,9 +7,10 @@ use ndarray::{ArrayBase, ArrayRef, Data, Ix2};
 use super::Matrix;
 
 /// Every 2-D ndarray whose storage can be read: `Array2`, `ArrayView2`, `ArcArray2`, `CowArray`.
-/// Rows of a C-contiguous array are handed out without copying; other layouts (Fortran order,
-/// transposed or strided views) are gathered a block of rows at a time, column by column when
-/// columns are the contiguous axis.
+/// Rows of a C-contiguous array are handed out without copying, and so are the columns of a
+/// Fortran-order array (which the label-wise averages read in place); other layouts (strided
+/// views) are gathered a block of rows at a time, column by column when columns are the
+/// contiguous axis.
 ///
 /// # Example
 /// ```
@@ -47,6 +48,15 @@ where
     fn row(&self, i: usize) -> Option<&[T]> {
         let ncols = self.dim().1;
         self.as_slice()?.get(i * ncols..(i + 1) * ncols)
+    }
+
+    fn column(&self, j: usize) -> Option<&[T]> {
+        // A view of any column stride; a slice only where the column's elements are adjacent
+        // (column-major, Fortran-order arrays).
+        let array: &ArrayRef<T, Ix2> = self;
+        (j < self.dim().1)
+            .then(|| array.column(j).to_slice())
+            .flatten()
     }
 
     fn extend_rows(&self, rows: Range<usize>, out: &mut Vec<T>) {

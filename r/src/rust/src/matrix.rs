@@ -8,8 +8,9 @@ use rankmetrics::Matrix;
 
 use crate::errors::Failure;
 
-/// An R matrix's memory as an n × L matrix: element (i, j) is `data[j * nrows + i]`. Rows are
-/// gathered a block at a time, each column's run of rows read contiguously.
+/// An R matrix's memory as an n × L matrix: element (i, j) is `data[j * nrows + i]`. Columns
+/// are lent in place (the label-wise averages read them so); rows are gathered a block at a
+/// time, each column's run of rows read contiguously.
 #[derive(Debug, Clone, Copy)]
 pub struct ColMajor<'a, T> {
     data: &'a [T],
@@ -39,6 +40,10 @@ impl<T: Copy> Matrix for ColMajor<'_, T> {
 
     fn ncols(&self) -> usize {
         self.ncols
+    }
+
+    fn column(&self, j: usize) -> Option<&[T]> {
+        self.data.get(j * self.nrows..(j + 1) * self.nrows)
     }
 
     fn extend_rows(&self, rows: Range<usize>, out: &mut Vec<T>) {
