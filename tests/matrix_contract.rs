@@ -548,6 +548,88 @@ fn scores_that_turn_nan_after_validation_are_refused() {
     }
 }
 
+/// A matrix whose lent columns differ from its rows (the validation reads the rows; the macro
+/// and weighted averages read the columns in place): a NaN or ±inf score there is refused,
+/// naming its cell, one by one and on the pool.
+#[test]
+fn scores_lent_in_columns_unlike_the_rows_are_refused() {
+    struct ColumnsUnlikeRows {
+        columns: Vec<f64>,
+    }
+    impl Matrix for ColumnsUnlikeRows {
+        type Elem = f64;
+        fn nrows(&self) -> usize {
+            N
+        }
+        fn ncols(&self) -> usize {
+            L
+        }
+        fn column(&self, j: usize) -> Option<&[f64]> {
+            self.columns.get(j * N..(j + 1) * N)
+        }
+        fn extend_rows(&self, rows: Range<usize>, out: &mut Vec<f64>) {
+            out.extend(rows.flat_map(|i| (0..L).map(move |j| ((i + 2 * j) % 5) as f64)));
+        }
+    }
+    /// The labels, column-major and lent too.
+    struct Labels(Vec<f64>);
+    impl Matrix for Labels {
+        type Elem = f64;
+        fn nrows(&self) -> usize {
+            N
+        }
+        fn ncols(&self) -> usize {
+            L
+        }
+        fn column(&self, j: usize) -> Option<&[f64]> {
+            self.0.get(j * N..(j + 1) * N)
+        }
+        fn extend_rows(&self, rows: Range<usize>, out: &mut Vec<f64>) {
+            out.extend(rows.flat_map(|i| (0..L).map(move |j| self.0[j * N + i])));
+        }
+    }
+    let y = Labels((0..N * L).map(|k| ((k / N + k % N) % 2) as f64).collect());
+    for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+        let mut columns: Vec<f64> = (0..N * L)
+            .map(|k| ((k % N + 2 * (k / N)) % 5) as f64)
+            .collect();
+        columns[N + 2] = bad; // row 2, column 1
+        let s = ColumnsUnlikeRows { columns };
+        // The cell and the value's bits (NaN equals no NaN).
+        let same = |result: &Result<f64, Error>| match result {
+            Err(Error::NonFiniteScore { row, column, value }) => {
+                (*row, *column, value.to_bits()) == (2, 1, bad.to_bits())
+            }
+            _ => false,
+        };
+        for average in [Average::Macro, Average::Weighted] {
+            let auc = RocAuc::new(average, TiePolicy::Average);
+            let ap = LabelAveragePrecision::new(average, TiePolicy::Max);
+            for result in [auc.evaluate(&y, &s, None), ap.evaluate(&y, &s, None)] {
+                assert!(same(&result), "{average:?} {bad}: {result:?}");
+            }
+        }
+        #[cfg(feature = "rayon")]
+        {
+            let presets: Vec<Preset> = ["roc_auc_score", "average_precision_score"]
+                .into_iter()
+                .map(|name| {
+                    Preset::lookup(Convention::Sklearn, name, Preset::NO_PARAMS, None).unwrap()
+                })
+                .collect();
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(2)
+                .build()
+                .unwrap();
+            let parallel = pool
+                .install(|| rankmetrics::registry::evaluate_all_parallel(&presets, &y, &s, None));
+            for result in parallel {
+                assert!(same(&result), "two threads, {bad}: {result:?}");
+            }
+        }
+    }
+}
+
 /// Rows past a few chunks, read once to validate them and again by the `samples` average: a
 /// matrix that changes after the validation (a score turned NaN in a later chunk, or one label
 /// more per row) gets the typed error, the first in row order, one by one and on the pool.

@@ -18,7 +18,7 @@ use crate::matrix::{LabelMatrix, Matrix, ScoreMatrix};
 use crate::score::{Label, Score};
 use crate::sum::with_headroom;
 use crate::ties::{TieGrouping, TiePolicy};
-use crate::validate::{check_shapes, check_weights};
+use crate::validate::{check_scores, check_shapes, check_weights};
 
 /// The inputs a runner of the vectors reads: the cells, the matrices, the weights, (n, L).
 pub(super) type Run<'a, M, T, Y, S> = fn(
@@ -228,9 +228,13 @@ pub(super) fn vectors<M, T, Y, S>(
     let mut columns = ColumnReader::new(lanes, cells, (y_true, y_score), (n, l));
     // Macro and weighted averages read the same columns: one read and sort serve both.
     let plan = VectorPlan::of_vectors(lanes, &[Average::Macro, Average::Weighted]);
-    for block in columns.blocks(1) {
+    'columns: for block in columns.blocks(1) {
         columns.read(block.clone());
         for j in block {
+            if let Err(e) = columns.check(j) {
+                fail(lanes, reads_columns, e);
+                break 'columns;
+            }
             values.clear();
             let positive_weight = column_values(
                 lanes,
@@ -322,6 +326,7 @@ pub(super) fn vectors_parallel<M, T, Y, S>(
                     |(ranker, columns), block| {
                         columns.read(block.clone());
                         let column_values = |j| {
+                            columns.check(j)?;
                             let mut values = Vec::new();
                             let column = columns.column(j);
                             let weight = column_values(
@@ -333,17 +338,25 @@ pub(super) fn vectors_parallel<M, T, Y, S>(
                                 ranker,
                                 &mut values,
                             );
-                            (weight, values)
+                            Ok((weight, values))
                         };
-                        block.map(column_values).collect::<Vec<_>>()
+                        block.map(column_values).collect::<Vec<Result<_, Error>>>()
                     },
                 )
                 .collect::<Vec<_>>()
         },
     );
     add_values(lanes, &pooled, |_| 1.0);
-    for (positive_weight, values) in columns.iter().flatten() {
-        add_values(lanes, values, column_weight(*positive_weight));
+    for column in columns.into_iter().flatten() {
+        match column {
+            Ok((positive_weight, values)) => {
+                add_values(lanes, &values, column_weight(positive_weight))
+            }
+            Err(e) => {
+                fail(lanes, reads_columns, e);
+                break;
+            }
+        }
     }
     if wants(lanes, Average::Samples) {
         let plan = VectorPlan::of_vectors(lanes, &[Average::Samples]);
@@ -382,6 +395,11 @@ pub(super) fn vectors_parallel<M, T, Y, S>(
     if let Some(sums) = sums {
         finish_pieces(lanes, sums);
     }
+}
+
+/// Whether a lane reads the columns (the macro and weighted averages).
+fn reads_columns<M>(lane: &Lane<'_, M>) -> bool {
+    matches!(lane.average, Average::Macro | Average::Weighted)
 }
 
 /// The columns the macro and weighted lanes read: from the copy of the cells, in place from
@@ -492,6 +510,24 @@ where
             }
         }
         self.block = block;
+    }
+
+    /// Refuses a NaN or ±inf score in lent column j (of the block read last): the validation
+    /// read the rows, and a matrix whose columns differ from its rows (breaking its contract)
+    /// is refused as a score turned non-finite since the validation is elsewhere.
+    fn check(&self, j: usize) -> Result<(), Error> {
+        if !self.lent {
+            return Ok(());
+        }
+        // The column's error as a row's, with row and column swapped back.
+        match check_scores(self.column(j).0, j) {
+            Err(Error::NonFiniteScore { row, column, value }) => Err(Error::NonFiniteScore {
+                row: column,
+                column: row,
+                value,
+            }),
+            checked => checked,
+        }
     }
 
     /// Column j (of the block read last): its scores and label values.
