@@ -205,6 +205,16 @@ fn saturating_f32(x: f64) -> f32 {
     (x as f32).clamp(f32::MIN, f32::MAX)
 }
 
+impl<T: Score, S: Matrix<Elem = T> + ?Sized> Logits<'_, S> {
+    /// Whether the scores are read as they are: without the sigmoid, the cast to float32
+    /// leaves finite `f32` scores unchanged (torchmetrics' usual input, probabilities as
+    /// float32), so their rows and columns are lent in place, not copied.
+    fn unchanged(&self) -> bool {
+        let cast_changes = self.float32 && TypeId::of::<T>() != TypeId::of::<f32>();
+        !self.sigmoid && !cast_changes
+    }
+}
+
 impl<T: Score, S: Matrix<Elem = T> + ?Sized> Matrix for Logits<'_, S> {
     type Elem = T;
     fn nrows(&self) -> usize {
@@ -214,14 +224,10 @@ impl<T: Score, S: Matrix<Elem = T> + ?Sized> Matrix for Logits<'_, S> {
         self.scores.ncols()
     }
     fn row(&self, i: usize) -> Option<&[T]> {
-        // Without the sigmoid, the cast to float32 leaves finite `f32` scores as they are: no
-        // copy for torchmetrics' usual input, probabilities as float32.
-        let cast_changes = self.float32 && TypeId::of::<T>() != TypeId::of::<f32>();
-        if self.sigmoid || cast_changes {
-            None
-        } else {
-            self.scores.row(i)
-        }
+        self.unchanged().then(|| self.scores.row(i)).flatten()
+    }
+    fn column(&self, j: usize) -> Option<&[T]> {
+        self.unchanged().then(|| self.scores.column(j)).flatten()
     }
     fn extend_rows(&self, rows: Range<usize>, out: &mut Vec<T>) {
         let start = out.len();

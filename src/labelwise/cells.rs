@@ -1,6 +1,7 @@
 //! The cells of both matrices, read and validated once and copied in the layouts the
 //! averages read: by column (label-wise) and by row (the pool ranked whole).
 
+use super::columns::InPlace;
 use core::ops::Range;
 
 use crate::error::{Error, Input, LabelDomain};
@@ -24,10 +25,12 @@ impl Layouts {
 
 /// The cells, copied in the layouts asked for: `by_column` holds column j's scores and labels
 /// (as given: one byte each for `u8` labels) at `j·n..(j+1)·n`, `by_row` row i's scores and
-/// label values at `i·L..(i+1)·L`.
+/// label values at `i·L..(i+1)·L`. `in_place`: where the columns are read instead, when
+/// not copied (decided once for the call).
 pub(super) struct Cells<T, L> {
     pub(super) by_column: Option<(Vec<T>, Vec<L>)>,
     pub(super) by_row: Option<(Vec<T>, Vec<f64>)>,
+    pub(super) in_place: Option<InPlace>,
 }
 
 impl<T, L> Default for Cells<T, L> {
@@ -36,6 +39,7 @@ impl<T, L> Default for Cells<T, L> {
         Cells {
             by_column: None,
             by_row: None,
+            in_place: None,
         }
     }
 }
@@ -93,7 +97,11 @@ where
             pending_labels.clear();
         }
     }
-    Ok(Cells { by_column, by_row })
+    Ok(Cells {
+        by_column,
+        by_row,
+        in_place: None,
+    })
 }
 
 /// Validates the rows `rows` of both matrices as [`read_cells`] does, copying nothing: where no

@@ -67,33 +67,48 @@ where
         .all(|i| y_true.row(i).is_some() && y_score.row(i).is_some())
 }
 
-/// Whether both matrices lend every column in place, each of exactly `nrows()` elements
-/// (column-major storage): the columns are then read where they lie, one at a time. Every
-/// column is asked, and one of another length leaves the columns to be read from the rows.
-pub(super) fn lends_columns<T, Y, S>(y_true: &Y, y_score: &S) -> bool
+/// Whether both matrices lend each of the `l` columns in place, of exactly the `n` validated
+/// rows (column-major storage): the columns are then read where they lie, one at a time.
+/// Every column is asked, and one not lent or of another length leaves the columns to be read
+/// from the rows.
+pub(super) fn lends_columns<T, Y, S>(y_true: &Y, y_score: &S, (n, l): (usize, usize)) -> bool
 where
     T: Score,
     Y: LabelMatrix + ?Sized,
     S: ScoreMatrix<T> + ?Sized,
 {
-    let n = y_true.nrows();
     let whole = |len: usize| len == n;
-    y_score.nrows() == n
-        && (0..y_true.ncols().min(y_score.ncols())).all(|j| {
-            y_true.column(j).map(<[_]>::len).is_some_and(whole)
-                && y_score.column(j).map(<[_]>::len).is_some_and(whole)
-        })
+    (0..l).all(|j| {
+        y_true.column(j).map(<[_]>::len).is_some_and(whole)
+            && y_score.column(j).map(<[_]>::len).is_some_and(whole)
+    })
 }
 
-/// Whether the columns can be read without a copy of the n·L cells: lent in place
-/// ([`lends_columns`]) or a block at a time from rows lent in place ([`reads_in_blocks`]).
-pub(super) fn reads_columns_without_copy<T, Y, S>(y_true: &Y, y_score: &S) -> bool
+/// Where the macro and weighted averages read the columns without a copy of the n·L cells,
+/// decided once for a call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum InPlace {
+    /// Lent by both matrices ([`lends_columns`]).
+    Columns,
+    /// A block at a time from the rows both matrices lend ([`reads_in_blocks`]).
+    RowBlocks,
+}
+
+/// Where the columns of `shape` (validated) can be read without a copy, if anywhere.
+pub(super) fn columns_in_place<T, Y, S>(
+    y_true: &Y,
+    y_score: &S,
+    shape: (usize, usize),
+) -> Option<InPlace>
 where
     T: Score,
     Y: LabelMatrix + ?Sized,
     S: ScoreMatrix<T> + ?Sized,
 {
-    lends_columns(y_true, y_score) || reads_in_blocks(y_true, y_score)
+    match lends_columns(y_true, y_score, shape) {
+        true => Some(InPlace::Columns),
+        false => reads_in_blocks(y_true, y_score).then_some(InPlace::RowBlocks),
+    }
 }
 
 /// The columns `block` of both matrices (validated already), column after column: `scores`
@@ -238,6 +253,88 @@ mod tests {
         }
     }
 
+    /// Lends its columns for its first `lends` calls of `column`, then none (breaking its
+    /// contract); with `gap`, never lends that column.
+    struct StopsLending<'a> {
+        columns: &'a ByColumn<'a, f64>,
+        lends: core::sync::atomic::AtomicUsize,
+        gap: Option<usize>,
+    }
+
+    impl Matrix for StopsLending<'_> {
+        type Elem = f64;
+        fn nrows(&self) -> usize {
+            self.columns.nrows()
+        }
+        fn ncols(&self) -> usize {
+            self.columns.ncols()
+        }
+        fn column(&self, j: usize) -> Option<&[f64]> {
+            use core::sync::atomic::Ordering;
+            let left = self.lends.load(Ordering::Relaxed);
+            self.lends.store(left.saturating_sub(1), Ordering::Relaxed);
+            (left > 0 && self.gap != Some(j))
+                .then(|| self.columns.column(j))
+                .flatten()
+        }
+        fn extend_rows(&self, rows: core::ops::Range<usize>, out: &mut Vec<f64>) {
+            self.columns.extend_rows(rows, out)
+        }
+    }
+
+    #[test]
+    fn a_matrix_that_stops_lending_its_columns_never_panics() {
+        // Scores lent for the check of every column and then some reads only: each later
+        // read finds no column (a meaningless value, never a panic); a column never lent
+        // leaves every column to the copy, bitwise its values.
+        let (n, l) = (40, 4);
+        let mut draw = draws(0x5709);
+        let y: Vec<f64> = (0..n * l).map(|_| (draw(3) == 0) as u8 as f64).collect();
+        let s: Vec<f64> = (0..n * l).map(|_| draw(9) as f64 / 8.0).collect();
+        let (yy, ss) = (
+            RowMajor::new(&y, n, l).unwrap(),
+            RowMajor::new(&s, n, l).unwrap(),
+        );
+        let (mut y_columns, mut s_columns) = (Vec::new(), Vec::new());
+        let by = ByColumn::of(&yy, &mut y_columns, None);
+        let bs = ByColumn::of(&ss, &mut s_columns, None);
+        let scores = |lends: usize, gap| StopsLending {
+            columns: &bs,
+            lends: lends.into(),
+            gap,
+        };
+        for average in [Average::Macro, Average::Weighted] {
+            let auc = RocAuc::new(average, TiePolicy::Average);
+            let ap = LabelAveragePrecision::new(average, TiePolicy::Max);
+            let copied = (
+                auc.evaluate(&yy, &ss, None).unwrap().to_bits(),
+                ap.evaluate(&yy, &ss, None).unwrap().to_bits(),
+            );
+            for lends in l..3 * l {
+                let _ = auc.evaluate(&by, &scores(lends, None), None);
+                let _ = ap.evaluate(&by, &scores(lends, None), None);
+                #[cfg(feature = "rayon")]
+                let _ = crate::labelwise::pairs::tests::on_threads(2, || {
+                    crate::labelwise::evaluate_many_parallel(
+                        &[auc],
+                        &by,
+                        &scores(lends, None),
+                        None,
+                    )
+                });
+            }
+            let gap = (
+                auc.evaluate(&by, &scores(usize::MAX, Some(2)), None)
+                    .unwrap()
+                    .to_bits(),
+                ap.evaluate(&by, &scores(usize::MAX, Some(2)), None)
+                    .unwrap()
+                    .to_bits(),
+            );
+            assert_eq!(gap, copied, "{average:?}");
+        }
+    }
+
     #[test]
     fn a_matrix_that_lends_some_rows_only_gives_the_values_of_its_copy() {
         let (n, l) = (2100, 10);
@@ -322,8 +419,8 @@ mod tests {
             ByColumn::of(&ss, &mut s_columns, None),
         );
         let short = ByColumn::of(&ss, &mut s_short, Some(3));
-        assert!(super::lends_columns(&by, &bs));
-        assert!(!super::lends_columns(&by, &short));
+        assert!(super::lends_columns(&by, &bs, (n, l)));
+        assert!(!super::lends_columns(&by, &short, (n, l)));
         let policies = TiePolicy::R_METHODS.into_iter().chain(TiePolicy::ANALYSIS);
         for ties in policies {
             let averages = [

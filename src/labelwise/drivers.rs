@@ -3,8 +3,7 @@
 
 use super::cells::{check_rows, read_cells, Cells, Layouts};
 use super::columns::{
-    column_values, column_weight, lends_columns, read_block, reads_columns_without_copy,
-    reads_in_blocks, BLOCK_COLUMNS,
+    column_values, column_weight, columns_in_place, read_block, InPlace, BLOCK_COLUMNS,
 };
 use super::lanes::{add_values, fail, results, wants, Lane, VectorPlan};
 use super::means::Means;
@@ -115,15 +114,16 @@ where
     // Columns are read in place from matrices that lend every column, a block at a time from
     // matrices that lend every row, else copied (asked of every column and row, so only when a
     // lane reads columns).
-    let mut without_copy = None;
+    let mut in_place = None;
     for lane in lanes.iter().filter(|lane| lane.failed.is_none()) {
         if !domains.contains(&lane.options.labels) {
             domains.push(lane.options.labels);
         }
         match lane.average {
             Average::Macro | Average::Weighted => {
-                layouts.by_column = !*without_copy
-                    .get_or_insert_with(|| reads_columns_without_copy(y_true, y_score))
+                layouts.by_column = in_place
+                    .get_or_insert_with(|| columns_in_place(y_true, y_score, (n, l)))
+                    .is_none()
             }
             // Read a row at a time from the matrices, not copied.
             Average::Samples => {}
@@ -142,7 +142,10 @@ where
         };
         match read {
             Ok(c) => {
-                cells.get_or_insert(c);
+                let c = cells.get_or_insert(c);
+                if c.by_column.is_none() {
+                    c.in_place = in_place.flatten();
+                }
             }
             Err(e) => fail(&mut lanes, |lane| lane.options.labels == domain, e),
         }
@@ -409,6 +412,9 @@ struct ColumnReader<'a, T, Y: Matrix + ?Sized, S: ?Sized> {
     copied: Option<&'a (Vec<T>, Vec<Y::Elem>)>,
     /// The matrices lend every column (checked once): the scores are read in place.
     lent: bool,
+    /// The lent scores of the column read last, asked of the matrix once; `None` where it no
+    /// longer lends them whole (breaking its contract): `scores` holds n zeros then.
+    lent_scores: Option<&'a [T]>,
     matrices: (&'a Y, &'a S),
     /// The block read last (or the column converted last from the copy).
     block: core::ops::Range<usize>,
@@ -423,6 +429,7 @@ impl<T: Clone, Y: Matrix + ?Sized, S: ?Sized> Clone for ColumnReader<'_, T, Y, S
         ColumnReader {
             copied: self.copied,
             lent: self.lent,
+            lent_scores: self.lent_scores,
             matrices: self.matrices,
             block: self.block.clone(),
             scores: self.scores.clone(),
@@ -446,19 +453,20 @@ where
         matrices: (&'a Y, &'a S),
         shape: (usize, usize),
     ) -> Self {
-        // `evaluate_lanes` asks for the copy unless the columns are lent or read in blocks.
+        // `evaluate_lanes` asked for the copy unless it found the columns in place.
         let wanted = wants(lanes, Average::Macro) || wants(lanes, Average::Weighted);
-        let lent = wanted && cells.by_column.is_none() && lends_columns(matrices.0, matrices.1);
-        let wanted = wanted
-            && (cells.by_column.is_some() || lent || reads_in_blocks(matrices.0, matrices.1));
+        let copied = cells.by_column.as_ref();
+        let in_place = copied.is_none().then_some(cells.in_place).flatten();
+        debug_assert!(!wanted || copied.is_some() || in_place.is_some());
         ColumnReader {
-            copied: cells.by_column.as_ref(),
-            lent,
+            copied,
+            lent: in_place == Some(InPlace::Columns),
+            lent_scores: None,
             matrices,
             block: 0..0,
             scores: Vec::new(),
             labels: Vec::new(),
-            wanted,
+            wanted: wanted && (copied.is_some() || in_place.is_some()),
             shape,
         }
     }
@@ -482,17 +490,19 @@ where
         let (n, _) = self.shape;
         match self.copied {
             None if self.lent => {
+                // One column a block ([`Self::blocks`]).
                 let (y_true, y_score) = self.matrices;
+                let j = block.start;
+                // Lengths were checked; a matrix that changes them since (breaking its
+                // contract) gets meaningless values, never a panic.
+                let labels = y_true.column(j).unwrap_or(&[]);
                 self.labels.clear();
-                for j in block.clone() {
-                    // Lengths were checked; a matrix that changes them since (breaking its
-                    // contract) gets meaningless values, never a panic.
-                    let column = y_true.column(j).unwrap_or(&[]);
-                    self.labels.extend(column.iter().map(|y| y.value()));
-                    self.labels.resize((j + 1 - block.start) * n, 0.0);
-                    if y_score.column(j).map_or(true, |s| s.len() != n) {
-                        self.scores.resize(n, T::zero());
-                    }
+                self.labels.extend(labels.iter().map(|y| y.value()));
+                self.labels.resize(n, 0.0);
+                self.lent_scores = y_score.column(j).filter(|s| s.len() == n);
+                if self.lent_scores.is_none() {
+                    self.scores.clear();
+                    self.scores.resize(n, T::zero());
                 }
             }
             None => read_block(
@@ -537,8 +547,7 @@ where
         match self.copied {
             Some((scores, _)) => (&scores[j * n..][..n], &self.labels[c * n..][..n]),
             None if self.lent => {
-                let lent = self.matrices.1.column(j).filter(|s| s.len() == n);
-                let scores = lent.unwrap_or_else(|| &self.scores[..n]);
+                let scores = self.lent_scores.unwrap_or_else(|| &self.scores[..n]);
                 (scores, &self.labels[c * n..][..n])
             }
             None => (&self.scores[c * n..][..n], &self.labels[c * n..][..n]),

@@ -7,7 +7,8 @@ use faer::{Mat, MatRef};
 use super::Matrix;
 
 /// faer views of any strides. Rows whose elements are contiguous (a row-major view, such as the
-/// transpose of a column-major `Mat`) are handed out without copying; otherwise a block of rows
+/// transpose of a column-major `Mat`) are handed out without copying, and so are the columns of
+/// a column-major view (which the label-wise averages read in place); otherwise a block of rows
 /// is gathered column by column, reading each column's run of rows contiguously.
 ///
 /// # Example

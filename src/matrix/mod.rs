@@ -23,7 +23,7 @@ mod ndarray_impl;
 /// Implemented for [`RowMajor`] views of a flat slice, `Vec<Vec<T>>` and `[Vec<T>]`, fixed-size
 /// arrays `[[T; L]; N]`, `Vec<[T; L]>` and `[[T; L]]`, references to any of these, and, behind
 /// features, every nalgebra matrix and view (`nalgebra`, on by default), every 2-D ndarray array
-/// and view (`ndarray`), and faer's `Mat`, `MatRef` and `MatMut` (`faer`).
+/// and view (`ndarray`), and faer's `Mat` and `MatRef` (`faer`).
 ///
 /// # Contract
 /// * [`nrows`](Self::nrows) and [`ncols`](Self::ncols) give the shape, and keep giving it
@@ -34,14 +34,19 @@ mod ndarray_impl;
 ///   bottom: exactly `nrows()` elements.
 /// * [`extend_rows(a..b, out)`](Self::extend_rows), for `a <= b <= nrows()`, appends rows
 ///   `a..b` to `out`, row-major: exactly `(b - a) · ncols()` elements.
-/// * Neither panics for rows within `0..nrows()`; metrics ask for no others.
+/// * `column(j)` holds the values the rows hold: the crate validates the rows (every score
+///   finite, every label of the metric's domain) and may read the columns instead.
+/// * None of them panics for rows within `0..nrows()` and columns within `0..ncols()`; metrics
+///   ask for no others.
 ///
 /// The crate checks the lengths (one comparison per row read in place, one per block of rows
 /// copied, one per column before any is read in place; a column of another length is not read
 /// in place) and, once per block, that the shape has not changed. A matrix that breaks the
 /// contract gives [`Error::MatrixContract`] or [`Error::MatrixShapeChanged`], naming the input
-/// ([`Input`]) and the row, never a panic or a wrong value. The values themselves cannot be
-/// checked: a matrix that returns the wrong row of the right length gives a wrong result. A
+/// ([`Input`]) and the row, never a panic or a wrong value. A lent column's NaN or ±inf score
+/// is refused ([`Error::NonFiniteScore`]), and a column lent once whole and then not gives a
+/// meaningless value, never a panic. The values themselves cannot be checked: a matrix that
+/// returns the wrong row (or column) of the right length gives a wrong result. A
 /// panic inside an implementation (an index out of range, say) is the implementation's bug.
 ///
 /// # Example
@@ -83,7 +88,7 @@ mod ndarray_impl;
     message = "`{Self}` is not a rankmetrics `Matrix`",
     label = "not a `Matrix` of labels or scores",
     note = "`Vec<Vec<T>>`, `[[T; L]; N]`, `Vec<[T; L]>`, slices of rows and `RowMajor` views of a flat slice are matrices as they are",
-    note = "nalgebra matrices are matrices with the feature `nalgebra` (on by default), 2-D ndarray arrays with `ndarray`, faer's `Mat`/`MatRef`/`MatMut` with `faer`"
+    note = "nalgebra matrices are matrices with the feature `nalgebra` (on by default), 2-D ndarray arrays with `ndarray`, faer's `Mat`/`MatRef` with `faer`"
 )]
 pub trait Matrix {
     /// The element type.
@@ -152,7 +157,7 @@ pub trait Matrix {
     message = "`{Self}` is not a rankmetrics `Matrix` of labels (`bool`, integers or floats)",
     label = "not a `Matrix` of labels",
     note = "`Vec<Vec<T>>`, `[[T; L]; N]`, `Vec<[T; L]>`, slices of rows and `RowMajor` views of a flat slice are matrices as they are",
-    note = "nalgebra matrices are matrices with the feature `nalgebra` (on by default), 2-D ndarray arrays with `ndarray`, faer's `Mat`/`MatRef`/`MatMut` with `faer`"
+    note = "nalgebra matrices are matrices with the feature `nalgebra` (on by default), 2-D ndarray arrays with `ndarray`, faer's `Mat`/`MatRef` with `faer`"
 )]
 pub trait LabelMatrix: Matrix<Elem: Label> {}
 
@@ -174,7 +179,7 @@ impl<M: Matrix<Elem: Label> + ?Sized> LabelMatrix for M {}
     message = "`{Self}` is not a rankmetrics `Matrix` of scores (`f32` or `f64`)",
     label = "not a `Matrix` of scores",
     note = "`Vec<Vec<T>>`, `[[T; L]; N]`, `Vec<[T; L]>`, slices of rows and `RowMajor` views of a flat slice are matrices as they are",
-    note = "nalgebra matrices are matrices with the feature `nalgebra` (on by default), 2-D ndarray arrays with `ndarray`, faer's `Mat`/`MatRef`/`MatMut` with `faer`"
+    note = "nalgebra matrices are matrices with the feature `nalgebra` (on by default), 2-D ndarray arrays with `ndarray`, faer's `Mat`/`MatRef` with `faer`"
 )]
 pub trait ScoreMatrix<T: Score>: Matrix<Elem = T> {}
 
