@@ -43,10 +43,10 @@ mod ndarray_impl;
 /// copied, one per column before any is read in place; a column of another length is not read
 /// in place) and, once per block, that the shape has not changed. A matrix that breaks the
 /// contract gives [`Error::MatrixContract`] or [`Error::MatrixShapeChanged`], naming the input
-/// ([`Input`]) and the row, never a panic or a wrong value. A lent column's NaN or ±inf score
-/// is refused ([`Error::NonFiniteScore`]), and a column lent once whole and then not gives a
-/// meaningless value, never a panic. The values themselves cannot be checked: a matrix that
-/// returns the wrong row (or column) of the right length gives a wrong result. A
+/// ([`Input`]) and the row, never a panic. A lent column's NaN or ±inf score is refused
+/// ([`Error::NonFiniteScore`]). The values themselves cannot be checked: a matrix that returns
+/// the wrong row (or column) of the right length gives a wrong result, and so does one that
+/// lends a column whole when checked and then not (never a panic). A
 /// panic inside an implementation (an index out of range, say) is the implementation's bug.
 ///
 /// # Example
