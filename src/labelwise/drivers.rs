@@ -142,10 +142,8 @@ where
         };
         match read {
             Ok(c) => {
-                let c = cells.get_or_insert(c);
-                if c.by_column.is_none() {
-                    c.in_place = in_place.flatten();
-                }
+                // The columns are copied exactly where they are not in place.
+                cells.get_or_insert(c).in_place = in_place.flatten();
             }
             Err(e) => fail(&mut lanes, |lane| lane.options.labels == domain, e),
         }
@@ -409,9 +407,8 @@ fn reads_columns<M>(lane: &Lane<'_, M>) -> bool {
 /// matrices that lend their columns, or a block at a time from the matrices' rows (each reader,
 /// one per thread, holds one block or one column's label values: O(n) memory).
 struct ColumnReader<'a, T, Y: Matrix + ?Sized, S: ?Sized> {
-    copied: Option<&'a (Vec<T>, Vec<Y::Elem>)>,
-    /// The matrices lend every column (checked once): the scores are read in place.
-    lent: bool,
+    /// Where the columns are read; `None` when no running lane reads them.
+    source: Option<Source<'a, T, Y::Elem>>,
     /// The lent scores of the column read last, asked of the matrix once; `None` where it no
     /// longer lends them whole (breaking its contract): `scores` holds n zeros then.
     lent_scores: Option<&'a [T]>,
@@ -420,21 +417,36 @@ struct ColumnReader<'a, T, Y: Matrix + ?Sized, S: ?Sized> {
     block: core::ops::Range<usize>,
     scores: Vec<T>,
     labels: Vec<f64>,
-    wanted: bool,
     shape: (usize, usize),
 }
+
+/// Where a [`ColumnReader`] reads the columns.
+enum Source<'a, T, L> {
+    /// The copy of the cells, column after column.
+    Copied(&'a (Vec<T>, Vec<L>)),
+    /// In place, lent by both matrices (checked once, [`InPlace::Columns`]).
+    Lent,
+    /// A block at a time from the rows both matrices lend ([`InPlace::RowBlocks`]).
+    RowBlocks,
+}
+
+impl<T, L> Clone for Source<'_, T, L> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T, L> Copy for Source<'_, T, L> {}
 
 impl<T: Clone, Y: Matrix + ?Sized, S: ?Sized> Clone for ColumnReader<'_, T, Y, S> {
     fn clone(&self) -> Self {
         ColumnReader {
-            copied: self.copied,
-            lent: self.lent,
+            source: self.source,
             lent_scores: self.lent_scores,
             matrices: self.matrices,
             block: self.block.clone(),
             scores: self.scores.clone(),
             labels: self.labels.clone(),
-            wanted: self.wanted,
             shape: self.shape,
         }
     }
@@ -454,19 +466,21 @@ where
         shape: (usize, usize),
     ) -> Self {
         // `evaluate_lanes` asked for the copy unless it found the columns in place.
+        let source = match (&cells.by_column, cells.in_place) {
+            (Some(copied), _) => Some(Source::Copied(copied)),
+            (None, Some(InPlace::Columns)) => Some(Source::Lent),
+            (None, Some(InPlace::RowBlocks)) => Some(Source::RowBlocks),
+            (None, None) => None,
+        };
         let wanted = wants(lanes, Average::Macro) || wants(lanes, Average::Weighted);
-        let copied = cells.by_column.as_ref();
-        let in_place = copied.is_none().then_some(cells.in_place).flatten();
-        debug_assert!(!wanted || copied.is_some() || in_place.is_some());
+        debug_assert!(!wanted || source.is_some());
         ColumnReader {
-            copied,
-            lent: in_place == Some(InPlace::Columns),
+            source: source.filter(|_| wanted),
             lent_scores: None,
             matrices,
             block: 0..0,
             scores: Vec::new(),
             labels: Vec::new(),
-            wanted: wanted && (copied.is_some() || in_place.is_some()),
             shape,
         }
     }
@@ -476,11 +490,11 @@ where
     /// `parts`), or one column at a time from the copy or in place.
     fn blocks(&self, parts: usize) -> impl Iterator<Item = core::ops::Range<usize>> {
         let (_, l) = self.shape;
-        let width = match self.copied.is_some() || self.lent {
-            true => 1,
-            false => BLOCK_COLUMNS.min(l.div_ceil(parts.max(1))).max(1),
+        let (width, l) = match self.source {
+            None => (1, 0),
+            Some(Source::Copied(_) | Source::Lent) => (1, l),
+            Some(Source::RowBlocks) => (BLOCK_COLUMNS.min(l.div_ceil(parts.max(1))).max(1), l),
         };
-        let l = if self.wanted { l } else { 0 };
         (0..l).step_by(width).map(move |j| j..l.min(j + width))
     }
 
@@ -488,8 +502,10 @@ where
     /// the copy, or lent in place: its label values).
     fn read(&mut self, block: core::ops::Range<usize>) {
         let (n, _) = self.shape;
-        match self.copied {
-            None if self.lent => {
+        match self.source {
+            // Never asked: no lane reads columns.
+            None => {}
+            Some(Source::Lent) => {
                 // One column a block ([`Self::blocks`]).
                 let (y_true, y_score) = self.matrices;
                 let j = block.start;
@@ -505,13 +521,13 @@ where
                     self.scores.resize(n, T::zero());
                 }
             }
-            None => read_block(
+            Some(Source::RowBlocks) => read_block(
                 self.matrices,
                 block.clone(),
                 n,
                 (&mut self.scores, &mut self.labels),
             ),
-            Some((_, labels)) => {
+            Some(Source::Copied((_, labels))) => {
                 self.labels.clear();
                 for j in block.clone() {
                     self.labels
@@ -526,7 +542,7 @@ where
     /// read the rows, and a matrix whose columns differ from its rows (breaking its contract)
     /// is refused as a score turned non-finite since the validation is elsewhere.
     fn check(&self, j: usize) -> Result<(), Error> {
-        if !self.lent {
+        if !matches!(self.source, Some(Source::Lent)) {
             return Ok(());
         }
         // The column's error as a row's, with row and column swapped back.
@@ -544,13 +560,14 @@ where
     fn column(&self, j: usize) -> (&[T], &[f64]) {
         let (n, _) = self.shape;
         let c = j - self.block.start;
-        match self.copied {
-            Some((scores, _)) => (&scores[j * n..][..n], &self.labels[c * n..][..n]),
-            None if self.lent => {
-                let scores = self.lent_scores.unwrap_or_else(|| &self.scores[..n]);
-                (scores, &self.labels[c * n..][..n])
-            }
-            None => (&self.scores[c * n..][..n], &self.labels[c * n..][..n]),
+        let labels = &self.labels[c * n..][..n];
+        match self.source {
+            Some(Source::Copied((scores, _))) => (&scores[j * n..][..n], labels),
+            Some(Source::Lent) => (
+                self.lent_scores.unwrap_or_else(|| &self.scores[..n]),
+                labels,
+            ),
+            Some(Source::RowBlocks) | None => (&self.scores[c * n..][..n], labels),
         }
     }
 }
