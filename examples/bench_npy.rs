@@ -70,51 +70,61 @@ impl<T: Copy> Array<T> {
 }
 
 /// A column-major copy of an input (element (i, j) at `data[j * rows + i]`), as R, Fortran-order
-/// numpy arrays and faer hold a matrix. With `lend`, its columns are lent in place; without,
-/// it lends nothing and gives blocks of rows only (as a matrix type without `column`).
-struct ByColumn<T> {
+/// numpy arrays and faer hold a matrix.
+struct ColumnMajor<T> {
     data: Vec<T>,
     rows: usize,
     cols: usize,
-    lend: bool,
 }
 
-impl<T: Copy> ByColumn<T> {
-    fn of(a: &Array<T>, lend: bool, pages: Pages) -> Self {
+impl<T: Copy> ColumnMajor<T> {
+    fn of(a: &Array<T>, pages: Pages) -> Self {
         let (rows, cols) = (a.rows, a.cols);
         let mut data = input_buffer(rows * cols, pages);
         data.extend((0..cols).flat_map(|j| (0..rows).map(move |i| a.data[i * cols + j])));
-        ByColumn {
-            data,
-            rows,
-            cols,
-            lend,
-        }
+        ColumnMajor { data, rows, cols }
+    }
+
+    /// The matrix lending its columns in place (`lend`), or lending nothing and giving blocks
+    /// of rows only (as a matrix type without `column`).
+    fn lending(&self, lend: bool) -> ByColumn<'_, T> {
+        ByColumn { of: self, lend }
     }
 }
 
-impl<T: Copy> Matrix for ByColumn<T> {
+/// A [`ColumnMajor`] copy read as a `Matrix`.
+struct ByColumn<'a, T> {
+    of: &'a ColumnMajor<T>,
+    lend: bool,
+}
+
+impl<T: Copy> Matrix for ByColumn<'_, T> {
     type Elem = T;
     fn nrows(&self) -> usize {
-        self.rows
+        self.of.rows
     }
     fn ncols(&self) -> usize {
-        self.cols
+        self.of.cols
     }
     fn column(&self, j: usize) -> Option<&[T]> {
-        let column = self.data.get(j * self.rows..(j + 1) * self.rows);
-        column.filter(|_| self.lend)
+        let ColumnMajor { data, rows, .. } = self.of;
+        data.get(j * rows..(j + 1) * rows).filter(|_| self.lend)
     }
     fn extend_rows(&self, rows: std::ops::Range<usize>, out: &mut Vec<T>) {
+        let ColumnMajor {
+            data,
+            rows: n,
+            cols,
+        } = self.of;
         let base = out.len();
-        let Some(&first) = self.data.first() else {
+        let Some(&first) = data.first() else {
             return;
         };
-        out.resize(base + rows.len() * self.cols, first);
-        for j in 0..self.cols {
-            let column = &self.data[j * self.rows..][rows.clone()];
+        out.resize(base + rows.len() * cols, first);
+        for j in 0..*cols {
+            let column = &data[j * n..][rows.clone()];
             for (k, &v) in column.iter().enumerate() {
-                out[base + k * self.cols + j] = v;
+                out[base + k * cols + j] = v;
             }
         }
     }
@@ -365,20 +375,9 @@ fn main() -> Result<(), Box<dyn Error>> {
             }
             // Column-major copies, for the metrics named `by_column:PRESET` (columns lent in
             // place) and `by_column_rows:PRESET` (the same storage lending no column).
-            let column_major = metrics.contains("by_column").then(|| {
-                let lent = (ByColumn::of(&y, true, pages), ByColumn::of(&s, true, pages));
-                let (y_rows, s_rows) = (
-                    ByColumn {
-                        lend: false,
-                        ..ByColumn::of(&y, true, pages)
-                    },
-                    ByColumn {
-                        lend: false,
-                        ..ByColumn::of(&s, true, pages)
-                    },
-                );
-                (lent, (y_rows, s_rows))
-            });
+            let column_major = metrics
+                .contains("by_column")
+                .then(|| (ColumnMajor::of(&y, pages), ColumnMajor::of(&s, pages)));
             let y = RowMajor::new(&y.data, y.rows, y.cols)?;
             let (n, l) = (s.rows, s.cols);
             let s = RowMajor::new(&s.data, n, l)?;
@@ -482,11 +481,9 @@ fn main() -> Result<(), Box<dyn Error>> {
                             _ => return Err(format!("unknown metric {other}").into()),
                         };
                         let p = preset(name).ok_or(format!("unknown metric {name}"))??;
-                        let ((yc, sc), (yr, sr)) = column_major.as_ref().expect("made above");
-                        match lent {
-                            true => time(repeats, || preset_value(par, &p, yc, sc)),
-                            false => time(repeats, || preset_value(par, &p, yr, sr)),
-                        }
+                        let (yc, sc) = column_major.as_ref().expect("made above");
+                        let (yc, sc) = (yc.lending(lent), sc.lending(lent));
+                        time(repeats, || preset_value(par, &p, &yc, &sc))
                     }
                     other => {
                         let p = preset(other).ok_or(format!("unknown metric {other}"))??;
