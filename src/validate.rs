@@ -142,6 +142,48 @@ pub(crate) fn read_labels<L: Label>(
     }
 }
 
+/// The first row of one column (its scores and labels, as lent: `scores[i]` and `labels[i]` in
+/// row i) whose score is NaN or ±inf or whose label is outside `domain`, as [`read_checked_row`]
+/// checks a row's cells; `None` when every cell passes. Branch-free passes first (they
+/// vectorise); the position only for a bad column.
+pub(crate) fn first_bad_row<T: Score, L: Label>(
+    scores: &[T],
+    labels: &[L],
+    domain: LabelDomain,
+) -> Option<usize> {
+    let bad_score = match all_finite(scores) {
+        true => None,
+        false => scores.iter().position(|s| !s.is_finite()),
+    };
+    let bad_label = match domain {
+        LabelDomain::Binary => first_refused(labels, is_binary_label),
+        LabelDomain::NonNegative => first_refused(labels, is_non_negative_label),
+        _ => first_refused(labels, f64::is_finite),
+    };
+    bad_score.into_iter().chain(bad_label).min()
+}
+
+/// The position of the first label whose value `accepts` refuses, if any.
+fn first_refused<L: Label>(labels: &[L], accepts: impl Fn(f64) -> bool) -> Option<usize> {
+    match all_accepted(labels, &accepts) {
+        true => None,
+        false => labels.iter().position(|&label| !accepts(label.value())),
+    }
+}
+
+crate::wide::wide! {
+    /// Whether `accepts` takes every label's value.
+    fn all_accepted<L: Label, A: Fn(f64) -> bool>(labels: &[L], accepts: A) -> bool = all_accepted_body;
+}
+
+/// [`all_accepted`]'s loop, branch-free.
+#[inline(always)]
+fn all_accepted_body<L: Label>(labels: &[L], accepts: impl Fn(f64) -> bool) -> bool {
+    labels
+        .iter()
+        .fold(true, |ok, &label| ok & accepts(label.value()))
+}
+
 /// A 0/1 label ([`LabelDomain::Binary`]); `|`, not `||`: no branch, so checks vectorise.
 pub(crate) fn is_binary_label(v: f64) -> bool {
     (v == 0.0) | (v == 1.0)
@@ -204,7 +246,56 @@ pub(crate) fn check_indicator<Y>(
 where
     Y: LabelMatrix + ?Sized,
 {
+    // A matrix that lends its columns is read column by column (each one contiguous, where its
+    // rows would be gathered cell by cell); the rows are read only when that check fails, for
+    // the first bad cell in row order.
+    if let Some(values) = indicator_values_by_columns(y_true, *seen) {
+        *seen = values;
+        return Ok(());
+    }
     check_indicator_rows(y_true, 0..y_true.nrows(), first_row, seen, false).map(|_| ())
+}
+
+/// [`check_indicator`] on the columns of a matrix that lends every one whole: the values seen
+/// (`seen` and the matrix's), when every cell passes; `None` when one does not, or a column is
+/// not lent whole.
+fn indicator_values_by_columns<Y>(y_true: &Y, mut seen: IndicatorValues) -> Option<IndicatorValues>
+where
+    Y: LabelMatrix + ?Sized,
+{
+    for j in 0..y_true.ncols() {
+        let column = y_true.column(j).filter(|c| c.len() == y_true.nrows())?;
+        if let [Some(a), Some(b)] = seen {
+            if all_either(column, a, b) {
+                continue;
+            }
+        }
+        if !column.iter().all(|label| admit(label.value(), &mut seen)) {
+            return None;
+        }
+    }
+    Some(seen)
+}
+
+/// Whether every label's value is `a` or `b`, branch-free (it vectorises).
+fn all_either<L: Label>(labels: &[L], a: f64, b: f64) -> bool {
+    let fits = |ok: bool, &x: &L| ok & ((x.value() == a) | (x.value() == b));
+    labels.iter().fold(true, fits)
+}
+
+/// Whether `value` keeps the matrix a label indicator: one of the values `seen`, or an
+/// integral one taking a free place among them.
+fn admit(value: f64, seen: &mut IndicatorValues) -> bool {
+    if seen.iter().flatten().any(|&v| v == value) {
+        return true;
+    }
+    let integral = value.is_finite() && value == value.trunc();
+    integral
+        && seen
+            .iter_mut()
+            .find(|v| v.is_none())
+            .map(|slot| *slot = Some(value))
+            .is_some()
 }
 
 /// [`check_indicator`] on `rows`; with `until_known`, stops at the row where both label
@@ -226,33 +317,18 @@ where
         }
         let cells = reader.row(row)?;
         if let [Some(a), Some(b)] = *seen {
-            // Both values known: a branch-free check of the whole row (it vectorises).
-            let fits = |ok: bool, &x: &Y::Elem| ok & ((x.value() == a) | (x.value() == b));
-            if cells.iter().fold(true, fits) {
+            // Both values known: a check of the whole row first.
+            if all_either(cells, a, b) {
                 continue;
             }
         }
-        for (column, &label) in cells.iter().enumerate() {
-            let value = label.value();
-            if seen.iter().flatten().any(|&v| v == value) {
-                continue;
-            }
-            let integral = value.is_finite() && value == value.trunc();
-            let fits = integral
-                && ({
-                    seen.iter_mut()
-                        .find(|v| v.is_none())
-                        .map(|slot| *slot = Some(value))
-                        .is_some()
-                });
-            if !fits {
-                return Err(Error::InvalidLabel {
-                    row: first_row + row,
-                    column,
-                    value,
-                    expected: LabelDomain::Indicator,
-                });
-            }
+        if let Some(column) = cells.iter().position(|label| !admit(label.value(), seen)) {
+            return Err(Error::InvalidLabel {
+                row: first_row + row,
+                column,
+                value: cells[column].value(),
+                expected: LabelDomain::Indicator,
+            });
         }
     }
     Ok(rows.end)

@@ -159,3 +159,138 @@ fn faer_agrees() {
     assert_eq!(values(&yt.transpose(), &st.transpose()), reference);
     assert_eq!(Matrix::column(&st.transpose(), 3), None);
 }
+
+/// Column-major storage that lends its columns whole and gathers its rows, as R's matrices
+/// and Fortran-order arrays are read.
+struct ByColumn {
+    data: Vec<f64>,
+    rows: usize,
+    cols: usize,
+}
+
+impl ByColumn {
+    fn of(row_major: &[f64], rows: usize, cols: usize) -> ByColumn {
+        let data = (0..rows * cols)
+            .map(|k| row_major[(k % rows) * cols + k / rows])
+            .collect();
+        ByColumn { data, rows, cols }
+    }
+}
+
+impl Matrix for ByColumn {
+    type Elem = f64;
+    fn nrows(&self) -> usize {
+        self.rows
+    }
+    fn ncols(&self) -> usize {
+        self.cols
+    }
+    fn column(&self, j: usize) -> Option<&[f64]> {
+        self.data.get(j * self.rows..(j + 1) * self.rows)
+    }
+    fn extend_rows(&self, rows: core::ops::Range<usize>, out: &mut Vec<f64>) {
+        for i in rows {
+            out.extend((0..self.cols).map(|j| self.data[j * self.rows + i]));
+        }
+    }
+}
+
+/// Inputs that lend their columns are validated column by column; every preset still reports
+/// the error of the first bad cell in row order (a score before a label in one row), as on
+/// row-major input, and the same values where there is none. On one thread and on the pool,
+/// with rows past one chunk (2,048).
+#[test]
+fn column_major_inputs_give_the_errors_of_the_rows() {
+    use rankmetrics::registry::{evaluate_all, Convention, Preset};
+    const ROWS: usize = 2 * 2048 + 37;
+    const COLS: usize = 6;
+    let presets: Vec<Preset> = Convention::ALL
+        .into_iter()
+        .flat_map(|c| c.metric_names().iter().map(move |&name| (c, name)))
+        .map(|(c, name)| Preset::lookup(c, name, Preset::NO_PARAMS, None).unwrap())
+        .collect();
+    let mut rng = Rng::seeded(0x1A9D_7E5D_0000_0002);
+    let y: Vec<f64> = (0..ROWS * COLS)
+        .map(|_| (rng.below(4) == 0) as u8 as f64)
+        .collect();
+    let s: Vec<f64> = (0..ROWS * COLS)
+        .map(|_| rng.below(13) as f64 / 12.0)
+        .collect();
+    let cell = |row: usize, column: usize| row * COLS + column;
+    // (labels' faults, scores' faults): (cell, value).
+    type Faults = (Vec<(usize, f64)>, Vec<(usize, f64)>);
+    let cases: Vec<(&str, Faults)> = vec![
+        ("clean", (vec![], vec![])),
+        ("NaN score", (vec![], vec![(cell(3001, 4), f64::NAN)])),
+        (
+            "-inf score, first row",
+            (vec![], vec![(cell(0, 5), f64::NEG_INFINITY)]),
+        ),
+        ("label 2", (vec![(cell(2500, 1), 2.0)], vec![])),
+        ("NaN label", (vec![(cell(17, 3), f64::NAN)], vec![])),
+        ("label -1", (vec![(cell(4000, 0), -1.0)], vec![])),
+        ("label 0.5", (vec![(cell(ROWS - 1, 5), 0.5)], vec![])),
+        (
+            "label and score in one row: the score first",
+            (
+                vec![(cell(900, 0), 2.0)],
+                vec![(cell(900, 5), f64::INFINITY)],
+            ),
+        ),
+        (
+            "label in an earlier row than a score in an earlier column",
+            (
+                vec![(cell(700, 5), f64::NAN)],
+                vec![(cell(701, 0), f64::NAN)],
+            ),
+        ),
+        (
+            "labels 0 and 2 only",
+            (
+                (0..ROWS * COLS)
+                    .filter(|&k| y[k] == 1.0)
+                    .map(|k| (k, 2.0))
+                    .collect(),
+                vec![],
+            ),
+        ),
+    ];
+    let shown = |results: Vec<Result<f64, rankmetrics::Error>>| -> Vec<String> {
+        let show = |r: Result<f64, _>| r.map(f64::to_bits).map_err(|e| format!("{e:?}"));
+        results
+            .into_iter()
+            .map(|r| format!("{:?}", show(r)))
+            .collect()
+    };
+    for (case, (label_faults, score_faults)) in cases {
+        let (mut y, mut s) = (y.clone(), s.clone());
+        label_faults.iter().for_each(|&(k, v)| y[k] = v);
+        score_faults.iter().for_each(|&(k, v)| s[k] = v);
+        let (yr, sr) = (
+            RowMajor::new(&y, ROWS, COLS).unwrap(),
+            RowMajor::new(&s, ROWS, COLS).unwrap(),
+        );
+        let (yc, sc) = (ByColumn::of(&y, ROWS, COLS), ByColumn::of(&s, ROWS, COLS));
+        assert!(Matrix::column(&sc, COLS - 1).is_some());
+        let rows = shown(evaluate_all(&presets, &yr, &sr, None));
+        // Each fault is refused by some presets (a label of 2 suits graded gains).
+        let refused = rows.iter().any(|r| r.contains("Err"));
+        assert_eq!(refused, case != "clean", "{case}: {rows:?}");
+        let columns = shown(evaluate_all(&presets, &yc, &sc, None));
+        for ((p, a), b) in presets.iter().zip(&rows).zip(&columns) {
+            assert_eq!(a, b, "{case}: {p:?}");
+        }
+        #[cfg(feature = "rayon")]
+        {
+            use rankmetrics::registry::evaluate_all_parallel;
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(2)
+                .build()
+                .unwrap();
+            let parallel = pool.install(|| shown(evaluate_all_parallel(&presets, &yc, &sc, None)));
+            for ((p, a), b) in presets.iter().zip(&rows).zip(&parallel) {
+                assert_eq!(a, b, "two threads, {case}: {p:?}");
+            }
+        }
+    }
+}

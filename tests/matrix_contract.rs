@@ -548,53 +548,56 @@ fn scores_that_turn_nan_after_validation_are_refused() {
     }
 }
 
-/// A matrix whose lent columns differ from its rows (the validation reads the rows; the macro
-/// and weighted averages read the columns in place): a NaN or ±inf score there is refused,
-/// naming its cell, one by one and on the pool.
+/// An N × L matrix that lends `columns` (column-major) while its rows hold `rows` (row-major):
+/// the two may differ, breaking the contract.
+struct Unlike {
+    columns: Vec<f64>,
+    rows: Vec<f64>,
+}
+
+impl Matrix for Unlike {
+    type Elem = f64;
+    fn nrows(&self) -> usize {
+        N
+    }
+    fn ncols(&self) -> usize {
+        L
+    }
+    fn column(&self, j: usize) -> Option<&[f64]> {
+        self.columns.get(j * N..(j + 1) * N)
+    }
+    fn extend_rows(&self, rows: Range<usize>, out: &mut Vec<f64>) {
+        out.extend_from_slice(&self.rows[rows.start * L..rows.end * L]);
+    }
+}
+
+/// Column-major `data` given row-major.
+fn by_column(data: &[f64]) -> Vec<f64> {
+    (0..N * L).map(|k| data[(k % N) * L + k / N]).collect()
+}
+
+/// A matrix whose lent columns differ from its rows (the macro and weighted averages read the
+/// columns in place): a NaN or ±inf score there is refused, naming its cell, one by one and on
+/// the pool.
 #[test]
 fn scores_lent_in_columns_unlike_the_rows_are_refused() {
-    struct ColumnsUnlikeRows {
-        columns: Vec<f64>,
-    }
-    impl Matrix for ColumnsUnlikeRows {
-        type Elem = f64;
-        fn nrows(&self) -> usize {
-            N
-        }
-        fn ncols(&self) -> usize {
-            L
-        }
-        fn column(&self, j: usize) -> Option<&[f64]> {
-            self.columns.get(j * N..(j + 1) * N)
-        }
-        fn extend_rows(&self, rows: Range<usize>, out: &mut Vec<f64>) {
-            out.extend(rows.flat_map(|i| (0..L).map(move |j| ((i + 2 * j) % 5) as f64)));
-        }
-    }
-    /// The labels, column-major and lent too.
-    struct Labels(Vec<f64>);
-    impl Matrix for Labels {
-        type Elem = f64;
-        fn nrows(&self) -> usize {
-            N
-        }
-        fn ncols(&self) -> usize {
-            L
-        }
-        fn column(&self, j: usize) -> Option<&[f64]> {
-            self.0.get(j * N..(j + 1) * N)
-        }
-        fn extend_rows(&self, rows: Range<usize>, out: &mut Vec<f64>) {
-            out.extend(rows.flat_map(|i| (0..L).map(move |j| self.0[j * N + i])));
-        }
-    }
-    let y = Labels((0..N * L).map(|k| ((k / N + k % N) % 2) as f64).collect());
+    let labels: Vec<f64> = (0..N * L).map(|k| ((k / L + k % L) % 2) as f64).collect();
+    let y = Unlike {
+        columns: by_column(&labels),
+        rows: labels,
+    };
+    let rows: Vec<f64> = (0..N * L)
+        .map(|k| ((k / L + 2 * (k % L)) % 5) as f64)
+        .collect();
     for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
         let mut columns: Vec<f64> = (0..N * L)
             .map(|k| ((k % N + 2 * (k / N)) % 5) as f64)
             .collect();
         columns[N + 2] = bad; // row 2, column 1
-        let s = ColumnsUnlikeRows { columns };
+        let s = Unlike {
+            columns,
+            rows: rows.clone(),
+        };
         // The cell and the value's bits (NaN equals no NaN).
         let same = |result: &Result<f64, Error>| match result {
             Err(Error::NonFiniteScore { row, column, value }) => {
@@ -627,6 +630,38 @@ fn scores_lent_in_columns_unlike_the_rows_are_refused() {
                 assert!(same(&result), "two threads, {bad}: {result:?}");
             }
         }
+    }
+}
+
+/// A matrix whose lent columns are clean while its rows hold NaN scores and labels out of
+/// every domain: inputs that lend their columns are validated by column, so the rows may go
+/// unchecked until a metric reads them. Every entry point gives a value or an error, never a
+/// panic.
+#[test]
+fn rows_unlike_the_lent_columns_never_panic() {
+    let bad_rows = |bad: f64| {
+        (0..N * L)
+            .map(|k| if k % 3 == 1 { bad } else { 0.5 })
+            .collect()
+    };
+    for bad in [f64::NAN, f64::INFINITY, -7.0, 2.5] {
+        let y = Unlike {
+            columns: by_column(&labels()),
+            rows: bad_rows(bad),
+        };
+        let s = Unlike {
+            columns: by_column(&scores()),
+            rows: bad_rows(bad),
+        };
+        let runs = run_all(&y, &s);
+        assert!(runs.0.len() > 100);
+        let panicked: Vec<&str> = runs
+            .0
+            .iter()
+            .filter(|(_, outcome)| outcome.is_err())
+            .map(|(name, _)| name.as_str())
+            .collect();
+        assert!(panicked.is_empty(), "{bad}: panicked in {panicked:?}");
     }
 }
 

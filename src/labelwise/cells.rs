@@ -7,7 +7,7 @@ use core::ops::Range;
 use crate::error::{Error, Input, LabelDomain};
 use crate::matrix::{LabelMatrix, RowReader, ScoreMatrix};
 use crate::score::Score;
-use crate::validate::read_checked_row;
+use crate::validate::{first_bad_row, read_checked_row};
 
 /// Which copies of the cells the averages read.
 #[derive(Debug, Clone, Copy, Default)]
@@ -124,6 +124,36 @@ where
         read_checked_row((&mut truth, &mut reader), domain, (i, i), &mut gains)?;
     }
     Ok(())
+}
+
+/// The first row (of n) that may fail [`check_rows`], found column by column in `columns` of
+/// matrices that lend them whole (each column one contiguous read, where a column-major
+/// matrix's rows are gathered cell by cell): n when every cell passes, 0 when a column is not
+/// lent whole. The rows before it need no reading.
+pub(super) fn first_suspect_row<T, Y, S>(
+    (y_true, y_score): (&Y, &S),
+    domain: LabelDomain,
+    columns: Range<usize>,
+) -> usize
+where
+    T: Score,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
+{
+    let n = y_true.nrows();
+    let whole = |c: &&[_]| c.len() == n;
+    columns
+        .map(|j| {
+            let lent = (y_true.column(j), y_score.column(j).filter(whole));
+            match lent {
+                (Some(labels), Some(scores)) if labels.len() == n => {
+                    first_bad_row(scores, labels, domain).unwrap_or(n)
+                }
+                _ => 0,
+            }
+        })
+        .min()
+        .unwrap_or(n)
 }
 
 /// Writes `rows` (row-major, L per row, the rows from `first` on) into the column-major

@@ -1,9 +1,10 @@
 //! The drivers behind the entry points: validate the inputs, read the cells once, then value
 //! every vector each lane's averaging asks for, serially or on the threads of a rayon pool.
 
-use super::cells::{check_rows, read_cells, Cells, Layouts};
+use super::cells::{check_rows, first_suspect_row, read_cells, Cells, Layouts};
 use super::columns::{
-    column_values, column_weight, columns_in_place, read_block, InPlace, BLOCK_COLUMNS,
+    column_values, column_weight, columns_in_place, lends_columns, read_block, InPlace,
+    BLOCK_COLUMNS,
 };
 use super::lanes::{add_values, fail, results, wants, Lane, VectorPlan};
 use super::means::Means;
@@ -18,6 +19,7 @@ use crate::score::{Label, Score};
 use crate::sum::with_headroom;
 use crate::ties::{TieGrouping, TiePolicy};
 use crate::validate::{check_scores, check_shapes, check_weights};
+use core::ops::Range;
 
 /// The inputs a runner of the vectors reads: the cells, the matrices, the weights, (n, L).
 pub(super) type Run<'a, M, T, Y, S> = fn(
@@ -42,7 +44,29 @@ where
     Y: LabelMatrix + ?Sized,
     S: ScoreMatrix<T> + ?Sized,
 {
-    check_rows((y_true, y_score), domain, 0..y_true.nrows())
+    let first = first_row_to_read((y_true, y_score), |columns| {
+        first_suspect_row((y_true, y_score), domain, columns)
+    });
+    check_rows((y_true, y_score), domain, first..y_true.nrows())
+}
+
+/// Where the rows' check starts: at the first row the columns find suspect
+/// (`first_suspect(0..L)`) when both matrices lend every column whole, so that only a bad row,
+/// or a matrix whose rows differ from its columns, has its rows read; else at row 0.
+fn first_row_to_read<T, Y, S>(
+    (y_true, y_score): (&Y, &S),
+    first_suspect: impl FnOnce(Range<usize>) -> usize,
+) -> usize
+where
+    T: Score,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
+{
+    let (n, l) = (y_true.nrows(), y_true.ncols());
+    match lends_columns(y_true, y_score, (n, l)) {
+        true => first_suspect(0..l),
+        false => 0,
+    }
 }
 
 /// [`check_all_rows`] in chunks of rows on the current rayon pool: the first bad row in row
@@ -57,8 +81,14 @@ where
     Y: LabelMatrix + Sync + ?Sized,
     S: ScoreMatrix<T> + Sync + ?Sized,
 {
+    use rayon::prelude::*;
+    let n = y_true.nrows();
+    let first = first_row_to_read((y_true, y_score), |columns| {
+        let suspect = |j| first_suspect_row((y_true, y_score), domain, j..j + 1);
+        columns.into_par_iter().map(suspect).min().unwrap_or(n)
+    });
     let check = |_: &mut (), rows| check_rows((y_true, y_score), domain, rows);
-    crate::row::parallel::in_chunks_in_order(0..y_true.nrows(), || (), check, |checked| checked)
+    crate::row::parallel::in_chunks_in_order(first..n, || (), check, |checked| checked)
 }
 
 /// Validates, reads the cells once and lets `run` value the vectors; the lanes' results.
@@ -539,8 +569,10 @@ where
     }
 
     /// Refuses a NaN or ±inf score in lent column j (of the block read last): the validation
-    /// read the rows, and a matrix whose columns differ from its rows (breaking its contract)
-    /// is refused as a score turned non-finite since the validation is elsewhere.
+    /// read the rows where another average copies them, and a matrix whose columns differ from
+    /// its rows, or change after the validation (breaking its contract), is refused as a score
+    /// turned non-finite since the validation is elsewhere. One more pass over a column about
+    /// to be ranked: within the runs' spread on 100,000 × 100.
     fn check(&self, j: usize) -> Result<(), Error> {
         if !matches!(self.source, Some(Source::Lent)) {
             return Ok(());

@@ -34,8 +34,10 @@ mod ndarray_impl;
 ///   bottom: exactly `nrows()` elements.
 /// * [`extend_rows(a..b, out)`](Self::extend_rows), for `a <= b <= nrows()`, appends rows
 ///   `a..b` to `out`, row-major: exactly `(b - a) · ncols()` elements.
-/// * `column(j)` holds the values the rows hold: the crate validates the rows (every score
-///   finite, every label of the metric's domain) and may read the columns instead.
+/// * `column(j)` holds the values the rows hold: the crate validates the inputs (every score
+///   finite, every label of the metric's domain) by column where both lend every column whole
+///   (reading the rows only from the first row a column finds bad, for the error of the first
+///   bad cell in row order), else by row, and may then read either.
 /// * None of them panics for rows within `0..nrows()` and columns within `0..ncols()`; metrics
 ///   ask for no others.
 ///
@@ -45,8 +47,9 @@ mod ndarray_impl;
 /// contract gives [`Error::MatrixContract`] or [`Error::MatrixShapeChanged`], naming the input
 /// ([`Input`]) and the row, never a panic. A lent column's NaN or ±inf score is refused
 /// ([`Error::NonFiniteScore`]). The values themselves cannot be checked: a matrix that returns
-/// the wrong row (or column) of the right length gives a wrong result, and so does one that
-/// lends a column whole when checked and then not (never a panic). A
+/// the wrong row (or column) of the right length gives a wrong result, and so do one that
+/// lends a column whole when checked and then not and one whose rows differ from its lent
+/// columns (a value or an error, never a panic). A
 /// panic inside an implementation (an index out of range, say) is the implementation's bug.
 ///
 /// # Example
