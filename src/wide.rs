@@ -1,6 +1,6 @@
-//! The hot loops over a row's labels (the row pass's, the label-wise row and column checks', and the
-//! pooled cells' range of keys, which the micro averages read first) and the counting pass's
-//! location of a long vector's scores among its relevant groups, compiled three times:
+//! The hot loops over a row's labels (the row pass's, the label-wise row and column checks',
+//! and the pooled cells' range of keys, which the micro averages read first) and the counting
+//! pass's location of a long vector's scores among its relevant groups, compiled three times:
 //! for the baseline CPU (on x86-64, SSE2: two f64 or four f32 to a vector), with AVX2 (twice
 //! as wide) and with AVX-512 (four times, comparisons into mask registers), picked at run time
 //! by what the CPU has. All compile the same generic body (one of [`crate::kernel`]'s,
