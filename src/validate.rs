@@ -264,14 +264,19 @@ where
     Y: LabelMatrix + ?Sized,
 {
     for j in 0..y_true.ncols() {
-        let column = y_true.column(j).filter(|c| c.len() == y_true.nrows())?;
-        if let [Some(a), Some(b)] = seen {
-            if all_either(column, a, b) {
-                continue;
+        let mut rest = y_true.column(j).filter(|c| c.len() == y_true.nrows())?;
+        while let Some((label, after)) = rest.split_first() {
+            if let [Some(a), Some(b)] = seen {
+                // Both values known: no other is admitted, and the rest is checked whole.
+                if !all_either(rest, a, b) {
+                    return None;
+                }
+                break;
             }
-        }
-        if !column.iter().all(|label| admit(label.value(), &mut seen)) {
-            return None;
+            if !admit(label.value(), &mut seen) {
+                return None;
+            }
+            rest = after;
         }
     }
     Some(seen)

@@ -197,8 +197,9 @@ impl Matrix for ByColumn {
 
 /// Inputs that lend their columns are validated column by column; every preset still reports
 /// the error of the first bad cell in row order (a score before a label in one row), as on
-/// row-major input, and the same values where there is none. On one thread and on the pool,
-/// with rows past one chunk (2,048).
+/// row-major input, and the same values where there is none (eleven faults, several with two
+/// bad cells whose row order and column order disagree). On one thread and on the pool, with
+/// rows past one chunk (2,048).
 #[test]
 fn column_major_inputs_give_the_errors_of_the_rows() {
     use rankmetrics::registry::{evaluate_all, Convention, Preset};
@@ -243,6 +244,17 @@ fn column_major_inputs_give_the_errors_of_the_rows() {
                 vec![(cell(700, 5), f64::NAN)],
                 vec![(cell(701, 0), f64::NAN)],
             ),
+        ),
+        (
+            "scores in two rows, the later one in an earlier column",
+            (
+                vec![],
+                vec![(cell(10, 5), f64::NAN), (cell(20, 0), f64::NAN)],
+            ),
+        ),
+        (
+            "labels 2 and 3 in two rows, the later one in an earlier column",
+            (vec![(cell(700, 4), 2.0), (cell(800, 0), 3.0)], vec![]),
         ),
         (
             "labels 0 and 2 only",

@@ -633,10 +633,11 @@ fn scores_lent_in_columns_unlike_the_rows_are_refused() {
     }
 }
 
-/// A matrix whose lent columns are clean while its rows hold NaN scores and labels out of
-/// every domain: inputs that lend their columns are validated by column, so the rows may go
-/// unchecked until a metric reads them. Every entry point gives a value or an error, never a
-/// panic.
+/// A matrix whose lent columns are clean while its rows hold NaN scores or labels out of every
+/// domain (beside clean scores, or bad ones): inputs that lend every column are validated by
+/// column, so the rows may go unchecked until a metric reads them. Every entry point gives a
+/// value or an error, never a panic; the macro averages, which read only the columns, give
+/// their value (the rows were not read to validate them).
 #[test]
 fn rows_unlike_the_lent_columns_never_panic() {
     let bad_rows = |bad: f64| {
@@ -644,24 +645,129 @@ fn rows_unlike_the_lent_columns_never_panic() {
             .map(|k| if k % 3 == 1 { bad } else { 0.5 })
             .collect()
     };
+    let macro_presets: Vec<Preset> = [
+        (Convention::Sklearn, "roc_auc_score"),
+        (Convention::Sklearn, "average_precision_score"),
+        (Convention::Mldr, "macro_auc"),
+        (Convention::Mulan, "MacroAUC"),
+    ]
+    .into_iter()
+    .map(|(c, name)| Preset::lookup(c, name, Preset::NO_PARAMS, None).unwrap())
+    .collect();
     for bad in [f64::NAN, f64::INFINITY, -7.0, 2.5] {
-        let y = Unlike {
-            columns: by_column(&labels()),
-            rows: bad_rows(bad),
-        };
-        let s = Unlike {
-            columns: by_column(&scores()),
-            rows: bad_rows(bad),
-        };
-        let runs = run_all(&y, &s);
-        assert!(runs.0.len() > 100);
-        let panicked: Vec<&str> = runs
-            .0
-            .iter()
-            .filter(|(_, outcome)| outcome.is_err())
-            .map(|(name, _)| name.as_str())
-            .collect();
-        assert!(panicked.is_empty(), "{bad}: panicked in {panicked:?}");
+        for clean_score_rows in [false, true] {
+            let y = Unlike {
+                columns: by_column(&labels()),
+                rows: bad_rows(bad),
+            };
+            let s = Unlike {
+                columns: by_column(&scores()),
+                rows: match clean_score_rows {
+                    true => scores(),
+                    false => bad_rows(bad),
+                },
+            };
+            let runs = run_all(&y, &s);
+            assert!(runs.0.len() > 100);
+            let panicked: Vec<&str> = runs
+                .0
+                .iter()
+                .filter(|(_, outcome)| outcome.is_err())
+                .map(|(name, _)| name.as_str())
+                .collect();
+            assert!(panicked.is_empty(), "{bad}: panicked in {panicked:?}");
+            let clean = (rows(&labels()), rows(&scores()));
+            for preset in &macro_presets {
+                let (got, want) = (
+                    preset.evaluate(&y, &s, None),
+                    preset.evaluate(&clean.0, &clean.1, None),
+                );
+                assert_eq!(
+                    got.map(f64::to_bits),
+                    want.map(f64::to_bits),
+                    "{bad}: {preset:?}"
+                );
+            }
+        }
+    }
+}
+
+/// A matrix that lends its columns and counts one row more from some call of `nrows()` on:
+/// the validation by column, one by one and on the pool, gives `MatrixShapeChanged`, an error
+/// or a value, never a panic nor a hang, wherever the change falls.
+#[test]
+fn a_shape_that_changes_while_the_columns_are_validated_never_panics() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    /// Columns of N + 1 cells, lent N long until `nrows()`, of either input (`calls` is
+    /// shared), first counts N + 1.
+    struct Growing {
+        columns: Vec<f64>,
+        calls: Arc<AtomicUsize>,
+        grow_after: usize,
+    }
+    impl Growing {
+        fn new(data: &[f64], calls: &Arc<AtomicUsize>, grow_after: usize) -> Growing {
+            let columns = (0..L)
+                .flat_map(|j| (0..=N).map(move |i| if i < N { data[i * L + j] } else { 0.0 }))
+                .collect();
+            Growing {
+                columns,
+                calls: Arc::clone(calls),
+                grow_after,
+            }
+        }
+        fn rows_now(&self) -> usize {
+            N + usize::from(self.calls.load(Ordering::Relaxed) > self.grow_after)
+        }
+    }
+    impl Matrix for Growing {
+        type Elem = f64;
+        fn nrows(&self) -> usize {
+            self.calls.fetch_add(1, Ordering::Relaxed);
+            self.rows_now()
+        }
+        fn ncols(&self) -> usize {
+            L
+        }
+        fn column(&self, j: usize) -> Option<&[f64]> {
+            self.columns.get(j * (N + 1)..)?.get(..self.rows_now())
+        }
+        fn extend_rows(&self, rows: Range<usize>, out: &mut Vec<f64>) {
+            for i in rows {
+                out.extend((0..L).map(|j| self.columns[j * (N + 1) + i.min(N)]));
+            }
+        }
+    }
+    let presets: Vec<Preset> = ["roc_auc_score", "average_precision_score"]
+        .into_iter()
+        .map(|name| Preset::lookup(Convention::Sklearn, name, Preset::NO_PARAMS, None).unwrap())
+        .collect();
+    for grow_after in 0..60 {
+        let calls = Arc::new(AtomicUsize::new(0));
+        let (y, s) = (
+            Growing::new(&labels(), &calls, grow_after),
+            Growing::new(&scores(), &calls, grow_after),
+        );
+        let one = catch_unwind(AssertUnwindSafe(|| evaluate_all(&presets, &y, &s, None)));
+        assert!(one.is_ok(), "one thread, growing after {grow_after} calls");
+        #[cfg(feature = "rayon")]
+        {
+            calls.store(0, Ordering::Relaxed);
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(2)
+                .build()
+                .unwrap();
+            let parallel = catch_unwind(AssertUnwindSafe(|| {
+                pool.install(|| {
+                    rankmetrics::registry::evaluate_all_parallel(&presets, &y, &s, None)
+                })
+            }));
+            assert!(
+                parallel.is_ok(),
+                "two threads, growing after {grow_after} calls"
+            );
+        }
     }
 }
 

@@ -126,13 +126,14 @@ where
     Ok(())
 }
 
-/// The first row (of n) that may fail [`check_rows`], found column by column in `columns` of
-/// matrices that lend them whole (each column one contiguous read, where a column-major
-/// matrix's rows are gathered cell by cell): n when every cell passes, 0 when a column is not
-/// lent whole. The rows before it need no reading.
+/// The first row (of `n`, the validated count) that may fail [`check_rows`], found column by
+/// column in `columns` of matrices that lend them whole (each column one contiguous read, where
+/// a column-major matrix's rows are gathered cell by cell): n when every cell passes, 0 when a
+/// column is not lent whole. The rows before it need no reading.
 pub(super) fn first_suspect_row<T, Y, S>(
     (y_true, y_score): (&Y, &S),
     domain: LabelDomain,
+    n: usize,
     columns: Range<usize>,
 ) -> usize
 where
@@ -140,20 +141,26 @@ where
     Y: LabelMatrix + ?Sized,
     S: ScoreMatrix<T> + ?Sized,
 {
-    let n = y_true.nrows();
-    let whole = |c: &&[_]| c.len() == n;
-    columns
-        .map(|j| {
-            let lent = (y_true.column(j), y_score.column(j).filter(whole));
-            match lent {
-                (Some(labels), Some(scores)) if labels.len() == n => {
-                    first_bad_row(scores, labels, domain).unwrap_or(n)
-                }
-                _ => 0,
-            }
-        })
-        .min()
-        .unwrap_or(n)
+    let mut first = n;
+    for j in columns {
+        // Lengths asked again: a column lent whole when the layout was decided may not be now.
+        first = match (whole(y_true.column(j), n), whole(y_score.column(j), n)) {
+            (Some(labels), Some(scores)) => match first_bad_row(scores, labels, domain) {
+                Some(row) => first.min(row),
+                None => first,
+            },
+            _ => 0,
+        };
+        if first == 0 {
+            break;
+        }
+    }
+    first
+}
+
+/// A lent column, if it holds exactly `n` cells.
+fn whole<X>(column: Option<&[X]>, n: usize) -> Option<&[X]> {
+    column.filter(|c| c.len() == n)
 }
 
 /// Writes `rows` (row-major, L per row, the rows from `first` on) into the column-major

@@ -12,7 +12,7 @@ use super::pooled::{check_pool_size, finish_pieces, micro_in_pieces, pooled_valu
 use super::samples::SampleRows;
 use super::vector::VectorMetric;
 use super::{Average, Mean};
-use crate::error::{Error, LabelDomain};
+use crate::error::{Error, Input, LabelDomain};
 use crate::kernel::Ranker;
 use crate::matrix::{LabelMatrix, Matrix, ScoreMatrix};
 use crate::score::{Label, Score};
@@ -44,33 +44,47 @@ where
     Y: LabelMatrix + ?Sized,
     S: ScoreMatrix<T> + ?Sized,
 {
-    let first = first_row_to_read((y_true, y_score), |columns| {
-        first_suspect_row((y_true, y_score), domain, columns)
-    });
-    check_rows((y_true, y_score), domain, first..y_true.nrows())
+    let rows = rows_to_read((y_true, y_score), |n, columns| {
+        first_suspect_row((y_true, y_score), domain, n, columns)
+    })?;
+    check_rows((y_true, y_score), domain, rows)
 }
 
-/// Where the rows' check starts: at the first row the columns find suspect
-/// (`first_suspect(0..L)`) when both matrices lend every column whole, so that only a bad row,
-/// or a matrix whose rows differ from its columns, has its rows read; else at row 0.
-fn first_row_to_read<T, Y, S>(
+/// The rows the rows' check reads: from the first row the columns find suspect
+/// (`first_suspect(n, 0..L)`) when both matrices lend every column whole, so that only a bad
+/// row, or a matrix whose rows differ from its columns, has its rows read; else all of them.
+/// A shape changed while the columns were read is refused, as the rows' reading refuses it.
+fn rows_to_read<T, Y, S>(
     (y_true, y_score): (&Y, &S),
-    first_suspect: impl FnOnce(Range<usize>) -> usize,
-) -> usize
+    first_suspect: impl FnOnce(usize, Range<usize>) -> usize,
+) -> Result<Range<usize>, Error>
 where
     T: Score,
     Y: LabelMatrix + ?Sized,
     S: ScoreMatrix<T> + ?Sized,
 {
-    let (n, l) = (y_true.nrows(), y_true.ncols());
-    match lends_columns(y_true, y_score, (n, l)) {
-        true => first_suspect(0..l),
-        false => 0,
+    let shape = (y_true.nrows(), y_true.ncols());
+    if !lends_columns(y_true, y_score, shape) {
+        return Ok(0..shape.0);
     }
+    let first = first_suspect(shape.0, 0..shape.1);
+    for (matrix, found) in [
+        (Input::Labels, (y_true.nrows(), y_true.ncols())),
+        (Input::Scores, (y_score.nrows(), y_score.ncols())),
+    ] {
+        if found != shape {
+            return Err(Error::MatrixShapeChanged {
+                matrix,
+                expected: shape,
+                found,
+            });
+        }
+    }
+    Ok(first.min(shape.0)..shape.0)
 }
 
-/// [`check_all_rows`] in chunks of rows on the current rayon pool: the first bad row in row
-/// order gives the error, as on one thread.
+/// [`check_all_rows`] in chunks of rows on the current rayon pool (and the columns' check
+/// column by column): the first bad row in row order gives the error, as on one thread.
 #[cfg(feature = "rayon")]
 pub(super) fn check_all_rows_parallel<T, Y, S>(
     (y_true, y_score): (&Y, &S),
@@ -82,13 +96,12 @@ where
     S: ScoreMatrix<T> + Sync + ?Sized,
 {
     use rayon::prelude::*;
-    let n = y_true.nrows();
-    let first = first_row_to_read((y_true, y_score), |columns| {
-        let suspect = |j| first_suspect_row((y_true, y_score), domain, j..j + 1);
+    let rows = rows_to_read((y_true, y_score), |n, columns| {
+        let suspect = |j| first_suspect_row((y_true, y_score), domain, n, j..j + 1);
         columns.into_par_iter().map(suspect).min().unwrap_or(n)
-    });
+    })?;
     let check = |_: &mut (), rows| check_rows((y_true, y_score), domain, rows);
-    crate::row::parallel::in_chunks_in_order(first..n, || (), check, |checked| checked)
+    crate::row::parallel::in_chunks_in_order(rows, || (), check, |checked| checked)
 }
 
 /// Validates, reads the cells once and lets `run` value the vectors; the lanes' results.

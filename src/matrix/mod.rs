@@ -35,9 +35,10 @@ mod ndarray_impl;
 /// * [`extend_rows(a..b, out)`](Self::extend_rows), for `a <= b <= nrows()`, appends rows
 ///   `a..b` to `out`, row-major: exactly `(b - a) · ncols()` elements.
 /// * `column(j)` holds the values the rows hold: the crate validates the inputs (every score
-///   finite, every label of the metric's domain) by column where both lend every column whole
-///   (reading the rows only from the first row a column finds bad, for the error of the first
-///   bad cell in row order), else by row, and may then read either.
+///   finite, every label of the metric's domain) by row, except that the label-wise averages
+///   and scikit-learn's label-type check validate by column where both inputs lend every
+///   column whole (reading the rows only from the first row a column finds bad, for the error
+///   of the first bad cell in row order); either may then be read.
 /// * None of them panics for rows within `0..nrows()` and columns within `0..ncols()`; metrics
 ///   ask for no others.
 ///
@@ -49,7 +50,8 @@ mod ndarray_impl;
 /// ([`Error::NonFiniteScore`]). The values themselves cannot be checked: a matrix that returns
 /// the wrong row (or column) of the right length gives a wrong result, and so do one that
 /// lends a column whole when checked and then not and one whose rows differ from its lent
-/// columns (a value or an error, never a panic). A
+/// columns (a value or an error, never a panic, and not always the same one through different
+/// entry points). A
 /// panic inside an implementation (an index out of range, say) is the implementation's bug.
 ///
 /// # Example
