@@ -263,8 +263,9 @@ fn indicator_values_by_columns<Y>(y_true: &Y, mut seen: IndicatorValues) -> Opti
 where
     Y: LabelMatrix + ?Sized,
 {
+    let n = y_true.nrows();
     for j in 0..y_true.ncols() {
-        let mut rest = y_true.column(j).filter(|c| c.len() == y_true.nrows())?;
+        let mut rest = y_true.column(j).filter(|c| c.len() == n)?;
         while let Some((label, after)) = rest.split_first() {
             if let [Some(a), Some(b)] = seen {
                 // Both values known: no other is admitted, and the rest is checked whole.

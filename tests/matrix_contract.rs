@@ -633,8 +633,8 @@ fn scores_lent_in_columns_unlike_the_rows_are_refused() {
     }
 }
 
-/// A matrix whose lent columns are clean while its rows hold NaN scores or labels out of every
-/// domain (beside clean scores, or bad ones): inputs that lend every column are validated by
+/// A matrix whose lent columns are clean while its rows hold bad scores and labels (NaN and
+/// ±inf: out of every domain; -7 and 2.5: out of the binary one) (beside clean scores, or bad ones): inputs that lend every column are validated by
 /// column, so the rows may go unchecked until a metric reads them. Every entry point gives a
 /// value or an error, never a panic; the macro averages, which read only the columns, give
 /// their value (the rows were not read to validate them).
@@ -692,9 +692,10 @@ fn rows_unlike_the_lent_columns_never_panic() {
     }
 }
 
-/// A matrix that lends its columns and counts one row more from some call of `nrows()` on:
+/// Matrices that lend their columns and count one row more from some call of `nrows()` on:
 /// the validation by column, one by one and on the pool, gives `MatrixShapeChanged`, an error
-/// or a value, never a panic nor a hang, wherever the change falls.
+/// or a value, never a panic nor a hang, wherever the change falls; a change during the
+/// columns' validation is refused as `MatrixShapeChanged`.
 #[test]
 fn a_shape_that_changes_while_the_columns_are_validated_never_panics() {
     use std::sync::atomic::{AtomicUsize, Ordering};
@@ -743,6 +744,7 @@ fn a_shape_that_changes_while_the_columns_are_validated_never_panics() {
         .into_iter()
         .map(|name| Preset::lookup(Convention::Sklearn, name, Preset::NO_PARAMS, None).unwrap())
         .collect();
+    let mut refused = false;
     for grow_after in 0..60 {
         let calls = Arc::new(AtomicUsize::new(0));
         let (y, s) = (
@@ -750,7 +752,21 @@ fn a_shape_that_changes_while_the_columns_are_validated_never_panics() {
             Growing::new(&scores(), &calls, grow_after),
         );
         let one = catch_unwind(AssertUnwindSafe(|| evaluate_all(&presets, &y, &s, None)));
-        assert!(one.is_ok(), "one thread, growing after {grow_after} calls");
+        let Ok(one) = one else {
+            panic!("one thread, growing after {grow_after} calls: a panic");
+        };
+        // The growth that falls inside the columns' validation is refused, naming the scores
+        // (asked first, as a row's reading asks them).
+        refused |= one.iter().any(|r| {
+            matches!(
+                r,
+                Err(Error::MatrixShapeChanged {
+                    matrix: Input::Scores,
+                    expected: (N, L),
+                    found: (n, L),
+                }) if *n == N + 1
+            )
+        });
         #[cfg(feature = "rayon")]
         {
             calls.store(0, Ordering::Relaxed);
@@ -769,6 +785,7 @@ fn a_shape_that_changes_while_the_columns_are_validated_never_panics() {
             );
         }
     }
+    assert!(refused, "no growth was refused as MatrixShapeChanged");
 }
 
 /// Rows past a few chunks, read once to validate them and again by the `samples` average: a

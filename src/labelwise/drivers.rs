@@ -69,8 +69,9 @@ where
     }
     let first = first_suspect(shape.0, 0..shape.1);
     for (matrix, found) in [
-        (Input::Labels, (y_true.nrows(), y_true.ncols())),
+        // Scores first, as a row's reading asks them first.
         (Input::Scores, (y_score.nrows(), y_score.ncols())),
+        (Input::Labels, (y_true.nrows(), y_true.ncols())),
     ] {
         if found != shape {
             return Err(Error::MatrixShapeChanged {

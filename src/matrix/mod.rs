@@ -36,9 +36,10 @@ mod ndarray_impl;
 ///   `a..b` to `out`, row-major: exactly `(b - a) · ncols()` elements.
 /// * `column(j)` holds the values the rows hold: the crate validates the inputs (every score
 ///   finite, every label of the metric's domain) by row, except that the label-wise averages
-///   and scikit-learn's label-type check validate by column where both inputs lend every
-///   column whole (reading the rows only from the first row a column finds bad, for the error
-///   of the first bad cell in row order); either may then be read.
+///   validate by column where both inputs lend every column whole (reading the rows only from
+///   the first row a column finds bad, for the error of the first bad cell in row order), and
+///   scikit-learn's label-type check reads `y_true` by column wherever it lends every column;
+///   either may then be read.
 /// * None of them panics for rows within `0..nrows()` and columns within `0..ncols()`; metrics
 ///   ask for no others.
 ///
