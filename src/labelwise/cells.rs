@@ -126,10 +126,10 @@ where
     Ok(())
 }
 
-/// The first row (of `n`, the validated count) that may fail [`check_rows`], found column by
-/// column in `columns` of matrices that lend them whole (each column one contiguous read, where
-/// a column-major matrix's rows are gathered cell by cell): n when every cell passes, 0 when a
-/// column is not lent whole. The rows before it need no reading.
+/// The first row (of `n`, the count when the check began) that may fail [`check_rows`], found
+/// column by column in `columns` of matrices that lend them whole (each column one contiguous
+/// read, where a column-major matrix's rows are gathered cell by cell): n when every cell
+/// passes, 0 when a column is not lent whole. The rows before it need no reading.
 pub(super) fn first_suspect_row<T, Y, S>(
     (y_true, y_score): (&Y, &S),
     domain: LabelDomain,

@@ -30,32 +30,36 @@ pub(super) type Run<'a, M, T, Y, S> = fn(
     (usize, usize),
 );
 
-/// How the rows are validated where no copy of the cells is made (columns, pieces and rows
-/// read straight from the input): [`check_all_rows`], or [`check_all_rows_parallel`] on a pool.
-pub(super) type Check<Y, S> = fn((&Y, &S), LabelDomain) -> Result<(), Error>;
+/// How the inputs of the validated shape (n, L) are validated where no copy of the cells is
+/// made (columns, pieces and rows read straight from the input): [`check_all_rows`], or
+/// [`check_all_rows_parallel`] on a pool.
+pub(super) type Check<Y, S> = fn((&Y, &S), LabelDomain, (usize, usize)) -> Result<(), Error>;
 
-/// Validates every row, in order, on the calling thread.
+/// Validates every row of the validated `shape`, in order, on the calling thread.
 pub(super) fn check_all_rows<T, Y, S>(
     (y_true, y_score): (&Y, &S),
     domain: LabelDomain,
+    shape: (usize, usize),
 ) -> Result<(), Error>
 where
     T: Score,
     Y: LabelMatrix + ?Sized,
     S: ScoreMatrix<T> + ?Sized,
 {
-    let rows = rows_to_read((y_true, y_score), |n, columns| {
+    let rows = rows_to_read((y_true, y_score), shape, |n, columns| {
         first_suspect_row((y_true, y_score), domain, n, columns)
     })?;
     check_rows((y_true, y_score), domain, rows)
 }
 
-/// The rows the rows' check reads: from the first row the columns find suspect
-/// (`first_suspect(n, 0..L)`) when both matrices lend every column whole, so that only a bad
-/// row, or a matrix whose rows differ from its columns, has its rows read; else all of them.
-/// A shape changed while the columns were read is refused, as the rows' reading refuses it.
+/// The rows of the validated `shape` the rows' check reads: from the first row the columns
+/// find suspect (`first_suspect(n, 0..L)`) when both matrices lend every column whole, so that
+/// only a bad row, or a matrix whose rows differ from its columns, has its rows read; else all
+/// of them. A shape changed since the validation, before or while the columns are read, is
+/// refused, as the rows' reading refuses it.
 fn rows_to_read<T, Y, S>(
     (y_true, y_score): (&Y, &S),
+    shape: (usize, usize),
     first_suspect: impl FnOnce(usize, Range<usize>) -> usize,
 ) -> Result<Range<usize>, Error>
 where
@@ -63,24 +67,28 @@ where
     Y: LabelMatrix + ?Sized,
     S: ScoreMatrix<T> + ?Sized,
 {
-    let shape = (y_true.nrows(), y_true.ncols());
+    let unchanged = || {
+        for (matrix, found) in [
+            // Scores first, as a row's reading asks them first.
+            (Input::Scores, (y_score.nrows(), y_score.ncols())),
+            (Input::Labels, (y_true.nrows(), y_true.ncols())),
+        ] {
+            if found != shape {
+                return Err(Error::MatrixShapeChanged {
+                    matrix,
+                    expected: shape,
+                    found,
+                });
+            }
+        }
+        Ok(())
+    };
     if !lends_columns(y_true, y_score, shape) {
         return Ok(0..shape.0);
     }
+    unchanged()?;
     let first = first_suspect(shape.0, 0..shape.1);
-    for (matrix, found) in [
-        // Scores first, as a row's reading asks them first.
-        (Input::Scores, (y_score.nrows(), y_score.ncols())),
-        (Input::Labels, (y_true.nrows(), y_true.ncols())),
-    ] {
-        if found != shape {
-            return Err(Error::MatrixShapeChanged {
-                matrix,
-                expected: shape,
-                found,
-            });
-        }
-    }
+    unchanged()?;
     Ok(first.min(shape.0)..shape.0)
 }
 
@@ -90,6 +98,7 @@ where
 pub(super) fn check_all_rows_parallel<T, Y, S>(
     (y_true, y_score): (&Y, &S),
     domain: LabelDomain,
+    shape: (usize, usize),
 ) -> Result<(), Error>
 where
     T: Score,
@@ -97,7 +106,7 @@ where
     S: ScoreMatrix<T> + Sync + ?Sized,
 {
     use rayon::prelude::*;
-    let rows = rows_to_read((y_true, y_score), |n, columns| {
+    let rows = rows_to_read((y_true, y_score), shape, |n, columns| {
         let suspect = |j| first_suspect_row((y_true, y_score), domain, n, j..j + 1);
         columns.into_par_iter().map(suspect).min().unwrap_or(n)
     })?;
@@ -182,7 +191,7 @@ where
         };
         let read = match wanted.any() {
             true => read_cells(y_true, y_score, domain, wanted),
-            false => check((y_true, y_score), domain).map(|()| Cells::default()),
+            false => check((y_true, y_score), domain, (n, l)).map(|()| Cells::default()),
         };
         match read {
             Ok(c) => {
