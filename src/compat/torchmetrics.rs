@@ -481,9 +481,12 @@ mod tests {
         fn sigmoid_f32_is_the_float32_formula(x in -120.0f32..120.0) {
             let y = sigmoid_f32(x);
             prop_assert_eq!(y.to_bits(), by_f64_steps(x).to_bits());
-            // Against f32 arithmetic throughout (libm's expf): at most one ulp apart.
+            // Against f32 arithmetic throughout (libm's expf, itself up to an ulp off, an error
+            // that 1 + e and the division carry on): a scan of every f32 in this range against
+            // glibc's expf found at most 4 ulps (2 or more for about 20,000 of them, such as
+            // -4.963377, where expf is one ulp high and the results two apart).
             let direct = 1.0f32 / (1.0 + (-x).exp());
-            prop_assert!((y.to_bits() as i64 - direct.to_bits() as i64).abs() <= 1, "{x}");
+            prop_assert!((y.to_bits() as i64 - direct.to_bits() as i64).abs() <= 4, "{x}");
             // Saturation and underflow, as torch.
             if x > 16.7 {
                 prop_assert_eq!(y, 1.0);
