@@ -1,7 +1,7 @@
 //! The cells of both matrices, read and validated once and copied in the layouts the
 //! averages read: by column (label-wise) and by row (the pool ranked whole).
 
-use super::columns::InPlace;
+use super::columns::{lent_whole, InPlace};
 use core::ops::Range;
 
 use crate::error::{Error, Input, LabelDomain};
@@ -144,7 +144,10 @@ where
     let mut first = n;
     for j in columns {
         // Lengths asked again: a column lent whole when the layout was decided may not be now.
-        first = match (whole(y_true.column(j), n), whole(y_score.column(j), n)) {
+        first = match (
+            lent_whole(y_true.column(j), n),
+            lent_whole(y_score.column(j), n),
+        ) {
             (Some(labels), Some(scores)) => match first_bad_row(scores, labels, domain) {
                 Some(row) => first.min(row),
                 None => first,
@@ -156,11 +159,6 @@ where
         }
     }
     first
-}
-
-/// A lent column, if it holds exactly `n` cells.
-fn whole<X>(column: Option<&[X]>, n: usize) -> Option<&[X]> {
-    column.filter(|c| c.len() == n)
 }
 
 /// Writes `rows` (row-major, L per row, the rows from `first` on) into the column-major

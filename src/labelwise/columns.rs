@@ -77,11 +77,15 @@ where
     Y: LabelMatrix + ?Sized,
     S: ScoreMatrix<T> + ?Sized,
 {
-    let whole = |len: usize| len == n;
     (0..l).all(|j| {
-        y_true.column(j).map(<[_]>::len).is_some_and(whole)
-            && y_score.column(j).map(<[_]>::len).is_some_and(whole)
+        lent_whole(y_true.column(j), n).is_some() && lent_whole(y_score.column(j), n).is_some()
     })
+}
+
+/// A lent column (`Matrix::column`), if it holds exactly the `n` validated rows: one of another
+/// length (a matrix breaking its contract) is not read in place.
+pub(super) fn lent_whole<X>(column: Option<&[X]>, n: usize) -> Option<&[X]> {
+    column.filter(|c| c.len() == n)
 }
 
 /// Where the macro and weighted averages read the columns without a copy of the n·L cells,

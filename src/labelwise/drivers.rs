@@ -3,7 +3,7 @@
 
 use super::cells::{check_rows, first_suspect_row, read_cells, Cells, Layouts};
 use super::columns::{
-    column_values, column_weight, columns_in_place, lends_columns, read_block, InPlace,
+    column_values, column_weight, columns_in_place, lends_columns, lent_whole, read_block, InPlace,
     BLOCK_COLUMNS,
 };
 use super::lanes::{add_values, fail, results, wants, Lane, VectorPlan};
@@ -568,7 +568,7 @@ where
                 self.labels.clear();
                 self.labels.extend(labels.iter().map(|y| y.value()));
                 self.labels.resize(n, 0.0);
-                self.lent_scores = y_score.column(j).filter(|s| s.len() == n);
+                self.lent_scores = lent_whole(y_score.column(j), n);
                 if self.lent_scores.is_none() {
                     self.scores.clear();
                     self.scores.resize(n, T::zero());
