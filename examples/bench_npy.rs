@@ -4,10 +4,14 @@
 //!
 //! ```text
 //! cargo run --release --example bench_npy -- DIR SHAPE[,SHAPE] [--metrics a,b] [--repeats 3] [--threads N]
-//!     [--baseline-loops] [--avx2-loops] [--with-relevant] [--small-pages]
+//!     [--baseline-loops] [--avx2-loops] [--with-relevant] [--small-pages] [--peak-memory]
+//!     [--pool-cells N]
 //! ```
 //!
-//! Prints one line per (shape, metric): `SHAPE METRIC MEDIAN_SECONDS VALUE`. `read` is one pass
+//! Prints one line per (shape, metric): `SHAPE METRIC MEDIAN_SECONDS VALUE`, then with
+//! `--peak-memory` the most heap the metric's calls held above the inputs (`PEAK_MB` MB: every
+//! allocation is counted). `--pool-cells N` sets the most cells the micro averages' pool holds
+//! at once (`set_micro_pool_cells`). `read` is one pass
 //! summing every score: the floor every metric reads through. `--baseline-loops` runs the
 //! baseline-CPU loops where the CPU has wider ones (src/wide.rs), `--avx2-loops` the AVX2 ones
 //! where it has AVX-512. `read_columns` reads every score and label as the label-wise metrics
@@ -34,10 +38,12 @@
 //! `iap_micro` is interpolated average precision over the pooled cells (10 levels, `First`, as
 //! MULAN's macro presets take them), on one thread.
 
+use std::alloc::{GlobalAlloc, Layout, System};
 use std::error::Error;
 use std::fs;
 use std::hint::black_box;
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use rankmetrics::registry::{Convention, Preset};
@@ -313,8 +319,77 @@ fn columns_at_once() -> usize {
         .unwrap_or(8)
 }
 
-/// The median of `repeats` timed calls after one warm-up, and the value.
+/// Counts the bytes the process holds on the heap, and the most it held since
+/// [`Heap::start_peak`], for `--peak-memory`.
+struct Heap;
+
+static HEAP_NOW: AtomicUsize = AtomicUsize::new(0);
+static HEAP_PEAK: AtomicUsize = AtomicUsize::new(0);
+/// The bytes held when the current peak was started, and the peak above them of the last
+/// metric timed.
+static HEAP_BASE: AtomicUsize = AtomicUsize::new(0);
+static LAST_PEAK_ABOVE: AtomicUsize = AtomicUsize::new(0);
+
+impl Heap {
+    fn grew(bytes: usize) {
+        let now = HEAP_NOW.fetch_add(bytes, Ordering::Relaxed) + bytes;
+        HEAP_PEAK.fetch_max(now, Ordering::Relaxed);
+    }
+
+    /// Starts a new peak from what is held now (the inputs, read before).
+    fn start_peak() {
+        let now = HEAP_NOW.load(Ordering::Relaxed);
+        HEAP_BASE.store(now, Ordering::Relaxed);
+        HEAP_PEAK.store(now, Ordering::Relaxed);
+    }
+
+    /// The most held since [`start_peak`](Self::start_peak), above what was held then.
+    fn peak_above_start() -> usize {
+        HEAP_PEAK.load(Ordering::Relaxed) - HEAP_BASE.load(Ordering::Relaxed)
+    }
+}
+
+// SAFETY: every call is the system allocator's, with the same arguments; the counts are
+// bookkeeping only.
+unsafe impl GlobalAlloc for Heap {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = System.alloc(layout);
+        if !p.is_null() {
+            Heap::grew(layout.size());
+        }
+        p
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        let p = System.alloc_zeroed(layout);
+        if !p.is_null() {
+            Heap::grew(layout.size());
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
+        System.dealloc(p, layout);
+        HEAP_NOW.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+
+    unsafe fn realloc(&self, p: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let q = System.realloc(p, layout, new_size);
+        if !q.is_null() {
+            HEAP_NOW.fetch_sub(layout.size(), Ordering::Relaxed);
+            Heap::grew(new_size);
+        }
+        q
+    }
+}
+
+#[global_allocator]
+static HEAP: Heap = Heap;
+
+/// The median of `repeats` timed calls after one warm-up, and the value; the most heap the
+/// calls held above what was held before them goes to `LAST_PEAK_ABOVE`.
 fn time(repeats: usize, mut f: impl FnMut() -> f64) -> (f64, f64) {
+    Heap::start_peak();
     let value = black_box(f());
     let mut times: Vec<f64> = (0..repeats)
         .map(|_| {
@@ -324,6 +399,7 @@ fn time(repeats: usize, mut f: impl FnMut() -> f64) -> (f64, f64) {
         })
         .collect();
     times.sort_by(f64::total_cmp);
+    LAST_PEAK_ABOVE.store(Heap::peak_above_start(), Ordering::Relaxed);
     (times[times.len() / 2], value)
 }
 
@@ -354,6 +430,11 @@ fn main() -> Result<(), Box<dyn Error>> {
     }
     let par = threads.is_some();
     let with_relevant = args.iter().any(|a| a == "--with-relevant");
+    let peak_memory = args.iter().any(|a| a == "--peak-memory");
+    // The most cells the micro averages' pool holds at once (`--pool-cells N`).
+    if let Some(cells) = option("--pool-cells") {
+        rankmetrics::set_micro_pool_cells(Some(cells.parse()?));
+    }
     let pages = match args.iter().any(|a| a == "--small-pages") {
         true => Pages::Default,
         false => Pages::AsNumpy,
@@ -490,7 +571,13 @@ fn main() -> Result<(), Box<dyn Error>> {
                         time(repeats, || preset_value(par, &p, &y, &s))
                     }
                 };
-                println!("{shape} {metric} {median:.6} {value}");
+                match peak_memory {
+                    true => {
+                        let peak = LAST_PEAK_ABOVE.load(Ordering::Relaxed) as f64 / 1e6;
+                        println!("{shape} {metric} {median:.6} {value} {peak:.1}MB");
+                    }
+                    false => println!("{shape} {metric} {median:.6} {value}"),
+                }
             }
         }
         Ok(())

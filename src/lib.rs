@@ -77,7 +77,7 @@ pub use error::{Degeneracy, Error, Incompatibility, Input, LabelDomain, RunsLimi
 #[doc(hidden)]
 pub use kernel::{set_kernel_path, KernelPath};
 pub use kernel::{Block, RankedRow, Ranker, Ranking, RelevantEnd};
-pub use labelwise::LabelRunsAccumulator;
+pub use labelwise::{set_micro_pool_cells, LabelRunsAccumulator};
 pub use labelwise::{Average, LabelwiseOptions, Mean, Undefined};
 pub use matrix::{LabelMatrix, Matrix, RowMajor, ScoreMatrix};
 pub use metric::RankingMetric;

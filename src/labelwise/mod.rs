@@ -47,6 +47,7 @@ mod samples;
 pub(crate) mod vector;
 
 pub(crate) use builders::labelwise_builders;
+pub use pool::set_micro_pool_cells;
 pub use runs_accumulator::LabelRunsAccumulator;
 pub(crate) use vector::{Vector, VectorMetric};
 

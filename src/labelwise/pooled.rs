@@ -5,7 +5,9 @@ use super::cells::Cells;
 use super::lanes::{fail, vector_values, wants, Lane, Values, VectorPlan};
 use super::medians::{ClassMedians, PieceClasses};
 use super::piece_sums::PieceSums;
-use super::pool::{any_label, cut_pieces, key_range, Bucketing, Pool, Segment, BUCKETS};
+use super::pool::{
+    any_label, cut_pieces, cut_windows, key_range, window_cells, Bucketing, Pool, Segment, BUCKETS,
+};
 use super::vector::{Vector, VectorMetric, Weights};
 use super::Average;
 use crate::error::Error;
@@ -234,33 +236,44 @@ where
             medians: None,
         });
     };
-    let mut pool = Pool::new(zero, total, weights.is_some());
+    // The class medians read pieces after all are ranked: one window keeps them all.
+    let most = match plans.medians {
+        true => total,
+        false => window_cells(total),
+    };
+    let windows = cut_windows(&pieces, most);
+    let room = windows.iter().map(|w| w.cells.len()).max().unwrap_or(0);
+    let mut pool = Pool::new(zero, room, weights.is_some());
     let matrices = (y_true, y_score);
-    Pool::place(
-        matrices,
-        0..n,
-        bucketing,
-        &mut ends,
-        &split_groups,
-        pool.slots(),
-    )?;
     let mut ranker = PieceRanker::default();
     let mut classes = PieceClasses::default();
-    for piece in &pieces {
-        let segment = pool.segment(piece.cells.clone());
-        ranker.rank(
-            &[segment],
-            weights,
-            &plans,
-            &mut classes,
-            |ranking, v, row| {
-                for (lane, sums) in lanes.iter().zip(sums.iter_mut()) {
-                    if reads_piece(lane, ranking) {
-                        sums.add_part(&sums.part(v, row));
+    for window in &windows {
+        let mut next = window.starts(&ends);
+        Pool::place(
+            matrices,
+            0..n,
+            bucketing,
+            window.buckets.clone(),
+            &mut next,
+            &split_groups,
+            pool.slots(window.cells.len()),
+        )?;
+        for piece in &pieces[window.pieces.clone()] {
+            let segment = pool.segment(window.cells_of(piece));
+            ranker.rank(
+                &[segment],
+                weights,
+                &plans,
+                &mut classes,
+                |ranking, v, row| {
+                    for (lane, sums) in lanes.iter().zip(sums.iter_mut()) {
+                        if reads_piece(lane, ranking) {
+                            sums.add_part(&sums.part(v, row));
+                        }
                     }
-                }
-            },
-        );
+                },
+            );
+        }
     }
     let medians = plans
         .medians
@@ -410,20 +423,29 @@ mod tests {
             assert_eq!(pieces.to_bits(), whole.to_bits(), "{metric:?} {weighted}");
             wholes.push(whole.to_bits());
         }
-        // Pieces of 2^10 cells split many groups (placed twice) and leave many whole.
-        for small in [0, 1 << 10] {
+        // Pieces of 2^10 cells split many groups (placed twice) and leave many whole; windows
+        // of several pieces, of one piece each (smaller than a piece), cut inside a split group.
+        for (small, window) in [
+            (0, 0),
+            (1 << 10, 0),
+            (1 << 10, 5000),
+            (0, 50_000),
+            (1 << 10, 1),
+        ] {
             cells.set(small);
+            cells.set_window(window);
             let bits = |values: Vec<Result<f64, Error>>| -> Vec<u64> {
                 values.into_iter().map(|v| v.unwrap().to_bits()).collect()
             };
             let all = bits(super::super::evaluate_many(metrics, &yy, &ss, weights));
-            assert_eq!(all, wholes, "{small} {weighted}");
+            assert_eq!(all, wholes, "{small} {window} {weighted}");
             #[cfg(feature = "rayon")]
             for threads in 1..=3 {
                 let parallel = on_threads(threads, || {
                     super::super::evaluate_many_parallel(metrics, &yy, &ss, weights)
                 });
-                assert_eq!(bits(parallel), wholes, "{small} {threads} {weighted}");
+                let context = format!("{small} {window} {threads} {weighted}");
+                assert_eq!(bits(parallel), wholes, "{context}");
             }
         }
     }

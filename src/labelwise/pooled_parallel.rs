@@ -10,7 +10,8 @@ use super::lanes::Lane;
 use super::medians::PieceClasses;
 use super::piece_sums::PiecePart;
 use super::pool::{
-    any_label, cut_pieces, key_range, to_offsets, Bucketing, Pool, Segment, BUCKETS,
+    any_label, cut_pieces, cut_windows, key_range, to_offsets, window_cells, Bucketing, Piece,
+    Pool, Segment, Window, BUCKETS,
 };
 use super::pooled::{
     first_sums, micro_in_pieces, reads_piece, PiecePlans, PieceRanker, PooledSums,
@@ -18,7 +19,7 @@ use super::pooled::{
 use super::vector::VectorMetric;
 use crate::error::Error;
 use crate::matrix::{LabelMatrix, ScoreMatrix};
-use crate::score::Score;
+use crate::score::{Label, Score};
 
 /// Ranges of rows per thread for the passes over the cells; each holds one count per bucket
 /// and a pool of its own, so that every piece is gathered from that many segments: one (two
@@ -95,71 +96,114 @@ where
             medians: None,
         });
     };
-    // Each range's pool, and where each bucket starts in it.
-    let placed: Vec<_> = row_ranges
-        .into_par_iter()
-        .zip(counts)
-        .map(|(rows, mut starts)| {
-            let cells = to_offsets(&mut starts);
-            let mut pool = Pool::new(zero, cells, weights.is_some());
-            let mut next = starts.clone();
-            Pool::place(
-                (y_true, y_score),
-                rows,
-                bucketing,
-                &mut next,
-                &split_groups,
-                pool.slots(),
-            )?;
-            Ok::<_, Error>((pool, starts))
-        })
-        .collect();
-    let placed = placed.into_iter().collect::<Result<Vec<_>, _>>()?;
     let plans = PiecePlans::new(lanes, items, weights.is_some());
     let first = first_sums(lanes, items, weights.is_some());
-    // A piece's cells: its buckets in each range's pool, the ranges in row order.
-    let cells = |p: usize| -> Vec<Segment<'_, T, Y::Elem>> {
-        let (b0, b1) = (pieces[p].buckets.start, pieces[p].buckets.end);
-        let segments = placed.iter();
-        segments
-            .map(|(pool, starts)| pool.segment(starts[b0]..starts[b1]))
-            .collect()
+    // Where each bucket starts in each range's pool of every bucket.
+    let range_starts: Vec<Vec<usize>> = counts
+        .into_iter()
+        .map(|mut starts| {
+            to_offsets(&mut starts);
+            starts
+        })
+        .collect();
+    // The class medians read pieces after all are ranked: one window keeps them all.
+    let most = match plans.medians {
+        true => total,
+        false => window_cells(total),
     };
+    let windows = cut_windows(&pieces, most);
+    // Each range's pool: room for its share of the largest window.
+    let mut pools: Vec<Pool<T, Y::Elem>> = range_starts
+        .iter()
+        .map(|starts| {
+            let share = |w: &Window| w.starts(starts).last().copied().unwrap_or(0);
+            let room = windows.iter().map(share).max().unwrap_or(0);
+            Pool::new(zero, room, weights.is_some())
+        })
+        .collect();
     let mut classes = PieceClasses::default();
-    let indices: Vec<usize> = (0..pieces.len()).collect();
-    for window in indices.chunks(PIECES_PER_THREAD * threads) {
-        // Each piece's class counts and parts: (lane, part), in the order the sequential pass
-        // adds them.
-        let parts: Vec<(PieceClasses, Vec<(usize, PiecePart)>)> = window
+    let mut window_starts: Vec<Vec<usize>> = Vec::new();
+    for window in &windows {
+        // Each range's cells of the window placed in its pool (errors in row order).
+        let placed: Vec<_> = row_ranges
             .par_iter()
-            .map_init(PieceRanker::default, |ranker, &p| {
-                let mut parts = Vec::new();
-                let mut piece_classes = PieceClasses::default();
-                ranker.rank(
-                    &cells(p),
-                    weights,
-                    &plans,
-                    &mut piece_classes,
-                    |ranking, v, row| {
-                        for (k, lane) in lanes.iter().enumerate() {
-                            if reads_piece(lane, ranking) {
-                                parts.push((k, first[k].part(v, row)));
-                            }
-                        }
-                    },
-                );
-                (piece_classes, parts)
+            .zip(&range_starts)
+            .zip(pools.par_iter_mut())
+            .map(|((rows, starts), pool)| {
+                let starts = window.starts(starts);
+                let mut next = starts.clone();
+                let cells = starts.last().copied().unwrap_or(0);
+                Pool::place(
+                    (y_true, y_score),
+                    rows.clone(),
+                    bucketing,
+                    window.buckets.clone(),
+                    &mut next,
+                    &split_groups,
+                    pool.slots(cells),
+                )?;
+                Ok::<_, Error>(starts)
             })
             .collect();
-        for (piece_classes, parts) in &parts {
-            classes.extend(piece_classes);
-            for (k, part) in parts {
-                sums[*k].add_part(part);
+        window_starts = placed.into_iter().collect::<Result<Vec<_>, _>>()?;
+        let cells = piece_cells(&pieces, &pools, &window_starts);
+        let indices: Vec<usize> = window.pieces.clone().collect();
+        for chunk in indices.chunks(PIECES_PER_THREAD * threads) {
+            // Each piece's class counts and parts: (lane, part), in the order the sequential
+            // pass adds them.
+            let parts: Vec<(PieceClasses, Vec<(usize, PiecePart)>)> = chunk
+                .par_iter()
+                .map_init(PieceRanker::default, |ranker, &p| {
+                    let mut parts = Vec::new();
+                    let mut piece_classes = PieceClasses::default();
+                    ranker.rank(
+                        &cells(p),
+                        weights,
+                        &plans,
+                        &mut piece_classes,
+                        |ranking, v, row| {
+                            for (k, lane) in lanes.iter().enumerate() {
+                                if reads_piece(lane, ranking) {
+                                    parts.push((k, first[k].part(v, row)));
+                                }
+                            }
+                        },
+                    );
+                    (piece_classes, parts)
+                })
+                .collect();
+            for (piece_classes, parts) in &parts {
+                classes.extend(piece_classes);
+                for (k, part) in parts {
+                    sums[*k].add_part(part);
+                }
             }
         }
     }
+    // With medians wanted, the one window's pools are still placed.
+    let cells = piece_cells(&pieces, &pools, &window_starts);
     let medians = plans.medians.then(|| classes.medians(cells));
     Ok(PooledSums { sums, medians })
+}
+
+/// A piece's cells in the window placed in `pools` (where each bucket starts in each: `starts`):
+/// its buckets in each range's pool, the ranges in row order.
+fn piece_cells<'a, T: Score, L: Label>(
+    pieces: &'a [Piece],
+    pools: &'a [Pool<T, L>],
+    starts: &'a [Vec<usize>],
+) -> impl Fn(usize) -> Vec<Segment<'a, T, L>> + Sync + 'a {
+    move |p| {
+        let Some(piece) = pieces.get(p) else {
+            return Vec::new();
+        };
+        let (b0, b1) = (piece.buckets.start, piece.buckets.end);
+        let at = |s: &[usize], b: usize| s.get(b).copied().unwrap_or(0);
+        let ranges = pools.iter().zip(starts);
+        ranges
+            .map(|(pool, s)| pool.segment(at(s, b0)..at(s, b1)))
+            .collect()
+    }
 }
 
 /// `range` cut into at most `parts` ranges of (nearly) equal length, in order.
