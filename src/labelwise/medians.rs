@@ -3,6 +3,7 @@
 //! holding a middle item is looked into.
 
 use super::pool::Segment;
+use crate::error::Error;
 use crate::kernel::RankedRow;
 use crate::score::{Label, Score};
 
@@ -75,15 +76,17 @@ impl PieceClasses {
         self.counts.extend_from_slice(&next.counts);
     }
 
-    /// The pool's class medians; `cells(p)` hands piece p's cells (in segments).
-    pub(super) fn medians<'a, T: Score, L: Label + 'a>(
+    /// The pool's class medians; `class_of(p, relevant)` hands the scores of piece p's relevant
+    /// (or irrelevant) cells, in any order ([`class_in`] of its cells), or the error met
+    /// reading them again.
+    pub(super) fn medians<T: Score>(
         &self,
-        cells: impl Fn(usize) -> Vec<Segment<'a, T, L>>,
-    ) -> ClassMedians {
-        ClassMedians {
-            cases: self.class_median(true, &cells),
-            controls: self.class_median(false, &cells),
-        }
+        mut class_of: impl FnMut(usize, bool) -> Result<Vec<T>, Error>,
+    ) -> Result<ClassMedians, Error> {
+        Ok(ClassMedians {
+            cases: self.class_median(true, &mut class_of)?,
+            controls: self.class_median(false, &mut class_of)?,
+        })
     }
 
     /// The median score of the relevant (or irrelevant) cells. Pieces are runs of whole
@@ -91,47 +94,52 @@ impl PieceClasses {
     /// best of its class in the piece where the count passes k: selected there, among a copy
     /// of that piece's class (O(piece)), with the next one for an even count (in the same
     /// piece, or the best of the next piece holding the class).
-    fn class_median<'a, T: Score, L: Label + 'a>(
+    fn class_median<T: Score>(
         &self,
         relevant: bool,
-        cells: impl Fn(usize) -> Vec<Segment<'a, T, L>>,
-    ) -> f64 {
+        class_of: &mut impl FnMut(usize, bool) -> Result<Vec<T>, Error>,
+    ) -> Result<f64, Error> {
         let of_class = |&(r, i): &(usize, usize)| if relevant { r } else { i };
         let count: usize = self.counts.iter().map(of_class).sum();
         if count == 0 {
-            return f64::NAN;
+            return Ok(f64::NAN);
         }
         let (k, even) = ((count - 1) / 2, count % 2 == 0);
-        let class_of = |p: usize| class_in(&cells(p), relevant);
         let mut before = 0;
         for (p, here) in self.counts.iter().map(of_class).enumerate() {
             if k < before + here {
-                let Some((lower, next)) = kth_best(&mut class_of(p), k - before, even) else {
-                    return f64::NAN;
+                let Some((lower, next)) = kth_best(&mut class_of(p, relevant)?, k - before, even)
+                else {
+                    return Ok(f64::NAN);
                 };
                 // The upper middle cell (even counts): the next in this piece, or the best of
                 // the next piece holding the class.
-                let later = || {
-                    let holding =
-                        (p + 1..self.counts.len()).find(|&q| of_class(&self.counts[q]) > 0);
-                    holding
-                        .and_then(|q| kth_best(&mut class_of(q), 0, false))
-                        .map(|(best, _)| best)
+                let upper = match (even, next) {
+                    (false, _) => None,
+                    (true, Some(next)) => Some(next.as_f64()),
+                    (true, None) => {
+                        let holding =
+                            (p + 1..self.counts.len()).find(|&q| of_class(&self.counts[q]) > 0);
+                        match holding {
+                            Some(q) => kth_best(&mut class_of(q, relevant)?, 0, false)
+                                .map(|(best, _)| best.as_f64()),
+                            None => None,
+                        }
+                    }
                 };
-                let upper = match even {
-                    true => next.or_else(later).map(T::as_f64),
-                    false => None,
-                };
-                return median_of_middles(lower.as_f64(), upper, even);
+                return Ok(median_of_middles(lower.as_f64(), upper, even));
             }
             before += here;
         }
-        f64::NAN
+        Ok(f64::NAN)
     }
 }
 
 /// The scores of the relevant (or irrelevant) cells of `segments`.
-fn class_in<T: Score, L: Label>(segments: &[Segment<'_, T, L>], relevant: bool) -> Vec<T> {
+pub(super) fn class_in<T: Score, L: Label>(
+    segments: &[Segment<'_, T, L>],
+    relevant: bool,
+) -> Vec<T> {
     let mut class: Vec<T> = Vec::new();
     for segment in segments {
         let cells = segment.scores.iter().zip(segment.labels);

@@ -96,8 +96,8 @@ static TEST_WINDOW_CELLS: AtomicUsize = AtomicUsize::new(0);
 /// in a pass over the whole input, so the copy stays within the limit (a range of equal scores
 /// larger than the limit is a window alone) at the cost of one pass over the input per window.
 /// Values are the same bits whatever the limit. pROC's automatic direction (mldr's micro AUC)
-/// reads the class medians after every piece and keeps the whole pool. The setting holds for
-/// the whole process and every thread.
+/// reads the class medians after every piece: the pieces holding them are placed again, up to
+/// four more passes. The setting holds for the whole process and every thread.
 ///
 /// # Example
 /// ```
@@ -278,6 +278,42 @@ impl Window {
     pub(super) fn cells_of(&self, piece: &Piece) -> Range<usize> {
         let first = self.cells.start;
         piece.cells.start.saturating_sub(first)..piece.cells.end.saturating_sub(first)
+    }
+}
+
+/// The window a pool holds after its pieces are ranked (the last), for a reader of pieces after
+/// that (the class medians): a piece of another window is placed again first.
+pub(super) struct HeldWindow<'w> {
+    windows: &'w [Window],
+    held: Option<usize>,
+}
+
+impl<'w> HeldWindow<'w> {
+    /// The pool holds the last of `windows`.
+    pub(super) fn last(windows: &'w [Window]) -> Self {
+        HeldWindow {
+            windows,
+            held: windows.len().checked_sub(1),
+        }
+    }
+
+    /// The window holding piece `p` (none for a piece of no window), once `place` has placed it
+    /// unless the pool holds it already.
+    pub(super) fn holding<E>(
+        &mut self,
+        p: usize,
+        place: impl FnOnce(&Window) -> Result<(), E>,
+    ) -> Result<Option<&'w Window>, E> {
+        let Some(w) = self.windows.iter().position(|w| w.pieces.contains(&p)) else {
+            return Ok(None);
+        };
+        if self.held != Some(w) {
+            // Nothing is held while a window is being placed: a failed placing leaves none.
+            self.held = None;
+            place(&self.windows[w])?;
+            self.held = Some(w);
+        }
+        Ok(self.windows.get(w))
     }
 }
 

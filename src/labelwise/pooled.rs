@@ -3,10 +3,11 @@
 
 use super::cells::Cells;
 use super::lanes::{fail, vector_values, wants, Lane, Values, VectorPlan};
-use super::medians::{ClassMedians, PieceClasses};
+use super::medians::{class_in, ClassMedians, PieceClasses};
 use super::piece_sums::PieceSums;
 use super::pool::{
-    any_label, cut_pieces, cut_windows, key_range, window_cells, Bucketing, Pool, Segment, BUCKETS,
+    any_label, cut_pieces, cut_windows, key_range, window_cells, Bucketing, HeldWindow, Pool,
+    Segment, SplitGroups, Window, BUCKETS,
 };
 use super::vector::{Vector, VectorMetric, Weights};
 use super::Average;
@@ -15,6 +16,8 @@ use crate::kernel::{RankedRow, Ranker, Ranking, Reach};
 use crate::matrix::{LabelMatrix, ScoreMatrix};
 use crate::score::{Label, Score};
 use crate::ties::TieGrouping;
+
+use core::ops::Range;
 
 /// The most items one ranked vector may hold (the kernel numbers them with `u32`).
 pub(super) const MAX_ITEMS: usize = u32::MAX as usize;
@@ -236,28 +239,20 @@ where
             medians: None,
         });
     };
-    // The class medians read pieces after all are ranked: one window keeps them all.
-    let most = match plans.medians {
-        true => total,
-        false => window_cells(total),
-    };
-    let windows = cut_windows(&pieces, most);
+    let windows = cut_windows(&pieces, window_cells(total));
     let room = windows.iter().map(|w| w.cells.len()).max().unwrap_or(0);
     let mut pool = Pool::new(zero, room, weights.is_some());
-    let matrices = (y_true, y_score);
+    let placing = Placing {
+        matrices: (y_true, y_score),
+        rows: 0..n,
+        bucketing,
+        starts: &ends,
+        split_groups: &split_groups,
+    };
     let mut ranker = PieceRanker::default();
     let mut classes = PieceClasses::default();
     for window in &windows {
-        let mut next = window.starts(&ends);
-        Pool::place(
-            matrices,
-            0..n,
-            bucketing,
-            window.buckets.clone(),
-            &mut next,
-            &split_groups,
-            pool.slots(window.cells.len()),
-        )?;
+        placing.place(window, &mut pool)?;
         for piece in &pieces[window.pieces.clone()] {
             let segment = pool.segment(window.cells_of(piece));
             ranker.rank(
@@ -275,10 +270,60 @@ where
             );
         }
     }
-    let medians = plans
-        .medians
-        .then(|| classes.medians(|p| vec![pool.segment(pieces[p].cells.clone())]));
+    let medians = match plans.medians {
+        false => None,
+        true => {
+            // A piece of another window than the last is placed again (a pass).
+            let mut held = HeldWindow::last(&windows);
+            let class_of = |p: usize, relevant: bool| {
+                let place = |w: &Window| placing.place(w, &mut pool).map(drop);
+                let (Some(w), Some(piece)) = (held.holding(p, place)?, pieces.get(p)) else {
+                    return Ok(Vec::new());
+                };
+                Ok(class_in(&[pool.segment(w.cells_of(piece))], relevant))
+            };
+            Some(classes.medians(class_of)?)
+        }
+    };
     Ok(PooledSums { sums, medians })
+}
+
+/// What places a window's cells in a pool: the input (the rows read), its bucketing, and where
+/// each bucket starts in a pool of every bucket of those rows (with the groups of buckets that
+/// pieces split).
+pub(super) struct Placing<'a, Y: ?Sized, S: ?Sized> {
+    pub(super) matrices: (&'a Y, &'a S),
+    pub(super) rows: Range<usize>,
+    pub(super) bucketing: Bucketing,
+    pub(super) starts: &'a [usize],
+    pub(super) split_groups: &'a SplitGroups,
+}
+
+impl<Y: LabelMatrix + ?Sized, S: ?Sized> Placing<'_, Y, S> {
+    /// Places the cells of `rows` in `window` in `pool`, in a pass over those rows; where each
+    /// bucket's cells start in the pool.
+    pub(super) fn place<T: Score>(
+        &self,
+        window: &Window,
+        pool: &mut Pool<T, Y::Elem>,
+    ) -> Result<Vec<usize>, Error>
+    where
+        S: ScoreMatrix<T>,
+    {
+        let starts = window.starts(self.starts);
+        let mut next = starts.clone();
+        let cells = starts.last().copied().unwrap_or(0);
+        Pool::place(
+            self.matrices,
+            self.rows.clone(),
+            self.bucketing,
+            window.buckets.clone(),
+            &mut next,
+            self.split_groups,
+            pool.slots(cells),
+        )?;
+        Ok(starts)
+    }
 }
 
 /// Adds the value of each piece-reading lane's pooled ranking (its sums, from
@@ -574,15 +619,21 @@ mod tests {
                 let eq = |a: f64, b: f64| a == b || (a.is_nan() && b.is_nan());
                 eq(m.cases, expected.0) && eq(m.controls, expected.1)
             };
-            let medians = micro_in_pieces(&lanes, &yy, &ss, None).unwrap().medians;
-            assert!(same(medians), "{case}: {medians:?} {expected:?}");
-            #[cfg(feature = "rayon")]
-            {
-                let parallel = on_threads(2, || {
-                    super::super::pooled_parallel::micro_in_pieces_parallel(&lanes, &yy, &ss, None)
-                });
-                let medians = parallel.unwrap().medians;
-                assert!(same(medians), "{case}: {medians:?} {expected:?}");
+            // One window, windows of one piece each, and of a few: the pieces holding the
+            // middle items placed again where the pool holds another window.
+            for window in [0, 1, 20] {
+                cells.set_window(window);
+                let medians = micro_in_pieces(&lanes, &yy, &ss, None).unwrap().medians;
+                assert!(same(medians), "{case} {window}: {medians:?} {expected:?}");
+                #[cfg(feature = "rayon")]
+                {
+                    let parallel = on_threads(2, || {
+                        use super::super::pooled_parallel::micro_in_pieces_parallel;
+                        micro_in_pieces_parallel(&lanes, &yy, &ss, None)
+                    });
+                    let medians = parallel.unwrap().medians;
+                    assert!(same(medians), "{case} {window}: {medians:?} {expected:?}");
+                }
             }
         }
     }

@@ -7,14 +7,14 @@ use rayon::prelude::*;
 use core::ops::Range;
 
 use super::lanes::Lane;
-use super::medians::PieceClasses;
+use super::medians::{class_in, PieceClasses};
 use super::piece_sums::PiecePart;
 use super::pool::{
-    any_label, cut_pieces, cut_windows, key_range, to_offsets, window_cells, Bucketing, Piece,
-    Pool, Segment, Window, BUCKETS,
+    any_label, cut_pieces, cut_windows, key_range, to_offsets, window_cells, Bucketing, HeldWindow,
+    Piece, Pool, Segment, Window, BUCKETS,
 };
 use super::pooled::{
-    first_sums, micro_in_pieces, reads_piece, PiecePlans, PieceRanker, PooledSums,
+    first_sums, micro_in_pieces, reads_piece, PiecePlans, PieceRanker, Placing, PooledSums,
 };
 use super::vector::VectorMetric;
 use crate::error::Error;
@@ -106,12 +106,7 @@ where
             starts
         })
         .collect();
-    // The class medians read pieces after all are ranked: one window keeps them all.
-    let most = match plans.medians {
-        true => total,
-        false => window_cells(total),
-    };
-    let windows = cut_windows(&pieces, most);
+    let windows = cut_windows(&pieces, window_cells(total));
     // Each range's pool: room for its share of the largest window.
     let mut pools: Vec<Pool<T, Y::Elem>> = range_starts
         .iter()
@@ -121,31 +116,30 @@ where
             Pool::new(zero, room, weights.is_some())
         })
         .collect();
-    let mut classes = PieceClasses::default();
-    let mut window_starts: Vec<Vec<usize>> = Vec::new();
-    for window in &windows {
-        // Each range's cells of the window placed in its pool (errors in row order).
+    // Each range's cells of a window placed in its pool (errors in row order); where each
+    // bucket starts in each.
+    let place = |window: &Window, pools: &mut [Pool<T, Y::Elem>]| {
         let placed: Vec<_> = row_ranges
             .par_iter()
             .zip(&range_starts)
             .zip(pools.par_iter_mut())
             .map(|((rows, starts), pool)| {
-                let starts = window.starts(starts);
-                let mut next = starts.clone();
-                let cells = starts.last().copied().unwrap_or(0);
-                Pool::place(
-                    (y_true, y_score),
-                    rows.clone(),
+                let placing = Placing {
+                    matrices: (y_true, y_score),
+                    rows: rows.clone(),
                     bucketing,
-                    window.buckets.clone(),
-                    &mut next,
-                    &split_groups,
-                    pool.slots(cells),
-                )?;
-                Ok::<_, Error>(starts)
+                    starts,
+                    split_groups: &split_groups,
+                };
+                placing.place(window, pool)
             })
             .collect();
-        window_starts = placed.into_iter().collect::<Result<Vec<_>, _>>()?;
+        placed.into_iter().collect::<Result<Vec<_>, _>>()
+    };
+    let mut classes = PieceClasses::default();
+    let mut window_starts: Vec<Vec<usize>> = Vec::new();
+    for window in &windows {
+        window_starts = place(window, &mut pools)?;
         let cells = piece_cells(&pieces, &pools, &window_starts);
         let indices: Vec<usize> = window.pieces.clone().collect();
         for chunk in indices.chunks(PIECES_PER_THREAD * threads) {
@@ -180,9 +174,23 @@ where
             }
         }
     }
-    // With medians wanted, the one window's pools are still placed.
-    let cells = piece_cells(&pieces, &pools, &window_starts);
-    let medians = plans.medians.then(|| classes.medians(cells));
+    let medians = match plans.medians {
+        false => None,
+        true => {
+            // A piece of another window than the last is placed again (a pass).
+            let mut held = HeldWindow::last(&windows);
+            let class_of = |p: usize, relevant: bool| {
+                let place_again = |w: &Window| {
+                    window_starts = place(w, &mut pools)?;
+                    Ok::<_, Error>(())
+                };
+                held.holding(p, place_again)?;
+                let segments = piece_cells(&pieces, &pools, &window_starts)(p);
+                Ok(class_in(&segments, relevant))
+            };
+            Some(classes.medians(class_of)?)
+        }
+    };
     Ok(PooledSums { sums, medians })
 }
 
