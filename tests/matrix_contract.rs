@@ -878,3 +878,91 @@ fn a_matrix_changed_after_validation_is_refused_by_the_samples_average() {
         }
     }
 }
+
+/// Scores that differ at every read (all finite) while the micro averages place their pool a
+/// window at a time, each window in a pass of its own: the passes disagree about where each
+/// cell goes. No panic and no hang, on one thread and two; with pieces in one window, the
+/// values are those of a matrix that does not change.
+#[test]
+fn scores_that_change_between_the_windows_passes_never_panic() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    // More cells than a piece holds (2^17): several pieces, so several windows.
+    const ROWS: usize = 700;
+    const COLUMNS: usize = 400;
+    struct Shifts {
+        reads: AtomicUsize,
+        shifts: bool,
+    }
+    impl Matrix for Shifts {
+        type Elem = f64;
+        fn nrows(&self) -> usize {
+            ROWS
+        }
+        fn ncols(&self) -> usize {
+            COLUMNS
+        }
+        fn extend_rows(&self, rows: Range<usize>, out: &mut Vec<f64>) {
+            let read = self.reads.fetch_add(1, Ordering::Relaxed);
+            let shift = if self.shifts { read % 7919 } else { 0 };
+            for i in rows {
+                let cell = |j: usize| ((i * COLUMNS + j) * 7_919 + shift) % 100_003;
+                out.extend((0..COLUMNS).map(|j| cell(j) as f64 / 100_003.0));
+            }
+        }
+    }
+    let y: Vec<Vec<f64>> = (0..ROWS)
+        .map(|i| {
+            (0..COLUMNS)
+                .map(|j| ((i * 3 + j) % 5 == 0) as u8 as f64)
+                .collect()
+        })
+        .collect();
+    let average = [("average".to_string(), "micro".to_string())];
+    let micro: [(Convention, &str, &[(String, String)]); 3] = [
+        (Convention::Sklearn, "roc_auc_score", &average),
+        (Convention::Sklearn, "average_precision_score", &average),
+        (Convention::Mldr, "micro_auc", &[]),
+    ];
+    let presets: Vec<Preset> = micro
+        .iter()
+        .map(|&(convention, name, params)| Preset::lookup(convention, name, params, None).unwrap())
+        .collect();
+    let run =
+        |shifts: bool| {
+            let s = Shifts {
+                reads: AtomicUsize::new(0),
+                shifts,
+            };
+            #[cfg_attr(not(feature = "rayon"), allow(unused_mut))]
+            let mut runs = vec![evaluate_all(&presets, &y, &s, None)];
+            #[cfg(feature = "rayon")]
+            {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(2)
+                    .build()
+                    .unwrap();
+                let s = Shifts {
+                    reads: AtomicUsize::new(0),
+                    shifts,
+                };
+                runs.push(pool.install(|| {
+                    rankmetrics::registry::evaluate_all_parallel(&presets, &y, &s, None)
+                }));
+            }
+            runs
+        };
+    let whole = run(false);
+    // Windows of at most a few cells: each piece a window of its own.
+    rankmetrics::set_micro_pool_cells(Some(3));
+    let (windowed, shifting) = (run(false), catch_unwind(AssertUnwindSafe(|| run(true))));
+    rankmetrics::set_micro_pool_cells(None);
+    let bits = |runs: &[Vec<Result<f64, Error>>]| -> Vec<Option<u64>> {
+        runs.iter()
+            .flatten()
+            .map(|r| r.as_ref().ok().map(|v| v.to_bits()))
+            .collect()
+    };
+    assert!(bits(&whole).iter().all(Option::is_some), "{whole:?}");
+    assert_eq!(bits(&windowed), bits(&whole));
+    assert!(shifting.is_ok(), "a panic");
+}
