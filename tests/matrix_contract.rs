@@ -918,15 +918,19 @@ fn scores_that_change_between_the_windows_passes_never_panic() {
         })
         .collect();
     let average = [("average".to_string(), "micro".to_string())];
-    let micro: [(Convention, &str, &[(String, String)]); 3] = [
-        (Convention::Sklearn, "roc_auc_score", &average),
-        (Convention::Sklearn, "average_precision_score", &average),
-        (Convention::Mldr, "micro_auc", &[]),
-    ];
-    let presets: Vec<Preset> = micro
-        .iter()
-        .map(|&(convention, name, params)| Preset::lookup(convention, name, params, None).unwrap())
-        .collect();
+    let presets: Vec<Preset> = [
+        Preset::lookup(Convention::Sklearn, "roc_auc_score", &average, None),
+        Preset::lookup(
+            Convention::Sklearn,
+            "average_precision_score",
+            &average,
+            None,
+        ),
+        Preset::lookup(Convention::Mldr, "micro_auc", &average[..0], None),
+    ]
+    .into_iter()
+    .map(Result::unwrap)
+    .collect();
     let run =
         |shifts: bool| {
             let s = Shifts {
