@@ -30,6 +30,7 @@ from ._core import (
     metric_names,
     param_keys,
     per_sample,
+    set_micro_pool_cells,
 )
 from ._compare import Comparison, compare
 from . import sklearn, torchmetrics, mldr, mulan, metrics
@@ -68,6 +69,7 @@ __all__ = [
     "metric_names",
     "param_keys",
     "per_sample",
+    "set_micro_pool_cells",
     "sklearn",
     "torchmetrics",
     "mldr",

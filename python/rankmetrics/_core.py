@@ -11,6 +11,7 @@ from . import _input
 from .exceptions import ParameterError
 from ._rankmetrics import Accumulator as _Accumulator
 from ._rankmetrics import Metric, metric_names, param_keys
+from ._rankmetrics import set_micro_pool_cells as _set_micro_pool_cells
 
 CONVENTIONS: Tuple[str, ...] = ("rankmetrics", "sklearn", "torchmetrics", "mldr", "mulan")
 """The conventions: rankmetrics' own metrics and the four toolkits it reproduces."""
@@ -336,3 +337,49 @@ __all__ = [
     "param_keys",
     "per_sample",
 ]
+
+
+def set_micro_pool_cells(cells: Optional[int]) -> None:
+    """Limit the cells the micro averages hold at once; ``None`` restores the default.
+
+    The micro averages of ROC AUC and average precision (scikit-learn's ``average="micro"``,
+    mldr's ``micro_auc``, MULAN's micro measures, and rankmetrics' own) rank the pooled cells of
+    ``y_true`` and ``y_score`` from a copy of about 9–13 bytes a cell, sorted into ranges of
+    scores. A pool of more cells than the limit is copied one window of ranges at a time, each
+    window in a pass over the input: the copy stays within the limit (a range of equal scores
+    larger than the limit is a window alone), at the cost of one more pass over the input per
+    window. Values are the same bits whatever the limit. By default the copy holds up to
+    ``2**25`` cells, or a quarter of the cells where that is more. Like scikit-learn's
+    ``working_memory``, the setting holds for the whole process and every thread.
+
+    Parameters
+    ----------
+    cells : int or None
+        The most cells the copy holds at once (a positive integer), or None for the default.
+
+    Raises
+    ------
+    ParameterError
+        If ``cells`` is neither None nor a positive integer.
+
+    Examples
+    --------
+    >>> import rankmetrics
+    >>> y_true = [[1, 0], [0, 1], [1, 0]]
+    >>> y_score = [[0.9, 0.4], [0.3, 0.8], [0.6, 0.5]]
+    >>> auc = rankmetrics.sklearn.roc_auc_score(y_true, y_score, average="micro")
+    >>> rankmetrics.set_micro_pool_cells(2)
+    >>> rankmetrics.sklearn.roc_auc_score(y_true, y_score, average="micro") == auc
+    True
+    >>> rankmetrics.set_micro_pool_cells(None)
+    """
+    if cells is not None:
+        positive = isinstance(cells, (int, np.integer)) and not isinstance(cells, (bool, np.bool_))
+        if not positive or not 0 < int(cells) < 2**64:
+            raise ParameterError(
+                f"cells={cells!r}: expected a positive integer below 2**64 or None",
+                "InvalidParam",
+                {"parameter": "cells", "value": cells},
+            )
+        cells = int(cells)
+    _set_micro_pool_cells(cells)

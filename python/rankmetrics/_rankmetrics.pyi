@@ -6,7 +6,7 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import final
 
-__all__ = ["__version__", "Accumulator", "Metric", "compare", "grid_summary", "inverse_propensities", "metric_names", "param_keys"]
+__all__ = ["__version__", "Accumulator", "Metric", "compare", "grid_summary", "inverse_propensities", "metric_names", "param_keys", "set_micro_pool_cells"]
 
 _Labels = Union[
     npt.NDArray[np.uint8],
@@ -76,6 +76,7 @@ def compare(
 ) -> List[Dict[str, Any]]: ...
 def grid_summary(values: List[Tuple[str, float]]) -> Dict[str, Any]: ...
 def metric_names(convention: str) -> List[str]: ...
+def set_micro_pool_cells(cells: Optional[int]) -> None: ...
 def param_keys(convention: str, metric: str) -> List[str]: ...
 def inverse_propensities(
     frequencies: List[float], n: int, a: float = 0.55, b: float = 1.5
