@@ -879,6 +879,23 @@ fn a_matrix_changed_after_validation_is_refused_by_the_samples_average() {
     }
 }
 
+/// The micro averages' pool limit, set until dropped (also when a test fails): values do not
+/// depend on it, so tests running meanwhile are only slower.
+struct PoolCells;
+
+impl PoolCells {
+    fn set(cells: Option<usize>) -> Self {
+        rankmetrics::set_micro_pool_cells(cells);
+        PoolCells
+    }
+}
+
+impl Drop for PoolCells {
+    fn drop(&mut self) {
+        rankmetrics::set_micro_pool_cells(None);
+    }
+}
+
 /// Scores that differ at every read (all finite) while the micro averages place their pool a
 /// window at a time, each window in a pass of its own: the passes disagree about where each
 /// cell goes. No panic and no hang, on one thread and two; with pieces in one window, the
@@ -957,9 +974,9 @@ fn scores_that_change_between_the_windows_passes_never_panic() {
         };
     let whole = run(false);
     // Windows of at most a few cells: each piece a window of its own.
-    rankmetrics::set_micro_pool_cells(Some(3));
+    let limit = PoolCells::set(Some(3));
     let (windowed, shifting) = (run(false), catch_unwind(AssertUnwindSafe(|| run(true))));
-    rankmetrics::set_micro_pool_cells(None);
+    drop(limit);
     let bits = |runs: &[Vec<Result<f64, Error>>]| -> Vec<Option<u64>> {
         runs.iter()
             .flatten()
@@ -969,4 +986,70 @@ fn scores_that_change_between_the_windows_passes_never_panic() {
     assert!(bits(&whole).iter().all(Option::is_some), "{whole:?}");
     assert_eq!(bits(&windowed), bits(&whole));
     assert!(shifting.is_ok(), "a panic");
+}
+
+/// Scores whose `nrows()` grows once every row was read (after the validation), under the
+/// micro averages that rank the pool in pieces, weighted and not, in windows and not, on one
+/// thread and two: the changed shape is refused, where the weights (checked against the
+/// validated rows) were once indexed past their end.
+#[test]
+fn scores_that_grow_after_validation_are_refused_by_the_micro_averages() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    const ROWS: usize = 50;
+    struct Grows {
+        read: AtomicUsize,
+    }
+    impl Matrix for Grows {
+        type Elem = f64;
+        fn nrows(&self) -> usize {
+            ROWS + usize::from(self.read.load(Ordering::Relaxed) >= ROWS)
+        }
+        fn ncols(&self) -> usize {
+            L
+        }
+        fn extend_rows(&self, rows: Range<usize>, out: &mut Vec<f64>) {
+            self.read.fetch_add(rows.len(), Ordering::Relaxed);
+            out.extend(rows.flat_map(|i| (0..L).map(move |j| ((i * 7 + j * 3) % 11) as f64)));
+        }
+    }
+    let y: Vec<[f64; L]> = (0..ROWS)
+        .map(|i| core::array::from_fn(|j| ((i + j) % 3 == 0) as u8 as f64))
+        .collect();
+    let w: Vec<f64> = (0..ROWS).map(|i| 1.0 + (i % 4) as f64).collect();
+    let grown = Error::MatrixShapeChanged {
+        matrix: Input::Scores,
+        expected: (ROWS, L),
+        found: (ROWS + 1, L),
+    };
+    let average = [("average".to_string(), "micro".to_string())];
+    let micro = [
+        Preset::lookup(Convention::Sklearn, "roc_auc_score", &average, None).unwrap(),
+        Preset::lookup(Convention::Mldr, "micro_auc", &average[..0], None).unwrap(),
+    ];
+    for cells in [None, Some(5)] {
+        let _limit = PoolCells::set(cells);
+        for weights in [None, Some(&w[..])] {
+            let fresh = || Grows {
+                read: AtomicUsize::new(0),
+            };
+            let one = catch_unwind(AssertUnwindSafe(|| {
+                evaluate_all(&micro, &y, &fresh(), weights)
+            }));
+            let want = vec![Err(grown.clone()), Err(grown.clone())];
+            assert_eq!(one.ok(), Some(want.clone()), "{cells:?} {weights:?}");
+            #[cfg(feature = "rayon")]
+            {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(2)
+                    .build()
+                    .unwrap();
+                let two = catch_unwind(AssertUnwindSafe(|| {
+                    pool.install(|| {
+                        rankmetrics::registry::evaluate_all_parallel(&micro, &y, &fresh(), weights)
+                    })
+                }));
+                assert_eq!(two.ok(), Some(want), "{cells:?} {weights:?}");
+            }
+        }
+    }
 }

@@ -9,6 +9,30 @@ use crate::matrix::{LabelMatrix, RowReader, ScoreMatrix};
 use crate::score::Score;
 use crate::validate::{first_bad_row, read_checked_row};
 
+/// The error for an input whose shape is no longer `validated` (the scores asked first, as a
+/// row's reading asks them first), if either's is not.
+pub(super) fn changed_shape<Y, S>(
+    y_true: &Y,
+    y_score: &S,
+    validated: (usize, usize),
+) -> Option<Error>
+where
+    Y: LabelMatrix + ?Sized,
+    S: crate::matrix::Matrix + ?Sized,
+{
+    [
+        (Input::Scores, (y_score.nrows(), y_score.ncols())),
+        (Input::Labels, (y_true.nrows(), y_true.ncols())),
+    ]
+    .into_iter()
+    .find(|&(_, found)| found != validated)
+    .map(|(matrix, found)| Error::MatrixShapeChanged {
+        matrix,
+        expected: validated,
+        found,
+    })
+}
+
 /// Which copies of the cells the averages read.
 #[derive(Debug, Clone, Copy, Default)]
 pub(super) struct Layouts {

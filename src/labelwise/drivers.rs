@@ -1,7 +1,7 @@
 //! The drivers behind the entry points: validate the inputs, read the cells once, then value
 //! every vector each lane's averaging asks for, serially or on the threads of a rayon pool.
 
-use super::cells::{check_rows, first_suspect_row, read_cells, Cells, Layouts};
+use super::cells::{changed_shape, check_rows, first_suspect_row, read_cells, Cells, Layouts};
 use super::columns::{
     column_values, column_weight, columns_in_place, lends_columns, lent_whole, read_block, InPlace,
     BLOCK_COLUMNS,
@@ -12,7 +12,7 @@ use super::pooled::{check_pool_size, finish_pieces, micro_in_pieces, pooled_valu
 use super::samples::SampleRows;
 use super::vector::VectorMetric;
 use super::{Average, Mean};
-use crate::error::{Error, Input, LabelDomain};
+use crate::error::{Error, LabelDomain};
 use crate::kernel::Ranker;
 use crate::matrix::{LabelMatrix, Matrix, ScoreMatrix};
 use crate::score::{Label, Score};
@@ -67,22 +67,7 @@ where
     Y: LabelMatrix + ?Sized,
     S: ScoreMatrix<T> + ?Sized,
 {
-    let unchanged = || {
-        for (matrix, found) in [
-            // Scores first, as a row's reading asks them first.
-            (Input::Scores, (y_score.nrows(), y_score.ncols())),
-            (Input::Labels, (y_true.nrows(), y_true.ncols())),
-        ] {
-            if found != shape {
-                return Err(Error::MatrixShapeChanged {
-                    matrix,
-                    expected: shape,
-                    found,
-                });
-            }
-        }
-        Ok(())
-    };
+    let unchanged = || changed_shape(y_true, y_score, shape).map_or(Ok(()), Err);
     if !lends_columns(y_true, y_score, shape) {
         return Ok(0..shape.0);
     }
@@ -319,7 +304,7 @@ pub(super) fn vectors<M, T, Y, S>(
         .iter()
         .any(|lane| lane.pieces && lane.failed.is_none())
     {
-        let sums = micro_in_pieces(lanes, y_true, y_score, weights);
+        let sums = micro_in_pieces(lanes, y_true, y_score, weights, (n, l));
         finish_pieces(lanes, sums);
     }
 }
@@ -362,7 +347,11 @@ pub(super) fn vectors_parallel<M, T, Y, S>(
                 || {
                     pieces.then(|| {
                         super::pooled_parallel::micro_in_pieces_parallel(
-                            shared, y_true, y_score, weights,
+                            shared,
+                            y_true,
+                            y_score,
+                            weights,
+                            (n, l),
                         )
                     })
                 },

@@ -20,7 +20,8 @@
 //! * `cells.rs`: the cells, read and validated once, copied by column or by row (the pool).
 //! * `columns.rs`, `samples.rs`, `pooled.rs`: the vectors of each averaging (label-wise, per
 //!   sample, micro; the micro pool also in pieces); `pool.rs`: the cells bucketed and cut into
-//!   pieces; `pooled_parallel.rs`: the pieces on a rayon pool.
+//!   pieces; `windows.rs`: the pieces a pool holds at once, and the limit on its cells;
+//!   `pooled_parallel.rs`: the pieces on a rayon pool.
 //! * `drivers.rs`: validation, then every vector valued, serially or on a rayon pool.
 //! * `runs.rs`: the vectors kept as runs (distinct scores counted by class), merged and valued
 //!   without the rows; `runs_accumulator.rs`: [`LabelRunsAccumulator`], which keeps them.
@@ -45,11 +46,12 @@ pub(crate) mod runs;
 mod runs_accumulator;
 mod samples;
 pub(crate) mod vector;
+mod windows;
 
 pub(crate) use builders::labelwise_builders;
-pub use pool::set_micro_pool_cells;
 pub use runs_accumulator::LabelRunsAccumulator;
 pub(crate) use vector::{Vector, VectorMetric};
+pub use windows::set_micro_pool_cells;
 
 use crate::error::{Error, LabelDomain};
 use crate::kernel::Ranking;

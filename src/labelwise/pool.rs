@@ -8,7 +8,6 @@ use crate::score::{Label, Score};
 use crate::validate::check_scores;
 
 use core::ops::Range;
-use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
 
 /// What [`each_row`] does with each row of scores (its index, its scores).
 type RowVisitor<'a, T> = dyn FnMut(usize, &[T]) -> Result<(), Error> + 'a;
@@ -45,9 +44,11 @@ impl TestPieceCells {
         TEST_PIECE_CELLS.store(cells, core::sync::atomic::Ordering::Relaxed);
     }
 
-    /// Cuts windows of at most `cells` cells (0: as [`window_cells`] says otherwise).
+    /// Cuts windows of at most `cells` cells (0: as
+    /// [`window_cells`](super::windows::window_cells) says otherwise).
     pub(super) fn set_window(&self, cells: usize) {
-        TEST_WINDOW_CELLS.store(cells, AtomicOrdering::Relaxed);
+        use core::sync::atomic::Ordering;
+        super::windows::TEST_WINDOW_CELLS.store(cells, Ordering::Relaxed);
     }
 }
 
@@ -67,65 +68,6 @@ fn piece_cells() -> usize {
         cells => return cells,
     }
     PIECE_CELLS
-}
-
-/// The most cells a window holds by default, unless a quarter of the pool is more
-/// ([`MOST_WINDOWS`]): 2^25 cells, 300–440 MB at 9–13 bytes a cell. A pool of up to that many
-/// cells is placed in one pass; each further window costs one more pass over the input
-/// (docs/performance.md, "Micro averages in windows").
-pub(super) const WINDOW_CELLS: usize = 1 << 25;
-
-/// The most windows a pool is cut into by default: each is a pass over the whole input.
-const MOST_WINDOWS: usize = 4;
-
-/// The most cells a window holds, set by [`set_micro_pool_cells`] (0: the default).
-static POOL_CELLS: AtomicUsize = AtomicUsize::new(0);
-
-/// Unit tests cut smaller windows (0: as [`window_cells`] says otherwise); set through
-/// [`TestPieceCells::set_window`].
-#[cfg(test)]
-static TEST_WINDOW_CELLS: AtomicUsize = AtomicUsize::new(0);
-
-/// Sets the most cells the micro averages hold at once when they rank the pooled cells in
-/// pieces (micro ROC AUC and micro average precision under exact ties, any policy but
-/// `Random`); `None` restores the default: 2^25 cells, or a quarter of the pool where that is
-/// more.
-///
-/// The cells are copied into a pool of about 9–13 bytes a cell, sorted into ranges of scores.
-/// A pool of more cells than the limit is placed one window of ranges at a time, each window
-/// in a pass over the whole input, so the copy stays within the limit (a range of equal scores
-/// larger than the limit is a window alone) at the cost of one pass over the input per window.
-/// Values are the same bits whatever the limit. pROC's automatic direction (mldr's micro AUC)
-/// reads the class medians after every piece: the pieces holding them are placed again, up to
-/// four more passes. The setting holds for the whole process and every thread.
-///
-/// # Example
-/// ```
-/// use rankmetrics::{set_micro_pool_cells, sklearn, Average};
-/// let y = [[1, 0], [0, 1], [1, 0]];
-/// let s = [[0.9, 0.4], [0.3, 0.8], [0.6, 0.5]];
-/// let auc = sklearn::roc_auc_score(&y, &s, Average::Micro, None)?;
-/// // At most two cells in the pool at once: several passes, the same value.
-/// set_micro_pool_cells(Some(2));
-/// assert_eq!(sklearn::roc_auc_score(&y, &s, Average::Micro, None)?, auc);
-/// set_micro_pool_cells(None);
-/// # Ok::<(), rankmetrics::Error>(())
-/// ```
-pub fn set_micro_pool_cells(most: Option<usize>) {
-    POOL_CELLS.store(most.map_or(0, |m| m.max(1)), AtomicOrdering::Relaxed);
-}
-
-/// The most cells one window of pieces holds, for a pool of `cells` cells.
-pub(super) fn window_cells(cells: usize) -> usize {
-    #[cfg(test)]
-    match TEST_WINDOW_CELLS.load(AtomicOrdering::Relaxed) {
-        0 => {}
-        most => return most,
-    }
-    match POOL_CELLS.load(AtomicOrdering::Relaxed) {
-        0 => WINDOW_CELLS.max(cells.div_ceil(MOST_WINDOWS)),
-        most => most,
-    }
 }
 
 /// The buckets of the pooled cells: 2^16 ranges of leading key bits.
@@ -250,92 +192,6 @@ impl SplitGroups {
     fn needs_bucket_order(&self, g: usize) -> bool {
         self.0.get(g).copied().unwrap_or(true)
     }
-}
-
-/// A run of consecutive pieces whose cells are placed in the pool together, then ranked: the
-/// pool holds one window's cells at a time, each window placed in a pass over the input.
-#[derive(Debug, Clone, PartialEq)]
-pub(super) struct Window {
-    pub(super) pieces: Range<usize>,
-    pub(super) cells: Range<usize>,
-    pub(super) buckets: Range<usize>,
-}
-
-impl Window {
-    /// Where each bucket's cells start in this window's pool, from where they start in a pool
-    /// of every bucket (`starts`: [`cut_pieces`]'s offsets, or a range of rows' own): buckets
-    /// before the window start at 0, those after it where the window's cells end.
-    pub(super) fn starts(&self, starts: &[usize]) -> Vec<usize> {
-        let at = |b: usize| starts.get(b).copied().unwrap_or(0);
-        let (first, end) = (at(self.buckets.start), at(self.buckets.end));
-        starts
-            .iter()
-            .map(|&s| s.clamp(first, end) - first)
-            .collect()
-    }
-
-    /// Piece `piece`'s cells in this window's pool.
-    pub(super) fn cells_of(&self, piece: &Piece) -> Range<usize> {
-        let first = self.cells.start;
-        piece.cells.start.saturating_sub(first)..piece.cells.end.saturating_sub(first)
-    }
-}
-
-/// The window a pool holds after its pieces are ranked (the last), for a reader of pieces after
-/// that (the class medians): a piece of another window is placed again first.
-pub(super) struct HeldWindow<'w> {
-    windows: &'w [Window],
-    held: Option<usize>,
-}
-
-impl<'w> HeldWindow<'w> {
-    /// The pool holds the last of `windows`.
-    pub(super) fn last(windows: &'w [Window]) -> Self {
-        HeldWindow {
-            windows,
-            held: windows.len().checked_sub(1),
-        }
-    }
-
-    /// The window holding piece `p` (none for a piece of no window), once `place` has placed it
-    /// unless the pool holds it already.
-    pub(super) fn holding<E>(
-        &mut self,
-        p: usize,
-        place: impl FnOnce(&Window) -> Result<(), E>,
-    ) -> Result<Option<&'w Window>, E> {
-        let Some(w) = self.windows.iter().position(|w| w.pieces.contains(&p)) else {
-            return Ok(None);
-        };
-        if self.held != Some(w) {
-            // Nothing is held while a window is being placed: a failed placing leaves none.
-            self.held = None;
-            place(&self.windows[w])?;
-            self.held = Some(w);
-        }
-        Ok(self.windows.get(w))
-    }
-}
-
-/// The pieces cut into windows of at most `most` cells each (a piece larger than that is a
-/// window alone), in order: each window's pieces, cells and buckets.
-pub(super) fn cut_windows(pieces: &[Piece], most: usize) -> Vec<Window> {
-    let mut windows: Vec<Window> = Vec::new();
-    for (p, piece) in pieces.iter().enumerate() {
-        match windows.last_mut() {
-            Some(w) if piece.cells.end - w.cells.start <= most => {
-                w.pieces.end = p + 1;
-                w.cells.end = piece.cells.end;
-                w.buckets.end = piece.buckets.end;
-            }
-            _ => windows.push(Window {
-                pieces: p..p + 1,
-                cells: piece.cells.clone(),
-                buckets: piece.buckets.clone(),
-            }),
-        }
-    }
-    windows
 }
 
 /// Turns the bucket counts (`ends[b + 1]`: bucket b's cells) into offsets (`ends[b]`: where
@@ -624,52 +480,104 @@ mod tests {
     use super::*;
     use crate::labelwise::pairs::tests::draws;
 
-    /// Windows cover the pieces in order, each of at most `most` cells unless it is one piece,
-    /// and no two neighbours fit in one; a window's starts put its pieces' cells where
-    /// [`Window::cells_of`] reads them.
+    /// Each window placed on its own holds its pieces' cells as the whole pool does, bucket by
+    /// bucket in pooled order (the order a piece's ranking reads), with the scatter to groups
+    /// of buckets and the second pass over split groups: windows are cut inside split groups.
     #[test]
-    fn windows_hold_whole_pieces_up_to_the_limit() {
-        let mut draw = draws(0x3_71D0);
-        for case in 0..300 {
-            let (mut counts, mut ends) = (vec![0usize; BUCKETS + 1], vec![0usize; BUCKETS + 1]);
-            for _ in 0..[0, 1, 20, 500][case % 4] {
-                counts[1 + draw(BUCKETS as u64) as usize] += 1 + draw(300) as usize;
-            }
-            ends.copy_from_slice(&counts);
-            let (pieces, total, _) = cut_pieces(&mut ends);
-            let most = 1 + draw([10, 1000, 100_000][case % 3]) as usize;
-            let windows = cut_windows(&pieces, most);
-            let covered: Vec<usize> = windows.iter().flat_map(|w| w.pieces.clone()).collect();
-            assert_eq!(
-                covered,
-                (0..pieces.len()).collect::<Vec<_>>(),
-                "case {case}"
+    fn a_window_places_its_pieces_as_the_whole_pool_does() {
+        use crate::labelwise::windows::cut_windows;
+        use crate::matrix::RowMajor;
+        let hold = TestPieceCells::hold();
+        hold.set(256);
+        let mut draw = draws(0x3_1D0E);
+        let (mut grouped, mut cut_in_split) = (0, 0);
+        for case in 0..24 {
+            let (n, l) = (300 + draw(300) as usize, 20 + draw(40) as usize);
+            // Scores spread over [0.5, 1) (thousands of buckets: scattered to groups first),
+            // some tied, or on a few values (scattered straight to their buckets).
+            let s: Vec<f64> = (0..n * l)
+                .map(|_| match (case % 3, draw(8)) {
+                    (2, _) => draw(50) as f64 / 50.0,
+                    (_, 0) => [0.625, 0.75, 0.875][draw(3) as usize],
+                    _ => 0.5 + draw(1 << 30) as f64 / (1u64 << 31) as f64,
+                })
+                .collect();
+            let y: Vec<u8> = (0..n * l).map(|_| u8::from(draw(4) == 0)).collect();
+            let (yy, ss) = (
+                RowMajor::new(&y, n, l).unwrap(),
+                RowMajor::new(&s, n, l).unwrap(),
             );
-            for (k, w) in windows.iter().enumerate() {
-                let (first, last) = (&pieces[w.pieces.start], &pieces[w.pieces.end - 1]);
-                assert_eq!(w.cells, first.cells.start..last.cells.end, "case {case}");
-                assert_eq!(w.buckets, first.buckets.start..last.buckets.end);
-                assert!(
-                    w.cells.len() <= most || w.pieces.len() == 1,
-                    "case {case} {k}"
-                );
-                if let Some(next) = windows.get(k + 1) {
-                    let joined = pieces[next.pieces.start].cells.end - w.cells.start;
-                    assert!(joined > most, "case {case} window {k}: the next piece fits");
+            let bucketing = Bucketing::new(key_range(&ss, 0..n).unwrap());
+            let mut ends = vec![0usize; BUCKETS + 1];
+            bucketing.count(&ss, 0..n, &mut ends).unwrap();
+            let (pieces, total, split) = cut_pieces(&mut ends);
+            let mut whole = Pool::new(0u8, total, true);
+            let mut next = ends.clone();
+            let all = 0..BUCKETS;
+            Pool::place(
+                (&yy, &ss),
+                0..n,
+                bucketing,
+                all,
+                &mut next,
+                &split,
+                whole.slots(total),
+            )
+            .unwrap();
+            // The cells of a segment, each with its bucket, in bucket order (stable: pooled
+            // order inside a bucket).
+            let by_bucket = |segment: Segment<'_, f64, u8>| {
+                let mut cells: Vec<(usize, u64, u8, u32)> = (0..segment.scores.len())
+                    .map(|k| {
+                        let s = segment.scores[k];
+                        (
+                            bucketing.of(&s),
+                            s.to_bits(),
+                            segment.labels[k],
+                            segment.rows[k],
+                        )
+                    })
+                    .collect();
+                cells.sort_by_key(|c| c.0);
+                cells
+            };
+            for most in [300, 6000, 12_000] {
+                let windows = cut_windows(&pieces, most);
+                let room = windows.iter().map(|w| w.cells.len()).max().unwrap_or(0);
+                let mut pool = Pool::new(0u8, room, true);
+                for w in &windows {
+                    let mut next = w.starts(&ends);
+                    // Scattered to groups of buckets first, one of them split and cut by the
+                    // window's start: the second pass places it inside the window.
+                    let by_groups = occupied(&next) > FEW_BUCKETS;
+                    grouped += usize::from(by_groups);
+                    let g = w.buckets.start / BUCKETS_PER_GROUP;
+                    let inside = w.buckets.start % BUCKETS_PER_GROUP != 0;
+                    cut_in_split += usize::from(by_groups && inside && split.needs_bucket_order(g));
+                    let buckets = w.buckets.clone();
+                    let slots = pool.slots(w.cells.len());
+                    Pool::place(
+                        (&yy, &ss),
+                        0..n,
+                        bucketing,
+                        buckets,
+                        &mut next,
+                        &split,
+                        slots,
+                    )
+                    .unwrap();
+                    for piece in &pieces[w.pieces.clone()] {
+                        assert_eq!(
+                            by_bucket(pool.segment(w.cells_of(piece))),
+                            by_bucket(whole.segment(piece.cells.clone())),
+                            "case {case} limit {most} piece {:?}",
+                            piece.buckets
+                        );
+                    }
                 }
-                let starts = w.starts(&ends);
-                assert_eq!(starts.last().copied(), Some(w.cells.len()), "case {case}");
-                for piece in &pieces[w.pieces.clone()] {
-                    let (b0, b1) = (piece.buckets.start, piece.buckets.end);
-                    assert_eq!(starts[b0]..starts[b1], w.cells_of(piece), "case {case}");
-                    assert_eq!(w.cells_of(piece).len(), piece.cells.len());
-                }
-                // Buckets outside the window hold none of its cells.
-                assert!(starts[..=w.buckets.start].iter().all(|&s| s == 0));
-                assert!(starts[w.buckets.end..].iter().all(|&s| s == w.cells.len()));
             }
-            assert_eq!(windows.last().map_or(0, |w| w.cells.end), total);
         }
+        assert!(grouped > 20 && cut_in_split > 3, "{grouped} {cut_in_split}");
     }
 
     /// The pieces cover the buckets in order and their cells are the buckets' offsets; a piece

@@ -6,17 +6,18 @@ use rayon::prelude::*;
 
 use core::ops::Range;
 
+use super::cells::changed_shape;
 use super::lanes::Lane;
 use super::medians::{class_in, PieceClasses};
 use super::piece_sums::PiecePart;
 use super::pool::{
-    any_label, cut_pieces, cut_windows, key_range, to_offsets, window_cells, Bucketing, HeldWindow,
-    Piece, Pool, Segment, Window, BUCKETS,
+    any_label, cut_pieces, key_range, to_offsets, Bucketing, Piece, Pool, Segment, BUCKETS,
 };
 use super::pooled::{
     first_sums, micro_in_pieces, reads_piece, PiecePlans, PieceRanker, Placing, PooledSums,
 };
 use super::vector::VectorMetric;
+use super::windows::{cut_windows, window_cells, HeldWindow, Window};
 use crate::error::Error;
 use crate::matrix::{LabelMatrix, ScoreMatrix};
 use crate::score::{Label, Score};
@@ -48,6 +49,7 @@ pub(super) fn micro_in_pieces_parallel<M, T, Y, S>(
     y_true: &Y,
     y_score: &S,
     weights: Option<&[f64]>,
+    (n, l): (usize, usize),
 ) -> Result<PooledSums, Error>
 where
     M: VectorMetric + Sync,
@@ -57,10 +59,13 @@ where
 {
     let threads = rayon::current_num_threads();
     if threads <= 1 {
-        return micro_in_pieces(lanes, y_true, y_score, weights);
+        return micro_in_pieces(lanes, y_true, y_score, weights, (n, l));
     }
-    let n = y_score.nrows();
-    let items = n.saturating_mul(y_score.ncols());
+    // The weights were checked against the validated rows: a shape changed since is refused.
+    if let Some(changed) = changed_shape(y_true, y_score, (n, l)) {
+        return Err(changed);
+    }
+    let items = n.saturating_mul(l);
     let row_ranges = split(0..n, ROW_RANGES_PER_THREAD * threads);
     // Results per range of rows, in row order: the first error is that of the first bad row.
     let key_ranges: Vec<_> = row_ranges

@@ -1,6 +1,7 @@
 //! The per-sample vectors (the `samples` average): each row, unweighted, read straight from the
 //! matrices (validated before), not from a copy of the cells.
 
+use super::cells::changed_shape;
 use super::lanes::{vector_values, Lane, Values, VectorPlan};
 use super::vector::{Vector, VectorMetric, Weights};
 use crate::error::{Error, Input};
@@ -30,17 +31,7 @@ impl<'a, Y: LabelMatrix + ?Sized, S: Matrix + ?Sized> SampleRows<'a, Y, S> {
             RowReader::new(y_score, Input::Scores),
         );
         // Asked after the readers took their shapes: a change before then is seen here.
-        let changed = [
-            (Input::Scores, (y_score.nrows(), y_score.ncols())),
-            (Input::Labels, (y_true.nrows(), y_true.ncols())),
-        ]
-        .into_iter()
-        .find(|&(_, found)| found != validated)
-        .map(|(matrix, found)| Error::MatrixShapeChanged {
-            matrix,
-            expected: validated,
-            found,
-        });
+        let changed = changed_shape(y_true, y_score, validated);
         SampleRows {
             truth,
             scores,
