@@ -344,11 +344,13 @@ def set_micro_pool_cells(cells: Optional[int]) -> None:
 
     The micro averages of ROC AUC and average precision (scikit-learn's ``average="micro"``,
     mldr's ``micro_auc``, MULAN's micro measures, and rankmetrics' own) rank the pooled cells of
-    ``y_true`` and ``y_score`` from a copy of about 9–13 bytes a cell, sorted into ranges of
-    scores. A pool of more cells than the limit is copied one window of ranges at a time, each
-    window in a pass over the input: the copy stays within the limit (a range of equal scores
-    larger than the limit is a window alone), at the cost of one more pass over the input per
-    window. Values are the same bits whatever the limit. By default the copy holds up to
+    ``y_true`` and ``y_score`` from a copy of about 9–13 bytes a cell, sorted into pieces by
+    score (up to ``2**17`` cells each, more only where many scores lie very close). A pool of
+    more cells than the limit is copied one window of whole pieces at a time, each window in a
+    pass over the input: the copy holds at most the larger of the limit and the largest piece,
+    at the cost of one more pass over the input per window (with ``threads=``, each thread's
+    rows have a copy of their own: up to that many times the limit). Values are the same bits
+    whatever the limit. By default the copy holds up to
     ``2**25`` cells, or a quarter of the cells where that is more. Like scikit-learn's
     ``working_memory``, the setting holds for the whole process and every thread.
 

@@ -317,13 +317,13 @@ impl<T: Score, L: Label> Pool<T, L> {
     }
 
     /// Places every cell of `rows` whose bucket is one of `buckets` (a window's) in `slots`, in
-    /// pooled order: `next[b]` is where in `slots` bucket b's next cell goes. Scattering each cell straight to its bucket would write to
-    /// up to 2^16 places at once, far more cache lines than the caches hold (half the time of
-    /// a micro AUC): unless few buckets hold cells, the cells are first scattered to
-    /// [`GROUPS`] groups of adjacent buckets, then the cells of each group that `split` says a
-    /// piece boundary falls in to their buckets. Both passes keep the cells' order, so a
-    /// bucket's cells end in pooled order, as one scatter leaves them, and a group left whole
-    /// holds its cells in pooled order.
+    /// pooled order: `next[b]` is where in `slots` bucket b's next cell goes. Scattering each
+    /// cell straight to its bucket would write to up to 2^16 places at once, far more cache
+    /// lines than the caches hold (half the time of a micro AUC): unless few buckets hold
+    /// cells, the cells are first scattered to [`GROUPS`] groups of adjacent buckets, then the
+    /// cells of each group that `split` says a piece boundary falls in to their buckets. Both
+    /// passes keep the cells' order, so a bucket's cells end in pooled order, as one scatter
+    /// leaves them, and a group left whole holds its cells in pooled order.
     pub(super) fn place<Y, S>(
         (y_true, y_score): (&Y, &S),
         rows: Range<usize>,

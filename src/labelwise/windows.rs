@@ -1,20 +1,22 @@
 //! Windows of a pooled ranking: runs of whole pieces whose cells the pool holds at once, each
-//! placed in a pass over the input, so that the pool holds at most a limit of cells
-//! ([`set_micro_pool_cells`]); and the limit.
+//! placed in a pass over the input, so that the pool holds at most a limit of cells (or one
+//! piece larger than it: [`set_micro_pool_cells`]); and the limit.
 
 use super::pool::Piece;
 
 use core::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
 
-/// The most cells a window holds by default, unless a quarter of the pool is more
-/// ([`MOST_WINDOWS`]): 2^25 cells, 300–440 MB at 9–13 bytes a cell. A pool of up to that many
+/// The most cells a window holds by default, unless a share of the pool is more
+/// ([`POOL_SHARES`]): 2^25 cells, 300–440 MB at 9–13 bytes a cell. A pool of up to that many
 /// cells is placed in one pass; each further window costs one more pass over the input
 /// (docs/performance.md, "Micro averages in windows").
 pub(super) const WINDOW_CELLS: usize = 1 << 25;
 
-/// The most windows a pool is cut into by default: each is a pass over the whole input.
-const MOST_WINDOWS: usize = 4;
+/// By default a window may hold a 1 / `POOL_SHARES` share of the pool: since two neighbouring
+/// windows hold more than the limit together ([`cut_windows`]), at most 2 · 4 + 1 = 9 windows,
+/// each a pass over the whole input.
+const POOL_SHARES: usize = 4;
 
 /// The most cells a window holds, set by [`set_micro_pool_cells`] (0: the default).
 static POOL_CELLS: AtomicUsize = AtomicUsize::new(0);
@@ -25,17 +27,21 @@ static POOL_CELLS: AtomicUsize = AtomicUsize::new(0);
 pub(super) static TEST_WINDOW_CELLS: AtomicUsize = AtomicUsize::new(0);
 
 /// Sets the most cells the micro averages hold at once when they rank the pooled cells in
-/// pieces (micro ROC AUC and micro average precision under exact ties, any policy but
-/// `Random`); `None` restores the default: 2^25 cells, or a quarter of the pool where that is
-/// more.
+/// pieces (micro ROC AUC, unweighted micro average precision and interpolated average
+/// precision, under exact ties and any policy but `Random`); `None` restores the default: 2^25
+/// cells, or a quarter of the pool where that is more (0 is taken as 1).
 ///
-/// The cells are copied into a pool of about 9–13 bytes a cell, sorted into ranges of scores.
-/// A pool of more cells than the limit is placed one window of ranges at a time, each window
-/// in a pass over the whole input, so the copy stays within the limit (a range of equal scores
-/// larger than the limit is a window alone) at the cost of one pass over the input per window.
-/// Values are the same bits whatever the limit. pROC's automatic direction (mldr's micro AUC)
-/// reads the class medians after every piece: the pieces holding them are placed again, up to
-/// four more passes. The setting holds for the whole process and every thread.
+/// The cells are copied into a pool of about 9–13 bytes a cell, sorted into pieces by score (up
+/// to 2^17 cells each, more only where one 2^16th of the scores' key range holds more). A pool
+/// of more cells than the limit is placed one window of whole pieces at a time, each window in
+/// a pass over the whole input: the copy holds at most the larger of the limit and the largest
+/// piece, at the cost of one more pass over the input per window. Values are the same bits
+/// whatever the limit. pROC's automatic direction (mldr's micro AUC) reads the class medians
+/// after the last piece: the windows holding them are placed again, up to four more passes.
+/// On a rayon pool each range of rows places its cells of a window in a pool of its own, sized
+/// for its largest share of a window: together up to the number of ranges times the limit
+/// (when the ranges' scores differ, rows sorted by score), about the limit when they are alike.
+/// The setting holds for the whole process and every thread.
 ///
 /// # Example
 /// ```
@@ -61,7 +67,7 @@ pub(super) fn window_cells(cells: usize) -> usize {
         most => return most,
     }
     match POOL_CELLS.load(AtomicOrdering::Relaxed) {
-        0 => WINDOW_CELLS.max(cells.div_ceil(MOST_WINDOWS)),
+        0 => WINDOW_CELLS.max(cells.div_ceil(POOL_SHARES)),
         most => most,
     }
 }
@@ -160,11 +166,33 @@ pub(super) fn cut_windows(pieces: &[Piece], most: usize) -> Vec<Window> {
 mod tests {
     use super::*;
     use crate::labelwise::pairs::tests::draws;
-    use crate::labelwise::pool::{cut_pieces, BUCKETS};
+    use crate::labelwise::pool::{cut_pieces, TestPieceCells, BUCKETS};
+
+    /// The default: 2^25 cells, or a quarter of the pool where that is more; a limit set holds
+    /// whatever the pool (0 taken as 1), and `None` restores the default.
+    #[test]
+    fn the_limit_is_the_default_unless_set() {
+        // Held so that no other unit test places a pool meanwhile (they hold it too).
+        let _hold = TestPieceCells::hold();
+        for (cells, most) in [
+            (0, WINDOW_CELLS),
+            (10, WINDOW_CELLS),
+            (4 * WINDOW_CELLS, WINDOW_CELLS),
+            (4 * WINDOW_CELLS + 1, WINDOW_CELLS + 1),
+            (1 << 32, 1 << 30),
+        ] {
+            assert_eq!(window_cells(cells), most, "{cells}");
+        }
+        for (set, most) in [(Some(0), 1), (Some(7), 7), (None, WINDOW_CELLS)] {
+            set_micro_pool_cells(set);
+            assert_eq!(window_cells(1 << 32).min(WINDOW_CELLS), most, "{set:?}");
+            assert_eq!(window_cells(10), most, "{set:?}");
+        }
+    }
 
     /// Windows cover the pieces in order, each of at most `most` cells unless it holds one
-    /// piece with cells, none empty (unless the pool is), and no two neighbours fit in one; a window's starts put its pieces' cells where
-    /// [`Window::cells_of`] reads them.
+    /// piece with cells, none empty (unless the pool is), and no two neighbours fit in one; a
+    /// window's starts put its pieces' cells where [`Window::cells_of`] reads them.
     #[test]
     fn windows_hold_whole_pieces_up_to_the_limit() {
         let mut draw = draws(0x3_71D0);
