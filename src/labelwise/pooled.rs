@@ -1,8 +1,7 @@
 //! The pooled vector (the micro average): all n·L cells, each with its row's weight, ranked
 //! whole from the row copy, or a piece at a time from the input for a metric that reads pieces.
 
-use super::cells::changed_shape;
-use super::cells::Cells;
+use super::cells::{changed_shape, Cells};
 use super::lanes::{fail, vector_values, wants, Lane, Values, VectorPlan};
 use super::medians::{class_in, ClassMedians, PieceClasses};
 use super::piece_sums::PieceSums;
@@ -208,9 +207,10 @@ pub(super) fn reads_piece<M>(lane: &Lane<'_, M>, ranking: Ranking) -> bool {
 /// Ranks the pooled cells of every piece-reading micro lane a piece at a time, best first.
 /// The cells are bucketed by the leading bits of their descending keys (one pass to count, one
 /// to place score, label and row, about 13 bytes a cell instead of the ~80 a whole ranking
-/// takes); a piece is a run of whole buckets (of whole groups of buckets where they fit), so a
-/// tie group is never split, and equal keys keep their pooled (row-major) order in it, so that
-/// ties inside a piece rank as in the whole pool.
+/// takes; a window of pieces a pass where the pool would hold more cells than the limit,
+/// [`window_cells`]); a piece is a run of whole buckets (of whole groups of buckets where they
+/// fit), so a tie group is never split, and equal keys keep their pooled (row-major) order in
+/// it, so that ties inside a piece rank as in the whole pool. `(n, l)` is the validated shape.
 /// Each piece is sorted (or, for metrics that read only its relevant blocks, counted) once
 /// and ranked once per policy.
 pub(super) fn micro_in_pieces<M, T, Y, S>(

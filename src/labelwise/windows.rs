@@ -83,7 +83,7 @@ pub(super) struct Window {
 
 impl Window {
     /// Where each bucket's cells start in this window's pool, from where they start in a pool
-    /// of every bucket (`starts`: [`cut_pieces`]'s offsets, or a range of rows' own): buckets
+    /// of every bucket (`starts`: [`cut_pieces`](super::pool::cut_pieces)'s offsets, or a range of rows' own): buckets
     /// before the window start at 0, those after it where the window's cells end.
     pub(super) fn starts(&self, starts: &[usize]) -> Vec<usize> {
         let at = |b: usize| starts.get(b).copied().unwrap_or(0);
