@@ -16,3 +16,5 @@ rm_metric_names_impl <- function(convention) .Call(wrap__rm_metric_names_impl, c
 rm_param_keys_impl <- function(convention, metric) {
   .Call(wrap__rm_param_keys_impl, convention, metric)
 }
+
+rm_set_micro_pool_cells_impl <- function(cells) .Call(wrap__rm_set_micro_pool_cells_impl, cells)

@@ -152,3 +152,30 @@ test_that("rm_compare's mldr column has R's NA where mldr gives NA, as rm_evalua
   expect_identical(v, rm_evaluate(y, s, convention = "mldr", metric = "example_auc",
                                   undefined_value = NA))
 })
+
+test_that("the micro averages give the same values whatever the pool's limit", {
+  # More cells than one piece of the pooled ranking (2^17): a small limit makes several windows.
+  big_n <- 700
+  big_l <- 400
+  big_y <- matrix(rbinom(big_n * big_l, 1, 0.1), big_n, big_l)
+  big_s <- matrix(round(runif(big_n * big_l), 3), big_n, big_l)
+  micro <- function() {
+    c(rm_evaluate(big_y, big_s, convention = "sklearn", metric = "roc_auc_score",
+                  average = "micro"),
+      rm_evaluate(big_y, big_s, convention = "sklearn", metric = "average_precision_score",
+                  average = "micro"),
+      rm_evaluate(big_y, big_s, convention = "mldr", metric = "micro_auc"),
+      micro_auc(big_y, big_s))
+  }
+  whole <- micro()
+  on.exit(rm_set_micro_pool_cells(NULL))
+  for (cells in c(3, 50000, 2^17)) {
+    rm_set_micro_pool_cells(cells)
+    expect_identical(micro(), whole, label = paste("limit", cells))
+  }
+  rm_set_micro_pool_cells(NULL)
+  expect_identical(micro(), whole)
+  for (bad in list(0, -1, 1.5, NA, NaN, Inf, "3", c(3, 4), TRUE, 2^53)) {
+    expect_error(rm_set_micro_pool_cells(bad), class = "rankmetrics_parameter")
+  }
+})

@@ -106,10 +106,23 @@ fn rm_param_keys_impl(convention: &str, metric: &str) -> Robj {
     guarded(|| Ok(metric::param_keys(convention, metric)?.into()))
 }
 
+/// Sets the most cells the micro averages' pool holds at once, process-wide: `cells` below 1
+/// restores the default (the R wrapper checks it is NULL or a positive whole number).
+/// @noRd
+#[extendr]
+fn rm_set_micro_pool_cells_impl(cells: f64) -> Robj {
+    guarded(|| {
+        let most = (cells >= 1.0).then_some(cells as usize);
+        ::rankmetrics::set_micro_pool_cells(most);
+        Ok(().into())
+    })
+}
+
 extendr_module! {
     mod rankmetrics;
     fn rm_evaluate_impl;
     fn rm_compare_impl;
     fn rm_metric_names_impl;
     fn rm_param_keys_impl;
+    fn rm_set_micro_pool_cells_impl;
 }
