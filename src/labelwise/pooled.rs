@@ -317,7 +317,7 @@ impl<Y: LabelMatrix + ?Sized, S: ?Sized> Placing<'_, Y, S> {
     {
         let starts = window.starts(self.starts);
         let mut next = starts.clone();
-        let cells = starts.last().copied().unwrap_or(0);
+        let cells = window.cells_in(self.starts);
         Pool::place(
             self.matrices,
             self.rows.clone(),

@@ -116,8 +116,11 @@ where
     let mut pools: Vec<Pool<T, Y::Elem>> = range_starts
         .iter()
         .map(|starts| {
-            let share = |w: &Window| w.starts(starts).last().copied().unwrap_or(0);
-            let room = windows.iter().map(share).max().unwrap_or(0);
+            let room = windows
+                .iter()
+                .map(|w| w.cells_in(starts))
+                .max()
+                .unwrap_or(0);
             Pool::new(zero, room, weights.is_some())
         })
         .collect();

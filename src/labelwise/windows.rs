@@ -86,12 +86,24 @@ impl Window {
     /// of every bucket (`starts`: [`cut_pieces`](super::pool::cut_pieces)'s offsets, or a range of rows' own): buckets
     /// before the window start at 0, those after it where the window's cells end.
     pub(super) fn starts(&self, starts: &[usize]) -> Vec<usize> {
-        let at = |b: usize| starts.get(b).copied().unwrap_or(0);
-        let (first, end) = (at(self.buckets.start), at(self.buckets.end));
+        let (first, end) = self.bounds(starts);
         starts
             .iter()
             .map(|&s| s.clamp(first, end) - first)
             .collect()
+    }
+
+    /// How many of the cells placed by `starts` (as [`starts`](Self::starts) takes them) lie in
+    /// this window: the room its pool needs.
+    pub(super) fn cells_in(&self, starts: &[usize]) -> usize {
+        let (first, end) = self.bounds(starts);
+        end - first
+    }
+
+    /// Where this window's cells start and end in a pool of every bucket placed by `starts`.
+    fn bounds(&self, starts: &[usize]) -> (usize, usize) {
+        let at = |b: usize| starts.get(b).copied().unwrap_or(0);
+        (at(self.buckets.start), at(self.buckets.end))
     }
 
     /// Piece `piece`'s cells in this window's pool.
@@ -236,6 +248,7 @@ mod tests {
                 }
                 let starts = w.starts(&ends);
                 assert_eq!(starts.last().copied(), Some(w.cells.len()), "case {case}");
+                assert_eq!(w.cells_in(&ends), w.cells.len(), "case {case}");
                 for piece in &pieces[w.pieces.clone()] {
                     let (b0, b1) = (piece.buckets.start, piece.buckets.end);
                     assert_eq!(starts[b0]..starts[b1], w.cells_of(piece), "case {case}");
