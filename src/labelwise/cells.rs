@@ -6,7 +6,7 @@ use core::ops::Range;
 
 use crate::error::{Error, Input, LabelDomain};
 use crate::matrix::{LabelMatrix, RowReader, ScoreMatrix};
-use crate::score::Score;
+use crate::score::{Label, Score};
 use crate::validate::{first_bad_row, read_checked_row};
 
 /// The error for an input whose shape is no longer `validated` (the scores asked first, as a
@@ -31,6 +31,23 @@ where
         expected: validated,
         found,
     })
+}
+
+/// The relevant cells (non-zero labels) of `rows`, in a pass over their labels: the number a
+/// pooled ranking's relevant items, which the folds of its relevant blocks read before the first
+/// piece ([`PieceSums::reads_relevant`](super::piece_sums::PieceSums::reads_relevant)).
+pub(super) fn count_relevant<Y: LabelMatrix + ?Sized>(
+    y_true: &Y,
+    rows: Range<usize>,
+) -> Result<usize, Error> {
+    let mut labels = RowReader::new(y_true, Input::Labels);
+    let mut relevant = 0;
+    for i in rows {
+        // Summed as flags, not filtered and counted: a loop the compiler vectorizes.
+        let row = labels.row(i)?.iter();
+        relevant += row.map(|y| usize::from(y.value() != 0.0)).sum::<usize>();
+    }
+    Ok(relevant)
 }
 
 /// Which copies of the cells the averages read.

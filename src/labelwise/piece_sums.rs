@@ -1,19 +1,21 @@
 //! What a metric reading a pooled ranking piece by piece keeps of the pieces added so far
-//! ([`PieceSums`]: AUC's pair sums, or the relevant blocks average precision reads), and what
-//! one piece adds ([`PiecePart`]), worked out apart from the pieces before it.
+//! ([`PieceSums`]: AUC's pair sums, or a fold of the relevant blocks average precision reads),
+//! and what one piece adds ([`PiecePart`]), worked out apart from the pieces before it.
+
+use core::fmt::Debug;
 
 use super::pairs::{AucPart, AucSums};
-use super::vector::{Vector, VectorMetric, Weights};
+use super::vector::Vector;
 use crate::kernel::{Block, RankedRow};
 use crate::ties::RankSharing;
 
 /// What a metric reading a pooled ranking in pieces keeps of the pieces added so far.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub(crate) enum PieceSums {
     /// AUC's pair sums: a few numbers (weighted: a few per block), however many pieces.
     Pairs(AucSums),
-    /// Every relevant block so far, placed in the whole ranking.
-    Blocks(RelevantBlocks),
+    /// The metric folded over the relevant blocks so far, placed in the whole ranking.
+    Folded(FoldedBlocks),
 }
 
 /// What one piece adds to [`PieceSums`] of its kind.
@@ -31,7 +33,7 @@ impl PieceSums {
     pub(crate) fn part<T>(&self, v: &Vector<'_, T>, row: &RankedRow<'_>) -> PiecePart {
         match self {
             PieceSums::Pairs(sums) => PiecePart::Pairs(sums.part(v, row)),
-            PieceSums::Blocks(_) => PiecePart::Blocks(RelevantBlocks::of(row)),
+            PieceSums::Folded(_) => PiecePart::Blocks(RelevantBlocks::of(row)),
         }
     }
 
@@ -39,41 +41,97 @@ impl PieceSums {
     pub(crate) fn add_part(&mut self, part: &PiecePart) {
         match (self, part) {
             (PieceSums::Pairs(sums), PiecePart::Pairs(part)) => sums.add_part(part),
-            (PieceSums::Blocks(blocks), PiecePart::Blocks(part)) => blocks.append(part),
+            (PieceSums::Folded(folded), PiecePart::Blocks(part)) => folded.add(part),
             // `part` makes a part of the sums' own kind, and the sums keep their kind.
             _ => debug_assert!(false, "a piece's part added to sums of another kind"),
         }
     }
 
-    /// For a metric whose sums are [`RelevantBlocks`] (an unweighted metric that reads only
-    /// the relevant blocks): its value on the whole ranking, as counting would rank the vector
-    /// at once. `None` for sums of another kind.
-    pub(crate) fn relevant_blocks_value<M: VectorMetric + ?Sized>(
-        &self,
-        metric: &M,
-    ) -> Option<f64> {
-        let PieceSums::Blocks(blocks) = self else {
-            return None;
-        };
-        // Unweighted, such a metric reads no item: the blocks are the whole vector's.
-        let v = Vector::<f64> {
-            scores: &[],
-            labels: &[],
-            weights: Weights::Unit,
-        };
-        metric.vector_value(&v, &blocks.row())
+    /// Whether these sums read the whole ranking's number of relevant items, which
+    /// [`set_relevant`](Self::set_relevant) gives them before the first part is added.
+    pub(crate) fn reads_relevant(&self) -> bool {
+        matches!(self, PieceSums::Folded(_))
+    }
+
+    /// Gives sums that [read it](Self::reads_relevant) the whole ranking's number of relevant
+    /// items, before the first part is added.
+    pub(crate) fn set_relevant(&mut self, relevant: usize) {
+        if let PieceSums::Folded(folded) = self {
+            folded.relevant = relevant;
+        }
+    }
+
+    /// The value of the fold, for sums of that kind; `None` for sums of another kind, or where
+    /// the value is undefined.
+    pub(crate) fn folded_value(&self) -> Option<f64> {
+        match self {
+            PieceSums::Folded(folded) => folded.fold.value(),
+            PieceSums::Pairs(_) => None,
+        }
     }
 }
 
-/// The relevant blocks of a ranking, in rank order, with its numbers of items and of relevant
-/// ones: a long pooled vector's blocks gathered piece by piece read as the vector ranked whole
-/// ([`row`](Self::row)). A piece is a run of whole tie groups, ranked as the pool ranks it, so
-/// its blocks are the pool's, shifted by the items before it.
+/// A metric that reads only the relevant blocks of an unweighted ranking, folded over them in
+/// rank order, so that a pooled ranking read piece by piece need not keep them (a relevant
+/// pooled cell a block at worst). The fold gives the value that the metric's `vector_value`
+/// gives on the whole ranking, to the bit.
+pub(crate) trait BlocksFold: Debug + Send + Sync {
+    /// Adds the relevant blocks of `row`: the next ones in rank order, placed in the whole
+    /// ranking, whose numbers of items and of relevant items `row` gives (ranked with the
+    /// sharing of every piece).
+    fn add(&mut self, row: &RankedRow<'_>);
+    /// The value of the whole ranking, once every piece is added; `None` where undefined.
+    fn value(&self) -> Option<f64>;
+}
+
+/// A [`BlocksFold`] with where the next piece starts in the whole ranking.
+#[derive(Debug)]
+pub(crate) struct FoldedBlocks {
+    fold: Box<dyn BlocksFold>,
+    /// The whole ranking's items.
+    items: usize,
+    /// The whole ranking's relevant items ([`PieceSums::set_relevant`]).
+    relevant: usize,
+    /// The items of the pieces added so far.
+    before: usize,
+    /// The blocks of the piece being added, placed after those before it.
+    placed: Vec<Block>,
+}
+
+impl FoldedBlocks {
+    /// Sums of a ranking of `items` items that fold its relevant blocks with `fold`.
+    pub(crate) fn new(items: usize, fold: Box<dyn BlocksFold>) -> Self {
+        FoldedBlocks {
+            fold,
+            items,
+            relevant: 0,
+            before: 0,
+            placed: Vec::new(),
+        }
+    }
+
+    /// Folds the blocks of `piece`, which follows every piece so far.
+    fn add(&mut self, piece: &RelevantBlocks) {
+        let before = self.before;
+        self.placed.clear();
+        self.placed.extend(piece.blocks.iter().map(|b| Block {
+            start: before + b.start,
+            ..*b
+        }));
+        let row =
+            RankedRow::of_relevant_blocks(&self.placed, self.items, self.relevant, piece.sharing);
+        self.fold.add(&row);
+        self.before += piece.items;
+    }
+}
+
+/// The relevant blocks of a piece of a ranking, in rank order, with its number of items: a
+/// piece is a run of whole tie groups, ranked as the pool ranks it, so its blocks are the
+/// pool's, shifted by the items before it.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct RelevantBlocks {
     blocks: Vec<Block>,
     items: usize,
-    relevant: usize,
     sharing: Option<RankSharing>,
 }
 
@@ -83,27 +141,7 @@ impl RelevantBlocks {
         RelevantBlocks {
             blocks: row.relevant_blocks().copied().collect(),
             items: row.n_labels(),
-            relevant: row.n_relevant(),
             sharing: row.sharing(),
         }
-    }
-
-    /// Appends the blocks of the ranking `next`, which follows every item so far.
-    fn append(&mut self, next: &RelevantBlocks) {
-        let before = self.items;
-        let placed = next.blocks.iter().map(|b| Block {
-            start: before + b.start,
-            ..*b
-        });
-        self.blocks.extend(placed);
-        self.items += next.items;
-        self.relevant += next.relevant;
-        // Every piece is ranked under the one policy, so with one sharing.
-        self.sharing = next.sharing;
-    }
-
-    /// The blocks as one ranking, as counting ranks a whole vector (its relevant blocks only).
-    pub(crate) fn row(&self) -> RankedRow<'_> {
-        RankedRow::of_relevant_blocks(&self.blocks, self.items, self.relevant, self.sharing)
     }
 }

@@ -1,7 +1,7 @@
 //! The pooled vector (the micro average): all n·L cells, each with its row's weight, ranked
 //! whole from the row copy, or a piece at a time from the input for a metric that reads pieces.
 
-use super::cells::{changed_shape, Cells};
+use super::cells::{changed_shape, count_relevant, Cells};
 use super::lanes::{fail, vector_values, wants, Lane, Values, VectorPlan};
 use super::medians::{class_in, ClassMedians, PieceClasses};
 use super::piece_sums::PieceSums;
@@ -244,6 +244,10 @@ where
             medians: None,
         });
     };
+    if sums.iter().any(PieceSums::reads_relevant) {
+        let relevant = count_relevant(y_true, 0..n)?;
+        sums.iter_mut().for_each(|s| s.set_relevant(relevant));
+    }
     let windows = cut_windows(&pieces, window_cells(total));
     let room = windows.iter().map(|w| w.cells.len()).max().unwrap_or(0);
     let mut pool = Pool::new(zero, room, weights.is_some());

@@ -6,10 +6,10 @@ use rayon::prelude::*;
 
 use core::ops::Range;
 
-use super::cells::changed_shape;
+use super::cells::{changed_shape, count_relevant};
 use super::lanes::Lane;
 use super::medians::{class_in, PieceClasses};
-use super::piece_sums::PiecePart;
+use super::piece_sums::{PiecePart, PieceSums};
 use super::pool::{
     any_label, cut_pieces, key_range, to_offsets, Bucketing, Piece, Pool, Segment, BUCKETS,
 };
@@ -101,7 +101,16 @@ where
             medians: None,
         });
     };
+    if sums.iter().any(PieceSums::reads_relevant) {
+        let counts: Vec<_> = row_ranges
+            .par_iter()
+            .map(|rows| count_relevant(y_true, rows.clone()))
+            .collect();
+        let relevant = counts.into_iter().sum::<Result<usize, _>>()?;
+        sums.iter_mut().for_each(|s| s.set_relevant(relevant));
+    }
     let plans = PiecePlans::new(lanes, items, weights.is_some());
+    // The sums that work out each piece's part (parts read no relevant total).
     let first = first_sums(lanes, items, weights.is_some());
     // Where each bucket starts in each range's pool of every bucket.
     let range_starts: Vec<Vec<usize>> = counts

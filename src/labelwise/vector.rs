@@ -2,7 +2,7 @@
 //! pooled cells) and the binary metric that values it ([`VectorMetric`]).
 
 use super::medians::ClassMedians;
-use super::piece_sums::{PieceSums, RelevantBlocks};
+use super::piece_sums::PieceSums;
 use super::LabelwiseOptions;
 use crate::error::Error;
 use crate::kernel::{Block, RankedRow};
@@ -40,6 +40,18 @@ pub(crate) struct Vector<'a, T> {
     pub(crate) scores: &'a [T],
     pub(crate) labels: &'a [f64],
     pub(crate) weights: Weights<'a>,
+}
+
+impl<T> Vector<'static, T> {
+    /// A vector of unit weights without items: all that an unweighted metric reading only the
+    /// relevant blocks reads of a ranking kept as its blocks.
+    pub(crate) fn unit() -> Self {
+        Vector {
+            scores: &[],
+            labels: &[],
+            weights: Weights::Unit,
+        }
+    }
 }
 
 impl<T> Vector<'_, T> {
@@ -121,24 +133,15 @@ pub(crate) trait VectorMetric {
         false
     }
     /// The sums a ranking of `items` items read in pieces starts from (nothing added yet);
-    /// each piece's part is added to them ([`PieceSums::part`], [`PieceSums::add_part`]).
-    /// Called only when [`reads_pieces`](Self::reads_pieces) says so. By default the relevant
-    /// blocks, placed in the whole ranking: all that a metric reading only the relevant blocks
-    /// needs (AUC keeps its pair sums instead).
-    fn piece_sums(&self, items: usize, weighted: bool) -> PieceSums {
-        // A metric whose value reads more than the relevant blocks must say what it keeps of
-        // the pieces: the blocks alone would be a silently different value on a pool.
-        debug_assert!(
-            self.reads_only_relevant_blocks(weighted, items),
-            "relevant blocks kept for a metric that reads other blocks"
-        );
-        PieceSums::Blocks(RelevantBlocks::default())
-    }
+    /// each piece's part is added to them ([`PieceSums::part`], [`PieceSums::add_part`]):
+    /// AUC's pair sums, or, for a metric that reads only the relevant blocks, its fold of them
+    /// ([`PieceSums::Folded`]). Called only when [`reads_pieces`](Self::reads_pieces) says so.
+    fn piece_sums(&self, items: usize, weighted: bool) -> PieceSums;
     /// The value of a ranking added piece by piece, or `None` where it is undefined;
     /// `medians`: its class medians, given when [`reads_scores`](Self::reads_scores) says the
-    /// metric reads scores. By default, [`vector_value`](Self::vector_value) of the relevant
-    /// blocks that the default [`piece_sums`](Self::piece_sums) gathered.
+    /// metric reads scores. By default, the value of the fold of the relevant blocks that
+    /// [`piece_sums`](Self::piece_sums) started.
     fn pieces_value(&self, sums: &PieceSums, _medians: Option<ClassMedians>) -> Option<f64> {
-        sums.relevant_blocks_value(self)
+        sums.folded_value()
     }
 }

@@ -144,46 +144,80 @@ fn column_order_average_precision(row: &RankedRow<'_>) -> f64 {
 
 /// The average precision of one ranked row (or column), by the formula above.
 pub(crate) fn ranked_average_precision(row: &RankedRow<'_>) -> f64 {
-    if row.sharing() == Some(RankSharing::Expected) {
-        return expected_average_precision(row);
-    }
-    let (mut relevant_so_far, mut sum) = (0, 0.0);
-    for b in row.relevant_blocks() {
-        relevant_so_far += b.relevant;
-        let precision = relevant_so_far as f64 / row.rank(b);
-        // One term per relevant label, added one by one as every toolkit does, so that
-        // the rounding matches theirs.
-        for _ in 0..b.relevant {
-            sum += precision;
-        }
-    }
-    sum / row.n_relevant() as f64
+    let mut precisions = RankedPrecisions::default();
+    precisions.add(row);
+    precisions.value(row.n_relevant())
 }
 
-/// The exact mean of average precision over every ordering of the tie groups (McSherry &
-/// Najork 2008). A relevant label of a group with `r` relevant among `m` members, `o` labels
-/// and `above` relevant labels ahead of the group, sits at each position `y` of the group with
-/// probability 1/m; given `y`, the other relevant members ahead of it number `y(r−1)/(m−1)` on
-/// average (hypergeometric), and precision is linear in that number, so
-/// `E[precision] = (1/m) Σ_y (above + 1 + y(r−1)/(m−1)) / (o + 1 + y)`. O(m) per group.
-fn expected_average_precision(row: &RankedRow<'_>) -> f64 {
-    let (mut above, mut sum) = (0usize, 0.0);
-    for b in row.relevant_blocks() {
-        let (r, m) = (b.relevant as f64, b.len as f64);
-        let share = if b.len > 1 {
-            (r - 1.0) / (m - 1.0)
-        } else {
-            0.0
-        };
-        let mut mean_precision = 0.0;
-        for y in 0..b.len {
-            let y = y as f64;
-            mean_precision += (above as f64 + 1.0 + y * share) / (b.start as f64 + 1.0 + y);
+/// The sum of the formula's precisions (under `Expected`, of their exact means) over the
+/// relevant blocks of a ranking in rank order. A ranking added in consecutive parts, each with
+/// its blocks placed in the whole ranking, sums the same terms in the same order as the whole:
+/// the same bits.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct RankedPrecisions {
+    /// The relevant labels of the blocks added so far.
+    relevant: usize,
+    /// Their precisions summed.
+    sum: f64,
+}
+
+impl RankedPrecisions {
+    /// Adds the relevant blocks of `row`, which follow those added so far.
+    #[inline]
+    pub(crate) fn add(&mut self, row: &RankedRow<'_>) {
+        match row.sharing() == Some(RankSharing::Expected) {
+            true => self.add_expected(row),
+            false => self.add_ranked(row),
         }
-        sum += r * mean_precision / m;
-        above += b.relevant;
     }
-    sum / row.n_relevant() as f64
+
+    /// The average precision of a ranking of `relevant` relevant labels, all added.
+    #[inline]
+    pub(crate) fn value(&self, relevant: usize) -> f64 {
+        self.sum / relevant as f64
+    }
+
+    #[inline]
+    fn add_ranked(&mut self, row: &RankedRow<'_>) {
+        let (mut relevant_so_far, mut sum) = (self.relevant, self.sum);
+        for b in row.relevant_blocks() {
+            relevant_so_far += b.relevant;
+            let precision = relevant_so_far as f64 / row.rank(b);
+            // One term per relevant label, added one by one as every toolkit does, so that
+            // the rounding matches theirs.
+            for _ in 0..b.relevant {
+                sum += precision;
+            }
+        }
+        (self.relevant, self.sum) = (relevant_so_far, sum);
+    }
+
+    /// The exact mean of average precision over every ordering of the tie groups (McSherry &
+    /// Najork 2008). A relevant label of a group with `r` relevant among `m` members, `o`
+    /// labels and `above` relevant labels ahead of the group, sits at each position `y` of the
+    /// group with probability 1/m; given `y`, the other relevant members ahead of it number
+    /// `y(r−1)/(m−1)` on average (hypergeometric), and precision is linear in that number, so
+    /// `E[precision] = (1/m) Σ_y (above + 1 + y(r−1)/(m−1)) / (o + 1 + y)`. O(m) per group.
+    #[inline]
+    fn add_expected(&mut self, row: &RankedRow<'_>) {
+        let (mut above, mut sum) = (self.relevant, self.sum);
+        for b in row.relevant_blocks() {
+            let (r, m) = (b.relevant as f64, b.len as f64);
+            let share = if b.len > 1 {
+                (r - 1.0) / (m - 1.0)
+            } else {
+                0.0
+            };
+            let mut mean_precision = 0.0;
+            for y in 0..b.len {
+                let y = y as f64;
+                mean_precision += (above as f64 + 1.0 + y * share) / (b.start as f64 + 1.0 + y);
+            }
+            sum += r * mean_precision / m;
+            above += b.relevant;
+        }
+        (self.relevant, self.sum) = (above, sum);
+    }
 }
 
 #[cfg(test)]

@@ -1,8 +1,10 @@
 //! Average interpolated precision of each label at fixed recall levels.
 
+use crate::labelwise::piece_sums::{BlocksFold, FoldedBlocks, PieceSums};
 use crate::labelwise::{labelwise_builders, LabelwiseOptions, Vector, VectorMetric};
-use crate::metrics::label_average_precision::precision_recall_steps;
+use crate::metrics::label_average_precision::{precision_recall_steps, PrStep};
 use crate::{Average, RankedRow, Score, TiePolicy};
+use core::cmp::Ordering::Less;
 
 /// The most recall levels accepted: far beyond any use, and it keeps a vector's work bounded.
 const MAX_LEVELS: usize = 1 << 20;
@@ -101,43 +103,146 @@ impl VectorMetric for InterpolatedAveragePrecision {
         !weighted
     }
 
+    fn piece_sums(&self, items: usize, _weighted: bool) -> PieceSums {
+        let fold = PooledLevels {
+            levels: self.levels,
+            relevant: 0,
+            best: None,
+        };
+        PieceSums::Folded(FoldedBlocks::new(items, Box::new(fold)))
+    }
+
     fn vector_value<T: Score>(&self, v: &Vector<'_, T>, row: &RankedRow<'_>) -> Option<f64> {
         if row.n_relevant() == 0 {
             return None;
         }
+        let slack = recall_slack(v, row);
         // Unweighted, a block without relevant items is never above the suffix maximum: its
         // precision is at most that of the step before it (the same relevant count over a
-        // larger rank; 0 before the first step), so the steps alone give the same maxima.
-        let steps_only = v.weights.is_unit();
-        let most = match steps_only {
-            true => row.n_relevant(),
-            false => row.blocks().len(),
-        };
-        // Pushed in a fold, not collected: `collect` asks each step of the steps' nested
-        // chains, and grows the vector as it goes.
-        let mut steps = Vec::with_capacity(most);
-        precision_recall_steps(v, row, steps_only).for_each(|s| steps.push(s));
+        // larger rank; 0 before the first step), so the steps alone give the same maxima, and
+        // the total is the relevant count (summed as integers: exact): they are folded as they
+        // come.
+        if v.weights.is_unit() {
+            let mut best = LevelMaxima::new(self.levels, row.n_relevant() as f64, slack);
+            precision_recall_steps(v, row, true, 0.0).for_each(|s| best.add(s));
+            return Some(best.value());
+        }
+        // Weighted, the total is the last step's: pushed in a fold, not collected (`collect`
+        // asks each step of the steps' nested chains, and grows the vector as it goes).
+        let mut steps = Vec::with_capacity(row.blocks().len());
+        precision_recall_steps(v, row, false, 0.0).for_each(|s| steps.push(s));
         let total = steps.last().map_or(0.0, |s| s.relevant);
-        // From the bottom up: each precision becomes the best precision at or below it. A step
-        // of zero weight so far has precision 0/0: `max` passes over it, and only when every
-        // step is one does the NaN stay (not -inf: found by fuzzing, tests/findings.rs).
-        let mut best = f64::NAN;
-        for s in steps.iter_mut().rev() {
-            best = best.max(s.precision);
-            s.precision = best;
-        }
-        let slack = recall_slack(v, row);
+        let mut best = LevelMaxima::new(self.levels, total, slack);
+        steps.into_iter().for_each(|s| best.add(s));
+        Some(best.value())
+    }
+}
+
+/// The interpolated precision of every recall level, folded over the precision–recall steps
+/// in rank order. Level k reads the best precision at or below the first step whose recall
+/// reaches it: each step's precision is kept as the best of the last level reached at or
+/// above it (the levels reached in order, as recall grows), and the best at or below a level
+/// is the best of that level's and of every later level's, taken bottom-up at the end. A
+/// maximum is exact whatever the order it is taken in: the values of the whole ranking's
+/// suffix maxima, to the bit, in O(levels) memory.
+#[derive(Debug, Clone)]
+struct LevelMaxima {
+    levels: usize,
+    total: f64,
+    slack: f64,
+    /// The levels reached so far.
+    reached: usize,
+    /// The recall the next level asks for ([`reach`](Self::reach)).
+    next: f64,
+    /// Per level, the best precision of the steps since it was the last reached; NaN for none
+    /// (`max` passes over NaN: a step of zero weight so far has precision 0/0, and only when
+    /// every step is one does the NaN stay; not -inf: found by fuzzing, tests/findings.rs).
+    best: Vec<f64>,
+}
+
+impl LevelMaxima {
+    fn new(levels: usize, total: f64, slack: f64) -> Self {
+        let mut maxima = LevelMaxima {
+            levels,
+            total,
+            slack,
+            reached: 0,
+            next: 0.0,
+            best: vec![f64::NAN; levels],
+        };
+        maxima.next = maxima.reach(0);
+        maxima
+    }
+
+    /// Level k's recall, less the rounding slack.
+    fn reach(&self, k: usize) -> f64 {
+        let level = k as f64 / (self.levels - 1) as f64;
+        level * (1.0 - self.slack)
+    }
+
+    /// Adds the next step in rank order.
+    #[inline]
+    fn add(&mut self, s: PrStep) {
         // Recall grows along the steps and the levels grow: one walk serves every level.
-        let (mut sum, mut at) = (0.0, 0);
-        for k in 0..self.levels {
-            let level = k as f64 / (self.levels - 1) as f64;
-            let reach = level * (1.0 - slack);
-            while steps.get(at).is_some_and(|s| s.relevant / total < reach) {
-                at += 1;
-            }
-            sum += steps.get(at).map_or(f64::NAN, |s| s.precision);
+        let recall = s.relevant / self.total;
+        // Not below, rather than at or above: a NaN recall (a total weight of 0) reaches
+        // every level.
+        while self.reached < self.levels && recall.partial_cmp(&self.next) != Some(Less) {
+            self.reached += 1;
+            self.next = self.reach(self.reached);
         }
-        Some(sum / self.levels as f64)
+        if let Some(best) = self
+            .reached
+            .checked_sub(1)
+            .and_then(|k| self.best.get_mut(k))
+        {
+            *best = best.max(s.precision);
+        }
+    }
+
+    /// The mean over the levels (left to right) of each level's interpolated precision; NaN
+    /// for a level no step reaches.
+    fn value(mut self) -> f64 {
+        let mut below = f64::NAN;
+        for best in self.best.iter_mut().rev() {
+            below = below.max(*best);
+            *best = below;
+        }
+        let sum = self.best.iter().fold(0.0, |sum, &best| sum + best);
+        sum / self.levels as f64
+    }
+}
+
+/// Unweighted interpolated average precision of a pooled ranking, folded over its relevant
+/// blocks piece by piece.
+#[derive(Debug, Clone)]
+struct PooledLevels {
+    levels: usize,
+    /// The whole ranking's relevant items (every piece gives it).
+    relevant: usize,
+    /// The fold, from the first piece (which gives the total).
+    best: Option<(LevelMaxima, f64)>,
+}
+
+impl BlocksFold for PooledLevels {
+    fn add(&mut self, row: &RankedRow<'_>) {
+        self.relevant = row.n_relevant();
+        let levels = self.levels;
+        let (best, relevant) = self
+            .best
+            .get_or_insert_with(|| (LevelMaxima::new(levels, row.n_relevant() as f64, 0.0), 0.0));
+        let unit = Vector::<f64>::unit();
+        precision_recall_steps(&unit, row, true, *relevant).for_each(|s| {
+            best.add(s);
+            *relevant = s.relevant;
+        });
+    }
+
+    fn value(&self) -> Option<f64> {
+        match self.relevant {
+            0 => None,
+            _ => self.best.clone().map(|(best, _)| best.value()),
+        }
     }
 }
 

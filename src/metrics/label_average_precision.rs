@@ -1,7 +1,8 @@
 //! Average precision of each label (or of the pooled cells, or of each sample).
 
+use crate::labelwise::piece_sums::{BlocksFold, FoldedBlocks, PieceSums};
 use crate::labelwise::{labelwise_builders, LabelwiseOptions, Vector, VectorMetric};
-use crate::metrics::average_precision::ranked_average_precision;
+use crate::metrics::average_precision::{ranked_average_precision, RankedPrecisions};
 use crate::{Average, RankSharing, RankedRow, Score, TiePolicy};
 
 /// Average precision of a binary ranking, as the area under its precision–recall steps:
@@ -97,20 +98,90 @@ impl VectorMetric for LabelAveragePrecision {
         if total == 0.0 {
             return Some(0.0); // relevant items of weight 0 only: scikit-learn's "no positive"
         }
+        let mut area = StepArea::new(total);
         // Folded, not looped: the steps' nested chains are walked part by part (a `for` loop
         // asks each step of the whole chain).
-        let (sum, _) =
-            precision_recall_steps(v, row, true).fold((0.0, 0.0), |(sum, recall_before), s| {
-                let recall = s.relevant / total;
-                (sum + s.precision * (recall - recall_before), recall)
-            });
-        Some(sum)
+        precision_recall_steps(v, row, true, 0.0).for_each(|s| area.add(s));
+        Some(area.sum)
     }
 
     fn reads_pieces(&self, weighted: bool) -> bool {
         // Unweighted, the value reads the relevant blocks alone, which the pieces give placed
         // in the whole ranking; weighted, each precision reads the weight of every block above.
         !weighted
+    }
+
+    fn piece_sums(&self, items: usize, _weighted: bool) -> PieceSums {
+        PieceSums::Folded(FoldedBlocks::new(items, Box::<PooledPrecisions>::default()))
+    }
+}
+
+/// The area under the precision–recall steps, summed in rank order: `P · (R − R_previous)` a
+/// step, with the total relevant weight known before the first.
+#[derive(Debug, Clone, Copy)]
+struct StepArea {
+    total: f64,
+    /// The relevant weight at or above the last step added.
+    relevant: f64,
+    recall_before: f64,
+    sum: f64,
+}
+
+impl StepArea {
+    fn new(total: f64) -> Self {
+        StepArea {
+            total,
+            relevant: 0.0,
+            recall_before: 0.0,
+            sum: 0.0,
+        }
+    }
+
+    #[inline]
+    fn add(&mut self, s: PrStep) {
+        let recall = s.relevant / self.total;
+        self.sum += s.precision * (recall - self.recall_before);
+        (self.relevant, self.recall_before) = (s.relevant, recall);
+    }
+}
+
+/// Unweighted average precision of a pooled ranking, folded over its relevant blocks piece by
+/// piece: the sums [`vector_value`](VectorMetric::vector_value) makes on the whole ranking,
+/// term by term in the same order.
+#[derive(Debug, Clone, Copy, Default)]
+struct PooledPrecisions {
+    /// The whole ranking's relevant items (every piece gives it).
+    relevant: usize,
+    /// Ranks shared as an average over orders, or not at all: precisions summed one a
+    /// relevant item; otherwise, the area under the steps.
+    ranked: bool,
+    precisions: RankedPrecisions,
+    area: Option<StepArea>,
+}
+
+impl BlocksFold for PooledPrecisions {
+    fn add(&mut self, row: &RankedRow<'_>) {
+        self.relevant = row.n_relevant();
+        self.ranked = matches!(row.sharing(), None | Some(RankSharing::Expected));
+        match self.ranked {
+            true => self.precisions.add(row),
+            false => {
+                // Unweighted, the total is the relevant count (summed as integers: exact).
+                let area = self
+                    .area
+                    .get_or_insert_with(|| StepArea::new(row.n_relevant() as f64));
+                let unit = Vector::<f64>::unit();
+                precision_recall_steps(&unit, row, true, area.relevant).for_each(|s| area.add(s));
+            }
+        }
+    }
+
+    fn value(&self) -> Option<f64> {
+        match (self.relevant, self.ranked, self.area) {
+            (0, _, _) => None,
+            (relevant, true, _) => Some(self.precisions.value(relevant)),
+            (_, false, area) => area.map(|a| a.sum),
+        }
     }
 }
 
@@ -126,13 +197,16 @@ pub(crate) struct PrStep {
 /// The precision–recall points of the blocks, best first (of a row ranked by counting, only
 /// the blocks holding a relevant item). With `steps_only`, only the steps (blocks holding
 /// relevant weight), whose precisions alone are computed: a division per block is most of the
-/// cost of a long vector.
+/// cost of a long vector. `relevant_before`: the relevant weight ranked above the first block
+/// (a part of an unweighted ranking; 0 for a whole one).
 pub(crate) fn precision_recall_steps<'r, T>(
     v: &'r Vector<'r, T>,
     row: &'r RankedRow<'r>,
     steps_only: bool,
+    relevant_before: f64,
 ) -> impl Iterator<Item = PrStep> + 'r {
-    let (mut relevant, mut above) = (0.0, 0.0);
+    // Unweighted, `above` is never read: a block's precision reads its rank.
+    let (mut relevant, mut above) = (relevant_before, 0.0);
     // Unweighted, a block's precision reads only its rank and the relevant count: the steps
     // alone are visited (a listed few on a long vector), the others would add 0.
     let steps_alone = steps_only && v.weights.is_unit();
