@@ -13,8 +13,9 @@
 //!   metric that values it ([`VectorMetric`]).
 //! * `pairs.rs`: [`AucSums`](pairs::AucSums), the relevant/irrelevant pair sums AUC reads,
 //!   whole or piece by piece; `piece_sums.rs`: what a metric keeps of a pooled ranking read in
-//!   pieces (those sums, or the relevant blocks average precision reads); `medians.rs`: R's
-//!   median of a class, of one vector or of a pool in pieces (pROC's automatic direction).
+//!   pieces (those sums, or a fold of the relevant blocks average precision reads);
+//!   `medians.rs`: R's median of a class, of one vector or of a pool in pieces (pROC's
+//!   automatic direction).
 //! * `means.rs`: how the per-vector values are combined (the undefined rule and the mean).
 //! * `lanes.rs`: one metric's progress (`Lane`) and one vector ranked for every lane.
 //! * `cells.rs`: the cells, read and validated once, copied by column or by row (the pool).

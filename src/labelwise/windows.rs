@@ -35,7 +35,8 @@ pub(super) static TEST_WINDOW_CELLS: AtomicUsize = AtomicUsize::new(0);
 /// to 2^17 cells each, more only where one 2^16th of the scores' key range holds more). A pool
 /// of more cells than the limit is placed one window of whole pieces at a time, each window in
 /// a pass over the whole input: the copy holds at most the larger of the limit and the largest
-/// piece, at the cost of one more pass over the input per window. Values are the same bits
+/// piece, at the cost of one more pass over the input per window (average precision reads the
+/// labels once more first, to count the relevant cells). Values are the same bits
 /// whatever the limit. pROC's automatic direction (mldr's micro AUC) reads the class medians
 /// after the last piece: the windows holding them are placed again, up to four more passes.
 /// On a rayon pool each range of rows places its cells of a window in a pool of its own, sized
