@@ -198,6 +198,16 @@ impl<T: Score> PieceRanker<T> {
     }
 }
 
+/// Whether a running piece lane's sums read the pool's number of relevant cells (counted in a
+/// pass of its own, [`count_relevant`]).
+pub(super) fn reads_relevant<M>(lanes: &[Lane<'_, M>], sums: &[PieceSums]) -> bool {
+    let running = |lane: &Lane<'_, M>| lane.pieces && lane.failed.is_none();
+    lanes
+        .iter()
+        .zip(sums)
+        .any(|(lane, sums)| running(lane) && sums.reads_relevant())
+}
+
 /// Whether `lane` reads the pieces under `ranking`.
 #[inline]
 pub(super) fn reads_piece<M>(lane: &Lane<'_, M>, ranking: Ranking) -> bool {
@@ -244,7 +254,7 @@ where
             medians: None,
         });
     };
-    if sums.iter().any(PieceSums::reads_relevant) {
+    if reads_relevant(lanes, &sums) {
         let relevant = count_relevant(y_true, 0..n)?;
         sums.iter_mut().for_each(|s| s.set_relevant(relevant));
     }

@@ -9,12 +9,13 @@ use core::ops::Range;
 use super::cells::{changed_shape, count_relevant};
 use super::lanes::Lane;
 use super::medians::{class_in, PieceClasses};
-use super::piece_sums::{PiecePart, PieceSums};
+use super::piece_sums::PiecePart;
 use super::pool::{
     any_label, cut_pieces, key_range, to_offsets, Bucketing, Piece, Pool, Segment, BUCKETS,
 };
 use super::pooled::{
-    first_sums, micro_in_pieces, reads_piece, PiecePlans, PieceRanker, Placing, PooledSums,
+    first_sums, micro_in_pieces, reads_piece, reads_relevant, PiecePlans, PieceRanker, Placing,
+    PooledSums,
 };
 use super::vector::VectorMetric;
 use super::windows::{cut_windows, window_cells, HeldWindow, Window};
@@ -101,7 +102,7 @@ where
             medians: None,
         });
     };
-    if sums.iter().any(PieceSums::reads_relevant) {
+    if reads_relevant(lanes, &sums) {
         let counts: Vec<_> = row_ranges
             .par_iter()
             .map(|rows| count_relevant(y_true, rows.clone()))

@@ -103,7 +103,12 @@ impl VectorMetric for InterpolatedAveragePrecision {
         !weighted
     }
 
-    fn piece_sums(&self, items: usize, _weighted: bool) -> PieceSums {
+    fn piece_sums(&self, items: usize, weighted: bool) -> PieceSums {
+        // Weighted, a precision reads the weight of every block above: not read in pieces.
+        debug_assert!(
+            !weighted,
+            "weighted interpolated AP folded from relevant blocks"
+        );
         let fold = PooledLevels {
             levels: self.levels,
             relevant: 0,
@@ -140,11 +145,13 @@ impl VectorMetric for InterpolatedAveragePrecision {
 
 /// The interpolated precision of every recall level, folded over the precision–recall steps
 /// in rank order. Level k reads the best precision at or below the first step whose recall
-/// reaches it: each step's precision is kept as the best of the last level reached at or
-/// above it (the levels reached in order, as recall grows), and the best at or below a level
-/// is the best of that level's and of every later level's, taken bottom-up at the end. A
-/// maximum is exact whatever the order it is taken in: the values of the whole ranking's
-/// suffix maxima, to the bit, in O(levels) memory.
+/// reaches it, as a walk from the bottom up takes it (`max`, from NaN): each step's precision
+/// is kept as the best of the last level reached at or above it (the levels reached in order,
+/// as recall grows), and the best at or below a level is the best of that level's and of every
+/// later level's, taken bottom-up at the end. A maximum is exact in any order (precisions are
+/// never -0.0); where every precision at or below a level is NaN (0/0: weights of 0), the walk
+/// ends on the NaN of the level's first step, which is kept too. So every level gets the value
+/// of the walk over the whole ranking's steps, to the bit, in O(levels) memory.
 #[derive(Debug, Clone)]
 struct LevelMaxima {
     levels: usize,
@@ -154,10 +161,11 @@ struct LevelMaxima {
     reached: usize,
     /// The recall the next level asks for ([`reach`](Self::reach)).
     next: f64,
-    /// Per level, the best precision of the steps since it was the last reached; NaN for none
+    /// Per level, the best precision of the steps since it was the last reached, NaN for none
     /// (`max` passes over NaN: a step of zero weight so far has precision 0/0, and only when
-    /// every step is one does the NaN stay; not -inf: found by fuzzing, tests/findings.rs).
-    best: Vec<f64>,
+    /// every step is one does the NaN stay; not -inf: found by fuzzing, tests/findings.rs),
+    /// and the precision of the first of those steps.
+    best: Vec<(f64, Option<f64>)>,
 }
 
 impl LevelMaxima {
@@ -168,7 +176,7 @@ impl LevelMaxima {
             slack,
             reached: 0,
             next: 0.0,
-            best: vec![f64::NAN; levels],
+            best: vec![(f64::NAN, None); levels],
         };
         maxima.next = maxima.reach(0);
         maxima
@@ -191,24 +199,35 @@ impl LevelMaxima {
             self.reached += 1;
             self.next = self.reach(self.reached);
         }
-        if let Some(best) = self
-            .reached
-            .checked_sub(1)
-            .and_then(|k| self.best.get_mut(k))
-        {
+        let last = self.reached.checked_sub(1);
+        if let Some((best, first)) = last.and_then(|k| self.best.get_mut(k)) {
             *best = best.max(s.precision);
+            first.get_or_insert(s.precision);
         }
     }
 
     /// The mean over the levels (left to right) of each level's interpolated precision; NaN
     /// for a level no step reaches.
-    fn value(mut self) -> f64 {
-        let mut below = f64::NAN;
-        for best in self.best.iter_mut().rev() {
-            below = below.max(*best);
-            *best = below;
-        }
-        let sum = self.best.iter().fold(0.0, |sum, &best| sum + best);
+    fn value(&self) -> f64 {
+        // Bottom-up: a level no step came after shares the next level's first step (both
+        // reached there), or, above none, reads NaN, as the walk over steps found no step.
+        let (mut below, mut next) = (f64::NAN, f64::NAN);
+        let mut values: Vec<f64> = self
+            .best
+            .iter()
+            .rev()
+            .map(|&(best, first)| {
+                below = below.max(best);
+                next = match first {
+                    None => next,
+                    Some(first) if below.is_nan() => first,
+                    Some(_) => below,
+                };
+                next
+            })
+            .collect();
+        values.reverse();
+        let sum = values.iter().fold(0.0, |sum, &value| sum + value);
         sum / self.levels as f64
     }
 }
@@ -241,7 +260,7 @@ impl BlocksFold for PooledLevels {
     fn value(&self) -> Option<f64> {
         match self.relevant {
             0 => None,
-            _ => self.best.clone().map(|(best, _)| best.value()),
+            _ => self.best.as_ref().map(|(best, _)| best.value()),
         }
     }
 }
@@ -260,5 +279,76 @@ fn recall_slack<T>(v: &Vector<'_, T>, row: &RankedRow<'_>) -> f64 {
         true => 0.0,
         // EPSILON is 2u.
         false => (2.0 * (row.n_labels() as f64 + 2.0) * f64::EPSILON).min(1.0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Interpolated AP of collected steps as the walk over them takes it: each step's best
+    /// precision at or below it from the bottom up, then the levels walked along the steps.
+    fn walked(steps: &[PrStep], levels: usize, total: f64, slack: f64) -> f64 {
+        let mut steps = steps.to_vec();
+        let mut best = f64::NAN;
+        for s in steps.iter_mut().rev() {
+            best = best.max(s.precision);
+            s.precision = best;
+        }
+        let (mut sum, mut at) = (0.0, 0);
+        for k in 0..levels {
+            let reach = k as f64 / (levels - 1) as f64 * (1.0 - slack);
+            while steps.get(at).is_some_and(|s| s.relevant / total < reach) {
+                at += 1;
+            }
+            sum += steps.get(at).map_or(f64::NAN, |s| s.precision);
+        }
+        sum / levels as f64
+    }
+
+    #[test]
+    fn level_maxima_give_the_walks_bits() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        // Both signs of NaN, as 0/0 gives on one machine or another.
+        let nans = [f64::NAN, -f64::NAN];
+        for case in 0..20_000 {
+            let len = (next() % 12) as usize;
+            let levels = 2 + (next() % 12) as usize;
+            let mut relevant = 0.0;
+            let steps: Vec<PrStep> = (0..len)
+                .map(|_| {
+                    relevant += [0.0, 0.5, 1.0, 3.0][(next() % 4) as usize];
+                    let precision = match next() % 5 {
+                        0 => nans[(next() % 2) as usize],
+                        _ => (next() % 1000) as f64 / 997.0,
+                    };
+                    PrStep {
+                        relevant,
+                        precision,
+                    }
+                })
+                .collect();
+            // Totals of 0 (a NaN recall), the last step's, or another.
+            let total = match next() % 3 {
+                0 => 0.0,
+                1 => relevant,
+                _ => relevant + 1.0,
+            };
+            let slack = [0.0, 1e-12][(next() % 2) as usize];
+            let mut folded = LevelMaxima::new(levels, total, slack);
+            steps.iter().for_each(|&s| folded.add(s));
+            let (got, want) = (folded.value(), walked(&steps, levels, total, slack));
+            assert_eq!(
+                got.to_bits(),
+                want.to_bits(),
+                "case {case}: {steps:?} {levels} {total}"
+            );
+        }
     }
 }

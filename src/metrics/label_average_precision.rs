@@ -111,7 +111,12 @@ impl VectorMetric for LabelAveragePrecision {
         !weighted
     }
 
-    fn piece_sums(&self, items: usize, _weighted: bool) -> PieceSums {
+    fn piece_sums(&self, items: usize, weighted: bool) -> PieceSums {
+        // Weighted, a precision reads the weight of every block above: not read in pieces.
+        debug_assert!(
+            !weighted,
+            "weighted average precision folded from relevant blocks"
+        );
         PieceSums::Folded(FoldedBlocks::new(items, Box::<PooledPrecisions>::default()))
     }
 }
