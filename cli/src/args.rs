@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use rankmetrics::registry::{Convention, Preset};
 use rankmetrics::TiePolicy;
 
-use crate::input::{InputFormat, ReadOptions};
+use crate::input::{self, FirstLines, InputFormat, ReadOptions};
 
 /// Multilabel ranking metrics with explicit tie policies, computed as scikit-learn,
 /// torchmetrics, mldr and MULAN compute them.
@@ -66,10 +66,12 @@ const EVAL_ABOUT: &str = "\
 Compute ranking metrics of scores against true labels, read from files.
 
 Files hold one sample per line and one number per label, separated by commas or by whitespace \
-(whichever the first line uses); a first line without numbers is a header, and so is a first \
-line 0,1,...,n-1 (pandas' column names for a DataFrame made from an array, saved with \
-index=False), with a note; --no-header reads it as a sample. Fields may be quoted \
-(\"1\"). A first column without a name in the header (pandas' to_csv and R's write.csv write the \
+(whichever the first line uses); a first line without numbers is a header. A first line \
+0,1,...,n-1 may be pandas' column names for a DataFrame made from an array (saved with \
+index=False) or a sample: it is read as the files show, with a note (a header when the other \
+lines write whole numbers otherwise, as 1.0, or hold one more field; else whichever reading \
+gives the label and score files as many samples), and the run is refused when both readings \
+remain possible; --header and --no-header decide it. Fields may be quoted (\"1\"). A first column without a name in the header (pandas' to_csv and R's write.csv write the \
 row index or row names so) is skipped, with a note, when it counts the rows from 0 or 1, and \
 refused otherwise. When both files have a header, their names must agree in order, or be \
 matched by name with --align-columns. Blank lines may only trail the data. An empty file has zero samples, which every metric reports as its error. Other \
@@ -144,8 +146,9 @@ pub struct DataArgs {
     pub format_in: Option<InputFormat>,
 
     /// The first line of every text file is a header [default: a first line without any
-    /// number is one, and so is one that counts the columns, 0,1,...,n-1, as pandas names the
-    /// columns of a DataFrame made from an array]
+    /// number is one; one that counts the columns, 0,1,...,n-1, as pandas names the columns of
+    /// a DataFrame made from an array, is read as the files show, or refused where both
+    /// readings remain possible]
     #[arg(long)]
     pub header: bool,
 
@@ -170,6 +173,11 @@ pub struct DataArgs {
     /// summed in row order, so every thread count gives the same bits
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
+
+    /// How line 1 of the label and score files is read where it counts the columns, decided
+    /// from the files ([`DataArgs::decide_first_lines`]).
+    #[arg(skip)]
+    pub first_lines: FirstLines,
 }
 
 impl DataArgs {
@@ -182,7 +190,25 @@ impl DataArgs {
             n_labels: self.n_labels,
             quiet: self.quiet,
             align_columns: self.align_columns,
+            first_lines: self.first_lines,
         }
+    }
+
+    /// Decides, from the files' evidence, how line 1 of the label and score files is read
+    /// where it counts the columns (`0,1,...,n-1`): before any other read, so that every
+    /// read of the run (streamed or whole) reads the same samples.
+    ///
+    /// # Errors
+    /// As [`input::decide_first_lines`].
+    pub fn decide_first_lines(&mut self) -> Result<(), String> {
+        self.first_lines = input::decide_first_lines(
+            self.y_true.as_deref(),
+            self.y_score.as_deref(),
+            self.sample_weight.as_deref(),
+            self.read_options(),
+        )
+        .map_err(|e| e.to_string())?;
+        Ok(())
     }
 
     /// Whether the built-in example is used.

@@ -63,8 +63,8 @@ fn main() -> ExitCode {
         }
     }
     let status = match cli.command {
-        Command::Eval(args) => eval(&args),
-        Command::Compare(args) => compare(&args),
+        Command::Eval(mut args) => args.data.decide_first_lines().and_then(|()| eval(&args)),
+        Command::Compare(mut args) => args.data.decide_first_lines().and_then(|()| compare(&args)),
         Command::Example(args) => example::text(&args).map(|text| {
             print(&text);
             ExitCode::SUCCESS

@@ -367,6 +367,7 @@ mod tests {
             n_labels: None,
             quiet: true,
             threads: None,
+            first_lines: input::FirstLines::default(),
         }
     }
 

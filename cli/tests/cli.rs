@@ -1,6 +1,8 @@
 //! `rankmetrics eval` run as a process: every error class, the built-in example, the output
 //! formats, and the golden conformance records evaluated through the command.
 
+mod common;
+
 use std::collections::{BTreeMap, HashMap};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -8,113 +10,11 @@ use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
+use common::{gzip, run, Run, Scratch};
+
 use rankmetrics::registry::{Convention, Preset};
 use rstest::rstest;
 use serde_json::Value;
-
-/// A directory under the system temp dir, unique to this process and call, removed on drop.
-struct Scratch {
-    dir: PathBuf,
-}
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "rankmetrics-cli-{}-{name}-{}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch { dir }
-    }
-
-    fn file(&self, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
-        let path = self.dir.join(name);
-        std::fs::write(&path, contents).unwrap();
-        path
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
-/// What one run of the binary gave.
-#[derive(Debug)]
-struct Run {
-    status: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn run<S: AsRef<OsStr>>(args: &[S]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_rankmetrics"))
-        .args(args)
-        .output()
-        .unwrap();
-    Run {
-        status: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    }
-}
-
-impl Run {
-    /// The `results` of a `--format json` run.
-    fn results(&self) -> Vec<Value> {
-        let doc: Value = serde_json::from_str(&self.stdout)
-            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.stdout));
-        doc["results"].as_array().unwrap().clone()
-    }
-
-    /// Each result's value (`Ok`) or error (`Err`), by metric name.
-    fn outcomes(&self) -> Vec<(String, Result<Value, String>)> {
-        self.results()
-            .into_iter()
-            .map(|r| {
-                let outcome = match (&r.get("value"), &r.get("error")) {
-                    (Some(v), None) => Ok((*v).clone()),
-                    (None, Some(Value::String(e))) => Err(e.clone()),
-                    _ => panic!("a result needs a value or an error: {r}"),
-                };
-                (r["metric"].as_str().unwrap().to_string(), outcome)
-            })
-            .collect()
-    }
-
-    /// The JSON output without its `provenance`, which names the files read: what two runs on
-    /// the same data in different files (or the built-in example) print alike.
-    fn json_values(&self) -> Value {
-        let mut doc: Value = serde_json::from_str(&self.stdout)
-            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.stdout));
-        let provenance = doc.as_object_mut().unwrap().remove("provenance");
-        assert!(provenance.is_some(), "no provenance: {}", self.stdout);
-        doc
-    }
-
-    /// The `provenance` of a JSON output.
-    fn provenance(&self) -> Value {
-        let doc: Value = serde_json::from_str(&self.stdout)
-            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.stdout));
-        doc["provenance"].clone()
-    }
-
-    /// Asserts a status-2 failure naming `path` followed by `located` (":line:column: ...").
-    fn assert_file_error(&self, path: &Path, located: &str) {
-        self.assert_unusable(&format!("{}{located}", path.display()));
-    }
-
-    /// Asserts a status-2 failure whose message contains `needle`.
-    fn assert_unusable(&self, needle: &str) {
-        assert_eq!(self.status, 2, "{self:?}");
-        assert!(self.stdout.is_empty(), "{self:?}");
-        assert!(self.stderr.starts_with("rankmetrics: error: "), "{self:?}");
-        assert!(self.stderr.contains(needle), "{needle:?} not in {self:?}");
-    }
-}
 
 /// The provenance columns every CSV output ends with.
 const PROVENANCE_COLUMNS: &str = "rankmetrics_version,reproduces,y_true,y_true_shape,\
@@ -1122,13 +1022,6 @@ fn npy(descr: &str, fortran: bool, shape: &str, data: &[u8]) -> Vec<u8> {
     out.extend(header.as_bytes());
     out.extend(data);
     out
-}
-
-fn gzip(text: &str) -> Vec<u8> {
-    use std::io::Write as _;
-    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    e.write_all(text.as_bytes()).unwrap();
-    e.finish().unwrap()
 }
 
 #[test]
@@ -2591,14 +2484,21 @@ fn pandas_column_names_of_an_array_frame_are_a_header_not_a_sample() {
     );
     // Every convention reads them as the plain files, saying why line 1 was skipped.
     let stderr = assert_reads_as(&labels, &scores, &plain_true, &plain_score);
-    assert!(
-        stderr.contains(
-            "pandas_y_true_array_noindex.csv: line 1 is 0, 1, ..., 3, the column names pandas \
-             writes for a DataFrame made from an array (df.to_csv(path, index=False)): read as \
-             a header and skipped; --no-header reads it as a sample"
-        ),
-        "{stderr}"
-    );
+    // The scores write whole numbers as 0.0, so their line 1 is no sample; the labels' is a
+    // header as the files then agree in length.
+    for note in [
+        "pandas_y_score_array_noindex.csv: line 1 is 0,1,2,3, the column names pandas writes \
+         for a DataFrame made from an array (df.to_csv(path, index=False)), or a sample: read \
+         as a header and skipped, since line 2 writes the whole number 0 as \"0.0\" (field 3), \
+         while line 1 writes whole numbers without a decimal point or exponent: not one number \
+         format; --no-header reads it as a sample",
+        "pandas_y_true_array_noindex.csv: line 1 is 0,1,2,3, the column names pandas writes \
+         for a DataFrame made from an array (df.to_csv(path, index=False)), or a sample: read \
+         as a header and skipped, since the files then agree (6 samples each); --no-header \
+         reads it as a sample",
+    ] {
+        assert!(stderr.contains(note), "{stderr}");
+    }
     // Read as a sample, the header would be one of graded relevance 0..3 that NDCG takes
     // silently; --no-header does that when a first line 0, 1, ... is data.
     let ndcg = ["--convention", "sklearn", "--metric", "ndcg_score", "-q"];

@@ -1,6 +1,6 @@
 //! The readers fuzz harness: bytes -> the `.npy` parser directly, or up to three files (labels,
 //! scores, weights) named with the extensions the command dispatches on (gzip included) ->
-//! `Inputs::read` with fuzzed read options. Shared by the libFuzzer target `readers` and by
+//! the command's decision on line 1, then `Inputs::read` with fuzzed read options. Shared by the libFuzzer target `readers` and by
 //! tests/fuzz_corpus.rs (corpus replay on every `cargo test`).
 //!
 //! What it checks: no panic; an error formats; every table read has rows × cols numbers, and
@@ -8,7 +8,7 @@
 
 use std::path::PathBuf;
 
-use crate::input::{InputFormat, Inputs, ReadOptions};
+use crate::input::{decide_first_lines, FirstLines, InputFormat, Inputs, ReadOptions};
 use crate::npy;
 use crate::progress::Progress;
 
@@ -68,7 +68,7 @@ pub fn check(data: &[u8]) {
     }
     let flags = byte(0);
     let with_weights = flags & 0x80 != 0;
-    let options = ReadOptions {
+    let mut options = ReadOptions {
         format: FORMATS[usize::from(flags >> 2) % FORMATS.len()],
         header: flags & 0x40 != 0,
         // The two header options conflict on the command line: never both.
@@ -76,13 +76,21 @@ pub fn check(data: &[u8]) {
         n_labels: (flags & 0x20 != 0).then_some(usize::from(byte(5) % 8)),
         quiet: true,
         align_columns: flags & 0x10 != 0,
+        first_lines: FirstLines::default(),
     };
-    let result = Inputs::read(
-        Some(&paths[0]),
-        Some(&paths[1]),
-        with_weights.then_some(paths[2].as_path()),
-        options,
-        &Progress::new(true),
+    let weights = with_weights.then_some(paths[2].as_path());
+    // As the command does: line 1 decided from the files before they are read.
+    let result = decide_first_lines(Some(&paths[0]), Some(&paths[1]), weights, options).and_then(
+        |first_lines| {
+            options.first_lines = first_lines;
+            Inputs::read(
+                Some(&paths[0]),
+                Some(&paths[1]),
+                weights,
+                options,
+                &Progress::new(true),
+            )
+        },
     );
     match result {
         Ok(inputs) => {

@@ -14,6 +14,7 @@
 //! * `npy_rows.rs`: the rows of a `.npy` array (its header and values: `crate::npy`).
 
 mod columns;
+mod first_line;
 mod gz;
 mod labels;
 mod lines;
@@ -26,6 +27,7 @@ use std::path::Path;
 use clap::ValueEnum;
 
 pub use self::columns::match_columns;
+pub use self::first_line::{decide as decide_first_lines, FirstLine, FirstLines};
 use self::labels::LabelRows;
 use self::lines::Lines;
 use self::npy_rows::NpyRows;
@@ -92,7 +94,7 @@ pub struct ReadOptions {
     /// The format of every data file, instead of the one its extension names.
     pub format: Option<InputFormat>,
     /// The first line of each text file is a header (otherwise a first line without any
-    /// number, or one that counts the columns from 0, is taken as one).
+    /// number is one, and one that counts the columns from 0 as `first_lines` says).
     pub header: bool,
     /// The first line of each text file is a sample, even when it looks like a header.
     pub no_header: bool,
@@ -102,6 +104,9 @@ pub struct ReadOptions {
     pub quiet: bool,
     /// Put the scores' columns in the labels' order, by the names in the header lines.
     pub align_columns: bool,
+    /// How line 1 of the label and score files is read where it counts the columns
+    /// (`0,1,...,n-1`), as [`decide_first_lines`] found from the evidence.
+    pub first_lines: FirstLines,
 }
 
 /// The data a run evaluates.
@@ -361,16 +366,13 @@ impl<'a> RowStream<'a> {
                     Some(InputFormat::Txt) => Separator::Whitespace,
                     _ => Separator::Detect,
                 };
-                let header = if options.header {
-                    HeaderRule::Forced {
-                        note: !options.quiet,
-                    }
-                } else if options.no_header {
-                    HeaderRule::None
-                } else {
-                    HeaderRule::Detect {
-                        note: !options.quiet,
-                    }
+                let note = !options.quiet;
+                let header = match options.first_lines.of(role) {
+                    _ if options.header => HeaderRule::Forced { note },
+                    _ if options.no_header => HeaderRule::None,
+                    FirstLine::Header => HeaderRule::Forced { note },
+                    FirstLine::Sample => HeaderRule::None,
+                    FirstLine::Undecided => HeaderRule::Detect { note },
                 };
                 let width = (role == Role::Weights).then_some(1);
                 Kind::Text(TextRows::new(reader, separator, width, header))
@@ -483,6 +485,18 @@ impl<'a> RowStream<'a> {
     pub fn column_names(&mut self) -> Result<Option<Vec<String>>, InputError> {
         match &mut self.kind {
             Kind::Text(t) => Ok(t.names(&self.source, self.gz)?.map(<[String]>::to_vec)),
+            _ => Ok(None),
+        }
+    }
+
+    /// Reads a text file through when its line 1 counts the columns (`0,1,...,n-1`), to weigh
+    /// the evidence on it; `None` for other files and lines.
+    ///
+    /// # Errors
+    /// A line cannot be read.
+    fn weigh_first_line(&mut self) -> Result<Option<text::CountingLine>, InputError> {
+        match &mut self.kind {
+            Kind::Text(t) => t.weigh_first_line(&self.source, self.gz),
             _ => Ok(None),
         }
     }

@@ -25,7 +25,9 @@ pub(super) enum HeaderRule {
     /// It is data (the built-in example).
     None,
     /// Skip it if none of its fields is a number, or if its first field is empty (pandas'
-    /// header over its index column: `,0,1,2`).
+    /// header over its index column: `,0,1,2`); refuse one that counts the columns
+    /// (`0,1,2`), which reads as either, unless the evidence decided it first
+    /// (`super::first_line`).
     Detect { note: bool },
     /// Skip it (`--header`).
     Forced { note: bool },
@@ -108,12 +110,57 @@ impl<'a> TextRows<'a> {
         if !self.started {
             self.started = true;
             if let Some((line_no, line)) = self.lines.next(source, gz)? {
-                if !self.parser.header(source, line) {
+                if !self.parser.header(source, line)? {
                     self.pending = Some((line_no, line.to_string()));
                 }
             }
         }
         Ok(self.parser.names.as_deref())
+    }
+
+    /// Reads the file through when its first line counts the columns (`0,1,...,n-1`), which
+    /// reads both as pandas' column names and as a sample, to weigh what the other lines say
+    /// of it; `None` for a file whose first line is settled by itself.
+    ///
+    /// # Errors
+    /// A line cannot be read.
+    pub(super) fn weigh_first_line(
+        &mut self,
+        source: &str,
+        gz: bool,
+    ) -> Result<Option<CountingLine>, InputError> {
+        let Some((_, first)) = self.lines.next(source, gz)? else {
+            return Ok(None);
+        };
+        let separator = first_line_separator(self.parser.separator, first);
+        let names = fields(first, separator);
+        if !counts_columns(&names) {
+            return Ok(None);
+        }
+        let width = names.len();
+        let mut counting = CountingLine {
+            text: first.trim().to_string(),
+            width,
+            samples: 1,
+            not_a_sample: None,
+        };
+        let quoted = first.contains('"');
+        while let Some((line_no, line)) = self.lines.next(source, gz)? {
+            if line.trim().is_empty() {
+                continue;
+            }
+            counting.samples += 1;
+            if counting.not_a_sample.is_none() {
+                let first_data_line = counting.samples == 2;
+                counting.not_a_sample =
+                    not_written_alike(line_no, line, separator, width, quoted, first_data_line);
+                if counting.not_a_sample.is_some() {
+                    // Settled: a header, whatever the row counts.
+                    return Ok(Some(counting));
+                }
+            }
+        }
+        Ok(Some(counting))
     }
 
     pub(super) fn read_rows(
@@ -143,42 +190,43 @@ impl<'a> TextRows<'a> {
 impl Parser {
     /// Takes the first line as the header if it is one (saying so on stderr if asked), and
     /// returns whether it was.
-    fn header(&mut self, source: &str, first: &str) -> bool {
-        let forced = match self.header {
-            HeaderRule::None => return false,
-            HeaderRule::Detect { .. } => false,
-            HeaderRule::Forced { .. } => true,
-        };
-        if !is_header(first, self.separator, forced) {
-            return false;
-        }
-        let separator = match self.separator {
-            Separator::Detect if first.contains(',') => Separator::Comma,
-            s => s,
-        };
-        if self.header == (HeaderRule::Detect { note: true }) {
-            let fields = fields(first, separator);
-            if counts_columns(&fields) {
-                eprintln!(
-                    "rankmetrics: {source}: line 1 is 0, 1, ..., {}, the column names pandas \
-                     writes for a DataFrame made from an array (df.to_csv(path, index=False)): \
-                     read as a header and skipped; --no-header reads it as a sample",
-                    fields.len() - 1
-                );
-            } else {
-                eprintln!("rankmetrics: {source}: line 1 is a header, skipped");
+    ///
+    /// # Errors
+    /// Under [`HeaderRule::Detect`], a line that counts the columns (`0,1,2`): it reads as
+    /// pandas' column names and as a sample alike, and only the evidence weighed before the
+    /// files are read (`super::first_line`) may choose.
+    fn header(&mut self, source: &str, first: &str) -> Result<bool, InputError> {
+        let fields = fields(first, first_line_separator(self.separator, first));
+        match self.header {
+            HeaderRule::None => return Ok(false),
+            HeaderRule::Forced { .. } => {}
+            HeaderRule::Detect { note } => {
+                if counts_columns(&fields) {
+                    return Err(InputError {
+                        source: source.to_string(),
+                        place: Some((1, 1)),
+                        message: format!(
+                            "line 1 ({}) reads both as pandas' column names and as a sample; \
+                             --header reads it as a header, --no-header as a sample",
+                            first.trim()
+                        ),
+                    });
+                }
+                if !is_header(first, &fields) {
+                    return Ok(false);
+                }
+                if note {
+                    eprintln!("rankmetrics: {source}: line 1 is a header, skipped");
+                }
             }
         }
-        let mut names: Vec<String> = fields(first, separator)
-            .into_iter()
-            .map(Cow::into_owned)
-            .collect();
+        let mut names: Vec<String> = fields.into_iter().map(Cow::into_owned).collect();
         if names.len() >= 2 && names[0].is_empty() {
             names.remove(0);
             self.index = Index::Expected;
         }
         self.names = Some(names);
-        true
+        Ok(true)
     }
 
     /// Parses a line that is not the header into `out`; returns whether it was a sample (not
@@ -318,6 +366,72 @@ impl Parser {
     }
 }
 
+/// A first line that counts the columns (`0,1,...,n-1`), as pandas names the columns of a
+/// DataFrame made from an array, and what the rest of its file says of it.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct CountingLine {
+    /// The line, trimmed.
+    pub(super) text: String,
+    /// Its fields.
+    pub(super) width: usize,
+    /// Non-blank lines, this one included (up to the first evidence, when there is some).
+    pub(super) samples: usize,
+    /// Why the line cannot be a sample written as the others were, if a line shows it.
+    pub(super) not_a_sample: Option<String>,
+}
+
+/// Why `line` (number `line_no`) shows that a first line of `width` fields `0,1,...`
+/// (`quoted` or not) was not written as a sample the way `line` was, if it does:
+/// * the file's first data line holds `width + 1` fields: a row index under a header (as a
+///   sample, line 1 would be one field short);
+/// * line 1 quotes its fields and `line` does not (R and pandas quote column names, not
+///   numbers);
+/// * `line` writes in column `j` a whole number `v` with `|v| <= max(j, 1)` with a decimal
+///   point or an exponent (`1.0`, `0.000000e+00`), where line 1 writes the whole number `j`
+///   in that column without either: a number format that writes `j` plainly writes such a
+///   `v` plainly too (`%d`, `%g`, `%.17g` alike), so the two lines were not written by one.
+fn not_written_alike(
+    line_no: usize,
+    line: &str,
+    separator: Separator,
+    width: usize,
+    quoted: bool,
+    first_data_line: bool,
+) -> Option<String> {
+    let fields = fields(line, separator);
+    if first_data_line && fields.len() == width + 1 {
+        return Some(format!(
+            "line {line_no} holds {} fields, one more than line 1: a row index under a header \
+             line",
+            width + 1
+        ));
+    }
+    if quoted && !line.contains('"') {
+        return Some(format!(
+            "line 1 quotes its fields and line {line_no} does not, as column names are quoted \
+             and numbers not"
+        ));
+    }
+    if fields.len() != width {
+        return None;
+    }
+    fields.iter().enumerate().find_map(|(j, field)| {
+        let spelled = field.contains(['.', 'e', 'E']);
+        let v = field
+            .parse::<f64>()
+            .ok()
+            .filter(|v| spelled && v.fract() == 0.0)?;
+        (v.abs() <= j.max(1) as f64).then(|| {
+            format!(
+                "line {line_no} writes the whole number {v} as {field:?} (field {}), while line \
+                 1 writes whole numbers without a decimal point or exponent: not one number \
+                 format",
+                j + 1
+            )
+        })
+    })
+}
+
 /// What a row index counting from `base` is, and the save option that leaves it out.
 fn index_kind(base: u64) -> (&'static str, &'static str) {
     if base == 0 {
@@ -388,27 +502,27 @@ fn fields(line: &str, separator: Separator) -> Vec<Cow<'_, str>> {
     out
 }
 
-/// Whether a file's first line is a header: always when `forced`, else when it has fields
-/// and none of them is a number (a line of column names), when its first field is empty
-/// (the unnamed index column over pandas' default column names: `,0,1,2`), or when it counts
-/// the columns from 0 (pandas' default column names without the index: `0,1,2`).
-fn is_header(first: &str, separator: Separator, forced: bool) -> bool {
-    let separator = match separator {
+/// The separator of a file whose first line is `first`.
+fn first_line_separator(separator: Separator, first: &str) -> Separator {
+    match separator {
         Separator::Detect if first.contains(',') => Separator::Comma,
         s => s,
-    };
-    let fields = fields(first, separator);
-    forced
-        || (!first.trim().is_empty() && fields.iter().all(|f| f.parse::<f64>().is_err()))
-        || (fields.len() >= 2 && fields[0].is_empty())
-        || counts_columns(&fields)
+    }
+}
+
+/// Whether a file's first line, split into `fields`, is a header that no sample could be: it
+/// has fields and none of them is a number (a line of column names), or its first field is
+/// empty (the unnamed index column over pandas' default column names: `,0,1,2`).
+fn is_header<S: AsRef<str>>(first: &str, fields: &[S]) -> bool {
+    (!first.trim().is_empty() && fields.iter().all(|f| f.as_ref().parse::<f64>().is_err()))
+        || (fields.len() >= 2 && fields[0].as_ref().is_empty())
 }
 
 /// Whether `fields` are exactly `0`, `1`, ..., `n-1` (integers as pandas writes them, n >= 2):
 /// the header pandas writes for a DataFrame made from a NumPy array, whose column names are
-/// those integers, when saved with `index=False`. Read as a sample, it would add a row of
-/// labels 0..n-1 and scores 0..n-1 unnoticed. One column is left alone: a header `0` (a Series
-/// saved without its index) cannot be told from a sample or a weight of 0.
+/// those integers, when saved with `index=False`, and as well a sample of labels or integer
+/// scores 0..n-1. One column is left alone: a header `0` (a Series saved without its index)
+/// cannot be told from a sample or a weight of 0, and a weight file has no other form.
 fn counts_columns<S: AsRef<str>>(fields: &[S]) -> bool {
     fields.len() >= 2
         && fields
@@ -544,19 +658,38 @@ mod tests {
 
     #[test]
     fn a_first_line_without_numbers_is_a_header() {
-        assert!(is_header("a,b,c", Separator::Detect, false));
+        let header = |line: &str, separator| {
+            is_header(line, &fields(line, first_line_separator(separator, line)))
+        };
+        assert!(header("a,b,c", Separator::Detect));
         // One number makes it data (and its other fields errors).
-        assert!(!is_header("1,b,c", Separator::Detect, false));
-        assert!(is_header("1 2", Separator::Whitespace, true));
-        assert!(!is_header("", Separator::Detect, false));
+        assert!(!header("1,b,c", Separator::Detect));
+        assert!(!header("", Separator::Detect));
         // pandas' header over its index and default column names; R's quoted one.
-        assert!(is_header(",0,1,2", Separator::Detect, false));
-        assert!(is_header("\"\",\"V1\"", Separator::Detect, false));
-        // pandas' default column names without the index: exactly 0, 1, ..., n-1.
-        assert!(is_header("0,1,2", Separator::Detect, false));
-        assert!(is_header("0 1 2 3", Separator::Whitespace, false));
-        assert!(is_header("\"0\",\"1\"", Separator::Detect, false));
+        assert!(header(",0,1,2", Separator::Detect));
+        assert!(header("\"\",\"V1\"", Separator::Detect));
+        // Column names 0, 1, ..., n-1 read as a sample too: not a header by themselves.
         for data in [
+            "0,1,2",
+            "0 1 2 3",
+            "\"0\",\"1\"",
+            "0",
+            "1,0,1",
+            "0.0,1.0,2.0",
+        ] {
+            assert!(!header(data, Separator::Detect), "{data}");
+        }
+    }
+
+    #[test]
+    fn only_exact_column_counts_are_weighed() {
+        let counts = |line: &str| {
+            counts_columns(&fields(line, first_line_separator(Separator::Detect, line)))
+        };
+        for line in ["0,1", "0,1,2", "0 1 2 3", "\"0\",\"1\"", " 0 , 1 "] {
+            assert!(counts(line), "{line}");
+        }
+        for line in [
             "0",
             "1,0,1",
             "0,1,3",
@@ -564,8 +697,69 @@ mod tests {
             "0.0,1.0,2.0",
             "0,1,2,3,5",
             "1,2,3",
+            ",0,1",
         ] {
-            assert!(!is_header(data, Separator::Detect, false), "{data}");
+            assert!(!counts(line), "{line}");
         }
+    }
+
+    /// What the rest of a file says of its line 1, `0,1,2`.
+    fn weighed(text: &str) -> Option<CountingLine> {
+        let mut rows = TextRows::new(
+            Box::new(text.as_bytes()),
+            Separator::Detect,
+            None,
+            HeaderRule::Detect { note: false },
+        );
+        rows.weigh_first_line("f.csv", false).unwrap()
+    }
+
+    #[test]
+    fn lines_written_otherwise_show_a_header() {
+        let why = |text: &str| weighed(text).and_then(|c| c.not_a_sample);
+        // Whole numbers with a decimal point or an exponent, as pandas' floats and numpy's
+        // default %.18e write them.
+        assert!(why("0,1,2\n0.5,0.25,1.0\n")
+            .unwrap()
+            .starts_with("line 2 writes the whole number 1 as \"1.0\" (field 3)"));
+        assert!(why("0,1,2\n1,1,1\n0.000e+00,1,1\n").is_some());
+        // A row index under the header; quoted names over unquoted numbers.
+        assert!(why("0,1,2\n0,1,0,1\n").unwrap().contains("a row index"));
+        assert!(why("\"0\",\"1\",\"2\"\n1,0,1\n")
+            .unwrap()
+            .contains("quotes"));
+        // What %d, %g and %.17g write alike: nothing tells.
+        for text in [
+            "0,1,2\n1,0,1\n",
+            "0,1,2\n0.5,0.25,3\n",
+            "0,1,2\n0.10000000000000001,1,2\n",
+            // A whole number beyond what line 1 writes, as %g writes it.
+            "0,1,2\n1e+06,1.5e+20,0.5\n",
+            "\"0\",\"1\",\"2\"\n\"1\",\"0\",\"1\"\n",
+        ] {
+            let counted = weighed(text).unwrap();
+            assert_eq!((counted.not_a_sample, counted.samples), (None, 2), "{text}");
+        }
+        assert_eq!(weighed("0,1,2\n1,1,1\n2,2,2\n\n").unwrap().samples, 3);
+        assert_eq!(weighed("0,1,3\n1,1,1\n"), None);
+        assert_eq!(weighed(""), None);
+    }
+
+    #[test]
+    fn an_undecided_column_count_is_refused_not_guessed() {
+        let mut rows = TextRows::new(
+            Box::new(&b"0,1\n1,0\n"[..]),
+            Separator::Detect,
+            None,
+            HeaderRule::Detect { note: false },
+        );
+        let e = rows
+            .read_rows("f.csv", false, 10, &mut Vec::new())
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "f.csv:1:1: line 1 (0,1) reads both as pandas' column names and as a sample; \
+             --header reads it as a header, --no-header as a sample"
+        );
     }
 }
