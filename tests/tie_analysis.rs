@@ -230,6 +230,17 @@ fn policies_equal_the_enumeration_of_every_tie_order() {
             let weighted_precision = input.weights.is_some()
                 && s.axis != Axis::Rows
                 && !matches!(s.metric, "MacroAUC" | "MicroAUC" | "roc_auc_score");
+            // What the preset says of its own tie analysis (every front door prints it) is what
+            // the enumeration finds.
+            let tie = Preset::lookup(s.convention, s.metric, &s.params, None)
+                .expect("preset")
+                .tie_analysis(input.weights.is_some());
+            assert_eq!(tie.ends_unproven.is_some(), weighted_precision, "{what}");
+            assert_eq!(
+                tie.expected_missing.is_some(),
+                matches!(expected, Err(Error::UnsupportedPolicy { .. })),
+                "{what}"
+            );
             if any_nan {
                 // NaN values (undefined vectors) do not depend on the order.
             } else if weighted_precision {

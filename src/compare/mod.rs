@@ -16,7 +16,7 @@
 mod summary;
 pub use summary::Summary;
 
-use crate::compat::registry::{evaluate_all, Convention, LookupError, Preset};
+use crate::compat::registry::{evaluate_all, Convention, LookupError, Preset, TieAnalysis};
 use crate::error::Error;
 use crate::matrix::{LabelMatrix, ScoreMatrix};
 use crate::score::Score;
@@ -376,6 +376,10 @@ pub struct Row {
     pub concept: &'static Concept,
     /// One per column of [`Column::all`]; `None` where a toolkit lacks the concept.
     pub cells: Vec<Option<Cell>>,
+    /// What the interval and the expected value guarantee on this input (the reference
+    /// preset's [`TieAnalysis`], with or without sample weights): every front door flags an
+    /// interval whose ends are not proven and an expected value without a closed form.
+    pub tie_analysis: TieAnalysis,
     /// Set (and `cells` empty) only if the mapping names a preset the registry does not
     /// know, which the tests rule out.
     pub mapping_error: Option<LookupError>,
@@ -480,6 +484,28 @@ fn lookup(
 }
 
 impl Concept {
+    /// What the tie analysis of this concept's reference guarantees, on an input with sample
+    /// weights (`weighted`) or without; exact for a mapping the registry does not know (no
+    /// value is shown then).
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::compare::CONCEPTS;
+    /// let map = CONCEPTS.iter().find(|c| c.name == "label AP, macro").unwrap();
+    /// assert!(map.tie_analysis(false).is_exact());
+    /// assert!(map.tie_analysis(true).ends_unproven.is_some());
+    /// ```
+    pub fn tie_analysis(&self, weighted: bool) -> TieAnalysis {
+        let (convention, named) = self.reference;
+        lookup(convention, named, &[], None).map_or(
+            TieAnalysis {
+                ends_unproven: None,
+                expected_missing: None,
+            },
+            |preset| preset.tie_analysis(weighted),
+        )
+    }
+
     /// The reference preset under `ties`, with the `extra` parameters; `None` when the
     /// reference does not take one of them (the registry would ignore it).
     pub fn reference_with(&self, extra: &[(&str, String)], ties: TiePolicy) -> Option<Preset> {
@@ -564,7 +590,7 @@ where
     Y: LabelMatrix + ?Sized,
     S: ScoreMatrix<T> + ?Sized,
 {
-    grid(options, |presets| {
+    grid(options, weights.is_some(), |presets| {
         evaluate_all(presets, y_true, y_score, weights)
     })
 }
@@ -592,13 +618,17 @@ where
     Y: LabelMatrix + Sync + ?Sized,
     S: ScoreMatrix<T> + Sync + ?Sized,
 {
-    grid(options, |presets| {
+    grid(options, weights.is_some(), |presets| {
         crate::compat::registry::evaluate_all_parallel(presets, y_true, y_score, weights)
     })
 }
 
 /// The rows, each cell's preset evaluated by `evaluate` (all at once, in row-major order).
-fn grid(options: Options, evaluate: impl FnOnce(&[Preset]) -> Vec<Result<f64, Error>>) -> Vec<Row> {
+fn grid(
+    options: Options,
+    weighted: bool,
+    evaluate: impl FnOnce(&[Preset]) -> Vec<Result<f64, Error>>,
+) -> Vec<Row> {
     let columns = Column::all();
     let grid = match cell_presets(&columns, options) {
         Ok(grid) => grid,
@@ -609,6 +639,7 @@ fn grid(options: Options, evaluate: impl FnOnce(&[Preset]) -> Vec<Result<f64, Er
                 .map(|concept| Row {
                     concept,
                     cells: Vec::new(),
+                    tie_analysis: concept.tie_analysis(weighted),
                     mapping_error: Some(e.clone()),
                 })
                 .collect();
@@ -621,6 +652,7 @@ fn grid(options: Options, evaluate: impl FnOnce(&[Preset]) -> Vec<Result<f64, Er
         .zip(grid)
         .map(|(concept, presets)| Row {
             concept,
+            tie_analysis: concept.tie_analysis(weighted),
             cells: presets
                 .into_iter()
                 .zip(&columns)

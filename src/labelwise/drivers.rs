@@ -11,7 +11,7 @@ use super::means::Means;
 use super::pooled::{check_pool_size, finish_pieces, micro_in_pieces, pooled_values};
 use super::samples::SampleRows;
 use super::vector::VectorMetric;
-use super::{Average, Mean};
+use super::{geometric_mean_policy, items_weighted, Average};
 use crate::error::{Error, LabelDomain};
 use crate::kernel::Ranker;
 use crate::matrix::{LabelMatrix, Matrix, ScoreMatrix};
@@ -210,20 +210,10 @@ pub(super) fn new_lanes<M: VectorMetric>(
         .iter()
         .map(|metric| {
             let o = metric.options();
-            // Under `samples` the weights weigh the mean, not the items of a vector.
-            let mut failed = metric
-                .check(weighted && o.average != Average::Samples)
+            let failed = metric
+                .check(items_weighted(o.average, weighted))
+                .and_then(|()| geometric_mean_policy(&o))
                 .err();
-            // The mean of a geometric mean over orders needs E[x^(1/L)] per label: no closed
-            // form.
-            if failed.is_none()
-                && o.mean == Mean::Geometric
-                && o.ranking.ties == TiePolicy::Expected
-            {
-                failed = Some(Error::UnsupportedPolicy {
-                    policy: TiePolicy::Expected,
-                });
-            }
             let average = match o.average {
                 _ if l_in == 1 && o.one_column_binary => Average::Macro,
                 a => a,

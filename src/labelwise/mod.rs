@@ -107,6 +107,24 @@ impl Average {
     }
 }
 
+/// Whether the items of a vector carry the sample weights (`weighted`: weights are given):
+/// under [`Average::Samples`] the weights weigh the mean over rows, not a row's labels.
+pub(crate) fn items_weighted(average: Average, weighted: bool) -> bool {
+    weighted && average != Average::Samples
+}
+
+/// Whether a metric with options `o` can take its tie policy as a geometric mean over labels:
+/// the mean over orderings of a geometric mean needs E[x^(1/L)] per label, which has no closed
+/// form, so [`TiePolicy::Expected`] is refused.
+pub(crate) fn geometric_mean_policy(o: &LabelwiseOptions) -> Result<(), Error> {
+    if o.mean == Mean::Geometric && o.ranking.ties == TiePolicy::Expected {
+        return Err(Error::UnsupportedPolicy {
+            policy: TiePolicy::Expected,
+        });
+    }
+    Ok(())
+}
+
 /// What a vector (column, row or pool) on which the metric is undefined contributes: for AUC a
 /// single-class vector, for average precision one without a relevant label.
 ///

@@ -22,6 +22,7 @@
 //! * `evaluate_all.rs`: many presets on the same data, each row ranked once for all of them
 //!   ([`evaluate_all`], and its parallel twin with feature `rayon`).
 //! * `accumulator.rs`: a preset evaluated in batches ([`PresetAccumulator`]).
+//! * `tie_analysis.rs`: what a preset's tie-analysis policies guarantee ([`TieAnalysis`]).
 
 mod accumulator;
 mod evaluate_all;
@@ -29,6 +30,7 @@ mod from_metric;
 mod lookup;
 mod params;
 mod plan;
+mod tie_analysis;
 
 use crate::compat::torchmetrics::{evaluate_on_logits, Float32Scores, Logits};
 use crate::error::Error;
@@ -45,6 +47,7 @@ pub use self::evaluate_all::evaluate_all;
 pub use self::evaluate_all::evaluate_all_parallel;
 pub use self::params::ParamValue;
 use self::plan::Plan;
+pub use self::tie_analysis::TieAnalysis;
 pub use crate::convention::Convention;
 pub use crate::error::LookupError;
 
