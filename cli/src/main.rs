@@ -128,7 +128,7 @@ fn eval(args: &EvalArgs) -> Result<ExitCode, String> {
     let ends = if args.data.quiet {
         Vec::new()
     } else {
-        tie_note::ends(&presets)
+        tie_note::ends(&presets, args.data.sample_weight.is_some())
     };
     let all: Vec<Preset> = presets
         .iter()

@@ -54,8 +54,9 @@ impl Outcome<'_> {
         }
     }
 
-    /// The error as printed: the library's message, and for a label outside 0/1 of a metric
-    /// that takes `labels`, the parameter that accepts it.
+    /// The error as printed: the library's message, for a label outside 0/1 of a metric that
+    /// takes `labels` the parameter that accepts it, and for a policy without a closed form
+    /// the reason.
     fn error_text(&self, e: &Error) -> String {
         let takes_labels = self.preset.params().iter().any(|(k, _)| *k == "labels");
         match e {
@@ -65,8 +66,28 @@ impl Outcome<'_> {
             } if takes_labels => {
                 format!("{e} (--param labels=nonzero counts every non-zero label as relevant)")
             }
+            Error::UnsupportedPolicy { .. } => {
+                match self.preset.tie_analysis(self.weighted).expected_missing {
+                    Some(why) => format!("{e}: {why}"),
+                    None => e.to_string(),
+                }
+            }
             e => e.to_string(),
         }
+    }
+
+    /// The note of a value under optimistic or pessimistic that is not a proven end of the
+    /// interval over tie orders (with sample weights, say): the value of one ordering, inside
+    /// the interval.
+    fn unproven_end(&self) -> Option<String> {
+        self.result.as_ref().ok()?;
+        let why = self.preset.unproven_end(self.weighted)?;
+        Some(format!(
+            "{} {} under {}: not a proven end of the interval over tie orders: {why}",
+            self.preset.convention(),
+            self.preset.name(),
+            self.preset.ties()
+        ))
     }
 
     /// One result object of the JSON schema, with `extra` members before the outcome.
@@ -76,9 +97,14 @@ impl Outcome<'_> {
             .iter()
             .map(|(k, v)| format!("{}: {}", json_str(k), json_param(v)))
             .collect();
-        let outcome = match &self.result {
-            Ok(v) => format!("\"value\": {}", json_number(*v)),
-            Err(e) => format!("\"error\": {}", json_str(&self.error_text(e))),
+        let outcome = match (&self.result, self.unproven_end()) {
+            (Ok(v), None) => format!("\"value\": {}", json_number(*v)),
+            (Ok(v), Some(note)) => format!(
+                "\"value\": {}, \"proven_end\": false, \"note\": {}",
+                json_number(*v),
+                json_str(&note)
+            ),
+            (Err(e), _) => format!("\"error\": {}", json_str(&self.error_text(e))),
         };
         format!(
             "{{\"convention\": {}, \"metric\": {}, \"params\": {{{}}}, {extra}{outcome}}}",
@@ -102,10 +128,11 @@ pub fn json(outcomes: &[Outcome<'_>], provenance: &Provenance) -> String {
     )
 }
 
-/// A header line and one line per result: convention, metric, params, value, error, then the
+/// A header line and one line per result: convention, metric, params, value, error, note (why
+/// a value under optimistic or pessimistic is not a proven end of the interval), then the
 /// provenance columns.
 pub fn csv(outcomes: &[Outcome<'_>], provenance: &Provenance) -> String {
-    let mut header = vec!["convention", "metric", "params", "value", "error"];
+    let mut header = vec!["convention", "metric", "params", "value", "error", "note"];
     header.extend(Provenance::CSV_COLUMNS);
     let mut out = csv_line(&header);
     for o in outcomes {
@@ -119,6 +146,7 @@ pub fn csv(outcomes: &[Outcome<'_>], provenance: &Provenance) -> String {
             o.params_text(),
             value,
             error,
+            o.unproven_end().unwrap_or_default(),
         ];
         fields.extend(provenance.csv_fields(Some(o.preset.convention())));
         out.push_str(&csv_line(&fields));
@@ -179,36 +207,54 @@ fn json_number(x: f64) -> Value {
     serde_json::Number::from_f64(x).map_or_else(|| json_str(&plain_number(x)), Value::Number)
 }
 
-/// The header and one row per result: convention, metric, params, value (or error).
-fn eval_rows(outcomes: &[Outcome<'_>]) -> Vec<Vec<String>> {
+/// The header and one row per result: convention, metric, params, value (or error), a value
+/// that is not a proven end of the interval marked with its numbered note; and the notes.
+fn eval_rows(outcomes: &[Outcome<'_>]) -> (Vec<Vec<String>>, Vec<String>) {
     let mut rows = vec![["convention", "metric", "params", "value"]
         .map(String::from)
         .to_vec()];
+    let mut notes = Numbered::default();
     for o in outcomes {
         rows.push(vec![
             o.preset.convention().name().to_string(),
             o.preset.name().to_string(),
             o.params_text(),
             match &o.result {
-                Ok(v) => plain_number(*v),
+                Ok(v) => notes.mark(plain_number(*v), o.unproven_end()),
                 Err(e) => format!("error: {}", o.error_text(e)),
             },
         ]);
     }
-    rows
+    (rows, notes.0)
 }
 
-/// Aligned columns under a header; an error takes the value column.
+/// The numbered notes under a table, one line each.
+fn note_lines(notes: &[String]) -> String {
+    let mut text = String::new();
+    for (i, n) in notes.iter().enumerate() {
+        let _ = writeln!(text, "({}) {n}", i + 1);
+    }
+    text
+}
+
+/// Aligned columns under a header; an error takes the value column; the notes below.
 pub fn table(outcomes: &[Outcome<'_>]) -> String {
-    aligned(&eval_rows(outcomes), &[])
+    let (rows, notes) = eval_rows(outcomes);
+    aligned(&rows, &[]) + &note_lines(&notes)
 }
 
 /// A Markdown table: convention, metric, params, value (an error takes the value's place),
-/// and the provenance under it.
+/// the notes and the provenance under it.
 pub fn markdown(outcomes: &[Outcome<'_>], provenance: &Provenance) -> String {
+    let (rows, notes) = eval_rows(outcomes);
+    let notes: String = note_lines(&notes)
+        .lines()
+        .map(|l| format!("{l}  \n"))
+        .collect();
     format!(
-        "{}\n{}",
-        markdown_table(&eval_rows(outcomes), &[false, false, false, true]),
+        "{}\n{notes}{}{}",
+        markdown_table(&rows, &[false, false, false, true]),
+        if notes.is_empty() { "" } else { "\n" },
         provenance.markdown()
     )
 }
@@ -318,7 +364,15 @@ fn shown(rows: &[Row], remarks: &Notes) -> Shown {
                     Some((lo, hi)) if lo.is_nan() || hi.is_nan() => {
                         notes.mark(format!("[{}, {}]", fixed(lo), fixed(hi)), undefined())
                     }
-                    Some((lo, hi)) => format!("[{}, {}]", fixed(lo), fixed(hi)),
+                    Some((lo, hi)) => notes.mark(
+                        format!("[{}, {}]", fixed(lo), fixed(hi)),
+                        row.tie_analysis.ends_unproven.map(|why| {
+                            format!(
+                                "{}: the interval's ends are not proven: {why}",
+                                row.concept.name
+                            )
+                        }),
+                    ),
                     None => "n/a".into(),
                 },
                 (_, None) => "—".into(),
@@ -330,7 +384,12 @@ fn shown(rows: &[Row], remarks: &Notes) -> Shown {
                     ),
                     Ok(v) => fixed(*v),
                     // The analysis has no closed form for some metrics: not the data's fault.
-                    Err(_) if !column.is_convention() => "n/a".into(),
+                    Err(_) if !column.is_convention() => notes.mark(
+                        "n/a".into(),
+                        row.tie_analysis
+                            .expected_missing
+                            .map(|why| format!("{}: no expected value: {why}", row.concept.name)),
+                    ),
                     Err(e) => notes.mark(
                         "error".into(),
                         Some(format!(
@@ -426,10 +485,7 @@ fn legend(notes: &[String], torch_dtype: Option<&str>) -> String {
              prints as an end of the interval lies outside it (rows and labels count from 0).\n",
         );
     }
-    for (i, n) in notes.iter().enumerate() {
-        let _ = writeln!(text, "({}) {n}", i + 1);
-    }
-    text
+    text + &note_lines(notes)
 }
 
 /// The comparison as aligned columns, with a legend and the notes.
@@ -463,7 +519,13 @@ pub fn compare_csv(rows: &[Row], provenance: &Provenance) -> String {
     let columns = Column::all();
     let mut header = vec!["metric"];
     header.extend(columns.iter().map(|c| c.name()));
-    header.extend(["spread", "outside_interval"]);
+    header.extend([
+        "spread",
+        "outside_interval",
+        "ends_proven",
+        "expected_exact",
+        "note",
+    ]);
     header.extend(Provenance::CSV_COLUMNS);
     let mut out = csv_line(&header);
     for row in rows {
@@ -476,6 +538,10 @@ pub fn compare_csv(rows: &[Row], provenance: &Provenance) -> String {
         fields.push(row.spread().map_or(String::new(), plain_number));
         let outside: Vec<&str> = row.outside_interval().iter().map(|c| c.name()).collect();
         fields.push(outside.join(" "));
+        let tie = row.tie_analysis;
+        fields.push(tie.ends_unproven.is_none().to_string());
+        fields.push(tie.expected_missing.is_none().to_string());
+        fields.push(tie_note(row));
         fields.extend(provenance.csv_fields(None));
         out.push_str(&csv_line(&fields));
     }
@@ -511,12 +577,18 @@ pub fn compare_json(rows: &[Row], weighted: bool, provenance: &Provenance) -> St
             .iter()
             .map(|c| json_str(c.name()))
             .collect();
+        let tie = row.tie_analysis;
+        let note = Some(tie_note(row)).filter(|n| !n.is_empty());
         summaries.push(format!(
             "  {{\"metric_row\": {concept}, \"interval\": {interval}, \"expected\": {}, \
-             \"spread\": {}, \"outside_interval\": {}}}",
+             \"spread\": {}, \"outside_interval\": {}, \"ends_proven\": {}, \
+             \"expected_exact\": {}, \"note\": {}}}",
             opt(row.expected()),
             opt(row.spread()),
-            Value::Array(outside)
+            Value::Array(outside),
+            tie.ends_unproven.is_none(),
+            tie.expected_missing.is_none(),
+            note.map_or(Value::Null, |n| json_str(&n))
         ));
     }
     format!(
@@ -525,6 +597,23 @@ pub fn compare_json(rows: &[Row], weighted: bool, provenance: &Provenance) -> St
         summaries.join(",\n"),
         provenance.json()
     )
+}
+
+/// Why a row's interval ends are not proven and why it has no expected value, in one text;
+/// empty where both guarantees hold.
+fn tie_note(row: &Row) -> String {
+    let tie = row.tie_analysis;
+    let ends = tie
+        .ends_unproven
+        .map(|why| format!("interval ends not proven: {why}"));
+    let expected = tie
+        .expected_missing
+        .map(|why| format!("no expected value: {why}"));
+    [ends, expected]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// The decimals the comparison shows.

@@ -33,13 +33,17 @@ fn shared_policy(preset: &Preset) -> Option<TiePolicy> {
 }
 
 /// The interval ends to compute for each preset under max, min or average whose metric has
-/// them.
-pub fn ends(presets: &[Preset]) -> Vec<Ends> {
+/// proven ones on an input with sample weights (`weighted`) or without: where they are not
+/// proven, a value outside them may lie inside the interval.
+pub fn ends(presets: &[Preset], weighted: bool) -> Vec<Ends> {
     presets
         .iter()
         .enumerate()
         .filter_map(|(index, preset)| {
             let policy = shared_policy(preset)?;
+            if preset.tie_analysis(weighted).ends_unproven.is_some() {
+                return None;
+            }
             let keys = Preset::param_keys(preset.convention(), preset.name());
             let params: Vec<(&str, String)> = preset
                 .params()

@@ -10,7 +10,7 @@ use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use common::{gzip, run, Run, Scratch};
+use common::{csv_fields, gzip, run, Run, Scratch};
 
 use rankmetrics::registry::{Convention, Preset};
 use rstest::rstest;
@@ -20,25 +20,6 @@ use serde_json::Value;
 const PROVENANCE_COLUMNS: &str = "rankmetrics_version,reproduces,y_true,y_true_shape,\
      y_true_sha256,y_score,y_score_shape,y_score_sha256,sample_weight,sample_weight_shape,\
      sample_weight_sha256";
-
-/// The fields of a CSV line, unquoted.
-fn csv_fields(line: &str) -> Vec<String> {
-    let (mut fields, mut field, mut quoted) = (Vec::new(), String::new(), false);
-    let mut chars = line.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' if quoted && chars.peek() == Some(&'"') => {
-                chars.next();
-                field.push('"');
-            }
-            '"' => quoted = !quoted,
-            ',' if !quoted => fields.push(std::mem::take(&mut field)),
-            c => field.push(c),
-        }
-    }
-    fields.push(field);
-    fields
-}
 
 /// A CSV output without its provenance columns (the last eleven), as field lists.
 fn csv_values(csv: &str) -> Vec<Vec<String>> {
@@ -1169,7 +1150,7 @@ fn eval_prints_csv_and_markdown() {
     let lines: Vec<&str> = csv.stdout.lines().collect();
     assert_eq!(
         lines[0],
-        format!("convention,metric,params,value,error,{PROVENANCE_COLUMNS}")
+        format!("convention,metric,params,value,error,note,{PROVENANCE_COLUMNS}")
     );
     // The provenance columns on every line: the toolkit release, each file, shape and hash.
     let provenance = format!(
@@ -1180,7 +1161,7 @@ fn eval_prints_csv_and_markdown() {
     );
     assert_eq!(
         lines[1],
-        format!("sklearn,coverage_error,sample_weight=false,2.5,,{provenance}")
+        format!("sklearn,coverage_error,sample_weight=false,2.5,,,{provenance}")
     );
     assert!(lines[1..].iter().all(|l| l.ends_with(&provenance)));
     assert_eq!(lines.len(), 1 + Convention::Sklearn.metric_names().len());
@@ -1435,7 +1416,8 @@ fn compare_prints_every_format() {
         csv_lines[0],
         format!(
             "metric,max,min,average,first,last,sklearn,torchmetrics,mldr,mulan,pessimistic,\
-             expected,optimistic,spread,outside_interval,{PROVENANCE_COLUMNS}"
+             expected,optimistic,spread,outside_interval,ends_proven,expected_exact,note,\
+             {PROVENANCE_COLUMNS}"
         )
     );
     // Every line ends with the provenance: the four toolkits, the built-in example.

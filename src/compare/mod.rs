@@ -404,9 +404,15 @@ impl Row {
             .collect()
     }
 
-    /// The row's interval, expected value, spread and the conventions outside the interval.
+    /// The row's interval, expected value, spread and the conventions outside the interval;
+    /// none is said to lie outside an interval whose ends are not proven
+    /// ([`TieAnalysis::ends_unproven`]), which may be narrower than the true one.
     pub fn summary(&self) -> Summary {
-        Summary::of(&self.values())
+        let mut summary = Summary::of(&self.values());
+        if self.tie_analysis.ends_unproven.is_some() {
+            summary.outside.clear();
+        }
+        summary
     }
 
     /// The interval [pessimistic, optimistic], lower bound first (for losses the pessimistic
@@ -431,7 +437,7 @@ impl Row {
         let (Some(interval), Some(v)) = (self.interval(), self.value(column)) else {
             return false;
         };
-        column.is_convention() && outside(v, interval)
+        column.is_convention() && self.tie_analysis.ends_unproven.is_none() && outside(v, interval)
     }
 
     /// The conventions whose values lie outside the interval.

@@ -68,7 +68,11 @@ pub fn decide(
     let (Some(t), Some(s)) = (y_true, y_score) else {
         return Ok(decided);
     };
-    if options.header || options.no_header {
+    // A pipe cannot be read twice: its line 1, if it counts the columns, is refused as it is
+    // read, naming both flags.
+    let regular = |p: &Path| std::fs::metadata(p).is_ok_and(|m| m.is_file());
+    let weights_regular = sample_weight.map_or(true, regular);
+    if options.header || options.no_header || !(regular(t) && regular(s) && weights_regular) {
         return Ok(decided);
     }
     // Weighing reads the files once more: no progress bar of its own.

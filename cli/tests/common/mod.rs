@@ -120,3 +120,22 @@ pub fn gzip(text: &str) -> Vec<u8> {
     e.write_all(text.as_bytes()).unwrap();
     e.finish().unwrap()
 }
+
+/// The fields of a CSV line, unquoted.
+pub fn csv_fields(line: &str) -> Vec<String> {
+    let (mut fields, mut field, mut quoted) = (Vec::new(), String::new(), false);
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' if quoted && chars.peek() == Some(&'"') => {
+                chars.next();
+                field.push('"');
+            }
+            '"' => quoted = !quoted,
+            ',' if !quoted => fields.push(std::mem::take(&mut field)),
+            c => field.push(c),
+        }
+    }
+    fields.push(field);
+    fields
+}

@@ -6,6 +6,7 @@ use super::plan::{AnyLabelwise, Plan};
 use super::Preset;
 use crate::labelwise::{geometric_mean_policy, items_weighted, Mean, VectorMetric};
 use crate::metrics::Direction;
+use crate::row::metric::RowMetric;
 use crate::ties::TiePolicy;
 
 /// What the tie-analysis policies of a preset guarantee on a given input: each field is
@@ -78,6 +79,49 @@ const GEOMETRIC_MEAN_EXPECTED: &str = "the mean over orderings of a geometric me
      labels needs each label's distribution, not its mean: no closed form";
 
 impl Preset {
+    /// The tie policy the preset ranks with: the toolkit's rule, or the one
+    /// [`lookup`](Self::lookup) was given.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::registry::{Convention, Preset};
+    /// use rankmetrics::TiePolicy;
+    /// let p = Preset::lookup(Convention::Mldr, "coverage", Preset::NO_PARAMS, None).unwrap();
+    /// assert_eq!(p.ties(), TiePolicy::Last);
+    /// let p = Preset::lookup(Convention::Mldr, "coverage", Preset::NO_PARAMS, Some(TiePolicy::Expected));
+    /// assert_eq!(p.unwrap().ties(), TiePolicy::Expected);
+    /// ```
+    pub fn ties(&self) -> TiePolicy {
+        match &self.plan {
+            Plan::Row { metric, .. }
+            | Plan::Float32Row { metric }
+            | Plan::Float32Logits { metric } => metric.options().ranking.ties,
+            Plan::Labelwise(metric) => metric.options().ranking.ties,
+        }
+    }
+
+    /// Why this preset's value is not a proven end of the interval over tie orders: it ranks
+    /// under [`TiePolicy::Optimistic`] or [`TiePolicy::Pessimistic`] and
+    /// [`TieAnalysis::ends_unproven`] says why (`weighted`: sample weights are given).
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::registry::{Convention, Preset};
+    /// use rankmetrics::TiePolicy;
+    /// let ap = |t| Preset::lookup(Convention::Sklearn, "average_precision_score", Preset::NO_PARAMS, Some(t)).unwrap();
+    /// assert!(ap(TiePolicy::Optimistic).unproven_end(true).is_some());
+    /// assert!(ap(TiePolicy::Optimistic).unproven_end(false).is_none());
+    /// assert!(ap(TiePolicy::Max).unproven_end(true).is_none()); // no end of anything
+    /// ```
+    pub fn unproven_end(&self, weighted: bool) -> Option<&'static str> {
+        match self.ties() {
+            TiePolicy::Optimistic | TiePolicy::Pessimistic => {
+                self.tie_analysis(weighted).ends_unproven
+            }
+            _ => None,
+        }
+    }
+
     /// What this preset's tie analysis guarantees on an input with sample weights
     /// (`weighted`) or without: [`TieAnalysis`]. Row-wise presets have both guarantees with
     /// or without weights (a weight scales a row's value, whatever its order).
