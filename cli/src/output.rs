@@ -366,12 +366,9 @@ fn shown(rows: &[Row], remarks: &Notes) -> Shown {
                     }
                     Some((lo, hi)) => notes.mark(
                         format!("[{}, {}]", fixed(lo), fixed(hi)),
-                        row.tie_analysis.ends_unproven.map(|why| {
-                            format!(
-                                "{}: the interval's ends are not proven: {why}",
-                                row.concept.name
-                            )
-                        }),
+                        row.tie_analysis
+                            .ends_unproven
+                            .map(|why| format!("interval ends not proven: {why}")),
                     ),
                     None => "n/a".into(),
                 },
@@ -388,7 +385,7 @@ fn shown(rows: &[Row], remarks: &Notes) -> Shown {
                         "n/a".into(),
                         row.tie_analysis
                             .expected_missing
-                            .map(|why| format!("{}: no expected value: {why}", row.concept.name)),
+                            .map(|why| format!("no expected value: {why}")),
                     ),
                     Err(e) => notes.mark(
                         "error".into(),
@@ -481,8 +478,9 @@ fn legend(notes: &[String], torch_dtype: Option<&str>) -> String {
     );
     if !notes.is_empty() {
         text.push_str(
-            "(n): note n below: an error, why a cell has no value, or why a flagged value that \
-             prints as an end of the interval lies outside it (rows and labels count from 0).\n",
+            "(n): note n below: an error, why a cell has no value, why a flagged value that \
+             prints as an end of the interval lies outside it (rows and labels count from 0), or \
+             why an interval's ends are not proven or an expected value has no closed form.\n",
         );
     }
     text + &note_lines(notes)
@@ -541,7 +539,7 @@ pub fn compare_csv(rows: &[Row], provenance: &Provenance) -> String {
         let tie = row.tie_analysis;
         fields.push(tie.ends_unproven.is_none().to_string());
         fields.push(tie.expected_missing.is_none().to_string());
-        fields.push(tie_note(row));
+        fields.push(tie.note().unwrap_or_default());
         fields.extend(provenance.csv_fields(None));
         out.push_str(&csv_line(&fields));
     }
@@ -578,7 +576,6 @@ pub fn compare_json(rows: &[Row], weighted: bool, provenance: &Provenance) -> St
             .map(|c| json_str(c.name()))
             .collect();
         let tie = row.tie_analysis;
-        let note = Some(tie_note(row)).filter(|n| !n.is_empty());
         summaries.push(format!(
             "  {{\"metric_row\": {concept}, \"interval\": {interval}, \"expected\": {}, \
              \"spread\": {}, \"outside_interval\": {}, \"ends_proven\": {}, \
@@ -588,7 +585,7 @@ pub fn compare_json(rows: &[Row], weighted: bool, provenance: &Provenance) -> St
             Value::Array(outside),
             tie.ends_unproven.is_none(),
             tie.expected_missing.is_none(),
-            note.map_or(Value::Null, |n| json_str(&n))
+            tie.note().map_or(Value::Null, |n| json_str(&n))
         ));
     }
     format!(
@@ -597,23 +594,6 @@ pub fn compare_json(rows: &[Row], weighted: bool, provenance: &Provenance) -> St
         summaries.join(",\n"),
         provenance.json()
     )
-}
-
-/// Why a row's interval ends are not proven and why it has no expected value, in one text;
-/// empty where both guarantees hold.
-fn tie_note(row: &Row) -> String {
-    let tie = row.tie_analysis;
-    let ends = tie
-        .ends_unproven
-        .map(|why| format!("interval ends not proven: {why}"));
-    let expected = tie
-        .expected_missing
-        .map(|why| format!("no expected value: {why}"));
-    [ends, expected]
-        .into_iter()
-        .flatten()
-        .collect::<Vec<_>>()
-        .join("; ")
 }
 
 /// The decimals the comparison shows.

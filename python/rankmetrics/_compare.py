@@ -20,7 +20,8 @@ LEGEND = (
     "max .. last: rankmetrics' metric under that tie policy (AUC and label-AP rows: the "
     "scikit-learn or MULAN metric with its tie rule replaced). sklearn .. mulan: each toolkit's "
     "own metric, names and rules; blank where it has none. interval: [low, high], the smallest "
-    "and largest value over every ordering of the ties; expected: its exact mean. spread: largest "
+    "and largest value over every ordering of the ties; expected: its exact mean; (n): why an "
+    "interval's ends are not proven or an expected value has no closed form. spread: largest "
     "minus smallest value across the policies and toolkits. *: outside the interval, so that "
     "convention differs by more than how it breaks ties."
 )
@@ -36,8 +37,11 @@ class Comparison:
         Per concept: ``metric`` (its name), ``over`` (``"rows"``, ``"samples"``,
         ``"labels"`` or ``"pool"``), ``cells`` (per column: ``column``, ``convention``,
         ``metric``, ``params``, ``value`` (NaN when undefined, None on error), ``error``),
-        ``interval`` (``(low, high)`` or None), ``expected``, ``spread`` and ``outside``
-        (the columns whose value lies outside the interval).
+        ``interval`` (``(low, high)`` or None), ``expected``, ``spread``, ``outside``
+        (the columns whose value lies outside the interval), ``ends_unproven`` (why the
+        interval's ends are not the proven best and worst over tie orders, or None),
+        ``expected_missing`` (why ``expected`` has no closed form, or None) and ``note`` (both
+        in one text, or None).
 
     Examples
     --------
@@ -49,6 +53,11 @@ class Comparison:
     (0.25, 1.0)
     >>> "NDCG" in c.to_dict()
     True
+    >>> weighted = rankmetrics.compare([[1, 0], [1, 1], [0, 1]], [[0.5, 0.5], [0.5, 0.2], [0.3, 0.3]], [1, 2, 3])
+    >>> weighted.ends_proven("label AP, macro"), weighted.expected_exact("label AP, macro")
+    (False, False)
+    >>> weighted.note("label AP, macro")[:55]
+    'interval ends not proven: with sample weights, label-wi'
     """
 
     def __init__(self, rows: List[Dict[str, Any]]) -> None:
@@ -81,9 +90,27 @@ class Comparison:
         value: Optional[float] = self._row(metric)["expected"]
         return value
 
+    def ends_proven(self, metric: str) -> bool:
+        """Whether the interval's ends of ``metric`` are the proven best and worst values over
+        tie orders; where not (label-wise precision with sample weights), they are values of
+        orderings inside the interval, and :meth:`note` says why."""
+        return self._row(metric)["ends_unproven"] is None
+
+    def expected_exact(self, metric: str) -> bool:
+        """Whether ``metric`` has an exact expected value over tie orders (a closed form);
+        where not, :meth:`expected` is None and :meth:`note` says why."""
+        return self._row(metric)["expected_missing"] is None
+
+    def note(self, metric: str) -> Optional[str]:
+        """Why the interval's ends of ``metric`` are not proven or its expected value is
+        missing; None where both are exact."""
+        note: Optional[str] = self._row(metric)["note"]
+        return note
+
     def to_dict(self) -> Dict[str, Dict[str, Any]]:
         """``{metric: {column: value, ..., "interval": (low, high), "expected": ...,
-        "spread": ..., "outside": [columns]}}``."""
+        "spread": ..., "outside": [columns], "ends_proven": bool, "expected_exact": bool,
+        "note": str or None}}``."""
         out: Dict[str, Dict[str, Any]] = {}
         for row in self.rows:
             entry: Dict[str, Any] = {c["column"]: c["value"] for c in row["cells"]}
@@ -92,13 +119,17 @@ class Comparison:
                 expected=row["expected"],
                 spread=row["spread"],
                 outside=list(row["outside"]),
+                ends_proven=row["ends_unproven"] is None,
+                expected_exact=row["expected_missing"] is None,
+                note=row["note"],
             )
             out[row["metric"]] = entry
         return out
 
     def to_pandas(self) -> Any:
         """A pandas DataFrame: one row per metric, a column per policy and toolkit, then
-        ``low``, ``high``, ``expected``, ``spread`` and ``outside`` (needs pandas)."""
+        ``low``, ``high``, ``expected``, ``spread``, ``outside``, ``ends_proven``,
+        ``expected_exact`` and ``note`` (needs pandas)."""
         try:
             import pandas as pd  # type: ignore[import-untyped,unused-ignore]
         except ImportError as e:  # pragma: no cover - depends on the environment
@@ -109,7 +140,8 @@ class Comparison:
             rec.update({c["column"]: c["value"] for c in row["cells"]})
             low, high = row["interval"] if row["interval"] is not None else (None, None)
             rec.update(low=low, high=high, expected=row["expected"], spread=row["spread"],
-                       outside=", ".join(row["outside"]))
+                       outside=", ".join(row["outside"]), ends_proven=row["ends_unproven"] is None,
+                       expected_exact=row["expected_missing"] is None, note=row["note"])
             records.append(rec)
         frame = pd.DataFrame.from_records(records, index=[r["metric"] for r in self.rows])
         frame.index.name = "metric"
@@ -124,17 +156,38 @@ class Comparison:
                 return f"{cell['value']:.4f}{star}"
         return "—"
 
+    def _analysis_texts(self, row: Dict[str, Any], notes: List[str]) -> Tuple[str, str]:
+        """The interval and expected cells of ``row``; one that is not exact gets the number of
+        its reason in ``notes`` (added there once)."""
+
+        def mark(text: str, reason: Optional[str]) -> str:
+            if reason is None:
+                return text
+            if reason not in notes:
+                notes.append(reason)
+            return f"{text} ({notes.index(reason) + 1})"
+
+        interval = row["interval"]
+        interval_text = "—" if interval is None else f"[{interval[0]:.4f}, {interval[1]:.4f}]"
+        if interval is not None and row["ends_unproven"] is not None:
+            interval_text = mark(interval_text, f"interval ends not proven: {row['ends_unproven']}")
+        expected_text = "n/a" if row["expected"] is None else f"{row['expected']:.4f}"
+        if row["expected_missing"] is not None:
+            expected_text = mark(expected_text, f"no expected value: {row['expected_missing']}")
+        return interval_text, expected_text
+
     def __str__(self) -> str:
         header = ["metric", *POLICY_COLUMNS, *TOOLKIT_COLUMNS, "interval", "expected", "spread"]
         lines = [header]
+        notes: List[str] = []
         for row in self.rows:
-            interval = row["interval"]
+            interval_text, expected_text = self._analysis_texts(row, notes)
             lines.append(
                 [row["metric"]]
                 + [self._cell_text(row, c) for c in POLICY_COLUMNS + TOOLKIT_COLUMNS]
                 + [
-                    "—" if interval is None else f"[{interval[0]:.4f}, {interval[1]:.4f}]",
-                    "n/a" if row["expected"] is None else f"{row['expected']:.4f}",
+                    interval_text,
+                    expected_text,
                     "—" if row["spread"] is None else f"{row['spread']:.4f}",
                 ]
             )
@@ -143,7 +196,8 @@ class Comparison:
             "  ".join(v.ljust(w) if i == 0 else v.rjust(w) for i, (v, w) in enumerate(zip(line, widths)))
             for line in lines
         ]
-        return "\n".join(text) + "\n\n" + LEGEND
+        numbered = "".join(f"\n({i + 1}) {n}" for i, n in enumerate(notes))
+        return "\n".join(text) + "\n\n" + LEGEND + numbered
 
     def __repr__(self) -> str:
         return f"<Comparison: {len(self.rows)} metrics × {len(COLUMNS)} columns>\n{self}"
@@ -151,21 +205,21 @@ class Comparison:
     def _repr_html_(self) -> str:
         head = "".join(f"<th>{html.escape(c)}</th>" for c in ("metric", *POLICY_COLUMNS, *TOOLKIT_COLUMNS, "interval", "expected", "spread"))
         body = []
+        notes: List[str] = []
         for row in self.rows:
             cells = [f"<th style='text-align:left'>{html.escape(row['metric'])}</th>"]
             for c in POLICY_COLUMNS + TOOLKIT_COLUMNS:
                 text = self._cell_text(row, c)
                 style = " style='color:#b00;font-weight:bold'" if text.endswith("*") else ""
                 cells.append(f"<td{style}>{html.escape(text)}</td>")
-            interval = row["interval"]
-            cells.append("<td>—</td>" if interval is None else f"<td>[{interval[0]:.4f}, {interval[1]:.4f}]</td>")
-            cells.append("<td>n/a</td>" if row["expected"] is None else f"<td>{row['expected']:.4f}</td>")
+            cells.extend(f"<td>{html.escape(t)}</td>" for t in self._analysis_texts(row, notes))
             cells.append("<td>—</td>" if row["spread"] is None else f"<td>{row['spread']:.4f}</td>")
             body.append("<tr>" + "".join(cells) + "</tr>")
+        numbered = "".join(f"<br>({i + 1}) {html.escape(n)}" for i, n in enumerate(notes))
         return (
             "<table class='rankmetrics-compare'><thead><tr>" + head + "</tr></thead><tbody>"
             + "".join(body) + "</tbody></table>"
-            + f"<p style='font-size:smaller'>{html.escape(LEGEND)}</p>"
+            + f"<p style='font-size:smaller'>{html.escape(LEGEND)}{numbered}</p>"
         )
 
     def _repr_svg_(self) -> str:

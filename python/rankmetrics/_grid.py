@@ -67,24 +67,24 @@ def value_or_error(item: Item, y_true: Any, y_score: Any, sample_weight: Any = N
         return e
 
 
-def _summary(row: Dict[str, Any]) -> None:
-    """The row's interval, expected value, spread and outside columns from its cells, by the
-    crate's own summary (``compare::Summary``)."""
+def _summary(row: Dict[str, Any], weighted: bool) -> None:
+    """The row's interval, expected value, spread, outside columns and what its tie analysis
+    guarantees, from its cells, by the crate's own summary (``compare::Summary``)."""
     values = [(c["column"], c["value"]) for c in row["cells"] if c["value"] is not None]
-    row.update(_grid_summary(values))
+    row.update(_grid_summary(row["metric"], values, weighted))
 
 
 def through(evaluate: Callable[[List[Dict[str, Any]]], Dict[str, Any]], weighted: bool = False) -> Comparison:
     """The grid from an engine's evaluation of checked specs (:func:`_distributed.metric_specs`'s;
     ``weighted``: the rows carry sample weights) that returns an undefined value's error as its
     value."""
-    return comparison(lambda items: evaluate(_distributed.metric_specs(items, "rankmetrics", None, {}, weighted)))
+    return comparison(lambda items: evaluate(_distributed.metric_specs(items, "rankmetrics", None, {}, weighted)), weighted)
 
 
-def comparison(evaluate: Callable[[List[Item]], Dict[str, Any]]) -> Comparison:
+def comparison(evaluate: Callable[[List[Item]], Dict[str, Any]], weighted: bool = False) -> Comparison:
     """The grid, its cells' values from ``evaluate``: the engine's evaluation of a list of
     ``(metric, params)`` items at once, to ``{key: value or RankmetricsError}`` in the items'
-    order."""
+    order (``weighted``: the rows carry sample weights)."""
     items = specs()
     values = dict(zip(items, evaluate(list(items.values())).values()))
     rows = []
@@ -95,6 +95,6 @@ def comparison(evaluate: Callable[[List[Item]], Dict[str, Any]]) -> Comparison:
             error = isinstance(got, RankmetricsError)
             cells.append({**cell, "value": None if error else float(got), "error": str(got) if error else None})
         row = {"metric": template["metric"], "over": template["over"], "cells": cells}
-        _summary(row)
+        _summary(row, weighted)
         rows.append(row)
     return Comparison(rows)

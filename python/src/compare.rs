@@ -3,7 +3,10 @@
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use rankmetrics::compare::{compare as grid, compare_parallel, Column, Options, Row, Summary};
+use rankmetrics::compare::{
+    compare as grid, compare_parallel, Column, Options, Row, Summary, CONCEPTS,
+};
+use rankmetrics::registry::TieAnalysis;
 
 use crate::input::{weights, with_views, Labels, Scores, Weights};
 use crate::threads::pool;
@@ -38,7 +41,7 @@ fn row_dict<'py>(py: Python<'py>, row: &Row) -> PyResult<Bound<'py, PyDict>> {
         cells.append(c)?;
     }
     dict.set_item("cells", cells)?;
-    summary_items(&dict, &row.summary())?;
+    summary_items(&dict, &row.summary(), &row.tie_analysis)?;
     if let Some(e) = &row.mapping_error {
         dict.set_item("error", e.to_string())?;
     }
@@ -73,22 +76,37 @@ pub fn compare<'py>(
     Ok(list)
 }
 
-/// The summary's keys of a row dict: `interval`, `expected`, `spread`, `outside`.
-fn summary_items(dict: &Bound<'_, PyDict>, summary: &Summary) -> PyResult<()> {
+/// The summary's keys of a row dict: `interval`, `expected`, `spread`, `outside`, and what
+/// the tie analysis guarantees: `ends_unproven` and `expected_missing` (why not, or None, as
+/// the crate's `TieAnalysis`), and `note` (both in one text, or None).
+fn summary_items(dict: &Bound<'_, PyDict>, summary: &Summary, tie: &TieAnalysis) -> PyResult<()> {
     dict.set_item("interval", summary.interval)?;
     dict.set_item("expected", summary.expected)?;
     dict.set_item("spread", summary.spread)?;
     let outside: Vec<&str> = summary.outside.iter().map(|c| c.name()).collect();
-    dict.set_item("outside", outside)
+    dict.set_item("outside", outside)?;
+    dict.set_item("ends_unproven", tie.ends_unproven)?;
+    dict.set_item("expected_missing", tie.expected_missing)?;
+    dict.set_item("note", tie.note())
 }
 
-/// The summary (`interval`, `expected`, `spread`, `outside`) of a row's `(column, value)`
-/// pairs, as `compare()` gives it: for a grid whose cells were evaluated on many workers.
+/// The summary (`interval`, `expected`, `spread`, `outside`, `ends_unproven`,
+/// `expected_missing`, `note`) of the row `metric` (a concept's name) from its `(column, value)` pairs, as
+/// `compare()` gives it (`weighted`: the input has sample weights): for a grid whose cells
+/// were evaluated on many workers.
 #[pyfunction]
+#[pyo3(signature = (metric, values, weighted=false))]
 pub fn grid_summary<'py>(
     py: Python<'py>,
+    metric: &str,
     values: Vec<(String, f64)>,
+    weighted: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let Some(concept) = CONCEPTS.iter().find(|c| c.name == metric) else {
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "no metric {metric:?} in the comparison grid"
+        )));
+    };
     let values = values
         .into_iter()
         .map(|(name, v)| match Column::parse(&name) {
@@ -98,7 +116,8 @@ pub fn grid_summary<'py>(
             ))),
         })
         .collect::<PyResult<Vec<_>>>()?;
+    let tie = concept.tie_analysis(weighted);
     let dict = PyDict::new(py);
-    summary_items(&dict, &Summary::of(&values))?;
+    summary_items(&dict, &Summary::of(&values).within(&tie), &tie)?;
     Ok(dict)
 }

@@ -408,11 +408,7 @@ impl Row {
     /// none is said to lie outside an interval whose ends are not proven
     /// ([`TieAnalysis::ends_unproven`]), which may be narrower than the true one.
     pub fn summary(&self) -> Summary {
-        let mut summary = Summary::of(&self.values());
-        if self.tie_analysis.ends_unproven.is_some() {
-            summary.outside.clear();
-        }
-        summary
+        Summary::of(&self.values()).within(&self.tie_analysis)
     }
 
     /// The interval [pessimistic, optimistic], lower bound first (for losses the pessimistic

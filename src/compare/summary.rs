@@ -2,6 +2,7 @@
 //! of the conventions and those outside the interval.
 
 use super::{outside, Column};
+use crate::compat::registry::TieAnalysis;
 use crate::ties::TiePolicy;
 
 /// What a row's values say about its conventions: the interval over tie orders, the exact
@@ -68,5 +69,29 @@ impl Summary {
             spread,
             outside,
         }
+    }
+
+    /// The summary as `tie` allows it: no convention is said to lie outside an interval whose
+    /// ends are not proven ([`TieAnalysis::ends_unproven`]), which may be narrower than the
+    /// true one.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::compare::{Column, Summary};
+    /// use rankmetrics::registry::TieAnalysis;
+    /// use rankmetrics::TiePolicy;
+    /// let values = [
+    ///     (Column::Policy(TiePolicy::Max), 0.9),
+    ///     (Column::Analysis(TiePolicy::Pessimistic), 0.6),
+    ///     (Column::Analysis(TiePolicy::Optimistic), 0.8),
+    /// ];
+    /// let unproven = TieAnalysis { ends_unproven: Some("weights"), expected_missing: None };
+    /// assert!(Summary::of(&values).within(&unproven).outside.is_empty());
+    /// ```
+    pub fn within(mut self, tie: &TieAnalysis) -> Summary {
+        if tie.ends_unproven.is_some() {
+            self.outside.clear();
+        }
+        self
     }
 }

@@ -52,6 +52,29 @@ impl TieAnalysis {
     pub fn is_exact(&self) -> bool {
         self.ends_unproven.is_none() && self.expected_missing.is_none()
     }
+
+    /// What the front doors print beside an interval or expected value that is not exact:
+    /// both reasons in one text; `None` where both guarantees hold.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::registry::{Convention, Preset};
+    /// let p = Preset::lookup(Convention::Mulan, "MeanAverageInterpolatedPrecision", Preset::NO_PARAMS, None);
+    /// let note = p.unwrap().tie_analysis(false).note().unwrap();
+    /// assert!(note.starts_with("no expected value: the running maximum"));
+    /// ```
+    pub fn note(&self) -> Option<String> {
+        let ends = self
+            .ends_unproven
+            .map(|why| format!("interval ends not proven: {why}"));
+        let expected = self
+            .expected_missing
+            .map(|why| format!("no expected value: {why}"));
+        match (ends, expected) {
+            (Some(a), Some(b)) => Some(format!("{a}; {b}")),
+            (a, b) => a.or(b),
+        }
+    }
 }
 
 /// Why weighted label-wise precision's ends are not proven.
