@@ -13,7 +13,12 @@
 #'   \code{optimistic} (\code{NA} where a toolkit lacks the concept or raises), \code{low}
 #'   and \code{high} (the interval over tie orders), \code{spread} (largest minus smallest
 #'   value of the policies and toolkits), \code{outside} (the columns whose value lies
-#'   outside the interval) and \code{error} (the cells' errors).
+#'   outside the interval), \code{ends_proven} (whether \code{low} and \code{high} are the
+#'   proven best and worst values over tie orders; not for label-wise precision with sample
+#'   weights, whose optimistic and pessimistic values are orderings inside the interval),
+#'   \code{expected_exact} (whether \code{expected} has a closed form), \code{note} (why
+#'   not, \code{NA} where both hold) and \code{error} (the cells' errors). No column is said
+#'   to lie outside an interval whose ends are not proven.
 #' @section Errors:
 #' What would fail every cell raises a condition as \code{\link{rm_evaluate}} does: missing
 #' or infinite values, mismatched shapes, no samples or labels, a weight vector of the wrong
@@ -25,6 +30,8 @@
 #' s <- matrix(c(0.5, 0.5, 0.2, 0.9, 0.9, 0.1), nrow = 2, byrow = TRUE)
 #' grid <- rm_compare(y, s)
 #' grid[grid$metric == "coverage", c("sklearn", "mldr", "low", "expected", "high")]
+#' w <- rm_compare(y, s, sample_weight = c(1, 3))
+#' w[w$metric == "label AP, macro", c("low", "high", "ends_proven", "expected_exact")]
 #' plot(grid)
 #' @export
 rm_compare <- function(y_true, y_score, sample_weight = NULL) {
@@ -34,6 +41,7 @@ rm_compare <- function(y_true, y_score, sample_weight = NULL) {
   frame <- as.data.frame(columns, stringsAsFactors = FALSE)
   # mldr's undefined value is R's NA (as in rm_evaluate), not the compiled code's NaN.
   frame$mldr[is.nan(frame$mldr)] <- NA_real_
+  frame$note[frame$note == ""] <- NA_character_
   class(frame) <- c("rm_comparison", "data.frame")
   frame
 }
@@ -43,7 +51,13 @@ print.rm_comparison <- function(x, ...) {
   cat("rankmetrics comparison: each metric under every tie policy and toolkit\n")
   shown <- as.data.frame(unclass(x), stringsAsFactors = FALSE)
   shown$error <- NULL
+  shown$note <- NULL
   print(shown, ...)
+  notes <- !is.na(x$note)
+  if (any(notes)) {
+    cat("\nWhere ends_proven or expected_exact is FALSE:\n")
+    cat(sprintf("  %s: %s\n", x$metric[notes], x$note[notes]), sep = "")
+  }
   invisible(x)
 }
 

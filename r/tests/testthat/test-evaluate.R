@@ -83,7 +83,7 @@ test_that("rm_compare gives the command's grid as a data frame, and plots", {
   expect_equal(names(g), c("metric", "over", "max", "min", "average", "first", "last",
                            "sklearn", "torchmetrics", "mldr", "mulan", "pessimistic",
                            "expected", "optimistic", "low", "high", "spread", "outside",
-                           "error"))
+                           "ends_proven", "expected_exact", "note", "error"))
   row <- g[g$metric == "coverage (ranks from 1)", ]
   expect_equal(row$sklearn, rm_evaluate(y, s, convention = "sklearn", metric = "coverage_error"))
   row0 <- g[g$metric == "coverage (ranks from 0)", ]
@@ -101,6 +101,22 @@ test_that("rm_compare gives the command's grid as a data frame, and plots", {
                rm_evaluate(y, s, convention = "sklearn", metric = "label_ranking_loss",
                            sample_weight = w))
   expect_output(print(g), "rankmetrics comparison")
+  # What the tie analysis guarantees: unweighted, every interval's ends are proven, and only
+  # interpolated AP and the geometric means lack an expected value; weighted, label-wise
+  # precision's ends are not proven and it has no expected value either.
+  precision <- c("label AP, macro", "label AP, geometric mean", "interpolated AP, mean",
+                 "interpolated AP, geometric", "AUC-PR, macro")
+  no_expected <- c("label AP, geometric mean", "interpolated AP, mean",
+                   "interpolated AP, geometric")
+  expect_true(all(g$ends_proven))
+  expect_equal(g$metric[!g$expected_exact], no_expected)
+  expect_true(all(is.na(g$expected[!g$expected_exact])))
+  expect_equal(g$metric[!is.na(g$note)], no_expected)
+  expect_equal(gw$metric[!gw$ends_proven], precision)
+  expect_equal(gw$metric[!gw$expected_exact], precision)
+  expect_true(all(grepl("interval ends not proven: with sample weights", gw$note[!gw$ends_proven])))
+  expect_true(all(gw$outside[!gw$ends_proven] == ""))
+  expect_output(print(gw), "label AP, macro: interval ends not proven")
   grDevices::pdf(NULL)
   on.exit(grDevices::dev.off())
   expect_identical(plot(g), g)

@@ -10,8 +10,9 @@ use crate::errors::Failure;
 
 /// Every concept under every column, as a list of equally long columns: `metric`, `over`,
 /// one per column of the grid (`max` ... `optimistic`), `low`, `high`, `spread`, `outside`
-/// (the conventions outside the interval, comma-separated) and `error` (the cells' errors,
-/// `column: message`, joined by "; ").
+/// (the conventions outside the interval, comma-separated), `ends_proven` and
+/// `expected_exact` (what the tie analysis guarantees), `note` (why not, "" where both hold)
+/// and `error` (the cells' errors, `column: message`, joined by "; ").
 pub fn grid<Y, S>(y: &Y, s: &S, w: Option<&[f64]>) -> Result<Robj, Failure>
 where
     Y: LabelMatrix + ?Sized,
@@ -35,7 +36,19 @@ where
         values.push(rows.iter().map(|r| r.value(c)).collect::<Vec<_>>().into());
     }
     let interval: Vec<Option<(f64, f64)>> = rows.iter().map(Row::interval).collect();
-    names.extend(["low", "high", "spread", "outside", "error"].map(String::from));
+    names.extend(
+        [
+            "low",
+            "high",
+            "spread",
+            "outside",
+            "ends_proven",
+            "expected_exact",
+            "note",
+            "error",
+        ]
+        .map(String::from),
+    );
     values.push(
         interval
             .iter()
@@ -59,6 +72,25 @@ where
         })
         .collect();
     values.push(outside.into());
+    let tie: Vec<_> = rows.iter().map(|r| r.tie_analysis).collect();
+    values.push(
+        tie.iter()
+            .map(|t| t.ends_unproven.is_none())
+            .collect::<Vec<_>>()
+            .into(),
+    );
+    values.push(
+        tie.iter()
+            .map(|t| t.expected_missing.is_none())
+            .collect::<Vec<_>>()
+            .into(),
+    );
+    values.push(
+        tie.iter()
+            .map(|t| t.note().unwrap_or_default())
+            .collect::<Vec<_>>()
+            .into(),
+    );
     let errors: Vec<String> = rows
         .iter()
         .map(|r| {
