@@ -92,7 +92,7 @@ pub use row::metric::{RowMetric, RowOptions, RowRule, ZeroWeight};
 pub use score::{Label, Score};
 pub use sparse::{SparseLabels, SparseLabelsView};
 pub use sum::Summation;
-pub use ties::{ParseTiePolicyError, RankSharing, TieGrouping, TiePolicy};
+pub use ties::{ParseTiePolicyError, RankSharing, TieAnalysis, TieGrouping, TiePolicy};
 #[doc(hidden)]
 pub use wide::{set_avx512_loops, set_wide_loops, wide_loops_in_use};
 

@@ -277,3 +277,95 @@ impl TieGrouping {
     /// Weka's tolerance, `Utils.SMALL = 1e-6`.
     pub const WEKA: TieGrouping = TieGrouping::Within(1e-6);
 }
+
+/// What the tie-analysis policies of a metric guarantee on a given input: each field is
+/// `None` where the guarantee holds, or says why it does not.
+///
+/// Where `ends_unproven` is `None`, `Optimistic` and `Pessimistic` are the best and the worst
+/// value over every ordering of the ties (the exchange argument of docs/ties.md, checked
+/// against full enumeration). Where it says why, they are still values of orderings, so they
+/// lie inside the interval, but they are not proven to be its ends. Where `expected_missing`
+/// says why, `Expected` has no closed form and the preset refuses it
+/// ([`Error::UnsupportedPolicy`](crate::Error::UnsupportedPolicy)); never an approximation.
+///
+/// # Example
+/// ```
+/// use rankmetrics::registry::{Convention, Preset};
+/// let lookup = |c, m| Preset::lookup(c, m, Preset::NO_PARAMS, None).unwrap();
+/// let lrap = lookup(Convention::Sklearn, "label_ranking_average_precision_score");
+/// assert!(lrap.tie_analysis(true).is_exact());
+/// let ap = lookup(Convention::Sklearn, "average_precision_score");
+/// assert!(ap.tie_analysis(false).is_exact());
+/// let weighted = ap.tie_analysis(true);
+/// assert!(weighted.ends_unproven.is_some() && weighted.expected_missing.is_some());
+/// let maip = lookup(Convention::Mulan, "MeanAverageInterpolatedPrecision").tie_analysis(false);
+/// assert_eq!((maip.ends_unproven, maip.expected_missing.is_some()), (None, true));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TieAnalysis {
+    /// Why `Optimistic` and `Pessimistic` are not proven to be the interval's ends.
+    pub ends_unproven: Option<&'static str>,
+    /// Why `Expected` has no closed form.
+    pub expected_missing: Option<&'static str>,
+}
+
+impl TieAnalysis {
+    /// Both guarantees: the interval's ends are proven and `Expected` is exact (every
+    /// row-wise metric, with or without weights).
+    pub const EXACT: TieAnalysis = TieAnalysis {
+        ends_unproven: None,
+        expected_missing: None,
+    };
+
+    /// Both guarantees hold: the interval's ends are proven and `Expected` is exact.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::TieAnalysis;
+    /// let exact = TieAnalysis { ends_unproven: None, expected_missing: None };
+    /// assert!(exact.is_exact());
+    /// ```
+    pub fn is_exact(&self) -> bool {
+        self.ends_unproven.is_none() && self.expected_missing.is_none()
+    }
+
+    /// Why a value under `ties` is not a proven end of the interval over tie orders: `ties` is
+    /// [`TiePolicy::Optimistic`] or [`TiePolicy::Pessimistic`] and the ends are not proven.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{TieAnalysis, TiePolicy};
+    /// let t = TieAnalysis { ends_unproven: Some("weights"), expected_missing: None };
+    /// assert_eq!(t.end_under(TiePolicy::Optimistic), Some("weights"));
+    /// assert_eq!(t.end_under(TiePolicy::Max), None);
+    /// ```
+    pub fn end_under(&self, ties: TiePolicy) -> Option<&'static str> {
+        match ties {
+            TiePolicy::Optimistic | TiePolicy::Pessimistic => self.ends_unproven,
+            _ => None,
+        }
+    }
+
+    /// What the front doors print beside an interval or expected value that is not exact:
+    /// both reasons in one text; `None` where both guarantees hold.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::registry::{Convention, Preset};
+    /// let p = Preset::lookup(Convention::Mulan, "MeanAverageInterpolatedPrecision", Preset::NO_PARAMS, None);
+    /// let note = p.unwrap().tie_analysis(false).note().unwrap();
+    /// assert!(note.starts_with("no expected value: the running maximum"));
+    /// ```
+    pub fn note(&self) -> Option<String> {
+        let ends = self
+            .ends_unproven
+            .map(|why| format!("interval ends not proven: {why}"));
+        let expected = self
+            .expected_missing
+            .map(|why| format!("no expected value: {why}"));
+        match (ends, expected) {
+            (Some(a), Some(b)) => Some(format!("{a}; {b}")),
+            (a, b) => a.or(b),
+        }
+    }
+}

@@ -20,6 +20,7 @@ from .exceptions import (
     ParameterError,
     RankmetricsError,
     UndefinedMetricError,
+    UnprovenIntervalEndWarning,
 )
 from ._core import (
     CONVENTIONS,
@@ -62,6 +63,7 @@ __all__ = [
     "ParameterError",
     "RankmetricsError",
     "UndefinedMetricError",
+    "UnprovenIntervalEndWarning",
     "Comparison",
     "accumulator",
     "compare",

@@ -3,12 +3,13 @@ accumulators: the functions every other module of the package calls."""
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
 from . import _input
-from .exceptions import ParameterError
+from .exceptions import ParameterError, UnprovenIntervalEndWarning
 from ._rankmetrics import Accumulator as _Accumulator
 from ._rankmetrics import Metric, metric_names, param_keys
 from ._rankmetrics import set_micro_pool_cells as _set_micro_pool_cells
@@ -51,13 +52,17 @@ def lookup(convention: str, metric: str, ties: Optional[str], params: Mapping[st
 
 
 def run(metric: Metric, y_true: Any, y_score: Any, sample_weight: Any, threads: Optional[int]) -> float:
-    """``metric`` evaluated on the coerced inputs."""
-    return metric.evaluate(
-        _input.labels(y_true),
-        _input.scores(y_score),
-        _input.weights(sample_weight),
-        _input.threads(threads),
-    )
+    """``metric`` evaluated on the coerced inputs; an :class:`UnprovenIntervalEndWarning` where
+    the value, under optimistic or pessimistic, is not a proven end of the interval."""
+    weights = _input.weights(sample_weight)
+    value = metric.evaluate(_input.labels(y_true), _input.scores(y_score), weights, _input.threads(threads))
+    why = metric.unproven_end(weights is not None)
+    if why is not None:
+        warnings.warn(
+            UnprovenIntervalEndWarning(f"not a proven end of the interval over tie orders: {why}"),
+            stacklevel=3,
+        )
+    return value
 
 
 def run_per_sample(metric: Metric, y_true: Any, y_score: Any, threads: Optional[int]) -> np.ndarray:

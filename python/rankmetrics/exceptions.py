@@ -21,6 +21,7 @@ __all__ = [
     "UndefinedMetricError",
     "IncompatibleStateError",
     "UndefinedMetricWarning",
+    "UnprovenIntervalEndWarning",
 ]
 
 
@@ -124,4 +125,24 @@ class UndefinedMetricWarning(UserWarning):
     ...     value = roc_auc_score([1, 1, 1], [0.1, 0.2, 0.3])
     >>> value, caught[0].category.__name__
     (nan, 'UndefinedMetricWarning')
+    """
+
+
+class UnprovenIntervalEndWarning(UserWarning):
+    """A value under ``ties="optimistic"`` or ``"pessimistic"`` is not a proven end of the
+    interval over tie orders: it is the value of one ordering, inside the interval, where the
+    ends have no proof (label-wise precision with sample weights; pROC's automatic direction).
+    The message says why.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import rankmetrics
+    >>> y, s = [[1, 0], [1, 1], [0, 1]], [[0.5, 0.5], [0.5, 0.2], [0.3, 0.3]]
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     value = rankmetrics.evaluate(y, s, convention="sklearn", metric="average_precision_score",
+    ...                                  ties="optimistic", sample_weight=[1, 2, 3])
+    >>> caught[0].category.__name__, str(caught[0].message)[:47]
+    ('UnprovenIntervalEndWarning', 'not a proven end of the interval over tie order')
     """

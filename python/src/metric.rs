@@ -279,6 +279,18 @@ impl Metric {
         }
     }
 
+    /// Why this metric's value is not a proven end of the interval over tie orders (it runs
+    /// under optimistic or pessimistic, and `weighted` or pROC's direction leaves the ends
+    /// unproven), or None.
+    fn unproven_end(&self, weighted: bool) -> Option<&'static str> {
+        match &self.kind {
+            Kind::Preset(p) => p.unproven_end(weighted),
+            Kind::RocAuc(m) => m.tie_analysis(weighted).end_under(m.options().ranking.ties),
+            Kind::LabelAp(m) => m.tie_analysis(weighted).end_under(m.options().ranking.ties),
+            Kind::PsPrecision(_) | Kind::PsNdcg(_) => None,
+        }
+    }
+
     /// The metric's name (the toolkit's spelling for a preset).
     fn name(&self) -> String {
         match &self.kind {

@@ -5,6 +5,8 @@ the engines' values."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -59,3 +61,38 @@ def test_the_engines_grid_flags_as_one_process(weights):
     local = rankmetrics.compare(Y, S, weights)
     keys = ("ends_unproven", "expected_missing", "note", "outside")
     assert [{k: r[k] for k in keys} for r in grid.rows] == [{k: r[k] for k in keys} for r in local.rows]
+
+
+MLDR_AUCS = {("mldr", "example_auc"), ("mldr", "macro_auc"), ("mldr", "micro_auc")}
+WEIGHTED_PRECISION = {("sklearn", "average_precision_score")} | {
+    ("mulan", m)
+    for m in ("MeanAveragePrecision", "GeometricMeanAveragePrecision", "MeanAverageInterpolatedPrecision",
+              "GeometricMeanAverageInterpolatedPrecision", "MacroAUCPR")
+}
+
+
+@pytest.mark.parametrize("weights", [None, W])
+def test_a_value_that_is_no_proven_end_warns(weights):
+    """Every metric of every convention under both ends: an UnprovenIntervalEndWarning exactly
+    for pROC's automatic direction (mldr's AUCs) and, with weights, label-wise precision; never
+    under another policy."""
+    warned = set()
+    for convention in rankmetrics.CONVENTIONS:
+        for metric in rankmetrics.metric_names(convention):
+            for ties in ("optimistic", "pessimistic", "max"):
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always")
+                    try:
+                        rankmetrics.evaluate(Y, S, convention=convention, metric=metric, ties=ties,
+                                             sample_weight=weights)
+                    except rankmetrics.RankmetricsError:
+                        continue
+                if any(w.category is rankmetrics.UnprovenIntervalEndWarning for w in caught):
+                    assert ties != "max", (convention, metric)
+                    warned.add((convention, metric))
+    assert warned == (MLDR_AUCS | WEIGHTED_PRECISION if weights is not None else MLDR_AUCS)
+    # rankmetrics' own label-wise AP too.
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        rankmetrics.label_average_precision(Y, S, ties="pessimistic", sample_weight=weights)
+    assert any(w.category is rankmetrics.UnprovenIntervalEndWarning for w in caught) == (weights is not None)

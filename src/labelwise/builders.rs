@@ -19,6 +19,14 @@ macro_rules! labelwise_builders {
                 self
             }
 
+            #[doc = concat!("What the tie analysis of this metric guarantees on an input with \
+                sample weights (`weighted`) or without: [`TieAnalysis`](crate::TieAnalysis).\n\n```\nuse rankmetrics::{",
+                stringify!($metric), ", Average, TiePolicy};\nlet m = ", stringify!($metric),
+                "::new(", $args, ");\nassert_eq!(m.tie_analysis(false).ends_unproven, None);\n```")]
+            pub fn tie_analysis(&self, weighted: bool) -> $crate::TieAnalysis {
+                $crate::labelwise::tie_analysis(self, weighted)
+            }
+
             #[doc = concat!("The same metric with another tie grouping.\n\n```\nuse rankmetrics::{",
                 stringify!($metric), ", Average, TieGrouping, TiePolicy};\nlet m = ", stringify!($metric),
                 "::new(", $args, ").with_grouping(TieGrouping::WEKA);\nassert_eq!(m.options().ranking.grouping, TieGrouping::WEKA);\n```")]

@@ -58,7 +58,7 @@ use crate::error::{Error, LabelDomain};
 use crate::kernel::Ranking;
 use crate::matrix::{LabelMatrix, ScoreMatrix};
 use crate::score::Score;
-use crate::ties::TiePolicy;
+use crate::ties::{TieAnalysis, TiePolicy};
 
 /// Over what a binary metric runs, and how its values are averaged (scikit-learn's `average`).
 ///
@@ -124,6 +124,45 @@ pub(crate) fn geometric_mean_policy(o: &LabelwiseOptions) -> Result<(), Error> {
     }
     Ok(())
 }
+
+/// What the tie analysis of `metric` guarantees on an input with sample weights (`weighted`)
+/// or without: the metric's own reasons for its vectors, and the geometric mean's.
+pub(crate) fn tie_analysis<M: VectorMetric>(metric: &M, weighted: bool) -> TieAnalysis {
+    let o = metric.options();
+    let items_weighted = items_weighted(o.average, weighted);
+    let geometric = (o.mean == Mean::Geometric).then_some(GEOMETRIC_MEAN_EXPECTED);
+    TieAnalysis {
+        ends_unproven: metric.ends_unproven(items_weighted),
+        expected_missing: metric.expected_missing(items_weighted).or(geometric),
+    }
+}
+
+/// Why weighted label-wise precision's ends are not proven.
+pub(crate) const WEIGHTED_PRECISION_ENDS: &str = "with sample weights, label-wise precision also \
+     depends on the order among relevant items of different weights: optimistic and \
+     pessimistic put relevant items first and last (equal ones in row order), which are \
+     orderings inside the interval but not proven to be its ends";
+
+/// Why pROC's automatic direction leaves the ends unproven.
+pub(crate) const AUTO_DIRECTION_ENDS: &str = "pROC chooses each vector's direction from its class \
+     medians and reads a reversed vector the other way round, so optimistic and pessimistic \
+     mix each vector's best and worst ordering: values of orderings, not proven to be the \
+     interval's ends";
+
+/// Why weighted label-wise average precision has no expected value.
+pub(crate) const WEIGHTED_PRECISION_EXPECTED: &str =
+    "with sample weights, label-wise precision is a \
+     ratio of random weighted sums: no closed-form mean over orderings";
+
+/// Why interpolated average precision has no expected value.
+pub(crate) const INTERPOLATED_EXPECTED: &str =
+    "the running maximum of interpolated precision has no \
+     closed-form mean over orderings";
+
+/// Why a geometric mean over labels has no expected value.
+pub(crate) const GEOMETRIC_MEAN_EXPECTED: &str =
+    "the mean over orderings of a geometric mean over \
+     labels needs each label's distribution, not its mean: no closed form";
 
 /// What a vector (column, row or pool) on which the metric is undefined contributes: for AUC a
 /// single-class vector, for average precision one without a relevant label.

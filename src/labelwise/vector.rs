@@ -108,6 +108,17 @@ impl<T> Vector<'_, T> {
 /// A binary metric that label-wise averaging runs on each vector.
 pub(crate) trait VectorMetric {
     fn options(&self) -> LabelwiseOptions;
+    /// Why `Optimistic` and `Pessimistic` are not proven to be the best and worst values over
+    /// every ordering of a vector's ties (`items_weighted`: its items carry sample weights), if
+    /// they are not.
+    fn ends_unproven(&self, _items_weighted: bool) -> Option<&'static str> {
+        None
+    }
+    /// Why `Expected` has no closed form for a vector's value (`items_weighted`: its items
+    /// carry sample weights), if it has none; [`check`](Self::check) refuses `Expected` then.
+    fn expected_missing(&self, _items_weighted: bool) -> Option<&'static str> {
+        None
+    }
     /// Checks the metric's own parameters; `weighted`: the vectors carry sample weights.
     fn check(&self, _weighted: bool) -> Result<(), Error> {
         Ok(())

@@ -1,7 +1,10 @@
 //! Average interpolated precision of each label at fixed recall levels.
 
 use crate::labelwise::piece_sums::{BlocksFold, FoldedBlocks, PieceSums};
-use crate::labelwise::{labelwise_builders, LabelwiseOptions, Vector, VectorMetric};
+use crate::labelwise::{
+    labelwise_builders, LabelwiseOptions, Vector, VectorMetric, INTERPOLATED_EXPECTED,
+    WEIGHTED_PRECISION_ENDS,
+};
 use crate::metrics::label_average_precision::{precision_recall_steps, PrStep};
 use crate::{Average, RankedRow, Score, TiePolicy};
 use core::cmp::Ordering::Less;
@@ -72,6 +75,14 @@ impl VectorMetric for InterpolatedAveragePrecision {
         self.options
     }
 
+    fn ends_unproven(&self, items_weighted: bool) -> Option<&'static str> {
+        items_weighted.then_some(WEIGHTED_PRECISION_ENDS)
+    }
+
+    fn expected_missing(&self, _items_weighted: bool) -> Option<&'static str> {
+        Some(INTERPOLATED_EXPECTED)
+    }
+
     fn check(&self, _weighted: bool) -> Result<(), crate::Error> {
         if self.levels < 2 {
             return Err(crate::Error::TooFewRecallLevels { found: self.levels });
@@ -82,7 +93,6 @@ impl VectorMetric for InterpolatedAveragePrecision {
                 max: MAX_LEVELS,
             });
         }
-        // The running maximum of interpolation has no closed-form mean over orderings.
         if self.options.ranking.ties == TiePolicy::Expected {
             return Err(crate::Error::UnsupportedPolicy {
                 policy: TiePolicy::Expected,

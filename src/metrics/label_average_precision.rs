@@ -1,7 +1,10 @@
 //! Average precision of each label (or of the pooled cells, or of each sample).
 
 use crate::labelwise::piece_sums::{BlocksFold, FoldedBlocks, PieceSums};
-use crate::labelwise::{labelwise_builders, LabelwiseOptions, Vector, VectorMetric};
+use crate::labelwise::{
+    labelwise_builders, LabelwiseOptions, Vector, VectorMetric, WEIGHTED_PRECISION_ENDS,
+    WEIGHTED_PRECISION_EXPECTED,
+};
 use crate::metrics::average_precision::{ranked_average_precision, RankedPrecisions};
 use crate::{Average, RankSharing, RankedRow, Score, TiePolicy};
 
@@ -58,9 +61,18 @@ impl VectorMetric for LabelAveragePrecision {
         self.options
     }
 
+    fn ends_unproven(&self, items_weighted: bool) -> Option<&'static str> {
+        items_weighted.then_some(WEIGHTED_PRECISION_ENDS)
+    }
+
+    fn expected_missing(&self, items_weighted: bool) -> Option<&'static str> {
+        items_weighted.then_some(WEIGHTED_PRECISION_EXPECTED)
+    }
+
     fn check(&self, weighted: bool) -> Result<(), crate::Error> {
-        // With weights, precision is a ratio of random sums: no closed-form mean over orders.
-        if weighted && self.options.ranking.ties == TiePolicy::Expected {
+        if self.options.ranking.ties == TiePolicy::Expected
+            && self.expected_missing(weighted).is_some()
+        {
             return Err(crate::Error::UnsupportedPolicy {
                 policy: TiePolicy::Expected,
             });

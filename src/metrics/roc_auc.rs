@@ -5,7 +5,7 @@ use crate::labelwise::medians::{kth_best, median_of, median_of_middles, ClassMed
 use crate::labelwise::pairs::{AucSums, MAX_COUNTED_ITEMS};
 use crate::labelwise::piece_sums::PieceSums;
 use crate::labelwise::vector::{Vector, VectorMetric};
-use crate::labelwise::{labelwise_builders, Average, LabelwiseOptions};
+use crate::labelwise::{labelwise_builders, Average, LabelwiseOptions, AUTO_DIRECTION_ENDS};
 use crate::score::Score;
 use crate::ties::TiePolicy;
 
@@ -104,6 +104,10 @@ labelwise_builders!(RocAuc);
 impl VectorMetric for RocAuc {
     fn options(&self) -> LabelwiseOptions {
         self.options
+    }
+
+    fn ends_unproven(&self, _items_weighted: bool) -> Option<&'static str> {
+        (self.direction == Direction::Auto).then_some(AUTO_DIRECTION_ENDS)
     }
 
     fn vector_value<T: Score>(&self, v: &Vector<'_, T>, row: &RankedRow<'_>) -> Option<f64> {

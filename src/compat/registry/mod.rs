@@ -47,9 +47,9 @@ pub use self::evaluate_all::evaluate_all;
 pub use self::evaluate_all::evaluate_all_parallel;
 pub use self::params::ParamValue;
 use self::plan::Plan;
-pub use self::tie_analysis::TieAnalysis;
 pub use crate::convention::Convention;
 pub use crate::error::LookupError;
+pub use crate::ties::TieAnalysis;
 
 /// A metric found by name, with its parameters resolved.
 #[derive(Debug, Clone, PartialEq)]

@@ -149,6 +149,22 @@ impl VectorMetric for AnyLabelwise {
         }
     }
 
+    fn ends_unproven(&self, items_weighted: bool) -> Option<&'static str> {
+        match self {
+            AnyLabelwise::RocAuc(m) => m.ends_unproven(items_weighted),
+            AnyLabelwise::AveragePrecision(m) => m.ends_unproven(items_weighted),
+            AnyLabelwise::Interpolated(m) => m.ends_unproven(items_weighted),
+        }
+    }
+
+    fn expected_missing(&self, items_weighted: bool) -> Option<&'static str> {
+        match self {
+            AnyLabelwise::RocAuc(m) => m.expected_missing(items_weighted),
+            AnyLabelwise::AveragePrecision(m) => m.expected_missing(items_weighted),
+            AnyLabelwise::Interpolated(m) => m.expected_missing(items_weighted),
+        }
+    }
+
     fn check(&self, weighted: bool) -> Result<(), Error> {
         match self {
             AnyLabelwise::RocAuc(m) => m.check(weighted),
