@@ -256,6 +256,9 @@ fn row_states_with_altered_sums_shapes_or_rows_are_refused() {
             ("another summation", "sums", &|v| {
                 v["state"]["sums"] = json!({"Sequential": []})
             }),
+            ("sums with no row counted", "sums", &|v| {
+                v["state"]["sums"]["Exact"]["count"] = json!(0)
+            }),
             ("a label value met", "indicator.first", &|v| {
                 v["state"]["indicator"]["first"][0] =
                     json!({"value": 1.0f64.to_bits(), "row": 2, "column": 0})

@@ -176,16 +176,20 @@ mod check {
                 return Err(invalid("sums", None, StateFault::Value { expected }));
             };
             match self {
-                RowSums::Exact { weight, count, .. } => check_exact(weight, *count, rows, weighted),
+                RowSums::Exact {
+                    weighted: products,
+                    weight,
+                    count,
+                } => check_exact([products, weight], *count, rows, weighted),
                 RowSums::Sequential(runs) => check_runs(runs, rows, weighted),
             }
         }
     }
 
-    /// At most one row counted per row seen; weights summing to a finite number of at least 0,
-    /// or, unweighted, to the count.
+    /// At most one row counted per row seen; sums of nothing when none counted; weights
+    /// summing to a finite number of at least 0, or, unweighted, to the count.
     fn check_exact(
-        weight: &ExactSum,
+        [products, weight]: [&ExactSum; 2],
         count: u64,
         rows: &[Range<usize>],
         weighted: bool,
@@ -196,6 +200,11 @@ mod check {
         if count > seen {
             let expected = "at most the number of rows seen";
             return Err(invalid("sums.count", None, StateFault::Value { expected }));
+        }
+        let zero = ExactSum::default();
+        if count == 0 && (*products != zero || *weight != zero) {
+            let expected = "sums of nothing when no row counted";
+            return Err(invalid("sums", None, StateFault::Value { expected }));
         }
         let ones = || {
             let mut ones = ExactSum::default();
