@@ -213,6 +213,12 @@ fn labelwise_states_with_altered_cells_are_refused() {
         }
         refused(&acc, &edits);
         flipped(&format!("label-wise, weighted {weighted}"), &acc, &other);
+        // The message names the entry and the row by its global number (rows 2..5).
+        let mut v = serde_json::to_value(&acc).unwrap();
+        v["truth"][4] = bits(2.0);
+        let message = read::<LabelwiseAccumulator<RocAuc>>(&v).unwrap_err();
+        let expected = "truth[4]: y_true at row 3, column 1 is 2; expected 0 or 1";
+        assert_eq!(message, format!("{REFUSED}{expected}"));
     }
     // An empty state holds no cells and no label count.
     let ap = LabelAveragePrecision::new(Average::Micro, TiePolicy::Max);
