@@ -43,8 +43,12 @@ use crate::validate::{check_shapes, check_weights, numbered_from, read_checked_r
 /// assert_eq!(second.value().unwrap(), auc.evaluate(&y, &s, None).unwrap());
 /// assert!(second.merge(&first).is_err()); // rows 0..2 again
 /// ```
+///
+/// A state read back is checked whole ([`Error::InvalidState`] if it breaks a rule): the label
+/// count and weighting against the rows seen, as many cells and weights as rows, each label in
+/// the metric's domain, each score finite, each weight finite and not negative.
 #[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct LabelwiseAccumulator<M> {
     /// The serialised form's format version (first, so that it is read first).
     version: StateVersion,
@@ -255,5 +259,103 @@ fn renumbered(error: Error, rows: &Rows) -> Error {
             kind,
         },
         other => other,
+    }
+}
+
+/// The serialised form, checked when read ([`Error::InvalidState`]) with the checks inputs get:
+/// a state that loads evaluates as the rows it holds would. The label-wise layer, which knows
+/// the metrics' label domains, reads it (`labelwise/read_back.rs`).
+#[cfg(feature = "serde")]
+pub(crate) mod wire {
+    use super::{Error, LabelDomain, Rows, Shape, StateVersion};
+    use crate::error::StateFault;
+    use crate::state_format::{check_domain, invalid, refused};
+    use crate::validate::{check_scores, check_weights, read_labels};
+
+    #[derive(serde::Deserialize)]
+    pub(crate) struct LabelwiseAccumulator<M> {
+        version: StateVersion,
+        metric: M,
+        domain: LabelDomain,
+        shape: Shape,
+        rows: Rows,
+        #[serde(with = "crate::state_format::vec_f64_bits")]
+        truth: Vec<f64>,
+        #[serde(with = "crate::state_format::vec_f64_bits")]
+        scores: Vec<f64>,
+        #[serde(with = "crate::state_format::vec_f64_bits")]
+        weights: Vec<f64>,
+    }
+
+    impl<M> LabelwiseAccumulator<M> {
+        /// The accumulator, or the error for the first rule it breaks; `metric_domain`: the
+        /// label domain its metric takes.
+        pub(crate) fn check(
+            self,
+            metric_domain: impl FnOnce(&M) -> LabelDomain,
+        ) -> Result<super::LabelwiseAccumulator<M>, Error> {
+            check_domain(self.domain, metric_domain(&self.metric))?;
+            self.shape.check(&self.rows, 1)?;
+            let (n, l) = (self.rows.count(), self.shape.labels.unwrap_or(0));
+            let length = |field, expected: Option<usize>, found: usize| match expected {
+                Some(expected) if expected == found => Ok(()),
+                _ => Err(invalid(
+                    field,
+                    None,
+                    StateFault::Length {
+                        expected: (n as u64).saturating_mul(l as u64),
+                        found: found as u64,
+                    },
+                )),
+            };
+            length("truth", n.checked_mul(l), self.truth.len())?;
+            length("scores", n.checked_mul(l), self.scores.len())?;
+            if self.shape.weighted == Some(true) {
+                let global = |row: usize| self.rows.numbers().nth(row).unwrap_or(row);
+                check_weights(&self.weights, n).map_err(|e| match e {
+                    Error::InvalidWeight { row, value } => {
+                        let e = Error::InvalidWeight {
+                            row: global(row),
+                            value,
+                        };
+                        refused("weights", Some(row), e)
+                    }
+                    e => refused("weights", None, e),
+                })?;
+            } else if !self.weights.is_empty() {
+                let (expected, found) = (0, self.weights.len() as u64);
+                return Err(invalid(
+                    "weights",
+                    None,
+                    StateFault::Length { expected, found },
+                ));
+            }
+            // Each cell as evaluation checks it, the error naming the row's global number.
+            let cell = |field, i: usize| {
+                move |e: Error| match e {
+                    Error::NonFiniteScore { column, .. } | Error::InvalidLabel { column, .. } => {
+                        refused(field, Some(i * l + column), e)
+                    }
+                    e => refused(field, None, e),
+                }
+            };
+            let mut gains = vec![0.0; l];
+            let cells = self.truth.chunks_exact(l.max(1));
+            let rows = self.scores.chunks_exact(l.max(1)).zip(cells);
+            for (i, (row, (scores, truth))) in self.rows.numbers().zip(rows).enumerate() {
+                check_scores(scores, row).map_err(cell("scores", i))?;
+                read_labels(truth, self.domain, row, &mut gains).map_err(cell("truth", i))?;
+            }
+            Ok(super::LabelwiseAccumulator {
+                version: self.version,
+                metric: self.metric,
+                domain: self.domain,
+                shape: self.shape,
+                rows: self.rows,
+                truth: self.truth,
+                scores: self.scores,
+                weights: self.weights,
+            })
+        }
     }
 }

@@ -199,6 +199,69 @@ impl fmt::Display for RunsLimit {
     }
 }
 
+/// What a serialised state read back breaks, reported by [`Error::InvalidState`]: every state
+/// that updates and merges make keeps these rules, so a state that breaks one was altered (or
+/// written by something else) and is refused when read, not when used.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{Error, StateFault};
+/// let err = Error::InvalidState { field: "rows.seen", index: Some(1), fault: StateFault::Order };
+/// assert_eq!(err.to_string(),
+///     "state read back is invalid at rows.seen[1]: not after the entry before it");
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum StateFault {
+    /// Another number of entries than the rest of the state implies (values for the rows and
+    /// labels seen, runs for the rows seen, ...).
+    Length {
+        /// The number the rest of the state implies.
+        expected: u64,
+        /// The number found.
+        found: u64,
+    },
+    /// Not after the entry before it, where the state keeps its entries sorted and apart (row
+    /// ranges, runs of rows, runs of scores best first).
+    Order,
+    /// A value that no update or merge gives; `expected` says what it must be.
+    Value {
+        /// What the value must be.
+        expected: &'static str,
+    },
+    /// A value that the state's inputs or its metric's constructor refuse (a label, a score,
+    /// a weight, a `k`): the error they give.
+    Refused(Box<Error>),
+}
+
+impl fmt::Display for StateFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StateFault::Length { expected, found } => {
+                write!(
+                    f,
+                    "{found} entries where the rest of the state implies {expected}"
+                )
+            }
+            StateFault::Order => f.write_str("not after the entry before it"),
+            StateFault::Value { expected } => write!(f, "expected {expected}"),
+            StateFault::Refused(error) => error.fmt(f),
+        }
+    }
+}
+
+/// Where [`Error::InvalidState`] points: the field, and the entry when the field is a list.
+struct StatePlace<'a>(&'a str, Option<usize>);
+
+impl fmt::Display for StatePlace<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.1 {
+            Some(index) => write!(f, "{}[{index}]", self.0),
+            None => f.write_str(self.0),
+        }
+    }
+}
+
 /// Why a preset could not be looked up.
 ///
 /// # Example
@@ -492,6 +555,18 @@ pub enum Error {
         first_row: usize,
         /// The batch's rows.
         rows: usize,
+    },
+    /// A serialised state read back (with feature `serde`) breaks a rule that every state made
+    /// by updates and merges keeps: it is refused when read. Serde formats report it as their
+    /// own error, with this message.
+    #[error("state read back is invalid at {}: {fault}", StatePlace(field, *index))]
+    InvalidState {
+        /// The field, as a path in the serialised form (`rows.seen`, `state.sums`, ...).
+        field: &'static str,
+        /// The entry of the field, when it is a list.
+        index: Option<usize>,
+        /// The rule broken.
+        fault: StateFault,
     },
     /// A preset could not be looked up by name (from [`registry::Preset::lookup`](crate::registry::Preset::lookup)).
     #[error(transparent)]

@@ -73,7 +73,7 @@ pub mod parallel;
 pub use accumulator::LabelwiseAccumulator;
 pub use compat::{mldr, mulan, registry, sklearn, torchmetrics};
 pub use dyn_metric::DynRankingMetric;
-pub use error::{Degeneracy, Error, Incompatibility, Input, LabelDomain, RunsLimit};
+pub use error::{Degeneracy, Error, Incompatibility, Input, LabelDomain, RunsLimit, StateFault};
 #[doc(hidden)]
 pub use kernel::{set_kernel_path, KernelPath};
 pub use kernel::{Block, RankedRow, Ranker, Ranking, RelevantEnd};

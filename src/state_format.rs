@@ -65,3 +65,57 @@ pub(crate) mod vec_f64_bits {
             .map(|bits| bits.into_iter().map(f64::from_bits).collect())
     }
 }
+
+/// The error for a state read back that breaks a rule at `field` (entry `index`, for a list).
+#[cfg(feature = "serde")]
+pub(crate) fn invalid(
+    field: &'static str,
+    index: Option<usize>,
+    fault: crate::error::StateFault,
+) -> crate::Error {
+    crate::Error::InvalidState {
+        field,
+        index,
+        fault,
+    }
+}
+
+/// The error for a value of a state read back that the inputs' own checks refuse with `error`.
+#[cfg(feature = "serde")]
+pub(crate) fn refused(
+    field: &'static str,
+    index: Option<usize>,
+    error: crate::Error,
+) -> crate::Error {
+    invalid(
+        field,
+        index,
+        crate::error::StateFault::Refused(Box::new(error)),
+    )
+}
+
+/// A state read back by `D`, or the error for the rule it breaks, as `D`'s error.
+#[cfg(feature = "serde")]
+pub(crate) fn checked<'de, D: serde::Deserializer<'de>, T>(
+    state: Result<T, crate::Error>,
+) -> Result<T, D::Error> {
+    state.map_err(serde::de::Error::custom)
+}
+
+/// Checks the label domain of a state read back: the one its metric takes, which the
+/// accumulator was made with.
+#[cfg(feature = "serde")]
+pub(crate) fn check_domain(
+    domain: crate::LabelDomain,
+    metric_domain: crate::LabelDomain,
+) -> Result<(), crate::Error> {
+    if domain == metric_domain {
+        return Ok(());
+    }
+    let expected = "the metric's label domain";
+    Err(invalid(
+        "domain",
+        None,
+        crate::error::StateFault::Value { expected },
+    ))
+}

@@ -32,16 +32,24 @@ where
     }
     match shape {
         (0, _) => Err(Error::NoSamples),
-        (_, 0) => Err(Error::NoLabels),
-        (_, l) if l > u32::MAX as usize => Err(Error::TooManyItems {
+        (n, l) => check_label_count(l, min_labels).map(|l| (n, l)),
+    }
+}
+
+/// Checks a label count: at least one, at least `min_labels`, and no more than the kernel
+/// numbers.
+pub(crate) fn check_label_count(l: usize, min_labels: usize) -> Result<usize, Error> {
+    match l {
+        0 => Err(Error::NoLabels),
+        l if l > u32::MAX as usize => Err(Error::TooManyItems {
             found: l,
             max: u32::MAX as usize,
         }),
-        (_, l) if l < min_labels => Err(Error::TooFewLabels {
+        l if l < min_labels => Err(Error::TooFewLabels {
             required: min_labels,
             found: l,
         }),
-        shape => Ok(shape),
+        l => Ok(l),
     }
 }
 
@@ -291,7 +299,7 @@ fn all_either<L: Label>(labels: &[L], a: f64, b: f64) -> bool {
 
 /// Whether `value` keeps the matrix a label indicator: one of the values `seen`, or an
 /// integral one taking a free place among them.
-fn admit(value: f64, seen: &mut IndicatorValues) -> bool {
+pub(crate) fn admit(value: f64, seen: &mut IndicatorValues) -> bool {
     if seen.iter().flatten().any(|&v| v == value) {
         return true;
     }
@@ -338,6 +346,14 @@ where
         }
     }
     Ok(rows.end)
+}
+
+/// Checks a logarithm base: finite and greater than 1.
+pub(crate) fn check_log_base(log_base: f64) -> Result<f64, Error> {
+    match log_base > 1.0 && log_base.is_finite() {
+        true => Ok(log_base),
+        false => Err(Error::InvalidLogBase { value: log_base }),
+    }
 }
 
 /// Checks the `k` of a top-k metric: at least 1.

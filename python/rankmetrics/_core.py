@@ -219,6 +219,8 @@ class Accumulator:
         return self._inner.__getstate__()
 
     def __setstate__(self, state: bytes) -> None:
+        """Restores a pickled state, checked whole: a state of another version or one altered
+        after it was pickled raises :class:`IncompatibleStateError` (kind ``"State"``)."""
         inner = _Accumulator()
         inner.__setstate__(state)
         self._inner = inner

@@ -96,7 +96,10 @@ class UndefinedMetricError(RankmetricsError):
 
 class IncompatibleStateError(RankmetricsError):
     """Two accumulators cannot be merged exactly (another metric, overlapping rows), or a
-    pickled state is not one this version reads. Nothing was changed.
+    pickled state is not one this version reads: another version, or a state altered after it
+    was pickled (kind ``"State"``). Unpickling checks a state whole (counts, row ranges, cells,
+    runs, weights, the metric's parameters), so an altered state is refused by
+    ``pickle.loads``, not later by ``value()`` or ``merge()``. Nothing was changed.
 
     Examples
     --------

@@ -150,6 +150,11 @@ fn describe(error: &Error, fields: &Bound<'_, PyDict>) -> PyResult<(&'static str
             fields.set_item("expected", *max)?;
             (INPUT, "TooManyItems")
         }
+        Error::InvalidState { field, index, .. } => {
+            fields.set_item("field", *field)?;
+            fields.set_item("index", *index)?;
+            ("IncompatibleStateError", "InvalidState")
+        }
         // Shapes of nested inputs, sparse layouts, broken Matrix impls: none reach here from
         // numpy arrays, but a new variant still gets an exception.
         _ => (INPUT, "Input"),

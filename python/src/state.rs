@@ -34,6 +34,37 @@ pub enum State {
     LabelApRuns(LabelRunsAccumulator<LabelAveragePrecision>),
 }
 
+impl State {
+    /// Merges `other` into this state (the same kind and metric), or the merge's error.
+    fn merge(&mut self, other: &State) -> Result<(), rankmetrics::Error> {
+        match (self, other) {
+            (State::Preset(a), State::Preset(b)) => a.merge(b),
+            (State::RocAuc(a), State::RocAuc(b)) => a.merge(b),
+            (State::LabelAp(a), State::LabelAp(b)) => a.merge(b),
+            (State::PsPrecision(a), State::PsPrecision(b)) => a.merge(b),
+            (State::PsNdcg(a), State::PsNdcg(b)) => a.merge(b),
+            (State::RocAucRuns(a), State::RocAucRuns(b)) => a.merge(b),
+            (State::LabelApRuns(a), State::LabelApRuns(b)) => a.merge(b),
+            _ => Err(rankmetrics::Error::Incompatible(
+                rankmetrics::Incompatibility::Metric,
+            )),
+        }
+    }
+
+    /// The rows seen.
+    fn rows(&self) -> &[core::ops::Range<usize>] {
+        match self {
+            State::Preset(a) => a.rows(),
+            State::RocAuc(a) => a.rows(),
+            State::LabelAp(a) => a.rows(),
+            State::PsPrecision(a) => a.rows(),
+            State::PsNdcg(a) => a.rows(),
+            State::RocAucRuns(a) => a.rows(),
+            State::LabelApRuns(a) => a.rows(),
+        }
+    }
+}
+
 /// A metric evaluated in batches (see `rankmetrics.accumulator`).
 #[pyclass(module = "rankmetrics._rankmetrics")]
 pub struct Accumulator {
@@ -116,19 +147,7 @@ impl Accumulator {
     /// Merges another accumulator of the same metric into this one; refused, with nothing
     /// changed, when the two cannot merge exactly (other metric, overlapping rows).
     fn merge(&mut self, other: PyRef<'_, Accumulator>) -> PyResult<()> {
-        let result = match (&mut self.state, &other.state) {
-            (State::Preset(a), State::Preset(b)) => a.merge(b),
-            (State::RocAuc(a), State::RocAuc(b)) => a.merge(b),
-            (State::LabelAp(a), State::LabelAp(b)) => a.merge(b),
-            (State::PsPrecision(a), State::PsPrecision(b)) => a.merge(b),
-            (State::PsNdcg(a), State::PsNdcg(b)) => a.merge(b),
-            (State::RocAucRuns(a), State::RocAucRuns(b)) => a.merge(b),
-            (State::LabelApRuns(a), State::LabelApRuns(b)) => a.merge(b),
-            _ => Err(rankmetrics::Error::Incompatible(
-                rankmetrics::Incompatibility::Metric,
-            )),
-        };
-        result.map_err(to_py)
+        self.state.merge(&other.state).map_err(to_py)
     }
 
     /// The metric's value over every row seen.
@@ -152,15 +171,7 @@ impl Accumulator {
 
     /// The rows seen, as (start, stop) ranges in row order.
     fn rows(&self) -> Vec<(usize, usize)> {
-        let ranges = match &self.state {
-            State::Preset(a) => a.rows(),
-            State::RocAuc(a) => a.rows(),
-            State::LabelAp(a) => a.rows(),
-            State::PsPrecision(a) => a.rows(),
-            State::PsNdcg(a) => a.rows(),
-            State::RocAucRuns(a) => a.rows(),
-            State::LabelApRuns(a) => a.rows(),
-        };
+        let ranges = self.state.rows();
         ranges.iter().map(|r| (r.start, r.end)).collect()
     }
 
@@ -199,12 +210,21 @@ impl Accumulator {
     }
 }
 
+/// The accumulator pickled as `bytes`: each state checked whole as the crate reads it (an
+/// altered one is refused), and the empty state kept for `reset()` one of the same metric,
+/// which has seen no row and merges into the state.
 fn decode(bytes: &[u8]) -> PyResult<Accumulator> {
     let pickled: Pickled = serde_json::from_slice(bytes).map_err(|e| {
         crate::errors::state_error(format!(
             "not an accumulator state of this rankmetrics version: {e}"
         ))
     })?;
+    let mut merged = pickled.state.clone();
+    if !pickled.empty.rows().is_empty() || merged.merge(&pickled.empty).is_err() {
+        return Err(crate::errors::state_error(
+            "the empty state kept for reset() is not an empty state of the same metric".into(),
+        ));
+    }
     Ok(Accumulator {
         state: pickled.state,
         empty: pickled.empty,

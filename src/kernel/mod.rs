@@ -34,7 +34,7 @@ mod top;
 pub(crate) use path::{counts, counts_in_one_pass, may_count};
 pub use path::{set_kernel_path, KernelPath};
 #[cfg(feature = "serde")]
-pub(crate) use runs::runs_are_ranked;
+pub(crate) use runs::check_ranked;
 pub(crate) use runs::{merge_runs_into, pooled_runs, Run};
 pub(crate) use top::selects_top;
 

@@ -112,14 +112,21 @@ fn key(run: &Run) -> u64 {
     !run.score.order_key()
 }
 
-/// Whether `runs` are best first with distinct, finite scores, and none is empty: what runs
-/// read back from a serialised state must be.
+/// Checks that `runs` read back from a serialised state are best first with distinct, finite
+/// scores (0.0, not -0.0), and none is empty.
 #[cfg(feature = "serde")]
-pub(crate) fn runs_are_ranked(runs: &[Run]) -> bool {
-    runs.windows(2).all(|w| key(&w[0]) < key(&w[1]))
-        && runs.iter().all(|r| {
-            r.score.is_finite() && r.score.to_bits() != (-0.0f64).to_bits() && r.items() > 0
-        })
+pub(crate) fn check_ranked(runs: &[Run]) -> Result<(), crate::error::StateFault> {
+    use crate::error::StateFault;
+    for (i, r) in runs.iter().enumerate() {
+        if !(r.score.is_finite() && r.score.to_bits() != (-0.0f64).to_bits() && r.items() > 0) {
+            let expected = "runs of finite scores (0.0, not -0.0), each of at least one item";
+            return Err(StateFault::Value { expected });
+        }
+        if i > 0 && key(&runs[i - 1]) >= key(r) {
+            return Err(StateFault::Order);
+        }
+    }
+    Ok(())
 }
 
 /// The runs of `a` and `b` (each best first) together into `out` (cleared first), best

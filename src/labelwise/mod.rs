@@ -26,6 +26,8 @@
 //! * `drivers.rs`: validation, then every vector valued, serially or on a rayon pool.
 //! * `runs.rs`: the vectors kept as runs (distinct scores counted by class), merged and valued
 //!   without the rows; `runs_accumulator.rs`: [`LabelRunsAccumulator`], which keeps them.
+//! * `read_back.rs`: a [`LabelwiseAccumulator`](crate::LabelwiseAccumulator) read back,
+//!   checked against its metric's label domain.
 //! * `builders.rs`: the option builders every label-wise metric shares.
 //! * this file: the options ([`Average`], [`Undefined`], [`Mean`], [`LabelwiseOptions`]) and
 //!   the entry points.
@@ -43,6 +45,8 @@ mod pool;
 mod pooled;
 #[cfg(feature = "rayon")]
 mod pooled_parallel;
+#[cfg(feature = "serde")]
+mod read_back;
 pub(crate) mod runs;
 mod runs_accumulator;
 mod samples;

@@ -21,9 +21,11 @@ use super::vector::{Vector, VectorMetric, Weights};
 use super::Average;
 use crate::error::{Error, RunsLimit};
 #[cfg(feature = "serde")]
-use crate::kernel::runs_are_ranked;
+use crate::kernel::check_ranked;
 use crate::kernel::{merge_runs_into, pooled_runs, Ranker, Run};
 use crate::ties::{TieGrouping, TiePolicy};
+#[cfg(feature = "serde")]
+use crate::validate::check_label_count;
 
 /// Each label's runs, best first.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -50,18 +52,33 @@ impl LabelRuns {
         self.columns.iter().map(Vec::len).sum()
     }
 
-    /// Whether every label's runs are best first (distinct, finite scores, none -0.0: runs
-    /// hold 0.0 for it, and a merged run keeps the left one's sign), none empty, and hold
-    /// `rows` items: what a state read back must satisfy.
+    /// Checks runs read back: a label count as inputs have, and each label's runs best first
+    /// (distinct, finite scores, none -0.0: runs hold 0.0 for it, and a merged run keeps the
+    /// left one's sign), none empty, holding `rows` items.
     #[cfg(feature = "serde")]
-    pub(crate) fn holds(&self, rows: u64) -> bool {
-        !self.columns.is_empty()
-            && self.columns.iter().all(|column| {
-                let items = column
-                    .iter()
-                    .try_fold(0u64, |t, r| t.checked_add(r.items()));
-                runs_are_ranked(column) && items == Some(rows)
-            })
+    pub(crate) fn check(&self, rows: u64) -> Result<(), Error> {
+        use crate::error::StateFault;
+        use crate::state_format::{invalid, refused};
+        const FIELD: &str = "runs.columns";
+        check_label_count(self.columns.len(), 1).map_err(|e| refused(FIELD, None, e))?;
+        for (j, column) in self.columns.iter().enumerate() {
+            check_ranked(column).map_err(|fault| invalid(FIELD, Some(j), fault))?;
+            let items = column
+                .iter()
+                .try_fold(0u64, |t, r| t.checked_add(r.items()));
+            if items != Some(rows) {
+                let found = items.unwrap_or(u64::MAX);
+                return Err(invalid(
+                    FIELD,
+                    Some(j),
+                    StateFault::Length {
+                        expected: rows,
+                        found,
+                    },
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// Label j's runs: its samples' scores and labels (0 or 1), ranked into runs by `ranker`.

@@ -46,16 +46,11 @@ use crate::validate::{check_shapes, read_checked_row};
 /// assert_eq!(second.value().unwrap(), auc.evaluate(&y, &s, None).unwrap());
 /// assert_eq!(second.run_count(), 5); // label 0: 0.9, 0.5, 0.1; label 1: 0.5, 0.1
 /// ```
+///
+/// A state read back is checked whole ([`Error::InvalidState`] if it breaks a rule): a metric
+/// whose value the runs give exactly, its label domain, and each label's runs best first, of
+/// finite, distinct scores (0.0, not -0.0), none empty, holding one item per row seen.
 #[derive(Debug, Clone)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Deserialize),
-    serde(try_from = "wire::LabelRunsAccumulator<M>")
-)]
-#[cfg_attr(
-    feature = "serde",
-    serde(bound(deserialize = "M: serde::Deserialize<'de>"))
-)]
 pub struct LabelRunsAccumulator<M> {
     /// The serialised form's format version (first, so that it is read first).
     version: StateVersion,
@@ -291,14 +286,16 @@ impl<M: VectorMetric> LabelRunsAccumulator<M> {
     }
 }
 
-/// The serialised form, checked when read: every label's runs best first, of finite scores
-/// (no -0.0), none empty, and as many items as rows seen.
 #[cfg(feature = "serde")]
 mod wire {
-    use super::{LabelDomain, LabelRuns, Rows, RunLevels, StateVersion};
+    //! The serialised form, checked when read ([`Error::InvalidState`]).
+    use super::VectorMetric;
+    use super::{check_runs, Error, LabelDomain, LabelRuns, Rows, RunLevels, StateVersion};
+    use crate::error::StateFault;
+    use crate::state_format::{check_domain, checked, invalid, refused};
 
     #[derive(serde::Deserialize)]
-    pub(super) struct LabelRunsAccumulator<M> {
+    struct LabelRunsAccumulator<M> {
         version: StateVersion,
         metric: M,
         domain: LabelDomain,
@@ -306,28 +303,37 @@ mod wire {
         runs: Option<LabelRuns>,
     }
 
-    impl<M> TryFrom<LabelRunsAccumulator<M>> for super::LabelRunsAccumulator<M> {
-        type Error = &'static str;
+    // The bound is the crate's own: only its label-wise metrics make these accumulators.
+    #[allow(private_bounds)]
+    impl<'de, M> serde::Deserialize<'de> for super::LabelRunsAccumulator<M>
+    where
+        M: serde::Deserialize<'de> + VectorMetric,
+    {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            checked::<D, _>(LabelRunsAccumulator::deserialize(d)?.check())
+        }
+    }
 
-        fn try_from(wire: LabelRunsAccumulator<M>) -> Result<Self, Self::Error> {
-            let rows = wire.rows.count() as u64;
-            let consistent = match &wire.runs {
+    impl<M: VectorMetric> LabelRunsAccumulator<M> {
+        fn check(self) -> Result<super::LabelRunsAccumulator<M>, Error> {
+            check_runs(&self.metric).map_err(|e| refused("metric", None, e))?;
+            check_domain(self.domain, self.metric.options().labels)?;
+            let rows = self.rows.count() as u64;
+            match &self.runs {
                 // Runs are made by the first row: none before it, whatever the label count.
-                Some(runs) => rows > 0 && runs.holds(rows),
-                None => rows == 0,
-            };
-            if !consistent {
-                return Err(
-                    "each label's runs must be best first, of finite scores (0.0, not -0.0), \
-                     none empty, and hold one item per row seen",
-                );
+                Some(runs) if rows > 0 => runs.check(rows)?,
+                None if rows == 0 => {}
+                _ => {
+                    let expected = "runs once rows were seen, none before";
+                    return Err(invalid("runs", None, StateFault::Value { expected }));
+                }
             }
             Ok(super::LabelRunsAccumulator {
-                version: wire.version,
-                metric: wire.metric,
-                domain: wire.domain,
-                rows: wire.rows,
-                runs: wire.runs.map(RunLevels::new),
+                version: self.version,
+                metric: self.metric,
+                domain: self.domain,
+                rows: self.rows,
+                runs: self.runs.map(RunLevels::new),
             })
         }
     }

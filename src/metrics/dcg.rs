@@ -7,6 +7,7 @@ use crate::kernel::{Block, RankedRow};
 use crate::metrics::row_option_builders;
 use crate::row::metric::{RowMetric, RowOptions, RowRule};
 use crate::ties::{RankSharing, TiePolicy};
+use crate::validate::check_log_base;
 
 /// Discounted cumulative gain (DCG): the gains (label values, not 2^y − 1) of a row, each
 /// discounted by the position the ranking puts it at.
@@ -50,8 +51,18 @@ use crate::ties::{RankSharing, TiePolicy};
 #[doc(alias("dcg_score", "dcg", "DCG"))]
 pub struct Dcg {
     options: RowOptions,
+    #[cfg_attr(
+        feature = "serde",
+        serde(deserialize_with = "super::checked::optional_top_k")
+    )]
     k: Option<usize>,
-    #[cfg_attr(feature = "serde", serde(with = "crate::state_format::f64_bits"))]
+    #[cfg_attr(
+        feature = "serde",
+        serde(
+            serialize_with = "crate::state_format::f64_bits::serialize",
+            deserialize_with = "super::checked::log_base"
+        )
+    )]
     log_base: f64,
 }
 
@@ -105,10 +116,7 @@ impl Dcg {
     /// assert!(dcg.with_log_base(1.0).is_err());
     /// ```
     pub fn with_log_base(mut self, log_base: f64) -> Result<Self, Error> {
-        if !(log_base > 1.0 && log_base.is_finite()) {
-            return Err(Error::InvalidLogBase { value: log_base });
-        }
-        self.log_base = log_base;
+        self.log_base = check_log_base(log_base)?;
         Ok(self)
     }
 

@@ -1,6 +1,8 @@
 //! The metrics, one per file. Each is a small `Copy` type holding its options.
 
 pub(crate) mod average_precision;
+#[cfg(feature = "serde")]
+mod checked;
 mod coverage;
 mod dcg;
 mod error_set_size;

@@ -41,6 +41,10 @@ use crate::ties::TiePolicy;
 #[doc(alias("ndcg_score", "ndcg", "NDCG", "retrieval_normalized_dcg"))]
 pub struct Ndcg {
     options: RowOptions,
+    #[cfg_attr(
+        feature = "serde",
+        serde(deserialize_with = "super::checked::optional_top_k")
+    )]
     k: Option<usize>,
 }
 

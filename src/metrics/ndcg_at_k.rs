@@ -43,6 +43,7 @@ use crate::ties::TiePolicy;
 #[doc(alias("ndcg@k", "nDCG@k"))]
 pub struct NdcgAtK {
     options: RowOptions,
+    #[cfg_attr(feature = "serde", serde(deserialize_with = "super::checked::top_k"))]
     k: usize,
 }
 

@@ -41,6 +41,7 @@ use crate::ties::TiePolicy;
 #[doc(alias("p@k", "P@k", "precision@k"))]
 pub struct PrecisionAtK {
     options: RowOptions,
+    #[cfg_attr(feature = "serde", serde(deserialize_with = "super::checked::top_k"))]
     k: usize,
 }
 

@@ -42,8 +42,15 @@ use crate::ties::TiePolicy;
 #[doc(alias("psndcg@k", "PSnDCG@k"))]
 pub struct PsNdcgAtK {
     options: RowOptions,
+    #[cfg_attr(feature = "serde", serde(deserialize_with = "super::checked::top_k"))]
     k: usize,
-    #[cfg_attr(feature = "serde", serde(with = "crate::state_format::vec_f64_bits"))]
+    #[cfg_attr(
+        feature = "serde",
+        serde(
+            serialize_with = "crate::state_format::vec_f64_bits::serialize",
+            deserialize_with = "super::checked::inverse_propensities"
+        )
+    )]
     inverse_propensities: Vec<f64>,
     best: bool,
 }

@@ -31,6 +31,7 @@ use crate::ties::TiePolicy;
 #[doc(alias("r@k", "R@k", "recall@k"))]
 pub struct RecallAtK {
     options: RowOptions,
+    #[cfg_attr(feature = "serde", serde(deserialize_with = "super::checked::top_k"))]
     k: usize,
 }
 

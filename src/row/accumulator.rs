@@ -58,8 +58,14 @@ use crate::state_format::StateVersion;
 /// assert_eq!(err, Error::Incompatible(Incompatibility::Overlap { start: 0, end: 1 }));
 /// assert_eq!(b.value().unwrap(), one_shot);
 /// ```
+///
+/// A state read back is checked whole ([`Error::InvalidState`] if it breaks a rule): the
+/// metric's parameters as its constructor checks them, the label count and weighting against
+/// the rows seen, the sums against the summation and the rows seen (no more rows counted than
+/// seen; weights finite, not negative, and 1 without sample weights), and scikit-learn's label
+/// values.
 #[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct RowAccumulator<M> {
     /// The serialised form's format version (first, so that it is read first).
     version: StateVersion,
@@ -193,5 +199,34 @@ impl<M: RowMetric> RowAccumulator<M> {
     /// The metric being accumulated.
     pub fn metric(&self) -> &M {
         &self.metric
+    }
+}
+
+#[cfg(feature = "serde")]
+mod wire {
+    //! The serialised form, checked when read ([`Error::InvalidState`]).
+    use super::{RowMetric, RowState, StateVersion};
+    use crate::state_format::checked;
+
+    #[derive(serde::Deserialize)]
+    struct RowAccumulator<M> {
+        version: StateVersion,
+        metric: M,
+        state: RowState,
+    }
+
+    impl<'de, M> serde::Deserialize<'de> for super::RowAccumulator<M>
+    where
+        M: serde::Deserialize<'de> + RowMetric,
+    {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            let wire = RowAccumulator::<M>::deserialize(d)?;
+            checked::<D, _>(wire.state.check(&wire.metric))?;
+            Ok(super::RowAccumulator {
+                version: wire.version,
+                metric: wire.metric,
+                state: wire.state,
+            })
+        }
     }
 }

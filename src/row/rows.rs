@@ -39,6 +39,12 @@ impl Rows {
         &self.seen
     }
 
+    /// The global numbers of the rows seen, in row order.
+    #[cfg(feature = "serde")]
+    pub(crate) fn numbers(&self) -> impl Iterator<Item = usize> + '_ {
+        self.seen.iter().flat_map(Range::clone)
+    }
+
     /// The number of rows seen.
     pub(crate) fn count(&self) -> usize {
         // Saturating: deserialised ranges may be anything that passed the checks.
@@ -138,6 +144,9 @@ mod wire {
     //! and end at or before `next`.
     use core::ops::Range;
 
+    use crate::error::{Error, StateFault};
+    use crate::state_format::invalid;
+
     #[derive(serde::Serialize, serde::Deserialize)]
     pub(super) struct Rows {
         seen: Vec<Range<usize>>,
@@ -145,20 +154,33 @@ mod wire {
     }
 
     impl TryFrom<Rows> for super::Rows {
-        type Error = &'static str;
+        type Error = Error;
 
         fn try_from(wire: Rows) -> Result<Self, Self::Error> {
-            let sorted = wire.seen.windows(2).all(|w| w[0].end < w[1].start);
-            let non_empty = wire.seen.iter().all(|r| r.start < r.end);
-            let before_next = wire.seen.last().map_or(true, |r| r.end <= wire.next);
-            if sorted && non_empty && before_next {
-                Ok(super::Rows {
-                    seen: wire.seen,
-                    next: wire.next,
-                })
-            } else {
-                Err("row ranges must be non-empty, sorted and apart, and end at or before `next`")
+            let mut end = None;
+            for (i, r) in wire.seen.iter().enumerate() {
+                if r.start >= r.end {
+                    let expected = "a range of at least one row";
+                    return Err(invalid(
+                        "rows.seen",
+                        Some(i),
+                        StateFault::Value { expected },
+                    ));
+                }
+                // Touching ranges are joined: a range starts after the gap that follows the last.
+                if end.is_some_and(|end| r.start <= end) {
+                    return Err(invalid("rows.seen", Some(i), StateFault::Order));
+                }
+                end = Some(r.end);
             }
+            if end.is_some_and(|end| end > wire.next) {
+                let expected = "at or after the end of every range seen";
+                return Err(invalid("rows.next", None, StateFault::Value { expected }));
+            }
+            Ok(super::Rows {
+                seen: wire.seen,
+                next: wire.next,
+            })
         }
     }
 }

@@ -11,6 +11,8 @@ use crate::row::pass::for_each_row;
 use crate::row::rows::Rows;
 use crate::score::{Label, Score};
 use crate::sum::{RowSums, WeightedMean};
+#[cfg(feature = "serde")]
+use crate::validate::admit;
 use crate::validate::{check_weights, numbered_from, IndicatorValues};
 
 /// What every batch of one stream must agree on: the label count and whether rows are weighted.
@@ -38,6 +40,26 @@ impl Shape {
         self.labels = Some(labels);
         self.weighted = Some(weighted);
         Ok(())
+    }
+
+    /// Checks a shape read back against the rows seen: a label count (at least `min_labels`,
+    /// as inputs are checked) and a weighting once rows were seen, neither before.
+    #[cfg(feature = "serde")]
+    pub(crate) fn check(&self, rows: &Rows, min_labels: usize) -> Result<(), Error> {
+        use crate::error::StateFault;
+        use crate::state_format::{invalid, refused};
+        use crate::validate::check_label_count;
+        let seen = !rows.ranges().is_empty();
+        if self.labels.is_some() != seen || self.weighted.is_some() != seen {
+            let expected = "a label count and a weighting once rows were seen, neither before";
+            return Err(invalid("shape", None, StateFault::Value { expected }));
+        }
+        match self.labels {
+            Some(l) => check_label_count(l, min_labels)
+                .map(|_| ())
+                .map_err(|e| refused("shape.labels", None, e)),
+            None => Ok(()),
+        }
     }
 
     /// Agrees with another stream's shape, if it has seen rows.
@@ -162,6 +184,30 @@ impl RowState {
         Ok(())
     }
 
+    /// Checks a state read back for `metric`: the shape against the rows seen (and the
+    /// metric's per-label factors), the sums against the summation and the rows, the label
+    /// values met against the label domain, the rows and the labels.
+    #[cfg(feature = "serde")]
+    pub(crate) fn check<M: RowMetric>(&self, metric: &M) -> Result<(), Error> {
+        let options = metric.options();
+        self.shape.check(&self.rows, options.min_labels)?;
+        if let (Some(l), Some(w)) = (self.shape.labels, metric.gain_weights()) {
+            if w.len() != l {
+                let e = Error::LabelWeightLength {
+                    expected: l,
+                    found: w.len(),
+                };
+                return Err(crate::state_format::refused("shape.labels", None, e));
+            }
+        }
+        let weighted = self.shape.weighted == Some(true);
+        self.sums
+            .check(options.summation, self.rows.ranges(), weighted)?;
+        let indicator = options.labels == LabelDomain::Indicator;
+        self.indicator
+            .check(indicator, &self.rows, self.shape.labels.unwrap_or(0))
+    }
+
     /// Adds the rows of `other`, which must be other rows than this state's; on error the
     /// state is left as it was.
     pub(crate) fn merge(&mut self, other: &RowState) -> Result<(), Error> {
@@ -270,6 +316,55 @@ impl IndicatorSeen {
             *slot = Some(f);
         }
         Ok(union)
+    }
+
+    /// Checks label values read back: none unless the metric checks label types
+    /// (`indicator`); else one at least once rows were seen, each integral and met in a cell
+    /// of the rows seen and the `labels` columns, two distinct ones in the order met.
+    #[cfg(feature = "serde")]
+    fn check(&self, indicator: bool, rows: &Rows, labels: usize) -> Result<(), Error> {
+        use crate::error::StateFault;
+        use crate::state_format::{invalid, refused};
+        const FIELD: &str = "indicator.first";
+        let value = |index, expected| invalid(FIELD, Some(index), StateFault::Value { expected });
+        let seen = !rows.ranges().is_empty();
+        match self.first {
+            [None, None] if indicator && seen => return Err(value(0, "a label value met")),
+            [None, Some(_)] => return Err(value(0, "the first label value met")),
+            [Some(_), _] if !indicator => {
+                return Err(value(
+                    0,
+                    "no label value (the metric does not check label types)",
+                ))
+            }
+            _ => {}
+        }
+        let mut values: IndicatorValues = [None; 2];
+        let mut before = None;
+        for (index, f) in self.first.iter().enumerate() {
+            let Some(f) = f else { continue };
+            let in_rows = rows.ranges().iter().any(|r| r.contains(&f.row));
+            if !(in_rows && f.column < labels) {
+                return Err(value(index, "a cell of the rows seen"));
+            }
+            if before.is_some_and(|cell| (f.row, f.column) <= cell) {
+                return Err(invalid(FIELD, Some(index), StateFault::Order));
+            }
+            before = Some((f.row, f.column));
+            if values.iter().flatten().any(|&v| v == f.value) {
+                return Err(value(index, "another value than the one before"));
+            }
+            if !admit(f.value, &mut values) {
+                let e = Error::InvalidLabel {
+                    row: f.row,
+                    column: f.column,
+                    value: f.value,
+                    expected: LabelDomain::Indicator,
+                };
+                return Err(refused(FIELD, Some(index), e));
+            }
+        }
+        Ok(())
     }
 
     /// Puts the values in the order they were first met.

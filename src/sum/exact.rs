@@ -126,6 +126,14 @@ impl ExactSum {
         }
     }
 
+    /// Whether the sum is a finite number of at least 0, as a sum of weights is.
+    #[cfg(feature = "serde")]
+    pub(crate) fn is_finite_non_negative(&self) -> bool {
+        let mut limbs = *self.limbs;
+        carry(&mut limbs);
+        self.special == 0 && limbs[LIMBS - 1] >= 0
+    }
+
     /// Propagates carries: every limb but the last in [0, 2^32), the last signed.
     fn carry(&mut self) {
         carry(&mut self.limbs);

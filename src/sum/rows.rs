@@ -146,6 +146,130 @@ impl RowSums {
     }
 }
 
+/// The checks of sums read back ([`RowSums::check`]).
+#[cfg(feature = "serde")]
+mod check {
+    use core::ops::Range;
+
+    use super::{ExactSum, RowSums, Run, Summation};
+    use crate::error::{Error, StateFault};
+    use crate::state_format::{invalid, refused};
+    use crate::validate::check_weights;
+
+    impl RowSums {
+        /// Checks sums read back against the metric's summation `mode` and the rows seen
+        /// (`rows`: sorted, apart): what rows that count can have added (`weighted`: with
+        /// sample weights).
+        pub(crate) fn check(
+            &self,
+            mode: Summation,
+            rows: &[Range<usize>],
+            weighted: bool,
+        ) -> Result<(), Error> {
+            let same_mode = matches!(
+                (self, mode),
+                (RowSums::Exact { .. }, Summation::Exact)
+                    | (RowSums::Sequential(_), Summation::Sequential)
+            );
+            if !same_mode {
+                let expected = "sums in the metric's summation";
+                return Err(invalid("sums", None, StateFault::Value { expected }));
+            };
+            match self {
+                RowSums::Exact {
+                    weighted: products,
+                    weight,
+                    count,
+                } => check_exact([products, weight], *count, rows, weighted),
+                RowSums::Sequential(runs) => check_runs(runs, rows, weighted),
+            }
+        }
+    }
+
+    /// At most one row counted per row seen; sums of nothing when none counted; weights
+    /// summing to a finite number of at least 0, or, unweighted, to the count.
+    fn check_exact(
+        [products, weight]: [&ExactSum; 2],
+        count: u64,
+        rows: &[Range<usize>],
+        weighted: bool,
+    ) -> Result<(), Error> {
+        let seen = rows
+            .iter()
+            .fold(0u64, |n, r| n.saturating_add(r.len() as u64));
+        if count > seen {
+            let expected = "at most the number of rows seen";
+            return Err(invalid("sums.count", None, StateFault::Value { expected }));
+        }
+        let zero = ExactSum::default();
+        if count == 0 && (*products != zero || *weight != zero) {
+            let expected = "sums of nothing when no row counted";
+            return Err(invalid("sums", None, StateFault::Value { expected }));
+        }
+        let ones = || {
+            let mut ones = ExactSum::default();
+            ones.add(count as f64);
+            ones
+        };
+        // Counts beyond 2^53 are not checked against the sum (an f64 does not hold them).
+        let fits = weighted || count > 1 << 53 || *weight == ones();
+        if !(fits && weight.is_finite_non_negative()) {
+            let expected = "a finite sum of at least 0 (the count, unweighted)";
+            return Err(invalid("sums.weight", None, StateFault::Value { expected }));
+        }
+        Ok(())
+    }
+
+    /// Runs sorted and apart (touching runs are joined), each of at least one row, inside
+    /// the rows seen, with one weight a value: finite and at least 0, or 1 unweighted.
+    fn check_runs(runs: &[Run], rows: &[Range<usize>], weighted: bool) -> Result<(), Error> {
+        const FIELD: &str = "sums.Sequential";
+        let mut seen = rows.iter().peekable();
+        let mut end = None;
+        for (i, run) in runs.iter().enumerate() {
+            let (values, weights) = (run.values.len() as u64, run.weights.len() as u64);
+            if values != weights {
+                let fault = StateFault::Length {
+                    expected: values,
+                    found: weights,
+                };
+                return Err(invalid(FIELD, Some(i), fault));
+            }
+            if run.values.is_empty() {
+                let expected = "a run of at least one row";
+                return Err(invalid(FIELD, Some(i), StateFault::Value { expected }));
+            }
+            if end.is_some_and(|end| run.first <= end) {
+                return Err(invalid(FIELD, Some(i), StateFault::Order));
+            }
+            end = Some(run.end());
+            while seen.next_if(|r| r.end <= run.first).is_some() {}
+            let inside = seen
+                .peek()
+                .is_some_and(|r| r.start <= run.first && run.end() <= r.end)
+                && run.first.checked_add(run.values.len()).is_some();
+            if !inside {
+                let expected = "rows among the rows seen";
+                return Err(invalid(FIELD, Some(i), StateFault::Value { expected }));
+            }
+            if !weighted && run.weights.iter().any(|&w| w != 1.0) {
+                let expected = "weights of 1 (rows without sample weights)";
+                return Err(invalid(FIELD, Some(i), StateFault::Value { expected }));
+            }
+            if let Err(Error::InvalidWeight { row, value }) =
+                check_weights(&run.weights, run.weights.len())
+            {
+                let e = Error::InvalidWeight {
+                    row: run.first + row,
+                    value,
+                };
+                return Err(refused(FIELD, Some(i), e));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Adds the runs `b` to the sorted runs `a` (no row in both), keeping them sorted and joining
 /// runs that meet.
 fn merge_runs(a: &mut Vec<Run>, b: &[Run]) {

@@ -41,7 +41,30 @@ use crate::state_format::StateVersion;
 pub struct PresetAccumulator {
     /// The serialised form's format version (first, so that it is read first).
     version: StateVersion,
+    /// Checked when read, as its accumulator's state is.
+    #[cfg_attr(feature = "serde", serde(deserialize_with = "checked_streaming"))]
     state: Streaming,
+}
+
+/// A [`Streaming`] read back, its accumulator checked as its own type checks it, and the
+/// sigmoid decision known exactly when rows were seen through a logit view.
+#[cfg(feature = "serde")]
+fn checked_streaming<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Streaming, D::Error> {
+    use crate::error::StateFault;
+    use crate::state_format::{checked, invalid};
+    let state = <Streaming as serde::Deserialize>::deserialize(d)?;
+    if let Streaming::Row { acc, view, sigmoid } = &state {
+        let logits = matches!(view, ScoreView::Logits | ScoreView::Float32Logits);
+        if sigmoid.is_some() != (logits && !acc.rows().is_empty()) {
+            let expected = "a decision once rows were seen through a logit view, none else";
+            return checked::<D, _>(Err(invalid(
+                "sigmoid",
+                None,
+                StateFault::Value { expected },
+            )));
+        }
+    }
+    Ok(state)
 }
 
 /// The state behind a [`PresetAccumulator`].
