@@ -7,9 +7,75 @@
 
 use std::path::Path;
 
-use super::text::CountingLine;
+use super::fields::{fields, Separator};
 use super::{InputError, ReadOptions, Role, RowStream};
 use crate::progress::Progress;
+
+/// A first line that counts the columns (`0,1,...,n-1`), as pandas names the columns of a
+/// DataFrame made from an array, and what the rest of its file says of it.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct CountingLine {
+    /// The line, trimmed.
+    pub(super) text: String,
+    /// Its fields.
+    pub(super) width: usize,
+    /// Non-blank lines, this one included (up to the first evidence, when there is some).
+    pub(super) samples: usize,
+    /// Why the line cannot be a sample written as the others were, if a line shows it.
+    pub(super) not_a_sample: Option<String>,
+}
+
+/// Why `line` (number `line_no`) shows that a first line of `width` fields `0,1,...`
+/// (`quoted` or not) was not written as a sample the way `line` was, if it does:
+/// * the file's first data line holds `width + 1` fields: a row index under a header (as a
+///   sample, line 1 would be one field short);
+/// * line 1 quotes its fields and `line` does not (R and pandas quote column names, not
+///   numbers);
+/// * `line` writes in column `j` a whole number `v` with `|v| <= max(j, 1)` with a decimal
+///   point or an exponent (`1.0`, `0.000000e+00`), where line 1 writes the whole number `j`
+///   in that column without either: a number format that writes `j` plainly writes such a
+///   `v` plainly too (`%d`, `%g`, `%.17g` alike), so the two lines were not written by one.
+pub(super) fn not_written_alike(
+    line_no: usize,
+    line: &str,
+    separator: Separator,
+    width: usize,
+    quoted: bool,
+    first_data_line: bool,
+) -> Option<String> {
+    let fields = fields(line, separator);
+    if first_data_line && fields.len() == width + 1 {
+        return Some(format!(
+            "line {line_no} holds {} fields, one more than line 1: a row index under a header \
+             line",
+            width + 1
+        ));
+    }
+    if quoted && !line.contains('"') {
+        return Some(format!(
+            "line 1 quotes its fields and line {line_no} does not, as column names are quoted \
+             and numbers not"
+        ));
+    }
+    if fields.len() != width {
+        return None;
+    }
+    fields.iter().enumerate().find_map(|(j, field)| {
+        let spelled = field.contains(['.', 'e', 'E']);
+        let v = field
+            .parse::<f64>()
+            .ok()
+            .filter(|v| spelled && v.fract() == 0.0)?;
+        (v.abs() <= j.max(1) as f64).then(|| {
+            format!(
+                "line {line_no} writes the whole number {v} as {field:?} (field {}), while line \
+                 1 writes whole numbers without a decimal point or exponent: not one number \
+                 format",
+                j + 1
+            )
+        })
+    })
+}
 
 /// How line 1 of a text file is read when neither `--header` nor `--no-header` is given.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -7,6 +7,8 @@
 //!   extension names and hands out its rows a chunk at a time.
 //! * `gz.rs`: a file's bytes, gzip-decoded for `.gz` and counted on the progress bar.
 //! * `lines.rs`: the numbered UTF-8 lines of a text file.
+//! * `fields.rs`: a text line's fields (separators, quotes), and the line `0,1,...,n-1`.
+//! * `first_line.rs`: that line as line 1, decided from the files' evidence, or refused.
 //! * `text.rs`: delimited numbers (CSV, TSV, whitespace, quoted or not), with header
 //!   detection and the row index pandas and R write as a first column.
 //! * `columns.rs`: the label and score files' column names, compared or matched.
@@ -14,6 +16,7 @@
 //! * `npy_rows.rs`: the rows of a `.npy` array (its header and values: `crate::npy`).
 
 mod columns;
+mod fields;
 mod first_line;
 mod gz;
 mod labels;
@@ -27,11 +30,12 @@ use std::path::Path;
 use clap::ValueEnum;
 
 pub use self::columns::match_columns;
+use self::fields::Separator;
 pub use self::first_line::{decide as decide_first_lines, FirstLine, FirstLines};
 use self::labels::LabelRows;
 use self::lines::Lines;
 use self::npy_rows::NpyRows;
-use self::text::{HeaderRule, Separator, TextRows};
+use self::text::{HeaderRule, TextRows};
 use crate::progress::Progress;
 
 /// A matrix read from a file, row-major.
@@ -494,7 +498,7 @@ impl<'a> RowStream<'a> {
     ///
     /// # Errors
     /// A line cannot be read.
-    fn weigh_first_line(&mut self) -> Result<Option<text::CountingLine>, InputError> {
+    fn weigh_first_line(&mut self) -> Result<Option<first_line::CountingLine>, InputError> {
         match &mut self.kind {
             Kind::Text(t) => t.weigh_first_line(&self.source, self.gz),
             _ => Ok(None),

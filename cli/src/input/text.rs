@@ -6,18 +6,10 @@
 use std::borrow::Cow;
 use std::io::BufRead;
 
+use super::fields::{counts_columns, fields, first_line_separator, Separator};
+use super::first_line::{not_written_alike, CountingLine};
 use super::lines::Lines;
 use super::InputError;
-
-/// How fields of a text line are separated.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(super) enum Separator {
-    /// Commas when the first non-blank line has one, else whitespace.
-    Detect,
-    Comma,
-    Tab,
-    Whitespace,
-}
 
 /// What to do with the first line of a text file; `note` says on stderr what was skipped.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -366,72 +358,6 @@ impl Parser {
     }
 }
 
-/// A first line that counts the columns (`0,1,...,n-1`), as pandas names the columns of a
-/// DataFrame made from an array, and what the rest of its file says of it.
-#[derive(Debug, Clone, PartialEq)]
-pub(super) struct CountingLine {
-    /// The line, trimmed.
-    pub(super) text: String,
-    /// Its fields.
-    pub(super) width: usize,
-    /// Non-blank lines, this one included (up to the first evidence, when there is some).
-    pub(super) samples: usize,
-    /// Why the line cannot be a sample written as the others were, if a line shows it.
-    pub(super) not_a_sample: Option<String>,
-}
-
-/// Why `line` (number `line_no`) shows that a first line of `width` fields `0,1,...`
-/// (`quoted` or not) was not written as a sample the way `line` was, if it does:
-/// * the file's first data line holds `width + 1` fields: a row index under a header (as a
-///   sample, line 1 would be one field short);
-/// * line 1 quotes its fields and `line` does not (R and pandas quote column names, not
-///   numbers);
-/// * `line` writes in column `j` a whole number `v` with `|v| <= max(j, 1)` with a decimal
-///   point or an exponent (`1.0`, `0.000000e+00`), where line 1 writes the whole number `j`
-///   in that column without either: a number format that writes `j` plainly writes such a
-///   `v` plainly too (`%d`, `%g`, `%.17g` alike), so the two lines were not written by one.
-fn not_written_alike(
-    line_no: usize,
-    line: &str,
-    separator: Separator,
-    width: usize,
-    quoted: bool,
-    first_data_line: bool,
-) -> Option<String> {
-    let fields = fields(line, separator);
-    if first_data_line && fields.len() == width + 1 {
-        return Some(format!(
-            "line {line_no} holds {} fields, one more than line 1: a row index under a header \
-             line",
-            width + 1
-        ));
-    }
-    if quoted && !line.contains('"') {
-        return Some(format!(
-            "line 1 quotes its fields and line {line_no} does not, as column names are quoted \
-             and numbers not"
-        ));
-    }
-    if fields.len() != width {
-        return None;
-    }
-    fields.iter().enumerate().find_map(|(j, field)| {
-        let spelled = field.contains(['.', 'e', 'E']);
-        let v = field
-            .parse::<f64>()
-            .ok()
-            .filter(|v| spelled && v.fract() == 0.0)?;
-        (v.abs() <= j.max(1) as f64).then(|| {
-            format!(
-                "line {line_no} writes the whole number {v} as {field:?} (field {}), while line \
-                 1 writes whole numbers without a decimal point or exponent: not one number \
-                 format",
-                j + 1
-            )
-        })
-    })
-}
-
 /// What a row index counting from `base` is, and the save option that leaves it out.
 fn index_kind(base: u64) -> (&'static str, &'static str) {
     if base == 0 {
@@ -447,88 +373,12 @@ fn index_kind(base: u64) -> (&'static str, &'static str) {
     }
 }
 
-/// Splits a line into fields, trimmed and unquoted (`"a ""b"""` is `a "b"`); a separator
-/// inside quotes is part of the field.
-fn fields(line: &str, separator: Separator) -> Vec<Cow<'_, str>> {
-    if !line.contains('"') {
-        fn plain(f: &str) -> Cow<'_, str> {
-            Cow::Borrowed(f.trim())
-        }
-        return match separator {
-            Separator::Comma => line.split(',').map(plain).collect(),
-            Separator::Tab => line.split('\t').map(plain).collect(),
-            Separator::Whitespace | Separator::Detect => {
-                line.split_whitespace().map(Cow::Borrowed).collect()
-            }
-        };
-    }
-    let is_separator = |c: char| match separator {
-        Separator::Comma => c == ',',
-        Separator::Tab => c == '\t',
-        Separator::Whitespace | Separator::Detect => c.is_whitespace(),
-    };
-    let whitespace = matches!(separator, Separator::Whitespace | Separator::Detect);
-    let mut out = Vec::new();
-    let mut field = String::new();
-    let (mut quoted, mut in_field) = (false, false);
-    let mut chars = line.chars().peekable();
-    while let Some(c) = chars.next() {
-        if quoted {
-            match c {
-                '"' if chars.peek() == Some(&'"') => {
-                    chars.next();
-                    field.push('"');
-                }
-                '"' => quoted = false,
-                c => field.push(c),
-            }
-        } else if is_separator(c) {
-            if !whitespace || in_field {
-                out.push(Cow::Owned(field.trim().to_string()));
-                field.clear();
-            }
-            in_field = false;
-        } else if c == '"' {
-            quoted = true;
-            in_field = true;
-        } else {
-            field.push(c);
-            in_field = true;
-        }
-    }
-    if !whitespace || in_field {
-        out.push(Cow::Owned(field.trim().to_string()));
-    }
-    out
-}
-
-/// The separator of a file whose first line is `first`.
-fn first_line_separator(separator: Separator, first: &str) -> Separator {
-    match separator {
-        Separator::Detect if first.contains(',') => Separator::Comma,
-        s => s,
-    }
-}
-
 /// Whether a file's first line, split into `fields`, is a header that no sample could be: it
 /// has fields and none of them is a number (a line of column names), or its first field is
 /// empty (the unnamed index column over pandas' default column names: `,0,1,2`).
 fn is_header<S: AsRef<str>>(first: &str, fields: &[S]) -> bool {
     (!first.trim().is_empty() && fields.iter().all(|f| f.as_ref().parse::<f64>().is_err()))
         || (fields.len() >= 2 && fields[0].as_ref().is_empty())
-}
-
-/// Whether `fields` are exactly `0`, `1`, ..., `n-1` (integers as pandas writes them, n >= 2):
-/// the header pandas writes for a DataFrame made from a NumPy array, whose column names are
-/// those integers, when saved with `index=False`, and as well a sample of labels or integer
-/// scores 0..n-1. One column is left alone: a header `0` (a Series saved without its index)
-/// cannot be told from a sample or a weight of 0, and a weight file has no other form.
-fn counts_columns<S: AsRef<str>>(fields: &[S]) -> bool {
-    fields.len() >= 2
-        && fields
-            .iter()
-            .enumerate()
-            .all(|(i, f)| f.as_ref() == i.to_string())
 }
 
 #[cfg(test)]
