@@ -2,7 +2,7 @@
 
 use super::{Average, LabelwiseOptions, Mean, Undefined};
 use crate::error::Error;
-use crate::sum::{Sum, WeightedMean};
+use crate::sum::{ExactSum, WeightedMean};
 
 /// Combines per-vector values by the options' undefined rule and mean.
 pub(super) struct Means {
@@ -12,7 +12,7 @@ pub(super) struct Means {
     product: f64,
     count: usize,
     defined: usize,
-    total_weight: Sum,
+    total_weight: ExactSum,
 }
 
 impl Means {
@@ -24,7 +24,7 @@ impl Means {
             product: 1.0,
             count: 0,
             defined: 0,
-            total_weight: Sum::default(),
+            total_weight: ExactSum::default(),
         }
     }
 
