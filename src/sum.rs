@@ -204,40 +204,61 @@ fn times_power_of_two(mut x: f64, mut k: i32) -> f64 {
 const HEADROOM: core::ops::RangeInclusive<i32> = -400..=400;
 
 /// The power of two 2^k by which plain sums multiply weights whose largest is 2^e·m (m in
-/// [1, 2)): k = 0 where e is in [`HEADROOM`], else the k that brings the largest to
-/// [2^400, 2^401).
+/// [1, 2)): k = 0 where e is in [`HEADROOM`], else [`to_headroom`]'s.
 fn headroom(e: i32) -> i32 {
     if HEADROOM.contains(&e) {
         0
     } else {
-        400 - e
+        to_headroom(e)
     }
 }
 
-/// Sample weights whose sums, and products of two sums, stay finite. Every label-wise value
-/// is a ratio of weight sums (precision: relevant weight over rank weight; AUC: pair weight
-/// over W₊·W₋; a weighted mean), so a common factor changes nothing; but a weight near
-/// `f64::MAX` made those sums overflow (an interpolated AP of `inf`, an AUC of NaN). When the
-/// largest weight is 2^401 or more, every weight is multiplied by the power of two that brings
-/// the largest to [2^400, 2^401): exact, except for weights below 2^-1422 of the largest
-/// (2^-399 at most), which become subnormal and round; so far below the largest that only a
-/// vector of them alone notices, and scikit-learn's `weighted` rule (a total below 1e-8 gives
-/// 0), which compares with a constant. When the largest weight is smaller, the weights are
-/// returned as they are, bit for bit.
-pub(crate) fn with_headroom(mut weights: Vec<f64>) -> Vec<f64> {
+/// The k for which 2^k brings 2^e·m (m in [1, 2)) to [2^400, 2^401): sums of 2^64 weights
+/// up to that stay below 2^465, products of two such sums below 2^930, and products of that
+/// with weights down to 2^-1422 of it above 2^-1022.
+fn to_headroom(e: i32) -> i32 {
+    400 - e
+}
+
+/// Sample weights scaled by [`with_headroom`].
+#[derive(Debug, PartialEq)]
+pub(crate) struct Headroom {
+    /// The weights times 2^exponent.
+    pub(crate) weights: Vec<f64>,
+    pub(crate) exponent: i32,
+    /// Whether every weight was scaled exactly (none became subnormal and rounded).
+    pub(crate) exact: bool,
+}
+
+/// Sample weights multiplied by the power of two that brings the largest to [2^400, 2^401).
+/// Every label-wise value is a ratio of weight sums, or of products of two (precision:
+/// relevant weight over rank weight; AUC: pair weight over W₊·W₋; a weighted mean), so a
+/// common power of two changes nothing, bit for bit, where nothing overflows or underflows;
+/// at this scale nothing does for any weights from 2^-1422 of the largest up (where weights
+/// near `f64::MAX` made those sums overflow and weights below about 1e-154 made `W₊·W₋`
+/// underflow). Weights below 2^-1422 of the largest become subnormal and round (`exact` is
+/// then false), so far below the largest that only a vector of them alone notices.
+pub(crate) fn with_headroom(mut weights: Vec<f64>) -> Headroom {
     // The weights are validated: finite and non-negative, so `max` is too.
     let max = weights.iter().fold(0.0f64, |m, &w| m.max(w));
-    // The biased exponent: 2^e is stored as e + 1023.
-    let exponent = (max.to_bits() >> 52) & 0x7ff;
-    if exponent <= 1023 + 400 {
-        return weights;
+    let k = match max {
+        0.0 => 0,
+        max => to_headroom(split(max).1),
+    };
+    let mut exact = true;
+    if k != 0 {
+        for w in &mut weights {
+            let given = *w;
+            *w = times_power_of_two(given, k);
+            // Scaling up is exact (nothing overflows); scaling down, unless a weight rounds.
+            exact &= k > 0 || *w == 0.0 && given == 0.0 || *w >= f64::MIN_POSITIVE;
+        }
     }
-    // 2^(400 − e) with e = exponent − 1023 in 401..=1023: a normal number in [2^-623, 2^-1].
-    let factor = f64::from_bits((2 * 1023 + 400 - exponent) << 52);
-    for w in &mut weights {
-        *w *= factor;
+    Headroom {
+        weights,
+        exponent: k,
+        exact,
     }
-    weights
 }
 
 #[cfg(test)]
@@ -284,20 +305,31 @@ mod tests {
     }
 
     #[test]
-    fn huge_weights_are_scaled_by_a_power_of_two_and_others_kept() {
-        let kept = vec![0.0, 3.5, 2f64.powi(400) * 1.5];
-        assert_eq!(with_headroom(kept.clone()), kept);
-        let scaled = with_headroom(vec![0.0, f64::MAX, 2f64.powi(401), 1.0]);
+    fn weights_are_scaled_by_the_power_of_two_that_gives_them_headroom() {
+        let headroom = |w: &[f64]| with_headroom(w.to_vec());
+        let scaled = headroom(&[0.0, f64::MAX, 2f64.powi(401), 1.0]);
         // f64::MAX = (2 − 2^-52)·2^1023 becomes (2 − 2^-52)·2^400.
+        let max = f64::MAX / 2f64.powi(623);
+        assert_eq!(scaled.weights, [0.0, max, 2f64.powi(-222), 2f64.powi(-623)]);
+        assert_eq!((scaled.exponent, scaled.exact), (-623, true));
         assert_eq!(
-            scaled,
-            [
-                0.0,
-                f64::MAX / 2f64.powi(623),
-                2f64.powi(-222),
-                2f64.powi(-623)
-            ]
+            headroom(&[1.0, 3.0, 0.5]).weights,
+            [2f64.powi(399), 3.0 * 2f64.powi(399), 2f64.powi(398)]
         );
+        let unchanged = headroom(&[0.0, 2f64.powi(400) * 1.5]);
+        assert_eq!(
+            (unchanged.weights[1], unchanged.exponent),
+            (2f64.powi(400) * 1.5, 0)
+        );
+        assert_eq!(headroom(&[0.0, 0.0]).exponent, 0);
+        // 5e-324 = 2^-1074; 1e-300 ≈ 1.4·2^-997.
+        let tiny = headroom(&[5e-324, 1e-300, 0.0]);
+        assert_eq!((tiny.exponent, tiny.exact), (1397, true));
+        assert_eq!(tiny.weights[0], 2f64.powi(323));
+        assert_eq!(tiny.weights[1], 1e-300 * 2f64.powi(1000) * 2f64.powi(397));
+        // 2^-1000 next to f64::MAX: 2^-1623, below the subnormals, rounds to 0.
+        let apart = headroom(&[f64::MAX, 2f64.powi(-1000)]);
+        assert_eq!((apart.weights[1], apart.exact), (0.0, false));
     }
 
     #[test]
