@@ -361,6 +361,32 @@ fn mulan_reverse_merges_and_weighted_auc_through_json_are_exact() {
     assert_eq!(a.value().unwrap().to_bits(), auc_one.to_bits());
 }
 
+/// Sums of products of values and subnormal weights hold limbs below 2^-1074 (negative
+/// `first_limb`), next to weights near f64::MAX: they round-trip and merge exactly.
+#[test]
+fn sums_at_extreme_weights_round_trip_and_merge_exactly() {
+    let (y, s) = (
+        [[1, 0, 1], [0, 1, 1], [1, 1, 0]],
+        [[0.9, 0.5, 0.5], [0.5, 0.7, 0.2], [0.1, 0.5, 0.3]],
+    );
+    for w in [[5e-324, 1e-300, 5e-324], [0.0, f64::MAX, 1.7e308]] {
+        let metric = AveragePrecision::new(TiePolicy::Max);
+        let one = metric.evaluate(&y, &s, Some(&w)).unwrap();
+        let mut a = metric.accumulator();
+        a.update(&y[..1], &s[..1], Some(&w[..1])).unwrap();
+        let mut b = metric.accumulator_starting_at(1);
+        b.update(&y[1..], &s[1..], Some(&w[1..])).unwrap();
+        let (a, mut b) = (round_trip(&a), round_trip(&b));
+        if w[0] == 5e-324 {
+            let json = serde_json::to_value(&a).unwrap();
+            let first = &json["state"]["sums"]["Exact"]["weighted"]["first_limb"];
+            assert!(first.as_i64().unwrap() < 0, "{json}");
+        }
+        b.merge(&a).unwrap();
+        assert_eq!(round_trip(&b).value().unwrap().to_bits(), one.to_bits());
+    }
+}
+
 #[test]
 fn another_format_version_is_an_error_naming_it() {
     let mut acc = Coverage::new(TiePolicy::Max).accumulator();
