@@ -1,8 +1,12 @@
 //! Sums of row values: exact ([`Summation::Exact`]: the value depends only on the values added,
 //! not on their order or grouping) or plain left to right ([`Summation::Sequential`], MULAN's).
 //!
-//! * `exact.rs`: [`ExactSum`], the exact, correctly rounded sum.
+//! * `exact.rs`: [`ExactSum`], the exact, correctly rounded sum, and [`ProductSum`], as exact
+//!   for the products of values and weights of any magnitude.
 //! * `rows.rs`: [`RowSums`], a stream's sums that merge exactly in either mode.
+//!
+//! Here: [`WeightedMean`] ([`ExactMean`] in the exact mode), and [`with_headroom`], the
+//! label-wise metrics' scaling of the sample weights.
 
 mod exact;
 mod rows;
