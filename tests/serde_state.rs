@@ -37,7 +37,7 @@ fn floats(v: &Value) -> Vec<String> {
 fn round_trip<A: Accumulator + Serialize + DeserializeOwned>(acc: &A) -> A {
     let value = serde_json::to_value(acc).unwrap();
     assert_eq!(floats(&value), Vec::<String>::new(), "floats in {value}");
-    assert_eq!(value["version"], 1, "{value}");
+    assert_eq!(value["version"], 2, "{value}");
     let json: A = serde_json::from_str(&serde_json::to_string(acc).unwrap()).unwrap();
     let binary: A = postcard::from_bytes(&postcard::to_stdvec(acc).unwrap()).unwrap();
     for back in [&json, &binary] {
@@ -361,6 +361,32 @@ fn mulan_reverse_merges_and_weighted_auc_through_json_are_exact() {
     assert_eq!(a.value().unwrap().to_bits(), auc_one.to_bits());
 }
 
+/// Sums of products of values and subnormal weights hold limbs below 2^-1074 (negative
+/// `first_limb`), next to weights near f64::MAX: they round-trip and merge exactly.
+#[test]
+fn sums_at_extreme_weights_round_trip_and_merge_exactly() {
+    let (y, s) = (
+        [[1, 0, 1], [0, 1, 1], [1, 1, 0]],
+        [[0.9, 0.5, 0.5], [0.5, 0.7, 0.2], [0.1, 0.5, 0.3]],
+    );
+    for w in [[5e-324, 1e-300, 5e-324], [0.0, f64::MAX, 1.7e308]] {
+        let metric = AveragePrecision::new(TiePolicy::Max);
+        let one = metric.evaluate(&y, &s, Some(&w)).unwrap();
+        let mut a = metric.accumulator();
+        a.update(&y[..1], &s[..1], Some(&w[..1])).unwrap();
+        let mut b = metric.accumulator_starting_at(1);
+        b.update(&y[1..], &s[1..], Some(&w[1..])).unwrap();
+        let (a, mut b) = (round_trip(&a), round_trip(&b));
+        if w[0] == 5e-324 {
+            let json = serde_json::to_value(&a).unwrap();
+            let first = &json["state"]["sums"]["Exact"]["weighted"]["first_limb"];
+            assert!(first.as_i64().unwrap() < 0, "{json}");
+        }
+        b.merge(&a).unwrap();
+        assert_eq!(round_trip(&b).value().unwrap().to_bits(), one.to_bits());
+    }
+}
+
 #[test]
 fn another_format_version_is_an_error_naming_it() {
     let mut acc = Coverage::new(TiePolicy::Max).accumulator();
@@ -371,9 +397,11 @@ fn another_format_version_is_an_error_naming_it() {
     assert!(err.to_string().contains("version 7"), "{err}");
     let preset = Preset::lookup(Convention::Mulan, "MacroAUC", Preset::NO_PARAMS, None).unwrap();
     let mut value = serde_json::to_value(preset.accumulator()).unwrap();
-    value["version"] = 2.into();
+    // Version 1 wrote the exact sums' first limb unsigned and the row-wise sums of products at
+    // f64 range only.
+    value["version"] = 1.into();
     let err = serde_json::from_value::<PresetAccumulator>(value).unwrap_err();
-    assert!(err.to_string().contains("version 2"), "{err}");
+    assert!(err.to_string().contains("version 1"), "{err}");
 }
 
 #[test]

@@ -277,7 +277,7 @@ def test_corrupted_state(convention: str, metric: str) -> None:
     state = acc.__getstate__()
     # Not a state at all.
     for bad in (b"", b"{", b"null", b"[]", b"{}", b"\xff\xfe", state[:-1], state[: len(state) // 2], state + b"x",
-                state.replace(b'"version":1', b'"version":2'), state.replace(b'"state"', b'"stat"', 1)):
+                state.replace(b'"version":2', b'"version":3'), state.replace(b'"state"', b'"stat"', 1)):
         with pytest.raises(rankmetrics.IncompatibleStateError):
             fresh = copy.copy(acc)
             fresh.__setstate__(bad)

@@ -7,9 +7,11 @@ use core::ops::Range;
 use super::lanes::{vector_values, wants, Lane, Values, VectorPlan};
 use super::vector::{Vector, VectorMetric, Weights};
 use super::Average;
+use crate::error::{Error, Input};
 use crate::kernel::Ranker;
-use crate::matrix::{LabelMatrix, ScoreMatrix};
+use crate::matrix::{LabelMatrix, RowReader, ScoreMatrix};
 use crate::score::{Label, Score};
+use crate::sum::ExactSum;
 
 /// Column j's values for the lanes of `plan` (macro and weighted averages) and its positive
 /// weight (the weighted average's weight of the column; 0 when no lane averages by weight,
@@ -36,6 +38,26 @@ pub(super) fn column_values<M: VectorMetric, T: Score>(
             .sum(),
         false => 0.0,
     }
+}
+
+/// The weighted average's total, Σⱼ Σᵢ wᵢyᵢⱼ over the `n` rows and `l` columns, each
+/// column's weight summed in row order as [`column_values`] sums it: read row by row, for
+/// weights that [`column_values`] reads scaled.
+pub(super) fn positive_weight_total<Y: LabelMatrix + ?Sized>(
+    y_true: &Y,
+    weights: &[f64],
+    (n, l): (usize, usize),
+) -> Result<f64, Error> {
+    let mut columns = vec![0.0; l];
+    let mut labels = RowReader::new(y_true, Input::Labels);
+    for (i, &w) in weights.iter().enumerate().take(n) {
+        for (c, y) in columns.iter_mut().zip(labels.row(i)?) {
+            *c += w * y.value();
+        }
+    }
+    let mut total = ExactSum::default();
+    columns.iter().for_each(|&c| total.add(c));
+    Ok(total.value())
 }
 
 /// The weight of a column's value under `average`.

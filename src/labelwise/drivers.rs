@@ -3,8 +3,8 @@
 
 use super::cells::{changed_shape, check_rows, first_suspect_row, read_cells, Cells, Layouts};
 use super::columns::{
-    column_values, column_weight, columns_in_place, lends_columns, lent_whole, read_block, InPlace,
-    BLOCK_COLUMNS,
+    column_values, column_weight, columns_in_place, lends_columns, lent_whole,
+    positive_weight_total, read_block, InPlace, BLOCK_COLUMNS,
 };
 use super::lanes::{add_values, fail, results, wants, Lane, VectorPlan};
 use super::means::Means;
@@ -117,8 +117,8 @@ where
 {
     let mut lanes = new_lanes(metrics, y_true.ncols(), sample_weight.is_some());
     let checked = check_shapes(y_true, y_score, 1).and_then(|(n, l)| {
-        let weights: Option<Vec<f64>> = sample_weight
-            .map(|w| check_weights(w, n).map(|w| with_headroom(w.to_vec())))
+        let weights = sample_weight
+            .map(|w| check_weights(w, n).map(|w| (w, with_headroom(w.to_vec()))))
             .transpose()?;
         Ok((n, l, weights))
     });
@@ -186,6 +186,25 @@ where
             Err(e) => fail(&mut lanes, |lane| lane.options.labels == domain, e),
         }
     }
+    // scikit-learn's `weighted` rule compares a total with a constant: it reads the weights as
+    // given where the values read them scaled.
+    let weights = weights.map(|(given, scaled)| {
+        if scaled.exponent != 0 && wants(&lanes, Average::Weighted) {
+            let weighted = |lane: &Lane<'_, M>| lane.average == Average::Weighted;
+            let total = match scaled.exact {
+                true => Ok(None),
+                false => positive_weight_total(y_true, given, (n, l)).map(Some),
+            };
+            match total {
+                Ok(total) => lanes
+                    .iter_mut()
+                    .filter(|lane| weighted(lane))
+                    .for_each(|lane| lane.means.set_weight_scale(scaled.exponent, total)),
+                Err(e) => fail(&mut lanes, weighted, e),
+            }
+        }
+        scaled.weights
+    });
     if let Some(cells) = cells {
         run(
             &mut lanes,

@@ -2,7 +2,7 @@
 
 use super::{Average, LabelwiseOptions, Mean, Undefined};
 use crate::error::Error;
-use crate::sum::{Sum, WeightedMean};
+use crate::sum::{ExactSum, WeightedMean};
 
 /// Combines per-vector values by the options' undefined rule and mean.
 pub(super) struct Means {
@@ -12,7 +12,11 @@ pub(super) struct Means {
     product: f64,
     count: usize,
     defined: usize,
-    total_weight: Sum,
+    /// Σ of the weights added: scaled weights, times 2^`weight_exponent`.
+    total_weight: ExactSum,
+    weight_exponent: i32,
+    /// The weighted rule's total from the weights as given, where their scaling rounded.
+    rule_total: Option<f64>,
 }
 
 impl Means {
@@ -24,8 +28,19 @@ impl Means {
             product: 1.0,
             count: 0,
             defined: 0,
-            total_weight: Sum::default(),
+            total_weight: ExactSum::default(),
+            weight_exponent: 0,
+            rule_total: None,
         }
+    }
+
+    /// Where the sample weights were scaled by 2^`exponent`, what scikit-learn's `weighted`
+    /// rule (a total of 1e-8 or less gives 0) reads of the weights as given: their total read
+    /// back at that scale, or `total` (Σⱼ Σᵢ wᵢyᵢⱼ at the weights as given) where the scaling
+    /// rounded some weights.
+    pub(super) fn set_weight_scale(&mut self, exponent: i32, total: Option<f64>) {
+        self.weight_exponent = exponent;
+        self.rule_total = total;
     }
 
     pub(super) fn add(&mut self, value: Option<f64>, weight: f64) -> Result<(), Error> {
@@ -53,7 +68,11 @@ impl Means {
 
     pub(super) fn value(&self, average: Average) -> Result<f64, Error> {
         let o = self.options;
-        if average == Average::Weighted && self.total_weight.value().abs() <= 1e-8 {
+        let total = || {
+            let at_scale = || self.total_weight.value_scaled(-self.weight_exponent);
+            self.rule_total.unwrap_or_else(at_scale)
+        };
+        if average == Average::Weighted && total().abs() <= 1e-8 {
             return Ok(0.0);
         }
         if (o.nan_if_none_defined && self.defined == 0) || self.count == 0 {

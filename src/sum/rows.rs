@@ -3,18 +3,14 @@
 //! rebuilt from partial sums, so that mode keeps every row's value and weight and sums them in
 //! row order when read.
 
-use super::{ExactSum, Summation, WeightedMean};
+use super::{ExactMean, Summation, WeightedMean};
 
 /// The weighted sum of a stream's row values, in the mode its metric asks for.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) enum RowSums {
     /// Exact sums of w·x and w over the rows that count: constant size; merging adds them.
-    Exact {
-        weighted: ExactSum,
-        weight: ExactSum,
-        count: u64,
-    },
+    Exact(ExactMean),
     /// The values and weights of the rows that count, in runs of consecutive rows sorted by
     /// row number: 16 bytes per row.
     Sequential(Vec<Run>),
@@ -41,11 +37,7 @@ impl Run {
 impl RowSums {
     pub(crate) fn new(mode: Summation) -> Self {
         match mode {
-            Summation::Exact => RowSums::Exact {
-                weighted: ExactSum::default(),
-                weight: ExactSum::default(),
-                count: 0,
-            },
+            Summation::Exact => RowSums::Exact(ExactMean::default()),
             Summation::Sequential => RowSums::Sequential(Vec::new()),
         }
     }
@@ -53,7 +45,7 @@ impl RowSums {
     /// Empty sums in the same mode.
     pub(crate) fn empty_like(&self) -> Self {
         match self {
-            RowSums::Exact { .. } => RowSums::new(Summation::Exact),
+            RowSums::Exact(_) => RowSums::new(Summation::Exact),
             RowSums::Sequential(_) => RowSums::new(Summation::Sequential),
         }
     }
@@ -62,16 +54,7 @@ impl RowSums {
     #[inline]
     pub(crate) fn add(&mut self, row: usize, x: f64, w: f64) {
         match self {
-            // As WeightedMean::add does.
-            RowSums::Exact {
-                weighted,
-                weight,
-                count,
-            } => {
-                weighted.add(w * x);
-                weight.add(w);
-                *count += 1;
-            }
+            RowSums::Exact(mean) => mean.add(x, w),
             RowSums::Sequential(runs) => match runs.last_mut() {
                 Some(run) if run.end() == row => {
                     run.values.push(x);
@@ -90,7 +73,7 @@ impl RowSums {
     pub(crate) fn same_mode(&self, other: &RowSums) -> bool {
         matches!(
             (self, other),
-            (RowSums::Exact { .. }, RowSums::Exact { .. })
+            (RowSums::Exact(_), RowSums::Exact(_))
                 | (RowSums::Sequential(_), RowSums::Sequential(_))
         )
     }
@@ -99,21 +82,8 @@ impl RowSums {
     /// when the modes differ.
     pub(crate) fn merge(&mut self, other: &RowSums) -> bool {
         match (self, other) {
-            (
-                RowSums::Exact {
-                    weighted,
-                    weight,
-                    count,
-                },
-                RowSums::Exact {
-                    weighted: other_weighted,
-                    weight: other_weight,
-                    count: other_count,
-                },
-            ) => {
-                weighted.merge(other_weighted);
-                weight.merge(other_weight);
-                *count = count.saturating_add(*other_count);
+            (RowSums::Exact(mean), RowSums::Exact(other)) => {
+                mean.merge(other);
                 true
             }
             (RowSums::Sequential(a), RowSums::Sequential(b)) => {
@@ -128,11 +98,7 @@ impl RowSums {
     /// (bitwise what one left-to-right pass over the rows gives).
     pub(crate) fn mean(&self) -> WeightedMean {
         match self {
-            RowSums::Exact {
-                weighted,
-                weight,
-                count,
-            } => WeightedMean::from_exact(weighted.clone(), weight.clone(), *count),
+            RowSums::Exact(mean) => WeightedMean::Exact(mean.clone()),
             RowSums::Sequential(runs) => {
                 let mut mean = WeightedMean::new(Summation::Sequential);
                 for run in runs {
@@ -151,7 +117,7 @@ impl RowSums {
 mod check {
     use core::ops::Range;
 
-    use super::{ExactSum, RowSums, Run, Summation};
+    use super::{RowSums, Run, Summation};
     use crate::error::{Error, StateFault};
     use crate::state_format::{invalid, refused};
     use crate::validate::check_weights;
@@ -168,7 +134,7 @@ mod check {
         ) -> Result<(), Error> {
             let same_mode = matches!(
                 (self, mode),
-                (RowSums::Exact { .. }, Summation::Exact)
+                (RowSums::Exact(_), Summation::Exact)
                     | (RowSums::Sequential(_), Summation::Sequential)
             );
             if !same_mode {
@@ -176,48 +142,15 @@ mod check {
                 return Err(invalid("sums", None, StateFault::Value { expected }));
             };
             match self {
-                RowSums::Exact {
-                    weighted: products,
-                    weight,
-                    count,
-                } => check_exact([products, weight], *count, rows, weighted),
+                RowSums::Exact(mean) => {
+                    let seen = rows
+                        .iter()
+                        .fold(0u64, |n, r| n.saturating_add(r.len() as u64));
+                    mean.check(seen, weighted)
+                }
                 RowSums::Sequential(runs) => check_runs(runs, rows, weighted),
             }
         }
-    }
-
-    /// At most one row counted per row seen; sums of nothing when none counted; weights
-    /// summing to a finite number of at least 0, or, unweighted, to the count.
-    fn check_exact(
-        [products, weight]: [&ExactSum; 2],
-        count: u64,
-        rows: &[Range<usize>],
-        weighted: bool,
-    ) -> Result<(), Error> {
-        let seen = rows
-            .iter()
-            .fold(0u64, |n, r| n.saturating_add(r.len() as u64));
-        if count > seen {
-            let expected = "at most the number of rows seen";
-            return Err(invalid("sums.count", None, StateFault::Value { expected }));
-        }
-        let zero = ExactSum::default();
-        if count == 0 && (*products != zero || *weight != zero) {
-            let expected = "sums of nothing when no row counted";
-            return Err(invalid("sums", None, StateFault::Value { expected }));
-        }
-        let ones = || {
-            let mut ones = ExactSum::default();
-            ones.add(count as f64);
-            ones
-        };
-        // Counts beyond 2^53 are not checked against the sum (an f64 does not hold them).
-        let fits = weighted || count > 1 << 53 || *weight == ones();
-        if !(fits && weight.is_finite_non_negative()) {
-            let expected = "a finite sum of at least 0 (the count, unweighted)";
-            return Err(invalid("sums.weight", None, StateFault::Value { expected }));
-        }
-        Ok(())
     }
 
     /// Runs sorted and apart (touching runs are joined), each of at least one row, inside
