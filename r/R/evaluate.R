@@ -15,7 +15,9 @@
 #' @param ties \code{NULL} (the convention's own tie rule) or a tie policy: \code{"max"},
 #'   \code{"min"}, \code{"average"}, \code{"first"}, \code{"last"}, \code{"random"},
 #'   \code{"random:SEED"}, \code{"expected"} (the exact mean over every ordering of tied
-#'   scores), \code{"optimistic"} or \code{"pessimistic"} (the ends of that range).
+#'   scores), \code{"optimistic"} or \code{"pessimistic"} (the ends of that range; where
+#'   they are not proven ends, with sample weights for label-wise precision and for mldr's
+#'   AUCs, a warning of class \code{rankmetrics_unproven_end} says why).
 #' @param sample_weight \code{NULL}, or one non-negative weight per sample (applied for
 #'   every convention, also those whose toolkit has no weights).
 #' @param per_sample \code{FALSE} for the metric's value; \code{TRUE} for each sample's

@@ -7,6 +7,10 @@ rm_evaluate_impl <- function(y_true, y_score, sample_weight, convention, metric,
         values, ties, per_sample)
 }
 
+rm_unproven_end_impl <- function(convention, metric, keys, values, ties, weighted) {
+  .Call(wrap__rm_unproven_end_impl, convention, metric, keys, values, ties, weighted)
+}
+
 rm_compare_impl <- function(y_true, y_score, sample_weight) {
   .Call(wrap__rm_compare_impl, y_true, y_score, sample_weight)
 }

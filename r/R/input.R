@@ -107,5 +107,17 @@ rm_run <- function(y_true, y_score, convention, metric, params, ties, sample_wei
     rm_string(convention, "convention", call), rm_string(metric, "metric", call),
     keys, values, rm_ties_text(ties, call), per_sample
   )
-  rm_value(reply, call)
+  value <- rm_value(reply, call)
+  # A value under optimistic or pessimistic that is not a proven end of the interval says so.
+  why <- rm_value(rm_unproven_end_impl(convention, metric, keys, values,
+                                       rm_ties_text(ties, call), !is.null(sample_weight)),
+                  call)
+  if (!is.null(why)) {
+    warning(structure(
+      class = c("rankmetrics_unproven_end", "warning", "condition"),
+      list(message = paste("not a proven end of the interval over tie orders:", why),
+           call = call)
+    ))
+  }
+  value
 }

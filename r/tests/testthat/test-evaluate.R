@@ -54,6 +54,21 @@ test_that("tie policies: the expected value lies between the optimistic and pess
     ex <- rm_evaluate(y, s, metric = metric, ties = "expected")
     expect_true(min(lo, hi) <= ex && ex <= max(lo, hi))
   }
+  # A value that is no proven end of the interval warns, with the reason: weighted label-wise
+  # precision, and pROC's automatic direction (mldr's AUCs); never an unweighted row-wise end.
+  w <- runif(n)
+  for (ties in c("optimistic", "pessimistic")) {
+    expect_warning(rm_evaluate(y, s, convention = "sklearn", metric = "average_precision_score",
+                               ties = ties, sample_weight = w),
+                   "label-wise precision also depends", class = "rankmetrics_unproven_end")
+    expect_warning(rm_evaluate(y, s, convention = "mldr", metric = "macro_auc", ties = ties),
+                   "pROC chooses", class = "rankmetrics_unproven_end")
+    expect_no_warning(rm_evaluate(y, s, convention = "sklearn", ties = ties,
+                                  metric = "average_precision_score"))
+    expect_no_warning(rm_evaluate(y, s, metric = "coverage", ties = ties, sample_weight = w))
+  }
+  expect_no_warning(rm_evaluate(y, s, convention = "sklearn", metric = "average_precision_score",
+                                sample_weight = w))
   # mldr's ties_method and the ties override agree.
   expect_identical(coverage(y, s, ties_method = "min"), coverage(y, s, ties = "min"))
   expect_identical(rm_evaluate(y, s, convention = "mldr", metric = "coverage", ties_method = "max"),

@@ -77,6 +77,24 @@ fn rm_evaluate_impl(
     })
 }
 
+/// Why the metric's value is not a proven end of the interval over tie orders, with sample
+/// weights (`weighted`) or without: a string, or NULL where it is (or the policy is no end).
+/// @noRd
+#[extendr]
+fn rm_unproven_end_impl(
+    convention: &str,
+    metric: &str,
+    keys: Vec<String>,
+    values: Vec<String>,
+    ties: &str,
+    weighted: bool,
+) -> Robj {
+    guarded(|| {
+        let m = metric::Metric::lookup(convention, metric, &keys, &values, ties)?;
+        Ok(m.unproven_end(weighted).map_or(Robj::from(()), Robj::from))
+    })
+}
+
 /// The comparison grid (every concept under every tie policy and toolkit), as columns.
 /// @noRd
 #[extendr]
@@ -122,6 +140,7 @@ extendr_module! {
     mod rankmetrics;
     fn rm_evaluate_impl;
     fn rm_compare_impl;
+    fn rm_unproven_end_impl;
     fn rm_metric_names_impl;
     fn rm_param_keys_impl;
     fn rm_set_micro_pool_cells_impl;

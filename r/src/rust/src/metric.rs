@@ -91,6 +91,17 @@ fn labelwise(name: &str, params: &[(String, String)], tie_rule: &str) -> Result<
 }
 
 impl Metric {
+    /// Why this metric's value is not a proven end of the interval over tie orders (it runs
+    /// under optimistic or pessimistic, and sample weights (`weighted`) or pROC's direction
+    /// leave the ends unproven), or `None`.
+    pub fn unproven_end(&self, weighted: bool) -> Option<&'static str> {
+        match self {
+            Metric::Preset(p) => p.unproven_end(weighted),
+            Metric::RocAuc(m) => m.tie_analysis(weighted).end_under(m.options().ranking.ties),
+            Metric::LabelAp(m) => m.tie_analysis(weighted).end_under(m.options().ranking.ties),
+        }
+    }
+
     /// The metric `metric` of `convention` with parameters `keys` = `values` and the tie
     /// policy `tie_rule` (`""`: the convention's own).
     pub fn lookup(
