@@ -1,5 +1,6 @@
 # The compiled routines (registered by the Rust library; see src/rust/src/lib.rs). Each
-# returns list(value = ...) or list(error = message, class = kind, row = , column = ).
+# returns list(value = ...), list(error = message, class = kind, row = , column = ) or
+# list(interrupted = TRUE).
 
 rm_evaluate_impl <- function(y_true, y_score, sample_weight, convention, metric, keys, values,
                              ties, per_sample) {

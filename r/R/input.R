@@ -82,8 +82,20 @@ rm_stop <- function(message, kind, row = NULL, column = NULL, call) {
   stop(cond)
 }
 
+# R's interrupt, raised again after the compiled code has returned: the compiled code checks
+# for the user's interrupt as it reads the input and, when there is one, stops and replies
+# list(interrupted = TRUE) (the check used R's interrupt up). The condition is R's own (an
+# empty list of class interrupt and condition): handlers for "interrupt" (tryCatch,
+# withCallingHandlers) see it as they see R's; when none takes it, R goes back to the top level
+# as after an interrupt.
+rm_interrupt <- function() {
+  signalCondition(structure(list(), class = c("interrupt", "condition")))
+  invokeRestart("abort")
+}
+
 # The value of a reply from the compiled code, or its failure raised as a condition.
 rm_value <- function(reply, call) {
+  if (isTRUE(reply$interrupted)) rm_interrupt()
   if (!is.null(reply$error)) {
     rm_stop(reply$error, reply$class, reply$row, reply$column, call = call)
   }

@@ -1,6 +1,6 @@
 //! Failures as R sees them: every call returns a list, either `list(value = ...)` or
-//! `list(error = message, class = kind, row = i, column = j)`, and the R wrapper raises the
-//! condition (class `rankmetrics_<kind>`, `rankmetrics_error`). No R error is raised from
+//! `list(error = message, class = kind, row = i, column = j)` or, when the user interrupted
+//! it, `list(interrupted = TRUE)`, and the R wrapper raises the condition (class `rankmetrics_<kind>`, `rankmetrics_error`). No R error is raised from
 //! Rust, so no unwinding or long jump crosses the FFI boundary.
 
 use extendr_api::prelude::*;
@@ -159,6 +159,11 @@ impl From<LookupError> for Failure {
     fn from(error: LookupError) -> Self {
         Failure::new("parameter", error.to_string())
     }
+}
+
+/// The reply of a call the user interrupted: `list(interrupted = TRUE)`.
+pub fn interrupted() -> Robj {
+    list!(interrupted = true).into()
 }
 
 /// A value (or a failure) as the list the R wrapper reads.

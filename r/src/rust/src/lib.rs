@@ -5,6 +5,7 @@
 
 mod compare;
 mod errors;
+mod interrupt;
 mod matrix;
 mod metric;
 
@@ -16,26 +17,32 @@ use rankmetrics::Matrix;
 
 use crate::errors::{reply, Failure};
 
-/// Runs `f`, turning a panic (a bug) into a failure of kind `internal` that carries the panic's
-/// message: R gets a condition, the session goes on. The default panic hook would print to
-/// the R console besides, so a silent one is installed first (once; it serves only this
-/// library's Rust code, which has its own copy of the standard library).
+/// Runs `f`, with the user's interrupts checked as it reads the input (`interrupt.rs`): an
+/// interrupted call replies so (the R wrapper raises R's interrupt condition), and a panic (a
+/// bug) becomes a failure of kind `internal` that carries the panic's message: R gets a
+/// condition, the session goes on. The default panic hook would print to the R console
+/// besides, so a silent one is installed first (once; it serves only this library's Rust
+/// code, which has its own copy of the standard library).
 fn guarded(f: impl FnOnce() -> Result<Robj, Failure>) -> Robj {
     static SILENT_PANICS: Once = Once::new();
     SILENT_PANICS.call_once(|| std::panic::set_hook(Box::new(|_| {})));
-    reply(catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|payload| {
-        let what = payload
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "a panic".into());
-        Err(Failure::new(
-            "internal",
-            format!(
-                "internal error in rankmetrics (a bug: please report it with the input): {what}"
-            ),
-        ))
-    }))
+    match catch_unwind(AssertUnwindSafe(|| interrupt::armed(f))) {
+        Ok(result) => reply(result),
+        Err(payload) if payload.is::<interrupt::Interrupted>() => errors::interrupted(),
+        Err(payload) => {
+            let what = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic".into());
+            reply(Err(Failure::new(
+                "internal",
+                format!(
+                    "internal error in rankmetrics (a bug: please report it with the input): {what}"
+                ),
+            )))
+        }
+    }
 }
 
 /// A metric by convention and name, with (key, value) parameters and a tie policy (`""`: the

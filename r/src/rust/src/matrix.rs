@@ -7,10 +7,12 @@ use extendr_api::prelude::*;
 use rankmetrics::Matrix;
 
 use crate::errors::Failure;
+use crate::interrupt;
 
 /// An R matrix's memory as an n × L matrix: element (i, j) is `data[j * nrows + i]`. Columns
 /// are lent in place (the label-wise averages read them so); rows are gathered a block at a
-/// time, each column's run of rows read contiguously.
+/// time, each column's run of rows read contiguously. Every read counts its cells towards the
+/// next check for the user's interrupt (`interrupt.rs`).
 #[derive(Debug, Clone, Copy)]
 pub struct ColMajor<'a, T> {
     data: &'a [T],
@@ -43,6 +45,7 @@ impl<T: Copy> Matrix for ColMajor<'_, T> {
     }
 
     fn column(&self, j: usize) -> Option<&[T]> {
+        interrupt::read(self.nrows);
         self.data.get(j * self.nrows..(j + 1) * self.nrows)
     }
 
@@ -50,6 +53,7 @@ impl<T: Copy> Matrix for ColMajor<'_, T> {
         if rows.end > self.nrows || rows.is_empty() || self.ncols == 0 {
             return;
         }
+        interrupt::read(rows.len() * self.ncols);
         let base = out.len();
         let ncols = self.ncols;
         out.resize(base + rows.len() * ncols, self.data[rows.start]);
