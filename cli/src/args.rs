@@ -227,7 +227,7 @@ pub struct EvalArgs {
     pub convention: Convention,
 
     /// A metric of the convention, named as the toolkit names it; repeat for several
-    /// [default: every metric of the convention]
+    /// [default: every metric of the convention; under rankmetrics, its row-wise ones]
     #[arg(long = "metric", value_name = "NAME")]
     pub metrics: Vec<String>,
 
@@ -364,7 +364,11 @@ fn parse_param(s: &str) -> Result<(String, String), String> {
 pub fn presets(args: &EvalArgs, scores_float32: bool) -> Result<Vec<Preset>, String> {
     let convention = args.convention;
     let names: Vec<&str> = if args.metrics.is_empty() {
-        convention.metric_names().to_vec()
+        let entries = convention.entries().iter();
+        entries
+            .filter(|e| e.in_default_run)
+            .map(|e| e.name)
+            .collect()
     } else {
         args.metrics.iter().map(String::as_str).collect()
     };

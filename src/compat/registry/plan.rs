@@ -112,6 +112,33 @@ pub(super) enum Plan {
     Labelwise(AnyLabelwise),
 }
 
+impl Plan {
+    /// A row-wise metric on the scores as given.
+    pub(super) fn row(metric: AnyRow) -> Plan {
+        Plan::Row {
+            metric,
+            logits: false,
+        }
+    }
+
+    /// The same plan under tie policy `t`.
+    pub(super) fn with_ties(self, t: TiePolicy) -> Plan {
+        match self {
+            Plan::Row { metric, logits } => Plan::Row {
+                metric: metric.with_ties(t),
+                logits,
+            },
+            Plan::Float32Row { metric } => Plan::Float32Row {
+                metric: metric.with_ties(t),
+            },
+            Plan::Float32Logits { metric } => Plan::Float32Logits {
+                metric: metric.with_ties(t),
+            },
+            Plan::Labelwise(m) => Plan::Labelwise(m.with_ties(t)),
+        }
+    }
+}
+
 /// One of the label-wise metric types, chosen at run time.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
