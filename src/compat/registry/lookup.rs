@@ -177,6 +177,33 @@ pub(super) fn rankmetrics_labelwise(
     Ok((parsed, rule))
 }
 
+/// The propensity-scored metrics' `k` (default 5) and `inv_propensities` (required: one
+/// inverse propensity a label, comma-separated), echoed.
+pub(super) fn propensity_params(ctx: &mut Ctx<'_>) -> Result<(usize, Vec<f64>), LookupError> {
+    const EXPECTED: &str = "one inverse propensity per label, comma-separated (required)";
+    let k = parse_k("k", Some(ctx.get("k").unwrap_or("5")), &mut ctx.echo)?.unwrap_or(5);
+    let given = ctx.get("inv_propensities").unwrap_or("");
+    let inverse = given
+        .split(',')
+        .map(|v| v.trim().parse::<f64>())
+        .collect::<Result<Vec<f64>, _>>()
+        .map_err(|_| invalid("inv_propensities", given, EXPECTED))?;
+    let shown: Vec<String> = inverse.iter().map(f64::to_string).collect();
+    ctx.echo
+        .push(("inv_propensities", ParamValue::Str(shown.join(","))));
+    Ok((k, inverse))
+}
+
+/// The error of a propensity-scored metric's constructor: an inverse propensity that is not a
+/// finite positive number (`k` = 0 is refused before).
+pub(super) fn propensity_error(_: crate::error::Error) -> LookupError {
+    LookupError::InvalidParam {
+        key: "inv_propensities".into(),
+        value: String::new(),
+        expected: "finite positive numbers",
+    }
+}
+
 /// scikit-learn's `average` of `roc_auc_score` and `average_precision_score`.
 pub(super) fn sklearn_averaged(
     ctx: &mut Ctx<'_>,

@@ -15,7 +15,7 @@ use crate::score::Score;
 use crate::ties::TiePolicy;
 
 /// One of the row-wise metric types, chosen at run time.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(super) enum AnyRow {
     Coverage(metrics::Coverage),
@@ -29,6 +29,8 @@ pub(super) enum AnyRow {
     PrecisionAtK(metrics::PrecisionAtK),
     RecallAtK(metrics::RecallAtK),
     NdcgAtK(metrics::NdcgAtK),
+    PsPrecisionAtK(metrics::PsPrecisionAtK),
+    PsNdcgAtK(metrics::PsNdcgAtK),
 }
 
 /// Applies `$body` to the metric inside any `AnyRow` variant.
@@ -46,6 +48,8 @@ macro_rules! each_row {
             AnyRow::PrecisionAtK($m) => $body,
             AnyRow::RecallAtK($m) => $body,
             AnyRow::NdcgAtK($m) => $body,
+            AnyRow::PsPrecisionAtK($m) => $body,
+            AnyRow::PsNdcgAtK($m) => $body,
         }
     };
 }
@@ -77,7 +81,9 @@ any_row_from!(
     Ndcg,
     PrecisionAtK,
     RecallAtK,
-    NdcgAtK
+    NdcgAtK,
+    PsPrecisionAtK,
+    PsNdcgAtK
 );
 
 impl RowMetric for AnyRow {
@@ -96,6 +102,10 @@ impl RowMetric for AnyRow {
 
     fn top_k(&self) -> Option<usize> {
         each_row!(self, m => m.top_k())
+    }
+
+    fn gain_weights(&self) -> Option<&[f64]> {
+        each_row!(self, m => m.gain_weights())
     }
 }
 
