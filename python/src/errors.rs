@@ -155,6 +155,10 @@ fn describe(error: &Error, fields: &Bound<'_, PyDict>) -> PyResult<(&'static str
             fields.set_item("index", *index)?;
             ("IncompatibleStateError", "InvalidState")
         }
+        Error::OutOfMemory { bytes } => {
+            fields.set_item("bytes", *bytes)?;
+            ("OutOfMemoryError", "OutOfMemory")
+        }
         // Shapes of nested inputs, sparse layouts, broken Matrix impls: none reach here from
         // numpy arrays, but a new variant still gets an exception.
         _ => (INPUT, "Input"),

@@ -88,6 +88,7 @@ fn kind(error: &Error) -> &'static str {
         Error::TooManyItems { .. } => "too_many_items",
         Error::RowNumberOverflow { .. } => "row_number_overflow",
         Error::Lookup(_) => "parameter",
+        Error::OutOfMemory { .. } => "memory",
         // A variant added to the crate later: still a condition, of a general class.
         _ => "input",
     }
