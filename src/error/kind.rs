@@ -10,7 +10,8 @@ use super::{Error, Input, LookupError};
 /// ```
 /// use rankmetrics::{Error, Input, Location};
 /// let err = Error::InvalidWeight { row: 3, value: -1.0 };
-/// assert_eq!(err.location(), Location { input: Some(Input::SampleWeights), row: Some(3), column: None });
+/// let at = err.location();
+/// assert_eq!((at.input, at.row, at.column), (Some(Input::SampleWeights), Some(3), None));
 /// assert_eq!(Error::NoSamples.location(), Location::default());
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
