@@ -600,6 +600,14 @@ pub enum Error {
         /// The number of values returned or appended.
         found: usize,
     },
+    /// The memory for a buffer as large as the input was refused: the call stops with nothing
+    /// changed (an accumulator keeps its state), so the caller can free memory or pass the rows
+    /// in smaller batches.
+    #[error("out of memory: a buffer of {bytes} bytes could not be allocated")]
+    OutOfMemory {
+        /// The size of the buffer asked for.
+        bytes: usize,
+    },
     /// A [`Matrix`](crate::Matrix)'s `nrows()` or `ncols()` changed while it was read.
     #[error("the Matrix behind {matrix} changed its shape (rows, labels) from {expected:?} to {found:?} while it was read")]
     MatrixShapeChanged {

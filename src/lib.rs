@@ -51,6 +51,7 @@ mod kernel;
 mod labelwise;
 mod many;
 mod matrix;
+mod memory;
 mod metric;
 mod metrics;
 mod names;

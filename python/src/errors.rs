@@ -60,6 +60,7 @@ fn class(kind: &str) -> &'static str {
         | "invalid_propensity_parameter"
         | "parameter" => "ParameterError",
         "incompatible" | "invalid_state" => "IncompatibleStateError",
+        "memory" => "OutOfMemoryError",
         _ => "RankmetricsError",
     }
 }
@@ -71,6 +72,7 @@ fn python_kind(error: &Error) -> String {
         Error::Lookup(lookup) => lookup.kind(),
         Error::Incompatible(Incompatibility::Overlap { .. }) => "overlap",
         Error::TooFewRecallLevels { .. } | Error::TooManyRecallLevels { .. } => "recall_levels",
+        Error::OutOfMemory { .. } => "out_of_memory",
         error => error.kind(),
     };
     kind.split('_')
@@ -133,6 +135,7 @@ fn details(error: &Error, fields: &Bound<'_, PyDict>) -> PyResult<()> {
             fields.set_item("field", *field)?;
             fields.set_item("index", *index)?;
         }
+        Error::OutOfMemory { bytes } => fields.set_item("bytes", *bytes)?,
         _ => {}
     }
     Ok(())

@@ -80,6 +80,7 @@ impl Error {
             Error::InvalidState { .. } => "invalid_state",
             Error::Lookup(_) => "parameter",
             Error::MatrixContract { .. } => "matrix_contract",
+            Error::OutOfMemory { .. } => "memory",
             Error::MatrixShapeChanged { .. } => "matrix_shape_changed",
         }
     }
@@ -147,7 +148,8 @@ impl Error {
             | Error::TooManyItems { .. }
             | Error::NotExactInRuns(_)
             | Error::InvalidState { .. }
-            | Error::Lookup(_) => Location::default(),
+            | Error::Lookup(_)
+            | Error::OutOfMemory { .. } => Location::default(),
         }
     }
 }
@@ -283,6 +285,7 @@ mod tests {
                 expected: 2,
                 found: 1,
             },
+            Error::OutOfMemory { bytes: 1 << 40 },
             Error::MatrixShapeChanged {
                 matrix: Input::Labels,
                 expected: (1, 2),
@@ -328,7 +331,8 @@ mod tests {
             Error::InvalidState { .. } => 30,
             Error::Lookup(_) => 31,
             Error::MatrixContract { .. } => 32,
-            Error::MatrixShapeChanged { .. } => 33,
+            Error::OutOfMemory { .. } => 33,
+            Error::MatrixShapeChanged { .. } => 34,
         }
     }
 
@@ -366,12 +370,12 @@ mod tests {
             (22, at(None, Some(1), Some(5))),
             (29, at(None, Some(7), None)),
             (32, at(scores, Some(4), None)),
-            (33, at(labels, None, None)),
+            (34, at(labels, None, None)),
         ];
         for (i, location) in expected {
             assert_eq!(errors[i].location(), location, "{}", errors[i].kind());
         }
-        for i in [0, 3, 7, 10, 17, 25, 31] {
+        for i in [0, 3, 7, 10, 17, 25, 31, 33] {
             assert_eq!(
                 errors[i].location(),
                 Location::default(),
