@@ -2,31 +2,15 @@
 //! `rankmetrics eval`, Python and R share.
 
 use rankmetrics::registry::{Convention, Preset};
-use rankmetrics::{Error, LabelMatrix, ScoreMatrix, TiePolicy};
+use rankmetrics::{Error, LabelMatrix, ScoreMatrix};
 
-use crate::errors::Failure;
+use crate::errors::{parse_name, Failure};
 
 /// What `rm_evaluate` computes: a preset of the registry.
 pub struct Metric(Preset);
 
 fn parameter(message: String) -> Failure {
     Failure::new("parameter", message)
-}
-
-fn convention(name: &str) -> Result<Convention, Failure> {
-    Convention::parse(name).ok_or_else(|| {
-        parameter(format!(
-            "unknown convention {name:?}; expected one of: rankmetrics, sklearn, torchmetrics, mldr, mulan"
-        ))
-    })
-}
-
-fn ties(name: &str) -> Result<TiePolicy, Failure> {
-    TiePolicy::parse(name).ok_or_else(|| {
-        parameter(format!(
-            "ties = {name:?}: expected max, min, average, first, last, random, random:SEED, expected, optimistic or pessimistic"
-        ))
-    })
 }
 
 impl Metric {
@@ -51,11 +35,11 @@ impl Metric {
         }
         let params: Vec<(String, String)> =
             keys.iter().cloned().zip(values.iter().cloned()).collect();
-        let c = convention(convention_name)?;
+        let c: Convention = parse_name(convention_name)?;
         let t = if tie_rule.is_empty() {
             None
         } else {
-            Some(ties(tie_rule)?)
+            Some(parse_name(tie_rule)?)
         };
         Ok(Metric(Preset::lookup(c, metric, &params, t)?))
     }
@@ -81,10 +65,12 @@ impl Metric {
 
 /// The metric names `convention` knows.
 pub fn metric_names(convention_name: &str) -> Result<Vec<&'static str>, Failure> {
-    Ok(convention(convention_name)?.metric_names().to_vec())
+    let c: Convention = parse_name(convention_name)?;
+    Ok(c.metric_names().to_vec())
 }
 
 /// The parameter keys `metric` of `convention` takes (besides `ties`).
 pub fn param_keys(convention_name: &str, metric: &str) -> Result<Vec<&'static str>, Failure> {
-    Ok(Preset::param_keys(convention(convention_name)?, metric).to_vec())
+    let c: Convention = parse_name(convention_name)?;
+    Ok(Preset::param_keys(c, metric).to_vec())
 }
