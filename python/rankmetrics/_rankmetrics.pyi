@@ -28,12 +28,6 @@ class Metric:
         params: List[Tuple[str, str]],
         ties: Optional[str] = None,
     ) -> Metric: ...
-    @staticmethod
-    def labelwise(name: str, average: str, ties: str, undefined: Union[str, float]) -> Metric: ...
-    @staticmethod
-    def propensity_scored(
-        name: str, k: int, ties: str, inverse_propensities: List[float]
-    ) -> Metric: ...
     def evaluate(
         self,
         y_true: _Labels,
