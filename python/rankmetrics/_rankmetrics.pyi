@@ -6,7 +6,7 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import final
 
-__all__ = ["__version__", "Accumulator", "Metric", "compare", "grid_summary", "inverse_propensities", "metric_names", "param_keys", "set_micro_pool_cells"]
+__all__ = ["__version__", "Accumulator", "Metric", "compare", "grid_layout", "grid_summary", "inverse_propensities", "metric_names", "param_keys", "set_micro_pool_cells"]
 
 _Labels = Union[
     npt.NDArray[np.uint8],
@@ -71,6 +71,7 @@ def compare(
     sample_weight: Optional[npt.NDArray[np.float64]] = None,
     threads: int = 1,
 ) -> List[Dict[str, Any]]: ...
+def grid_layout() -> List[Dict[str, Any]]: ...
 def grid_summary(metric: str, values: List[Tuple[str, float]], weighted: bool = False) -> Dict[str, Any]: ...
 def metric_names(convention: str) -> List[str]: ...
 def set_micro_pool_cells(cells: Optional[int]) -> None: ...

@@ -558,6 +558,39 @@ fn cell_presets(
         .collect()
 }
 
+/// The grid's layout: for every concept, in order, each cell's column and the preset
+/// [`compare`] evaluates there (its concept → preset table). For evaluating the cells elsewhere,
+/// on many workers, and rebuilding each row's summary with [`Summary::of`].
+///
+/// # Errors
+/// The registry's error if a preset of the mapping is unknown to it (ruled out by the tests).
+///
+/// # Example
+/// ```
+/// use rankmetrics::compare::{compare, layout, Options};
+/// let rows = layout(Options::default()).unwrap();
+/// let grid = compare(&[[1, 0], [0, 1]], &[[0.5, 0.5], [0.2, 0.9]], None, Options::default());
+/// assert_eq!(rows.len(), grid.len());
+/// let (concept, cells) = &rows[1];
+/// assert_eq!(concept.name, grid[1].concept.name);
+/// assert_eq!(cells[0].1, grid[1].cells.iter().flatten().next().unwrap().preset);
+/// ```
+#[allow(clippy::type_complexity)]
+pub fn layout(
+    options: Options,
+) -> Result<Vec<(&'static Concept, Vec<(Column, Preset)>)>, LookupError> {
+    let columns = Column::all();
+    Ok(CONCEPTS
+        .iter()
+        .zip(cell_presets(&columns, options)?)
+        .map(|(concept, presets)| {
+            let cells = columns.iter().zip(presets);
+            let cells = cells.filter_map(|(&column, preset)| Some((column, preset?)));
+            (concept, cells.collect())
+        })
+        .collect())
+}
+
 /// The number of cells `compare` computes.
 pub fn cell_count() -> usize {
     let columns = Column::all();
