@@ -150,3 +150,32 @@ fn every_entry_gives_the_same_bits_through_the_library_and_the_command() {
         path.display()
     );
 }
+
+#[test]
+fn a_list_parameter_reads_from_a_file() {
+    let scratch = Scratch::new("registry-file");
+    let props = scratch.file("props.txt", "1 2\n3,1.5\n\n2\n");
+    let eval = |value: String| {
+        let args = [
+            "eval",
+            "--quiet",
+            "--format",
+            "json",
+            "--metric",
+            "psndcg_at_k",
+        ];
+        let r = run(&[&args[..], &["--param", &value]].concat());
+        r.outcomes().pop().unwrap().1.unwrap()
+    };
+    let from_file = eval(format!("inv_propensities=@{}", props.display()));
+    assert_eq!(from_file, eval("inv_propensities=1,2,3,1.5,2".into()));
+    let missing = props.with_file_name("absent.txt");
+    let r = run(&[
+        "eval",
+        "--metric",
+        "psndcg_at_k",
+        "--param",
+        &format!("inv_propensities=@{}", missing.display()),
+    ]);
+    assert!(r.status != 0 && r.stderr.contains("cannot read"), "{r:?}");
+}
