@@ -300,7 +300,7 @@ pub(super) fn mulan_row(ctx: &mut Ctx<'_>, metric: AnyRow) -> Result<Plan, Looku
 /// MULAN's interpolated average precisions {num_recall_levels}.
 pub(super) fn mulan_interpolated(
     ctx: &mut Ctx<'_>,
-    metric: fn(usize) -> metrics::InterpolatedAveragePrecision,
+    metric: impl FnOnce(usize) -> metrics::InterpolatedAveragePrecision,
 ) -> Result<Plan, LookupError> {
     let value = ctx.get("num_recall_levels").unwrap_or("10");
     let levels = match value.parse::<usize>() {

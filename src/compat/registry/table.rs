@@ -219,6 +219,17 @@ const RANKMETRICS: &[MetricEntry] = &[
         let ap = metrics::LabelAveragePrecision::new(average, c.policy).on_undefined(undefined);
         Ok(Plan::Labelwise(AnyLabelwise::AveragePrecision(ap)))
     }),
+    entry!("interpolated_average_precision", ties: MAX, default_run: false, [
+        "average": Name = (Some("macro")), "undefined": NumberOrName = (Some("nan")),
+        "num_recall_levels": Integer = (Some("10")),
+    ], |c| {
+        let (average, undefined) = rankmetrics_labelwise(c)?;
+        let policy = c.policy;
+        mulan_interpolated(c, |levels| {
+            let aip = metrics::InterpolatedAveragePrecision::new(average, policy, levels);
+            aip.on_undefined(undefined)
+        })
+    }),
     entry!("psprecision_at_k", ties: MAX, default_run: false, [
         "k": Integer = (Some("5")), "inv_propensities": Numbers = required,
     ], |c| {
