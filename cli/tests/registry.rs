@@ -39,8 +39,11 @@ fn required(key: &str) -> &'static str {
     "1,2,3,1.5,2"
 }
 
+/// A metric of a convention with the parameters it is given.
+type Case = (Convention, &'static str, Vec<(&'static str, &'static str)>);
+
 /// Every entry of every convention, with the parameters it needs.
-fn cases() -> Vec<(Convention, &'static str, Vec<(&'static str, &'static str)>)> {
+fn cases() -> Vec<Case> {
     let mut cases = Vec::new();
     for convention in Convention::ALL {
         for entry in convention.entries() {
