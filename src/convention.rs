@@ -1,5 +1,5 @@
-//! [`Convention`]: the families of presets (this crate's own metrics, or one toolkit's), their
-//! names and their metrics' names. It sits at the foundation, below the registry that looks
+//! [`Convention`]: the families of presets (this crate's own metrics, or one toolkit's) and
+//! their names; their metrics are in the registry's tables (`compat/registry/table.rs`). It sits at the foundation, below the registry that looks
 //! presets up, because the crate's [`Error`](crate::Error) names a convention in
 //! [`LookupError`](crate::registry::LookupError)'s message.
 
@@ -76,70 +76,6 @@ impl Convention {
     /// ```
     pub fn parse(name: &str) -> Option<Convention> {
         Convention::ALL.into_iter().find(|c| c.name() == name)
-    }
-
-    /// The metrics of this convention, named as the toolkit names them.
-    ///
-    /// # Example
-    /// ```
-    /// use rankmetrics::registry::Convention;
-    /// assert_eq!(Convention::Mulan.metric_names()[0], "AveragePrecision");
-    /// ```
-    pub fn metric_names(self) -> &'static [&'static str] {
-        match self {
-            Convention::Rankmetrics => &[
-                "coverage",
-                "average_precision",
-                "ranking_loss",
-                "one_error",
-                "is_error",
-                "error_set_size",
-                "dcg",
-                "ndcg",
-                "precision_at_k",
-                "recall_at_k",
-                "ndcg_at_k",
-            ],
-            Convention::Sklearn => &[
-                "coverage_error",
-                "label_ranking_average_precision_score",
-                "label_ranking_loss",
-                "dcg_score",
-                "ndcg_score",
-                "roc_auc_score",
-                "average_precision_score",
-            ],
-            Convention::Torchmetrics => &[
-                "multilabel_coverage_error",
-                "multilabel_ranking_average_precision",
-                "multilabel_ranking_loss",
-                "retrieval_normalized_dcg",
-            ],
-            Convention::Mldr => &[
-                "average_precision",
-                "coverage",
-                "one_error",
-                "ranking_loss",
-                "macro_auc",
-                "example_auc",
-                "micro_auc",
-            ],
-            Convention::Mulan => &[
-                "AveragePrecision",
-                "Coverage",
-                "OneError",
-                "IsError",
-                "ErrorSetSize",
-                "RankingLoss",
-                "MacroAUC",
-                "MicroAUC",
-                "MeanAveragePrecision",
-                "GeometricMeanAveragePrecision",
-                "MeanAverageInterpolatedPrecision",
-                "GeometricMeanAverageInterpolatedPrecision",
-                "MacroAUCPR",
-            ],
-        }
     }
 
     /// Whether the toolkit's own functions take sample weights (only scikit-learn's do; the

@@ -289,7 +289,7 @@ impl fmt::Display for StatePlace<'_> {
 #[non_exhaustive]
 pub enum LookupError {
     /// The convention has no metric of that name.
-    #[error("{convention} has no metric {metric:?}; it has: {}", convention.metric_names().join(", "))]
+    #[error("{convention} has no metric {metric:?}; it has: {}{}", convention.metric_names().join(", "), did_you_mean(*convention, metric))]
     UnknownMetric {
         /// The convention.
         convention: Convention,
@@ -618,4 +618,12 @@ pub enum Error {
         /// The shape reported later.
         found: (usize, usize),
     },
+}
+
+/// ". Did you mean ...?" with the names closest to an unknown metric's, or nothing.
+fn did_you_mean(convention: Convention, metric: &str) -> String {
+    match convention.closest_metric_names(metric).as_slice() {
+        [] => String::new(),
+        names => format!(". Did you mean {}?", names.join(" or ")),
+    }
 }

@@ -93,7 +93,12 @@ fn relevant_weight(y: &[f64], weights: &[f64], l: usize) -> f64 {
 fn presets() -> Vec<(Preset, bool)> {
     let mut presets = Vec::new();
     for convention in Convention::ALL {
-        for &name in convention.metric_names() {
+        for &name in convention
+            .entries()
+            .iter()
+            .filter(|e| !e.needs_params())
+            .map(|e| &e.name)
+        {
             presets.push((
                 Preset::lookup(convention, name, Preset::NO_PARAMS, None).unwrap(),
                 false,

@@ -301,11 +301,15 @@ fn toolkit_presets_keep_their_own_rules() {
 fn the_registry_takes_labels_for_metrics_of_relevance() {
     let nonzero = [("labels".to_string(), "nonzero".to_string())];
     let names = Convention::Rankmetrics.metric_names();
-    // Every metric of the convention but the graded ones.
+    // Every row-wise metric of the convention but the graded and propensity-scored ones.
     let relevance: Vec<&str> = names
         .iter()
         .copied()
-        .filter(|n| !matches!(*n, "dcg" | "ndcg"))
+        .filter(|&n| {
+            let graded = matches!(n, "dcg" | "ndcg" | "psprecision_at_k" | "psndcg_at_k");
+            let p = Preset::lookup(Convention::Rankmetrics, n, Preset::NO_PARAMS, None);
+            !graded && p.is_ok_and(|p| p.is_row_wise())
+        })
         .collect();
     assert_eq!(relevance.len(), 9);
     for name in relevance {

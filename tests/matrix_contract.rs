@@ -197,7 +197,12 @@ macro_rules! labelwise {
 fn every_preset() -> Vec<Preset> {
     let mut presets = Vec::new();
     for convention in Convention::ALL {
-        for &name in convention.metric_names() {
+        for &name in convention
+            .entries()
+            .iter()
+            .filter(|e| !e.needs_params())
+            .map(|e| &e.name)
+        {
             presets.push(Preset::lookup(convention, name, Preset::NO_PARAMS, None).unwrap());
         }
     }

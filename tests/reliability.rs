@@ -100,7 +100,9 @@ impl Case {
 fn preset_cases(ties: Option<TiePolicy>) -> Vec<Case> {
     let mut cases = Vec::new();
     for convention in Convention::ALL {
-        for &name in convention.metric_names() {
+        // Entries that need a parameter (one inverse propensity a label) have their own tests.
+        for entry in convention.entries().iter().filter(|e| !e.needs_params()) {
+            let name = entry.name;
             let preset = Preset::lookup(convention, name, Preset::NO_PARAMS, ties)
                 .unwrap_or_else(|e| panic!("{convention} {name}: {e}"));
             cases.push(Case {

@@ -15,7 +15,12 @@ use rankmetrics::{set_avx512_loops, set_wide_loops, wide_loops_in_use, RowMajor,
 fn every_preset() -> Vec<Preset> {
     let mut presets = Vec::new();
     for convention in Convention::ALL {
-        for &name in convention.metric_names() {
+        for &name in convention
+            .entries()
+            .iter()
+            .filter(|e| !e.needs_params())
+            .map(|e| &e.name)
+        {
             for ties in [None, Some(TiePolicy::Expected), Some(TiePolicy::Last)] {
                 presets.push(Preset::lookup(convention, name, Preset::NO_PARAMS, ties).unwrap());
             }

@@ -227,7 +227,7 @@ pub struct EvalArgs {
     pub convention: Convention,
 
     /// A metric of the convention, named as the toolkit names it; repeat for several
-    /// [default: every metric of the convention]
+    /// [default: every metric of the convention; under rankmetrics, its row-wise ones]
     #[arg(long = "metric", value_name = "NAME")]
     pub metrics: Vec<String>,
 
@@ -342,10 +342,21 @@ fn parse_ties(s: &str) -> Result<TiePolicy, String> {
         .map_err(|e: rankmetrics::UnknownName| e.to_string())
 }
 
+/// `KEY=VALUE`, or `KEY=@FILE`: the value is the file's numbers (separated by commas, spaces
+/// or newlines), joined by commas, as a list parameter (`inv_propensities`) takes them.
 fn parse_param(s: &str) -> Result<(String, String), String> {
     match s.split_once('=') {
-        Some((key, value)) if !key.is_empty() => Ok((key.to_string(), value.to_string())),
-        _ => Err("expected KEY=VALUE".into()),
+        Some((key, value)) if !key.is_empty() => match value.strip_prefix('@') {
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| format!("cannot read {path}: {e}"))?;
+                let items = text.split(|c: char| c == ',' || c.is_whitespace());
+                let numbers: Vec<&str> = items.filter(|v| !v.is_empty()).collect();
+                Ok((key.to_string(), numbers.join(",")))
+            }
+            None => Ok((key.to_string(), value.to_string())),
+        },
+        _ => Err("expected KEY=VALUE (or KEY=@FILE)".into()),
     }
 }
 
@@ -361,7 +372,11 @@ fn parse_param(s: &str) -> Result<(String, String), String> {
 pub fn presets(args: &EvalArgs, scores_float32: bool) -> Result<Vec<Preset>, String> {
     let convention = args.convention;
     let names: Vec<&str> = if args.metrics.is_empty() {
-        convention.metric_names().to_vec()
+        let entries = convention.entries().iter();
+        entries
+            .filter(|e| e.in_default_run)
+            .map(|e| e.name)
+            .collect()
     } else {
         args.metrics.iter().map(String::as_str).collect()
     };
@@ -428,15 +443,21 @@ fn conventions_help() -> String {
     for convention in Convention::ALL {
         let _ = writeln!(help, "\n  {convention}: {}", describe(convention));
         let width = convention.metric_names().iter().map(|n| n.len()).max();
-        for name in convention.metric_names() {
-            let defaults = Preset::lookup(convention, name, Preset::NO_PARAMS, None)
-                .map(|p| {
-                    p.params()
-                        .iter()
-                        .map(|(k, v)| format!(" {k}={v}"))
-                        .collect::<String>()
-                })
-                .unwrap_or_default();
+        for entry in convention.entries() {
+            let name = entry.name;
+            // A metric with a required parameter lists its keys: REQUIRED where no default.
+            let defaults = match Preset::lookup(convention, name, Preset::NO_PARAMS, None) {
+                Ok(p) => p
+                    .params()
+                    .iter()
+                    .map(|(k, v)| format!(" {k}={v}"))
+                    .collect(),
+                Err(_) => entry
+                    .params
+                    .iter()
+                    .map(|p| format!(" {}={}", p.key, p.default.unwrap_or("REQUIRED")))
+                    .collect::<String>(),
+            };
             let _ = writeln!(help, "    {name:<w$}{defaults}", w = width.unwrap_or(0));
         }
     }
@@ -470,6 +491,12 @@ Parameter values:
                              label is relevant): rankmetrics' metrics of relevance
   ties_method                average | first | last | max | min | random | random:SEED
   weka                       3.7 (ties within 1e-6, as MULAN ships) | 3.9 (exact ties)
+  average                    macro | micro | weighted | samples: over what a label-wise metric
+                             is computed and averaged (roc_auc, label_average_precision)
+  undefined                  nan | skip | error | a number: what a label (or row) without
+                             both classes gives
+  inv_propensities           one inverse propensity per label, comma-separated, or @FILE: a
+                             file of them separated by commas, spaces or newlines
   dtype                      float32 | float64: torchmetrics' preds dtype (its sigmoid and ties
                              follow it) [default: the scores file's: float32 for an <f4 .npy
                              file, float64 for text and other .npy files]
@@ -480,4 +507,6 @@ Examples:
   rankmetrics eval --y-true labels.csv --y-score scores.csv --convention sklearn \\
       --metric coverage_error --sample-weight weights.txt --format json
   rankmetrics eval --y-true labels.csv --y-score scores.csv --convention mldr \\
-      --metric coverage --param ties_method=first";
+      --metric coverage --param ties_method=first
+  rankmetrics eval --metric roc_auc --param average=micro
+  rankmetrics eval --metric psprecision_at_k --param k=3 --param inv_propensities=@props.txt";

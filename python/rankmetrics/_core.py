@@ -32,6 +32,11 @@ TIE_POLICIES: Tuple[str, ...] = (
 
 
 def _param_value(value: Any) -> str:
+    if isinstance(value, (list, tuple, np.ndarray)):
+        # A list of numbers (``inv_propensities``): comma-separated, each float's shortest
+        # round-trip text, so the crate reads back the same bits.
+        numbers = np.ascontiguousarray(value, dtype=np.float64).ravel()
+        return ",".join(repr(float(x)) for x in numbers)
     if isinstance(value, (bool, np.bool_)):
         return "true" if value else "false"
     if isinstance(value, float) and np.isnan(value):
@@ -293,40 +298,7 @@ def accumulator(
             f'state={state!r}: expected "rows" or "runs"', "InvalidParam", {"parameter": "state", "value": state}
         )
     runs = state == "runs"
-    if convention == "rankmetrics" and metric in _TYPED:
-        return Accumulator(_typed(metric, ties, params).accumulator(first_row, runs))
     return Accumulator(lookup(convention, metric, ties, params).accumulator(first_row, runs))
-
-
-_TYPED_KEYS = {
-    "roc_auc": ("average", "undefined"),
-    "label_average_precision": ("average", "undefined"),
-    "psprecision_at_k": ("inv_propensities", "k"),
-    "psndcg_at_k": ("inv_propensities", "k"),
-}
-"""rankmetrics' label-wise and propensity-scored metrics (built by :func:`_typed`, not looked up
-in the registry) and the keywords each takes."""
-
-_TYPED = tuple(_TYPED_KEYS)
-
-
-def _typed(metric: str, ties: Optional[str], params: Mapping[str, Any]) -> Metric:
-    """rankmetrics' label-wise and propensity-scored metrics from their functions' keywords."""
-    params = dict(params)
-    if metric in ("roc_auc", "label_average_precision"):
-        average = params.pop("average", "macro")
-        undefined = params.pop("undefined", "nan")
-        default_ties = "average" if metric == "roc_auc" else "max"
-        built = Metric.labelwise(metric, average, _input.ties(ties) or default_ties, undefined)
-    else:
-        if "inv_propensities" not in params:
-            raise TypeError(f"{metric} needs inv_propensities= (one per label)")
-        props = np.ascontiguousarray(params.pop("inv_propensities"), dtype=np.float64).ravel()
-        k = params.pop("k", 5)
-        built = Metric.propensity_scored(metric, int(k), _input.ties(ties) or "max", props.tolist())
-    if params:
-        raise TypeError(f"{metric} takes no parameter(s) {', '.join(sorted(params))}")
-    return built
 
 
 def metric_accumulator(metric: Metric, first_row: int = 0) -> Accumulator:

@@ -65,10 +65,7 @@ def metric_specs(
             name, own = item[0], dict(item[1])
             key = f"{name}({', '.join(f'{k}={v!r}' for k, v in own.items())})"
         conv = own.get("convention", convention)
-        if conv == "rankmetrics" and name in _core._TYPED_KEYS:
-            keys = set(_core._TYPED_KEYS[name])
-        else:
-            keys = set(_core.param_keys(conv, name))
+        keys = set(_core.param_keys(conv, name))
         taken |= keys & set(params)
         shared = {k: v for k, v in params.items() if k in keys and k not in own}
         spec = {"convention": convention, "metric": name, "ties": ties, **shared, **own}

@@ -1,9 +1,9 @@
 """:func:`rankmetrics.compare` through the engines: the one-process grid's cells as metric
 specs for the distributed evaluation, and the grid rebuilt from the merged values.
 
-Each cell's preset is the one :func:`rankmetrics.compare` evaluates (read from the grid it gives
-on a one-row input, so the mapping of concepts to presets stays the crate's); a cell whose value
-is undefined holds the error's message, as one process's grid does.
+Each cell's preset is the one :func:`rankmetrics.compare` evaluates (the crate's grid layout,
+its concept → preset table); a cell whose value is undefined holds the error's message, as one
+process's grid does.
 
 >>> import rankmetrics
 >>> from rankmetrics import _grid
@@ -19,20 +19,13 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, List, Tuple
 
-import numpy as np
-
 from . import _core, _distributed
 from ._compare import Comparison
-from ._rankmetrics import compare as _compare
+from ._rankmetrics import grid_layout as _grid_layout
 from ._rankmetrics import grid_summary as _grid_summary
 from .exceptions import RankmetricsError
 
 Item = Tuple[str, Dict[str, Any]]
-
-
-def _template() -> List[Dict[str, Any]]:
-    """The grid's rows on a one-row input: every cell's column and preset (its values unused)."""
-    return _compare(np.array([[1, 0]], dtype=np.uint8), np.array([[0.5, 0.1]]), None, 1)  # type: ignore[no-any-return]
 
 
 def _item(cell: Dict[str, Any]) -> Item:
@@ -49,7 +42,7 @@ def _key(item: Item) -> str:
 def specs() -> Dict[str, Item]:
     """Every distinct cell preset of the grid, by the key the engines' results give it."""
     out: Dict[str, Item] = {}
-    for row in _template():
+    for row in _grid_layout():
         for cell in row["cells"]:
             item = _item(cell)
             out.setdefault(_key(item), item)
@@ -88,7 +81,7 @@ def comparison(evaluate: Callable[[List[Item]], Dict[str, Any]], weighted: bool 
     items = specs()
     values = dict(zip(items, evaluate(list(items.values())).values()))
     rows = []
-    for template in _template():
+    for template in _grid_layout():
         cells = []
         for cell in template["cells"]:
             got = values[_key(_item(cell))]

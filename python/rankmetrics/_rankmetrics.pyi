@@ -6,7 +6,7 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import final
 
-__all__ = ["__version__", "Accumulator", "Metric", "compare", "grid_summary", "inverse_propensities", "metric_names", "param_keys", "set_micro_pool_cells"]
+__all__ = ["__version__", "Accumulator", "Metric", "compare", "grid_layout", "grid_summary", "inverse_propensities", "metric_names", "param_keys", "set_micro_pool_cells"]
 
 _Labels = Union[
     npt.NDArray[np.uint8],
@@ -27,12 +27,6 @@ class Metric:
         metric: str,
         params: List[Tuple[str, str]],
         ties: Optional[str] = None,
-    ) -> Metric: ...
-    @staticmethod
-    def labelwise(name: str, average: str, ties: str, undefined: Union[str, float]) -> Metric: ...
-    @staticmethod
-    def propensity_scored(
-        name: str, k: int, ties: str, inverse_propensities: List[float]
     ) -> Metric: ...
     def evaluate(
         self,
@@ -77,6 +71,7 @@ def compare(
     sample_weight: Optional[npt.NDArray[np.float64]] = None,
     threads: int = 1,
 ) -> List[Dict[str, Any]]: ...
+def grid_layout() -> List[Dict[str, Any]]: ...
 def grid_summary(metric: str, values: List[Tuple[str, float]], weighted: bool = False) -> Dict[str, Any]: ...
 def metric_names(convention: str) -> List[str]: ...
 def set_micro_pool_cells(cells: Optional[int]) -> None: ...

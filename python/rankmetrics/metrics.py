@@ -23,7 +23,6 @@ from typing import Any, Optional, Sequence, Union
 import numpy as np
 
 from . import _core, _input
-from ._rankmetrics import Metric
 from ._rankmetrics import inverse_propensities as _inverse_propensities
 
 __all__ = [
@@ -197,7 +196,7 @@ ndcg_at_k.__doc__ = _doc(
 
 
 def _labelwise_metric(name: str, y_true: Any, y_score: Any, average: str, sample_weight: Any, ties: str, undefined: Union[str, float], threads: Optional[int]) -> float:
-    m = Metric.labelwise(name, average, ties, undefined)
+    m = _core.lookup("rankmetrics", name, ties, {"average": average, "undefined": undefined})
     return _core.run(m, y_true, y_score, sample_weight, threads)
 
 
@@ -219,7 +218,7 @@ def roc_auc(y_true: Any, y_score: Any, *, average: str = "macro", sample_weight:
         What a column (or row) with a single class gives: NaN, left out of the mean, an
         error, or this number.
     threads : int, default=None
-        Accepted for symmetry; label-wise metrics run on one thread here.
+        Worker threads (the value is the same to the bit whatever the number).
 
     Examples
     --------
@@ -249,7 +248,7 @@ def label_average_precision(y_true: Any, y_score: Any, *, average: str = "macro"
     undefined : {"nan", "skip", "error"} or float, default="nan"
         What a column (or row) without a relevant item gives.
     threads : int, default=None
-        Accepted for symmetry; label-wise metrics run on one thread here.
+        Worker threads (the value is the same to the bit whatever the number).
 
     Examples
     --------
@@ -276,8 +275,7 @@ def inverse_propensities(label_frequencies: Sequence[float], n: int, *, A: float
 
 
 def _propensity(name: str, y_true: Any, y_score: Any, k: int, inv_propensities: Any, sample_weight: Any, ties: str, threads: Optional[int], per_sample: bool) -> Value:
-    props = np.ascontiguousarray(inv_propensities, dtype=np.float64).ravel().tolist()
-    m = Metric.propensity_scored(name, int(k), ties, props)
+    m = _core.lookup("rankmetrics", name, ties, {"k": k, "inv_propensities": inv_propensities})
     if per_sample:
         return m.per_sample(_input.labels(y_true), _input.scores(y_score), _input.threads(threads))
     return _core.run(m, y_true, y_score, sample_weight, threads)

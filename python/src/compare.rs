@@ -4,12 +4,29 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use rankmetrics::compare::{
-    compare as grid, compare_parallel, Column, Options, Row, Summary, CONCEPTS,
+    compare as grid, compare_parallel, layout, Column, Options, Row, Summary, CONCEPTS,
 };
-use rankmetrics::registry::TieAnalysis;
+use rankmetrics::registry::{Preset, TieAnalysis};
 
+use crate::errors::lookup_to_py;
 use crate::input::{weights, with_views, Labels, Scores, Weights};
 use crate::threads::pool;
+
+/// A cell's column and preset (`convention`, `metric`, `params` as (key, value) strings).
+fn cell_dict<'py>(
+    py: Python<'py>,
+    column: Column,
+    preset: &Preset,
+) -> PyResult<Bound<'py, PyDict>> {
+    let c = PyDict::new(py);
+    c.set_item("column", column.name())?;
+    c.set_item("convention", preset.convention().name())?;
+    c.set_item("metric", preset.name())?;
+    let params = preset.params().iter();
+    let params: Vec<(&str, String)> = params.map(|(k, v)| (*k, v.to_string())).collect();
+    c.set_item("params", params)?;
+    Ok(c)
+}
 
 fn row_dict<'py>(py: Python<'py>, row: &Row) -> PyResult<Bound<'py, PyDict>> {
     let dict = PyDict::new(py);
@@ -17,17 +34,7 @@ fn row_dict<'py>(py: Python<'py>, row: &Row) -> PyResult<Bound<'py, PyDict>> {
     dict.set_item("over", row.concept.over.name())?;
     let cells = PyList::empty(py);
     for cell in row.cells.iter().flatten() {
-        let c = PyDict::new(py);
-        c.set_item("column", cell.column.name())?;
-        c.set_item("convention", cell.preset.convention().name())?;
-        c.set_item("metric", cell.preset.name())?;
-        let params: Vec<(&str, String)> = cell
-            .preset
-            .params()
-            .iter()
-            .map(|(k, v)| (*k, v.to_string()))
-            .collect();
-        c.set_item("params", params)?;
+        let c = cell_dict(py, cell.column, &cell.preset)?;
         match &cell.result {
             Ok(v) => {
                 c.set_item("value", *v)?;
@@ -120,4 +127,24 @@ pub fn grid_summary<'py>(
     let dict = PyDict::new(py);
     summary_items(&dict, &Summary::of(&values).within(&tie), &tie)?;
     Ok(dict)
+}
+
+/// The grid's layout without values: one dict per concept (`metric`, `over`, `cells`), each
+/// cell's `column`, `convention`, `metric` and `params`, in `compare()`'s order: the cells to
+/// evaluate elsewhere (the engines) before [`grid_summary`] rebuilds each row.
+#[pyfunction]
+pub fn grid_layout(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
+    let list = PyList::empty(py);
+    for (concept, cells) in layout(Options::default()).map_err(lookup_to_py)? {
+        let dict = PyDict::new(py);
+        dict.set_item("metric", concept.name)?;
+        dict.set_item("over", concept.over.name())?;
+        let cell_list = PyList::empty(py);
+        for (column, preset) in &cells {
+            cell_list.append(cell_dict(py, *column, preset)?)?;
+        }
+        dict.set_item("cells", cell_list)?;
+        list.append(dict)?;
+    }
+    Ok(list)
 }

@@ -1,53 +1,26 @@
-//! `Metric`: a metric of the crate, looked up by name (a preset of any convention) or built
-//! from its parameters (the label-wise and propensity-scored metrics, which have no registry
-//! name), evaluated on numpy arrays.
+//! `Metric`: a metric of the crate looked up by name in the registry (every convention's
+//! metrics, rankmetrics' label-wise and propensity-scored ones included), evaluated on numpy
+//! arrays.
 
 use numpy::{PyArray1, ToPyArray};
 use pyo3::prelude::*;
 use rankmetrics::registry::{evaluate_all_parallel, Convention, Preset};
-use rankmetrics::{
-    parallel, LabelAveragePrecision, PropensityModel, PsNdcgAtK, PsPrecisionAtK, RankingMetric,
-    RocAuc, RowMetric, Undefined,
-};
+use rankmetrics::PropensityModel;
 
 use crate::errors::{lookup_to_py, parameter_error, parse_name, to_py};
 use crate::input::{weights, with_views, Labels, Scores, Weights};
-use crate::state::{Accumulator, State};
+use crate::state::Accumulator;
 use crate::threads::pool;
-
-/// What a [`Metric`] computes.
-#[derive(Debug, Clone)]
-pub enum Kind {
-    /// A toolkit's metric, or rankmetrics' own row-wise metric, by name.
-    Preset(Preset),
-    /// ROC AUC under any averaging and tie policy.
-    RocAuc(RocAuc),
-    /// Label-wise average precision under any averaging and tie policy.
-    LabelAp(LabelAveragePrecision),
-    /// Propensity-scored precision at k.
-    PsPrecision(PsPrecisionAtK),
-    /// Propensity-scored nDCG at k.
-    PsNdcg(PsNdcgAtK),
-}
 
 /// A metric ready to evaluate (see the `rankmetrics` package for the public functions).
 #[pyclass(module = "rankmetrics._rankmetrics", frozen)]
 pub struct Metric {
-    kind: Kind,
+    preset: Preset,
 }
 
 /// A convention by name.
 pub(crate) fn parse_convention(name: &str) -> PyResult<Convention> {
     parse_name(name, "convention")
-}
-
-/// What an undefined label (or row, or pool) gives: a number, or `"nan"`, `"skip"`, `"error"`
-/// (or a number as text), read by the crate.
-fn parse_undefined(undefined: &Bound<'_, PyAny>) -> PyResult<Undefined> {
-    if let Ok(value) = undefined.extract::<f64>() {
-        return Ok(Undefined::Value(value));
-    }
-    parse_name(&undefined.extract::<String>()?, "undefined")
 }
 
 /// A count parameter (`k`, `first_row`, `n`): a non-negative integer that fits the platform's
@@ -59,19 +32,6 @@ fn count(value: &Bound<'_, PyAny>, parameter: &str) -> PyResult<usize> {
             parameter,
         )
     })
-}
-
-/// Runs `$body` on the metric inside `kind` (bound to `$m`), whatever its type.
-macro_rules! on_kind {
-    ($kind:expr, |$m:ident| $body:expr) => {
-        match $kind {
-            Kind::Preset($m) => $body,
-            Kind::RocAuc($m) => $body,
-            Kind::LabelAp($m) => $body,
-            Kind::PsPrecision($m) => $body,
-            Kind::PsNdcg($m) => $body,
-        }
-    };
 }
 
 #[pymethods]
@@ -88,66 +48,7 @@ impl Metric {
         let convention = parse_convention(convention)?;
         let ties = ties.map(|t| parse_name(t, "ties")).transpose()?;
         let preset = Preset::lookup(convention, metric, &params, ties).map_err(lookup_to_py)?;
-        Ok(Metric {
-            kind: Kind::Preset(preset),
-        })
-    }
-
-    /// ROC AUC (`"roc_auc"`) or label-wise average precision (`"label_average_precision"`).
-    #[staticmethod]
-    #[pyo3(signature = (name, average, ties, undefined))]
-    fn labelwise(
-        name: &str,
-        average: &str,
-        ties: &str,
-        undefined: &Bound<'_, PyAny>,
-    ) -> PyResult<Metric> {
-        let (average, ties, undefined) = (
-            parse_name(average, "average")?,
-            parse_name(ties, "ties")?,
-            parse_undefined(undefined)?,
-        );
-        let kind = match name {
-            "roc_auc" => Kind::RocAuc(RocAuc::new(average, ties).on_undefined(undefined)),
-            "label_average_precision" => {
-                Kind::LabelAp(LabelAveragePrecision::new(average, ties).on_undefined(undefined))
-            }
-            _ => {
-                return Err(parameter_error(
-                    format!("unknown label-wise metric {name:?}"),
-                    "metric",
-                ))
-            }
-        };
-        Ok(Metric { kind })
-    }
-
-    /// PSP@k (`"psprecision_at_k"`) or PSnDCG@k (`"psndcg_at_k"`) with one inverse propensity
-    /// per label.
-    #[staticmethod]
-    #[pyo3(signature = (name, k, ties, inverse_propensities))]
-    fn propensity_scored(
-        name: &str,
-        k: &Bound<'_, PyAny>,
-        ties: &str,
-        inverse_propensities: Vec<f64>,
-    ) -> PyResult<Metric> {
-        let (k, ties) = (count(k, "k")?, parse_name(ties, "ties")?);
-        let kind = match name {
-            "psprecision_at_k" => Kind::PsPrecision(
-                PsPrecisionAtK::new(ties, k, inverse_propensities).map_err(to_py)?,
-            ),
-            "psndcg_at_k" => {
-                Kind::PsNdcg(PsNdcgAtK::new(ties, k, inverse_propensities).map_err(to_py)?)
-            }
-            _ => {
-                return Err(parameter_error(
-                    format!("unknown propensity-scored metric {name:?}"),
-                    "metric",
-                ))
-            }
-        };
-        Ok(Metric { kind })
+        Ok(Metric { preset })
     }
 
     /// The metric's value on `y_true` and `y_score`.
@@ -166,17 +67,14 @@ impl Metric {
         } else {
             None
         };
-        let result = with_views!(py, y_true, y_score, |y, s| match (&pool, &self.kind) {
-            (None, kind) => on_kind!(kind, |m| RankingMetric::evaluate(m, &y, &s, w)),
-            (Some(pool), Kind::Preset(p)) => pool.install(|| {
+        let p = &self.preset;
+        let result = with_views!(py, y_true, y_score, |y, s| match &pool {
+            None => p.evaluate(&y, &s, w),
+            Some(pool) => pool.install(|| {
                 evaluate_all_parallel(std::slice::from_ref(p), &y, &s, w)
                     .pop()
                     .unwrap_or(Err(rankmetrics::Error::NoSamples))
             }),
-            (Some(pool), Kind::PsPrecision(m)) => pool.install(|| parallel::evaluate(m, &y, &s, w)),
-            (Some(pool), Kind::PsNdcg(m)) => pool.install(|| parallel::evaluate(m, &y, &s, w)),
-            // Label-wise metrics run on one thread (their parallel path is the registry's).
-            (Some(_), kind) => on_kind!(kind, |m| RankingMetric::evaluate(m, &y, &s, w)),
         });
         result.map_err(to_py)
     }
@@ -195,13 +93,10 @@ impl Metric {
         } else {
             None
         };
-        let result = with_views!(py, y_true, y_score, |y, s| match (&pool, &self.kind) {
-            (_, Kind::Preset(p)) => p.per_sample(&y, &s),
-            (None, Kind::PsPrecision(m)) => m.per_sample(&y, &s),
-            (None, Kind::PsNdcg(m)) => m.per_sample(&y, &s),
-            (Some(pool), Kind::PsPrecision(m)) => pool.install(|| parallel::per_sample(m, &y, &s)),
-            (Some(pool), Kind::PsNdcg(m)) => pool.install(|| parallel::per_sample(m, &y, &s)),
-            (_, Kind::RocAuc(_) | Kind::LabelAp(_)) => Err(rankmetrics::Error::NotRowWise),
+        let p = &self.preset;
+        let result = with_views!(py, y_true, y_score, |y, s| match &pool {
+            None => p.per_sample(&y, &s),
+            Some(pool) => pool.install(|| p.per_sample(&y, &s)),
         });
         let values: Vec<f64> = result
             .map_err(to_py)?
@@ -222,62 +117,39 @@ impl Metric {
     ) -> PyResult<Accumulator> {
         let first_row = first_row.map(|v| count(v, "first_row")).transpose()?;
         let first_row = first_row.unwrap_or(0);
-        let state = match (&self.kind, runs) {
-            (Kind::Preset(p), true) => {
-                State::Preset(p.runs_accumulator_starting_at(first_row).map_err(to_py)?)
-            }
-            (Kind::RocAuc(m), true) => {
-                State::RocAucRuns(m.runs_accumulator_starting_at(first_row).map_err(to_py)?)
-            }
-            (Kind::LabelAp(m), true) => {
-                State::LabelApRuns(m.runs_accumulator_starting_at(first_row).map_err(to_py)?)
-            }
-            (kind, _) => return Ok(Accumulator::new(rows_state(kind, first_row))),
+        let state = if runs {
+            self.preset
+                .runs_accumulator_starting_at(first_row)
+                .map_err(to_py)?
+        } else {
+            self.preset.accumulator_starting_at(first_row)
         };
         Ok(Accumulator::new(state))
     }
 
-    /// The effective parameters (defaults included) of a metric looked up by name, as
-    /// (key, value) strings; empty for metrics built from parameters.
+    /// The effective parameters (defaults included), as (key, value) strings.
     fn params(&self) -> Vec<(String, String)> {
-        match &self.kind {
-            Kind::Preset(p) => p
-                .params()
-                .iter()
-                .map(|(k, v)| ((*k).to_string(), v.to_string()))
-                .collect(),
-            _ => Vec::new(),
-        }
+        let params = self.preset.params().iter();
+        params
+            .map(|(k, v)| ((*k).to_string(), v.to_string()))
+            .collect()
     }
 
     /// Why this metric's value is not a proven end of the interval over tie orders (it runs
     /// under optimistic or pessimistic, and `weighted` or pROC's direction leaves the ends
     /// unproven), or None.
     fn unproven_end(&self, weighted: bool) -> Option<&'static str> {
-        match &self.kind {
-            Kind::Preset(p) => p.unproven_end(weighted),
-            Kind::RocAuc(m) => m.tie_analysis(weighted).end_under(m.options().ranking.ties),
-            Kind::LabelAp(m) => m.tie_analysis(weighted).end_under(m.options().ranking.ties),
-            Kind::PsPrecision(_) | Kind::PsNdcg(_) => None,
-        }
+        self.preset.unproven_end(weighted)
     }
 
-    /// The metric's name (the toolkit's spelling for a preset).
-    fn name(&self) -> String {
-        match &self.kind {
-            Kind::Preset(p) => p.name().to_string(),
-            Kind::RocAuc(_) => "roc_auc".into(),
-            Kind::LabelAp(_) => "label_average_precision".into(),
-            Kind::PsPrecision(_) => "psprecision_at_k".into(),
-            Kind::PsNdcg(_) => "psndcg_at_k".into(),
-        }
+    /// The metric's name (the toolkit's spelling).
+    fn name(&self) -> &'static str {
+        self.preset.name()
     }
 
     fn __repr__(&self) -> String {
-        match &self.kind {
-            Kind::Preset(p) => format!("Metric({} {})", p.convention(), p.name()),
-            kind => format!("{kind:?}"),
-        }
+        let p = &self.preset;
+        format!("Metric({} {})", p.convention(), p.name())
     }
 }
 
@@ -306,15 +178,4 @@ pub fn inverse_propensities(
     PropensityModel::new(a, b)
         .and_then(|model| model.inverse_propensities(&frequencies, n))
         .map_err(to_py)
-}
-
-/// The accumulator of `kind` that keeps sums and counts (row-wise) or the rows (label-wise).
-fn rows_state(kind: &Kind, first_row: usize) -> State {
-    match kind {
-        Kind::Preset(p) => State::Preset(p.accumulator_starting_at(first_row)),
-        Kind::RocAuc(m) => State::RocAuc(m.accumulator_starting_at(first_row)),
-        Kind::LabelAp(m) => State::LabelAp(m.accumulator_starting_at(first_row)),
-        Kind::PsPrecision(m) => State::PsPrecision(m.accumulator_starting_at(first_row)),
-        Kind::PsNdcg(m) => State::PsNdcg(m.accumulator_starting_at(first_row)),
-    }
 }

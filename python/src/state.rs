@@ -5,65 +5,14 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use rankmetrics::registry::PresetAccumulator;
-use rankmetrics::{
-    LabelAveragePrecision, LabelRunsAccumulator, LabelwiseAccumulator, PsNdcgAtK, PsPrecisionAtK,
-    RocAuc, RowAccumulator,
-};
 use serde::{Deserialize, Serialize};
 
 use crate::errors::to_py;
 use crate::input::{weights, with_views, Labels, Scores, Weights};
 use crate::threads::pool;
 
-/// The state of one accumulator, whatever its metric.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub enum State {
-    /// A metric by name.
-    Preset(PresetAccumulator),
-    /// ROC AUC (keeps the rows).
-    RocAuc(LabelwiseAccumulator<RocAuc>),
-    /// Label-wise average precision (keeps the rows).
-    LabelAp(LabelwiseAccumulator<LabelAveragePrecision>),
-    /// PSP@k (sums and counts).
-    PsPrecision(RowAccumulator<PsPrecisionAtK>),
-    /// PSnDCG@k (sums and counts).
-    PsNdcg(RowAccumulator<PsNdcgAtK>),
-    /// ROC AUC (keeps each label's runs).
-    RocAucRuns(LabelRunsAccumulator<RocAuc>),
-    /// Label-wise average precision (keeps each label's runs).
-    LabelApRuns(LabelRunsAccumulator<LabelAveragePrecision>),
-}
-
-impl State {
-    /// Merges `other` into this state (the same kind and metric), or the merge's error.
-    fn merge(&mut self, other: &State) -> Result<(), rankmetrics::Error> {
-        match (self, other) {
-            (State::Preset(a), State::Preset(b)) => a.merge(b),
-            (State::RocAuc(a), State::RocAuc(b)) => a.merge(b),
-            (State::LabelAp(a), State::LabelAp(b)) => a.merge(b),
-            (State::PsPrecision(a), State::PsPrecision(b)) => a.merge(b),
-            (State::PsNdcg(a), State::PsNdcg(b)) => a.merge(b),
-            (State::RocAucRuns(a), State::RocAucRuns(b)) => a.merge(b),
-            (State::LabelApRuns(a), State::LabelApRuns(b)) => a.merge(b),
-            _ => Err(rankmetrics::Error::Incompatible(
-                rankmetrics::Incompatibility::Metric,
-            )),
-        }
-    }
-
-    /// The rows seen.
-    fn rows(&self) -> &[core::ops::Range<usize>] {
-        match self {
-            State::Preset(a) => a.rows(),
-            State::RocAuc(a) => a.rows(),
-            State::LabelAp(a) => a.rows(),
-            State::PsPrecision(a) => a.rows(),
-            State::PsNdcg(a) => a.rows(),
-            State::RocAucRuns(a) => a.rows(),
-            State::LabelApRuns(a) => a.rows(),
-        }
-    }
-}
+/// The state of one accumulator: the registry's, whatever its metric.
+type State = PresetAccumulator;
 
 /// A metric evaluated in batches (see `rankmetrics.accumulator`).
 #[pyclass(module = "rankmetrics._rankmetrics")]
@@ -99,7 +48,7 @@ impl Accumulator {
     fn py_new(state: Option<&[u8]>) -> PyResult<Self> {
         match state {
             Some(bytes) => decode(bytes),
-            None => Ok(Accumulator::new(State::Preset(
+            None => Ok(Accumulator::new(
                 rankmetrics::registry::Preset::lookup(
                     rankmetrics::registry::Convention::Rankmetrics,
                     "coverage",
@@ -108,7 +57,7 @@ impl Accumulator {
                 )
                 .map_err(|e| PyValueError::new_err(e.to_string()))?
                 .accumulator(),
-            ))),
+            )),
         }
     }
 
@@ -129,17 +78,9 @@ impl Accumulator {
             None
         };
         let state = &mut self.state;
-        let result = with_views!(py, y_true, y_score, |y, s| match (&pool, &mut *state) {
-            (Some(pool), State::Preset(a)) => pool.install(|| a.update_parallel(&y, &s, w)),
-            (Some(pool), State::PsPrecision(a)) => pool.install(|| a.update_parallel(&y, &s, w)),
-            (Some(pool), State::PsNdcg(a)) => pool.install(|| a.update_parallel(&y, &s, w)),
-            (_, State::Preset(a)) => a.update(&y, &s, w),
-            (_, State::RocAuc(a)) => a.update(&y, &s, w),
-            (_, State::LabelAp(a)) => a.update(&y, &s, w),
-            (_, State::PsPrecision(a)) => a.update(&y, &s, w),
-            (_, State::PsNdcg(a)) => a.update(&y, &s, w),
-            (_, State::RocAucRuns(a)) => a.update(&y, &s, w),
-            (_, State::LabelApRuns(a)) => a.update(&y, &s, w),
+        let result = with_views!(py, y_true, y_score, |y, s| match &pool {
+            Some(pool) => pool.install(|| state.update_parallel(&y, &s, w)),
+            None => state.update(&y, &s, w),
         });
         result.map_err(to_py)
     }
@@ -152,16 +93,7 @@ impl Accumulator {
 
     /// The metric's value over every row seen.
     fn value(&self) -> PyResult<f64> {
-        match &self.state {
-            State::Preset(a) => a.value(),
-            State::RocAuc(a) => a.value(),
-            State::LabelAp(a) => a.value(),
-            State::PsPrecision(a) => a.value(),
-            State::PsNdcg(a) => a.value(),
-            State::RocAucRuns(a) => a.value(),
-            State::LabelApRuns(a) => a.value(),
-        }
-        .map_err(to_py)
+        self.state.value().map_err(to_py)
     }
 
     /// Forgets every row (the rows are numbered as when the accumulator was made).

@@ -61,7 +61,7 @@ def pickled(acc: rankmetrics.Accumulator, state: bytes, monkeypatch: pytest.Monk
         return pickle.dumps(acc)
 
 
-ROW = ("state", "Preset", "state", "Row", "acc", "state")
+ROW = ("state", "state", "Row", "acc", "state")
 CASES: List[Tuple[str, Dict[str, Any], bool, List[Tuple[str, Edit]]]] = [
     ("row-wise, exact sums", dict(convention="sklearn", metric="label_ranking_loss"), True, [
         ("a count beyond the rows", setter(ROW + ("sums", "Exact", "count"), 99)),
@@ -76,29 +76,29 @@ CASES: List[Tuple[str, Dict[str, Any], bool, List[Tuple[str, Edit]]]] = [
         ("a run past the rows", setter(ROW + ("sums", "Sequential", 0, "first"), 3)),
     ]),
     ("label-wise rows (preset)", dict(convention="sklearn", metric="roc_auc_score"), True, [
-        ("a NaN score", setter(("state", "Preset", "state", "Labelwise", "scores", 4), bits(float("nan")))),
-        ("a cell short", pop(("state", "Preset", "state", "Labelwise", "truth"))),
-        ("a negative weight", setter(("state", "Preset", "state", "Labelwise", "weights", 0), bits(-1.0))),
+        ("a NaN score", setter(("state", "state", "Labelwise", "scores", 4), bits(float("nan")))),
+        ("a cell short", pop(("state", "state", "Labelwise", "truth"))),
+        ("a negative weight", setter(("state", "state", "Labelwise", "weights", 0), bits(-1.0))),
     ]),
     ("label-wise rows", dict(metric="roc_auc"), False, [
-        ("a label of 2", setter(("state", "RocAuc", "truth", 1), bits(2.0))),
-        ("an infinite score", setter(("state", "RocAuc", "scores", 0), bits(float("inf")))),
-        ("another domain", setter(("state", "RocAuc", "domain"), "NonZero")),
+        ("a label of 2", setter(("state", "state", "Labelwise", "truth", 1), bits(2.0))),
+        ("an infinite score", setter(("state", "state", "Labelwise", "scores", 0), bits(float("inf")))),
+        ("another domain", setter(("state", "state", "Labelwise", "domain"), "NonZero")),
     ]),
     ("label-wise runs (preset)", dict(convention="sklearn", metric="roc_auc_score", state="runs"), False, [
-        ("runs swapped", swap_first_two(("state", "Preset", "state", "Runs", "runs", "columns", 0))),
+        ("runs swapped", swap_first_two(("state", "state", "Runs", "runs", "columns", 0))),
         ("a policy runs cannot value",
-         setter(("state", "Preset", "state", "Runs", "metric", "RocAuc", "options", "ranking", "ties"), "First")),
+         setter(("state", "state", "Runs", "metric", "RocAuc", "options", "ranking", "ties"), "First")),
     ]),
     ("label-wise runs", dict(metric="label_average_precision", state="runs"), False, [
-        ("an item more", lambda doc: at(doc, "state", "LabelApRuns", "runs", "columns", 1, 0).__setitem__(
-            1, at(doc, "state", "LabelApRuns", "runs", "columns", 1, 0)[1] + 1)),
-        ("no labels", setter(("state", "LabelApRuns", "runs", "columns"), [])),
+        ("an item more", lambda doc: at(doc, "state", "state", "Runs", "runs", "columns", 1, 0).__setitem__(
+            1, at(doc, "state", "state", "Runs", "runs", "columns", 1, 0)[1] + 1)),
+        ("no labels", setter(("state", "state", "Runs", "runs", "columns"), [])),
     ]),
     ("propensity-scored", dict(metric="psprecision_at_k", inv_propensities=[1.0, 2.5, 4.0], k=2), True, [
-        ("k = 0", setter(("state", "PsPrecision", "metric", "k"), 0)),
-        ("a negative propensity", setter(("state", "PsPrecision", "metric", "inverse_propensities", 1), bits(-2.5))),
-        ("a propensity short", pop(("state", "PsPrecision", "metric", "inverse_propensities"))),
+        ("k = 0", setter(("state", "state", "Row", "acc", "metric", "PsPrecisionAtK", "k"), 0)),
+        ("a negative propensity", setter(("state", "state", "Row", "acc", "metric", "PsPrecisionAtK", "inverse_propensities", 1), bits(-2.5))),
+        ("a propensity short", pop(("state", "state", "Row", "acc", "metric", "PsPrecisionAtK", "inverse_propensities"))),
     ]),
 ]
 

@@ -114,7 +114,7 @@ CALLS["accumulator roc"] = lambda t: _accumulated("roc_auc_score", t)
 
 
 def _ps_accumulated(threads: Any) -> float:
-    acc = _core.metric_accumulator(Metric.propensity_scored("psprecision_at_k", 3, "max", list(np.linspace(1, 5, L))))
+    acc = _core.metric_accumulator(Metric.preset("rankmetrics", "psprecision_at_k", [("k", "3"), ("inv_propensities", ",".join(map(repr, np.linspace(1, 5, L).tolist())))], "max"))
     for a in range(0, N, 1000):
         acc.update(Y[a : a + 1000], S[a : a + 1000], threads=threads)
     return acc.value()

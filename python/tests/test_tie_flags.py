@@ -64,7 +64,7 @@ def test_the_engines_grid_flags_as_one_process(weights):
 
 
 MLDR_AUCS = {("mldr", "example_auc"), ("mldr", "macro_auc"), ("mldr", "micro_auc")}
-WEIGHTED_PRECISION = {("sklearn", "average_precision_score")} | {
+WEIGHTED_PRECISION = {("sklearn", "average_precision_score"), ("rankmetrics", "label_average_precision")} | {
     ("mulan", m)
     for m in ("MeanAveragePrecision", "GeometricMeanAveragePrecision", "MeanAverageInterpolatedPrecision",
               "GeometricMeanAverageInterpolatedPrecision", "MacroAUCPR")

@@ -192,15 +192,15 @@ impl PresetAccumulator {
         };
         let state = match plan {
             Plan::Row { metric, logits } => row(
-                *metric,
+                metric.clone(),
                 if *logits {
                     ScoreView::Logits
                 } else {
                     ScoreView::AsIs
                 },
             ),
-            Plan::Float32Row { metric } => row(*metric, ScoreView::Float32),
-            Plan::Float32Logits { metric } => row(*metric, ScoreView::Float32Logits),
+            Plan::Float32Row { metric } => row(metric.clone(), ScoreView::Float32),
+            Plan::Float32Logits { metric } => row(metric.clone(), ScoreView::Float32Logits),
             Plan::Labelwise(m) => {
                 Streaming::Labelwise(LabelwiseAccumulator::new(*m, m.label_domain(), first_row))
             }

@@ -41,7 +41,11 @@ macro_rules! row_presets {
                         ScoreView::Logits,
                     )
                     | (Plan::Float32Row { metric }, ScoreView::Float32)
-                    | (Plan::Float32Logits { metric }, ScoreView::Float32Logits) => {
+                    | (Plan::Float32Logits { metric }, ScoreView::Float32Logits)
+                        // The shared pass does not scale gains: propensity-scored metrics
+                        // are evaluated on their own.
+                        if metric.gain_weights().is_none() =>
+                    {
                         Some((k, metric as &(dyn RowMetric + Sync)))
                     }
                     _ => None,

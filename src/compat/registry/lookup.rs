@@ -1,5 +1,6 @@
-//! From a convention, a metric name and its parameters to a [`Preset`]: the toolkit's
-//! defaults filled in, every effective parameter echoed.
+//! From a convention, a metric name and its parameters to a [`Preset`]: the entry of the
+//! registry's table ([`super::table`]) builds it, the toolkit's defaults filled in, every
+//! effective parameter echoed; and the builders several entries share.
 
 use super::params::{
     grouping_name, invalid, parse_bool, parse_grouping, parse_k, parse_rule, rule_name, tie_name,
@@ -7,21 +8,53 @@ use super::params::{
 };
 use super::plan::{each_row, AnyLabelwise, AnyRow, Plan};
 use super::Preset;
-use crate::compat::{mldr, mulan, sklearn, torchmetrics};
+use crate::compat::{mldr, sklearn};
 use crate::convention::Convention;
 use crate::error::{LabelDomain, LookupError};
-use crate::labelwise::Average;
+use crate::labelwise::{Average, Undefined};
 use crate::metrics;
 use crate::row::metric::RowMetric;
 use crate::ties::{TieGrouping, TiePolicy};
 
-/// What [`Preset::lookup`] does: the label-wise presets first, then the row-wise ones.
+/// What an entry's builder reads and writes: the parameters given, the tie policy it builds
+/// with (the one given, else the entry's default), and the effective parameters it echoes.
+pub(super) struct Ctx<'a> {
+    get: &'a dyn Fn(&str) -> Option<&'a str>,
+    pub(super) policy: TiePolicy,
+    pub(super) echo: Vec<(&'static str, ParamValue)>,
+}
+
+impl<'a> Ctx<'a> {
+    /// The value given for `key` (the last one, when given twice).
+    pub(super) fn get(&self, key: &str) -> Option<&'a str> {
+        (self.get)(key)
+    }
+}
+
+/// What [`Preset::lookup`] does.
 pub(super) fn lookup<K: AsRef<str>, V: AsRef<str>>(
     convention: Convention,
     metric: &str,
     params: &[(K, V)],
     ties: Option<TiePolicy>,
 ) -> Result<Preset, LookupError> {
+    let entry = convention
+        .entry(metric)
+        .ok_or_else(|| LookupError::UnknownMetric {
+            convention,
+            metric: metric.to_string(),
+        })?;
+    if let Some((key, _)) = params
+        .iter()
+        .find(|(k, _)| !entry.keys.contains(&k.as_ref()))
+    {
+        return Err(LookupError::UnknownParam {
+            convention,
+            metric: entry.name,
+            key: key.as_ref().to_string(),
+            takes: entry.keys,
+        });
+    }
     let get = |key: &str| {
         params
             .iter()
@@ -29,280 +62,259 @@ pub(super) fn lookup<K: AsRef<str>, V: AsRef<str>>(
             .find(|(k, _)| k.as_ref() == key)
             .map(|(_, v)| v.as_ref())
     };
-    let name = convention
-        .metric_names()
-        .iter()
-        .copied()
-        .find(|n| *n == metric)
-        .ok_or_else(|| LookupError::UnknownMetric {
-            convention,
-            metric: metric.to_string(),
-        })?;
-    let takes = Preset::param_keys(convention, name);
-    if let Some((key, _)) = params.iter().find(|(k, _)| !takes.contains(&k.as_ref())) {
-        return Err(LookupError::UnknownParam {
-            convention,
-            metric: name,
-            key: key.as_ref().to_string(),
-            takes,
-        });
-    }
-    let mut echo = Vec::new();
-    if let Some(metric) = labelwise_preset(convention, name, get, &mut echo)? {
-        let metric = match ties {
-            Some(t) => {
-                echo.insert(0, ("ties", ParamValue::Str(tie_name(t))));
-                metric.with_ties(t)
-            }
-            None => metric,
-        };
-        return Ok(Preset {
-            convention,
-            name,
-            params: echo,
-            plan: Plan::Labelwise(metric),
-        });
-    }
-    let mut logits = false;
-    let mut float32 = false;
-    let chosen: AnyRow = match (convention, name) {
-        (Convention::Rankmetrics, _) => {
-            let policy = ties.unwrap_or(TiePolicy::Max);
-            if ties.is_none() {
-                // The default is a choice too: say which.
-                echo.push(("ties", ParamValue::Str(tie_name(policy))));
-            }
-            let base: AnyRow = match name {
-                "coverage" => {
-                    let one_based = parse_bool("one_based", get("one_based").unwrap_or("false"))?;
-                    echo.push(("one_based", ParamValue::Bool(one_based)));
-                    metrics::Coverage::new(policy).one_based(one_based).into()
-                }
-                "average_precision" => metrics::AveragePrecision::new(policy).into(),
-                "ranking_loss" => metrics::RankingLoss::new(policy).into(),
-                "one_error" => metrics::OneError::new(policy).into(),
-                "is_error" => metrics::IsError::new(policy).into(),
-                "dcg" | "ndcg" => rankmetrics_graded(name, policy, &get, &mut echo)?,
-                "precision_at_k" | "recall_at_k" | "ndcg_at_k" => {
-                    rankmetrics_top_k(name, policy, &get, &mut echo)?
-                }
-                _ => metrics::ErrorSetSize::new(policy).into(),
-            };
-            let mut options = base.options();
-            if let Some(v) = get("grouping") {
-                options.ranking.grouping = parse_grouping(v)?;
-            }
-            if let Some(v) = get("no_relevant") {
-                options.no_relevant = parse_rule("no_relevant", v)?;
-            }
-            if let Some(v) = get("all_relevant") {
-                options.all_relevant = parse_rule("all_relevant", v)?;
-            }
-            echo.push((
-                "grouping",
-                ParamValue::Str(grouping_name(options.ranking.grouping)),
-            ));
-            echo.push((
-                "no_relevant",
-                ParamValue::Str(rule_name(options.no_relevant)),
-            ));
-            echo.push((
-                "all_relevant",
-                ParamValue::Str(rule_name(options.all_relevant)),
-            ));
-            // Metrics of relevance take 0/1 labels unless told that non-zero is relevant;
-            // graded ones keep their gains' domain.
-            if !matches!(name, "dcg" | "ndcg") {
-                options.labels = match get("labels").unwrap_or("binary") {
-                    "binary" => LabelDomain::Binary,
-                    "nonzero" => LabelDomain::NonZero,
-                    v => return Err(invalid("labels", v, "binary or nonzero")),
-                };
-                let shown = match options.labels {
-                    LabelDomain::NonZero => "nonzero",
-                    _ => "binary",
-                };
-                echo.push(("labels", ParamValue::Str(shown.into())));
-            }
-            each_row!(base, m => {
-                let m = m
-                    .with_grouping(options.ranking.grouping)
-                    .on_no_relevant(options.no_relevant)
-                    .on_all_relevant(options.all_relevant)
-                    .with_label_domain(options.labels);
-                AnyRow::from(m)
-            })
-        }
-        (Convention::Sklearn, "coverage_error") => sklearn::COVERAGE_ERROR.into(),
-        (Convention::Sklearn, "label_ranking_loss") => sklearn::LABEL_RANKING_LOSS.into(),
-        (Convention::Sklearn, "dcg_score" | "ndcg_score") => sklearn_graded(name, &get, &mut echo)?,
-        (Convention::Sklearn, _) => sklearn::LABEL_RANKING_AVERAGE_PRECISION_SCORE.into(),
-        (Convention::Torchmetrics, "retrieval_normalized_dcg") => {
-            float32 = true;
-            let k = parse_k("top_k", get("top_k"), &mut echo)?;
-            let ndcg = torchmetrics::RETRIEVAL_NORMALIZED_DCG.with_k(k);
-            AnyRow::from(ndcg.map_err(zero_k("top_k"))?)
-        }
-        (Convention::Torchmetrics, n) => {
-            logits = true;
-            // Absent: the score type decides (`f32` scores are float32 preds).
-            if let Some(dtype) = get("dtype") {
-                float32 = match dtype {
-                    "float32" => true,
-                    "float64" => false,
-                    v => return Err(invalid("dtype", v, "float32 or float64")),
-                };
-                echo.push(("dtype", ParamValue::Str(dtype.into())));
-            }
-            match n {
-                "multilabel_coverage_error" => torchmetrics::MULTILABEL_COVERAGE_ERROR.into(),
-                "multilabel_ranking_loss" => torchmetrics::MULTILABEL_RANKING_LOSS.into(),
-                _ => torchmetrics::MULTILABEL_RANKING_AVERAGE_PRECISION.into(),
-            }
-        }
-        (Convention::Mldr, "average_precision" | "coverage") => {
-            let method = get("ties_method").unwrap_or("last");
-            let policy = TiePolicy::parse(method).ok_or_else(|| LookupError::InvalidParam {
-                key: "ties_method".into(),
-                value: method.into(),
-                expected: "average, first, last, max, min, random or random:SEED",
-            })?;
-            echo.push(("ties_method", ParamValue::Str(method.into())));
-            if name == "coverage" {
-                mldr::COVERAGE.with_ties(policy).into()
-            } else {
-                mldr::AVERAGE_PRECISION.with_ties(policy).into()
-            }
-        }
-        (Convention::Mldr, "one_error") => mldr::ONE_ERROR.into(),
-        (Convention::Mldr, _) => mldr::RANKING_LOSS.into(),
-        (Convention::Mulan, n) => {
-            let weka = get("weka").unwrap_or("3.7");
-            let grouping = match weka {
-                "3.6" | "3.7" | "3.8" => TieGrouping::WEKA,
-                "3.9" => TieGrouping::Exact,
-                _ => {
-                    return Err(LookupError::InvalidParam {
-                        key: "weka".into(),
-                        value: weka.into(),
-                        expected: "3.7 (1e-6 tie tolerance, as MULAN ships) or 3.9 (exact ties)",
-                    })
-                }
-            };
-            echo.push(("weka", ParamValue::Str(weka.into())));
-            let m: AnyRow = match n {
-                "AveragePrecision" => mulan::AveragePrecision.into(),
-                "Coverage" => mulan::Coverage.into(),
-                "OneError" => mulan::OneError.into(),
-                "IsError" => mulan::IsError.into(),
-                "ErrorSetSize" => mulan::ErrorSetSize.into(),
-                _ => mulan::RankingLoss.into(),
-            };
-            each_row!(m, m => AnyRow::from(m.with_grouping(grouping)))
-        }
+    let mut ctx = Ctx {
+        get: &get,
+        policy: ties.or(entry.default_ties).unwrap_or(TiePolicy::Max),
+        echo: Vec::new(),
     };
-    let metric = match ties {
+    if let (None, Some(default)) = (ties, entry.default_ties) {
+        // The default is a choice too: say which.
+        ctx.echo.push(("ties", ParamValue::Str(tie_name(default))));
+    }
+    let plan = (entry.build)(&mut ctx)?;
+    let mut echo = ctx.echo;
+    let plan = match ties {
         Some(t) => {
             echo.insert(0, ("ties", ParamValue::Str(tie_name(t))));
-            chosen.with_ties(t)
+            plan.with_ties(t)
         }
-        None => chosen,
+        None => plan,
     };
     Ok(Preset {
         convention,
-        name,
+        name: entry.name,
         params: echo,
-        plan: match (float32, logits) {
-            (true, true) => Plan::Float32Logits { metric },
-            (true, false) => Plan::Float32Row { metric },
-            (false, _) => Plan::Row { metric, logits },
-        },
+        plan,
     })
 }
 
-/// The label-wise presets: `None` when `name` is not one of them.
-fn labelwise_preset<'p>(
-    convention: Convention,
-    name: &str,
-    get: impl Fn(&str) -> Option<&'p str>,
-    echo: &mut Vec<(&'static str, ParamValue)>,
-) -> Result<Option<AnyLabelwise>, LookupError> {
-    use AnyLabelwise::{AveragePrecision as Ap, Interpolated, RocAuc as Auc};
-    let metric = match (convention, name) {
-        (Convention::Sklearn, "roc_auc_score" | "average_precision_score") => {
-            let average = get("average").unwrap_or("macro");
-            let Some(parsed) = Average::parse(average) else {
-                return Err(invalid(
-                    "average",
-                    average,
-                    "micro, macro, weighted or samples",
-                ));
-            };
-            echo.push(("average", ParamValue::Str(average.into())));
-            if name == "roc_auc_score" {
-                Auc(sklearn::ROC_AUC_SCORE.averaged(parsed))
-            } else {
-                Ap(sklearn::AVERAGE_PRECISION_SCORE.averaged(parsed))
-            }
+/// rankmetrics' row-wise options on `base`: grouping, the rules for rows with no or only
+/// relevant labels, and (`labels`: metrics of relevance, not graded ones) the label domain.
+pub(super) fn rankmetrics_row(
+    ctx: &mut Ctx<'_>,
+    base: AnyRow,
+    labels: bool,
+) -> Result<Plan, LookupError> {
+    let mut options = base.options();
+    if let Some(v) = ctx.get("grouping") {
+        options.ranking.grouping = parse_grouping(v)?;
+    }
+    if let Some(v) = ctx.get("no_relevant") {
+        options.no_relevant = parse_rule("no_relevant", v)?;
+    }
+    if let Some(v) = ctx.get("all_relevant") {
+        options.all_relevant = parse_rule("all_relevant", v)?;
+    }
+    let echo = &mut ctx.echo;
+    echo.push((
+        "grouping",
+        ParamValue::Str(grouping_name(options.ranking.grouping)),
+    ));
+    echo.push((
+        "no_relevant",
+        ParamValue::Str(rule_name(options.no_relevant)),
+    ));
+    echo.push((
+        "all_relevant",
+        ParamValue::Str(rule_name(options.all_relevant)),
+    ));
+    // Metrics of relevance take 0/1 labels unless told that non-zero is relevant; graded ones
+    // keep their gains' domain.
+    if labels {
+        options.labels = match ctx.get("labels").unwrap_or("binary") {
+            "binary" => LabelDomain::Binary,
+            "nonzero" => LabelDomain::NonZero,
+            v => return Err(invalid("labels", v, "binary or nonzero")),
+        };
+        let shown = match options.labels {
+            LabelDomain::NonZero => "nonzero",
+            _ => "binary",
+        };
+        ctx.echo.push(("labels", ParamValue::Str(shown.into())));
+    }
+    let metric = each_row!(base, m => {
+        let m = m
+            .with_grouping(options.ranking.grouping)
+            .on_no_relevant(options.no_relevant)
+            .on_all_relevant(options.all_relevant)
+            .with_label_domain(options.labels);
+        AnyRow::from(m)
+    });
+    Ok(Plan::row(metric))
+}
+
+/// What an undefined label gives (rankmetrics' `undefined`): `nan` (also R's `NA`, `NaN`),
+/// `skip`, `error` or a number.
+pub(super) fn labelwise_rule(value: &str) -> Result<Undefined, LookupError> {
+    match value {
+        "nan" | "NA" | "NaN" => Ok(Undefined::Nan),
+        "skip" => Ok(Undefined::Skip),
+        "error" => Ok(Undefined::Reject),
+        v => match v.parse::<f64>() {
+            Ok(x) if !x.is_nan() => Ok(Undefined::Value(x)),
+            _ => Err(invalid("undefined", v, "nan, skip, error or a number")),
+        },
+    }
+}
+
+/// rankmetrics' label-wise `average` and `undefined`, echoed.
+pub(super) fn rankmetrics_labelwise(
+    ctx: &mut Ctx<'_>,
+) -> Result<(Average, Undefined), LookupError> {
+    let average = ctx.get("average").unwrap_or("macro");
+    let parsed = Average::parse(average)
+        .ok_or_else(|| invalid("average", average, "micro, macro, weighted or samples"))?;
+    let undefined = ctx.get("undefined").unwrap_or("nan");
+    let rule = labelwise_rule(undefined)?;
+    ctx.echo.push(("average", ParamValue::Str(average.into())));
+    let shown = match rule {
+        Undefined::Value(x) => ParamValue::Number(x),
+        Undefined::Nan => ParamValue::Str("nan".into()),
+        Undefined::Skip => ParamValue::Str("skip".into()),
+        Undefined::Reject => ParamValue::Str("error".into()),
+    };
+    ctx.echo.push(("undefined", shown));
+    Ok((parsed, rule))
+}
+
+/// The propensity-scored metrics' `k` (default 5) and `inv_propensities` (required: one
+/// inverse propensity a label, comma-separated), echoed.
+pub(super) fn propensity_params(ctx: &mut Ctx<'_>) -> Result<(usize, Vec<f64>), LookupError> {
+    const EXPECTED: &str = "one inverse propensity per label, comma-separated (required)";
+    let k = parse_k("k", Some(ctx.get("k").unwrap_or("5")), &mut ctx.echo)?.unwrap_or(5);
+    let given = ctx.get("inv_propensities").unwrap_or("");
+    let inverse = given
+        .split(',')
+        .map(|v| v.trim().parse::<f64>())
+        .collect::<Result<Vec<f64>, _>>()
+        .map_err(|_| invalid("inv_propensities", given, EXPECTED))?;
+    let shown: Vec<String> = inverse.iter().map(f64::to_string).collect();
+    ctx.echo
+        .push(("inv_propensities", ParamValue::Str(shown.join(","))));
+    Ok((k, inverse))
+}
+
+/// The error of a propensity-scored metric's constructor: an inverse propensity that is not a
+/// finite positive number (`k` = 0 is refused before).
+pub(super) fn propensity_error(_: crate::error::Error) -> LookupError {
+    LookupError::InvalidParam {
+        key: "inv_propensities".into(),
+        value: String::new(),
+        expected: "finite positive numbers",
+    }
+}
+
+/// scikit-learn's `average` of `roc_auc_score` and `average_precision_score`.
+pub(super) fn sklearn_averaged(
+    ctx: &mut Ctx<'_>,
+    metric: fn(Average) -> AnyLabelwise,
+) -> Result<Plan, LookupError> {
+    let average = ctx.get("average").unwrap_or("macro");
+    let Some(parsed) = Average::parse(average) else {
+        return Err(invalid(
+            "average",
+            average,
+            "micro, macro, weighted or samples",
+        ));
+    };
+    ctx.echo.push(("average", ParamValue::Str(average.into())));
+    Ok(Plan::Labelwise(metric(parsed)))
+}
+
+/// torchmetrics' ranking metrics: sigmoid on logits, on float32 or float64 preds.
+pub(super) fn torchmetrics_logits(ctx: &mut Ctx<'_>, metric: AnyRow) -> Result<Plan, LookupError> {
+    // Absent: the score type decides (`f32` scores are float32 preds).
+    let mut float32 = false;
+    if let Some(dtype) = ctx.get("dtype") {
+        float32 = match dtype {
+            "float32" => true,
+            "float64" => false,
+            v => return Err(invalid("dtype", v, "float32 or float64")),
+        };
+        ctx.echo.push(("dtype", ParamValue::Str(dtype.into())));
+    }
+    Ok(if float32 {
+        Plan::Float32Logits { metric }
+    } else {
+        Plan::Row {
+            metric,
+            logits: true,
         }
-        (Convention::Mldr, "macro_auc" | "example_auc") => {
-            let value = get("undefined_value").unwrap_or("0.5");
-            let undefined_value = match value {
-                "NA" => None,
-                v => Some(
-                    v.parse::<f64>()
-                        .map_err(|_| invalid("undefined_value", v, "a number or NA"))?,
-                ),
-            }
-            .filter(|v| !v.is_nan()); // R's NaN is missing too: the same as NA
-            let na_rm = parse_bool("na_rm", get("na_rm").unwrap_or("false"))?;
-            echo.push((
-                "undefined_value",
-                undefined_value.map_or(ParamValue::Str("NA".into()), ParamValue::Number),
-            ));
-            echo.push(("na_rm", ParamValue::Bool(na_rm)));
-            let base = if name == "macro_auc" {
-                mldr::MACRO_AUC
-            } else {
-                mldr::EXAMPLE_AUC
-            };
-            Auc(base.on_undefined(mldr::undefined_rule(undefined_value, na_rm)))
-        }
-        (Convention::Mldr, "micro_auc") => Auc(mldr::MICRO_AUC),
-        (
-            Convention::Mulan,
-            n @ ("MeanAverageInterpolatedPrecision" | "GeometricMeanAverageInterpolatedPrecision"),
-        ) => {
-            let value = get("num_recall_levels").unwrap_or("10");
-            let levels = match value.parse::<usize>() {
-                Ok(l) if l >= 2 => l,
-                _ => return Err(invalid("num_recall_levels", value, "an integer >= 2")),
-            };
-            echo.push(("num_recall_levels", ParamValue::Number(levels as f64)));
-            Interpolated(if n == "MeanAverageInterpolatedPrecision" {
-                mulan::mean_average_interpolated_precision(levels)
-            } else {
-                mulan::geometric_mean_average_interpolated_precision(levels)
+    })
+}
+
+/// mldr's `ties_method` (R's `rank()`), echoed.
+pub(super) fn mldr_ties_method(ctx: &mut Ctx<'_>) -> Result<TiePolicy, LookupError> {
+    let method = ctx.get("ties_method").unwrap_or("last");
+    let policy = TiePolicy::parse(method).ok_or_else(|| LookupError::InvalidParam {
+        key: "ties_method".into(),
+        value: method.into(),
+        expected: "average, first, last, max, min, random or random:SEED",
+    })?;
+    ctx.echo
+        .push(("ties_method", ParamValue::Str(method.into())));
+    Ok(policy)
+}
+
+/// mldr's `macro_auc` and `example_auc` {undefined_value, na_rm}.
+pub(super) fn mldr_auc(ctx: &mut Ctx<'_>, base: metrics::RocAuc) -> Result<Plan, LookupError> {
+    let value = ctx.get("undefined_value").unwrap_or("0.5");
+    let undefined_value = match value {
+        "NA" => None,
+        v => Some(
+            v.parse::<f64>()
+                .map_err(|_| invalid("undefined_value", v, "a number or NA"))?,
+        ),
+    }
+    .filter(|v| !v.is_nan()); // R's NaN is missing too: the same as NA
+    let na_rm = parse_bool("na_rm", ctx.get("na_rm").unwrap_or("false"))?;
+    ctx.echo.push((
+        "undefined_value",
+        undefined_value.map_or(ParamValue::Str("NA".into()), ParamValue::Number),
+    ));
+    ctx.echo.push(("na_rm", ParamValue::Bool(na_rm)));
+    let auc = base.on_undefined(mldr::undefined_rule(undefined_value, na_rm));
+    Ok(Plan::Labelwise(AnyLabelwise::RocAuc(auc)))
+}
+
+/// MULAN's row-wise measures, with the tie grouping of the Weka release (`weka`).
+pub(super) fn mulan_row(ctx: &mut Ctx<'_>, metric: AnyRow) -> Result<Plan, LookupError> {
+    let weka = ctx.get("weka").unwrap_or("3.7");
+    let grouping = match weka {
+        "3.6" | "3.7" | "3.8" => TieGrouping::WEKA,
+        "3.9" => TieGrouping::Exact,
+        _ => {
+            return Err(LookupError::InvalidParam {
+                key: "weka".into(),
+                value: weka.into(),
+                expected: "3.7 (1e-6 tie tolerance, as MULAN ships) or 3.9 (exact ties)",
             })
         }
-        (Convention::Mulan, "MacroAUC") => Auc(mulan::MacroAUC),
-        (Convention::Mulan, "MicroAUC") => Auc(mulan::MicroAUC),
-        (Convention::Mulan, "MeanAveragePrecision") => Ap(mulan::MeanAveragePrecision),
-        (Convention::Mulan, "GeometricMeanAveragePrecision") => {
-            Ap(mulan::GeometricMeanAveragePrecision)
-        }
-        (Convention::Mulan, "MacroAUCPR") => Ap(mulan::MacroAUCPR),
-        _ => return Ok(None),
     };
-    Ok(Some(metric))
+    ctx.echo.push(("weka", ParamValue::Str(weka.into())));
+    Ok(Plan::row(
+        each_row!(metric, m => AnyRow::from(m.with_grouping(grouping))),
+    ))
+}
+
+/// MULAN's interpolated average precisions {num_recall_levels}.
+pub(super) fn mulan_interpolated(
+    ctx: &mut Ctx<'_>,
+    metric: impl FnOnce(usize) -> metrics::InterpolatedAveragePrecision,
+) -> Result<Plan, LookupError> {
+    let value = ctx.get("num_recall_levels").unwrap_or("10");
+    let levels = match value.parse::<usize>() {
+        Ok(l) if l >= 2 => l,
+        _ => return Err(invalid("num_recall_levels", value, "an integer >= 2")),
+    };
+    ctx.echo
+        .push(("num_recall_levels", ParamValue::Number(levels as f64)));
+    Ok(Plan::Labelwise(AnyLabelwise::Interpolated(metric(levels))))
 }
 
 /// scikit-learn's `dcg_score` {k, log_base, ignore_ties} and `ndcg_score` {k, ignore_ties}.
-fn sklearn_graded<'p>(
-    name: &str,
-    get: &impl Fn(&str) -> Option<&'p str>,
-    echo: &mut Vec<(&'static str, ParamValue)>,
-) -> Result<AnyRow, LookupError> {
+pub(super) fn sklearn_graded(name: &str, ctx: &mut Ctx<'_>) -> Result<Plan, LookupError> {
+    let (get, echo) = (ctx.get, &mut ctx.echo);
     let k = parse_k("k", get("k"), echo)?;
     let ignore_ties = parse_bool("ignore_ties", get("ignore_ties").unwrap_or("false"))?;
     let ties = sklearn::ignore_ties_policy(ignore_ties);
@@ -314,16 +326,12 @@ fn sklearn_graded<'p>(
         AnyRow::from(ndcg.with_ties(ties))
     };
     echo.push(("ignore_ties", ParamValue::Bool(ignore_ties)));
-    Ok(metric)
+    Ok(Plan::row(metric))
 }
 
 /// rankmetrics' `dcg` {k, log_base} and `ndcg` {k}.
-fn rankmetrics_graded<'p>(
-    name: &str,
-    policy: TiePolicy,
-    get: &impl Fn(&str) -> Option<&'p str>,
-    echo: &mut Vec<(&'static str, ParamValue)>,
-) -> Result<AnyRow, LookupError> {
+pub(super) fn rankmetrics_graded(name: &str, ctx: &mut Ctx<'_>) -> Result<AnyRow, LookupError> {
+    let (get, policy, echo) = (ctx.get, ctx.policy, &mut ctx.echo);
     let k = parse_k("k", get("k"), echo)?;
     Ok(if name == "dcg" {
         let dcg = metrics::Dcg::new(policy).with_k(k).map_err(zero_k("k"))?;
@@ -336,12 +344,8 @@ fn rankmetrics_graded<'p>(
 
 /// The extreme-classification top-k metrics; `k` defaults to 5 (pyxclib's default) and is
 /// always echoed.
-fn rankmetrics_top_k<'p>(
-    name: &str,
-    policy: TiePolicy,
-    get: &impl Fn(&str) -> Option<&'p str>,
-    echo: &mut Vec<(&'static str, ParamValue)>,
-) -> Result<AnyRow, LookupError> {
+pub(super) fn rankmetrics_top_k(name: &str, ctx: &mut Ctx<'_>) -> Result<AnyRow, LookupError> {
+    let (get, policy, echo) = (ctx.get, ctx.policy, &mut ctx.echo);
     let k = match parse_k("k", get("k"), echo)? {
         Some(k) => k,
         None => {

@@ -17,8 +17,10 @@
 //!   the values the presets take (booleans, tie rules, groupings, row rules, `k`, `log_base`).
 //! * `plan.rs`: how a preset computes its value: the row-wise and label-wise metric types
 //!   chosen at run time and the view of the scores (as given, torchmetrics' logits, `float32`).
-//! * `lookup.rs`: from a convention, a metric name and its parameters to a plan, the
-//!   toolkit's defaults filled in.
+//! * `table.rs`: every metric of every convention, one entry each ([`MetricEntry`]: name,
+//!   aliases, parameters with their kinds and defaults, default tie policy, how it is built).
+//! * `lookup.rs`: from a convention, a metric name and its parameters to a plan through the
+//!   metric's entry, the toolkit's defaults filled in; the builders entries share.
 //! * `evaluate_all.rs`: many presets on the same data, each row ranked once for all of them
 //!   ([`evaluate_all`], and its parallel twin with feature `rayon`).
 //! * `accumulator.rs`: a preset evaluated in batches ([`PresetAccumulator`]).
@@ -30,6 +32,7 @@ mod from_metric;
 mod lookup;
 mod params;
 mod plan;
+mod table;
 mod tie_analysis;
 
 use crate::compat::torchmetrics::{evaluate_on_logits, Float32Scores, Logits};
@@ -47,6 +50,7 @@ pub use self::evaluate_all::evaluate_all;
 pub use self::evaluate_all::evaluate_all_parallel;
 pub use self::params::ParamValue;
 use self::plan::Plan;
+pub use self::table::{MetricEntry, Param, ParamKind};
 pub use crate::convention::Convention;
 pub use crate::error::LookupError;
 pub use crate::ties::TieAnalysis;
@@ -112,47 +116,7 @@ impl Preset {
     /// assert!(Preset::param_keys(Convention::Mulan, "NoSuchMeasure").is_empty());
     /// ```
     pub fn param_keys(convention: Convention, metric: &str) -> &'static [&'static str] {
-        if !convention.metric_names().contains(&metric) {
-            return &[];
-        }
-        match (convention, metric) {
-            (Convention::Rankmetrics, "coverage") => &[
-                "one_based",
-                "grouping",
-                "no_relevant",
-                "all_relevant",
-                "labels",
-            ],
-            (Convention::Rankmetrics, "dcg") => {
-                &["k", "log_base", "grouping", "no_relevant", "all_relevant"]
-            }
-            (Convention::Rankmetrics, "ndcg") => &["k", "grouping", "no_relevant", "all_relevant"],
-            (Convention::Rankmetrics, "precision_at_k" | "recall_at_k" | "ndcg_at_k") => {
-                &["k", "grouping", "no_relevant", "all_relevant", "labels"]
-            }
-            (Convention::Rankmetrics, _) => &["grouping", "no_relevant", "all_relevant", "labels"],
-            (Convention::Sklearn, "dcg_score") => &["k", "log_base", "ignore_ties"],
-            (Convention::Sklearn, "ndcg_score") => &["k", "ignore_ties"],
-            (Convention::Torchmetrics, "retrieval_normalized_dcg") => &["top_k"],
-            (Convention::Torchmetrics, _) => &["dtype"],
-            (Convention::Mldr, "average_precision" | "coverage") => &["ties_method"],
-            (Convention::Sklearn, "roc_auc_score" | "average_precision_score") => &["average"],
-            (Convention::Mldr, "macro_auc" | "example_auc") => &["undefined_value", "na_rm"],
-            (
-                Convention::Mulan,
-                "MeanAverageInterpolatedPrecision" | "GeometricMeanAverageInterpolatedPrecision",
-            ) => &["num_recall_levels"],
-            (
-                Convention::Mulan,
-                "MacroAUC"
-                | "MicroAUC"
-                | "MeanAveragePrecision"
-                | "GeometricMeanAveragePrecision"
-                | "MacroAUCPR",
-            ) => &[],
-            (Convention::Mulan, _) => &["weka"],
-            _ => &[],
-        }
+        convention.entry(metric).map_or(&[], |e| e.keys)
     }
 
     /// The convention.

@@ -15,7 +15,7 @@ use crate::score::Score;
 use crate::ties::TiePolicy;
 
 /// One of the row-wise metric types, chosen at run time.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(super) enum AnyRow {
     Coverage(metrics::Coverage),
@@ -29,6 +29,8 @@ pub(super) enum AnyRow {
     PrecisionAtK(metrics::PrecisionAtK),
     RecallAtK(metrics::RecallAtK),
     NdcgAtK(metrics::NdcgAtK),
+    PsPrecisionAtK(metrics::PsPrecisionAtK),
+    PsNdcgAtK(metrics::PsNdcgAtK),
 }
 
 /// Applies `$body` to the metric inside any `AnyRow` variant.
@@ -46,6 +48,8 @@ macro_rules! each_row {
             AnyRow::PrecisionAtK($m) => $body,
             AnyRow::RecallAtK($m) => $body,
             AnyRow::NdcgAtK($m) => $body,
+            AnyRow::PsPrecisionAtK($m) => $body,
+            AnyRow::PsNdcgAtK($m) => $body,
         }
     };
 }
@@ -77,7 +81,9 @@ any_row_from!(
     Ndcg,
     PrecisionAtK,
     RecallAtK,
-    NdcgAtK
+    NdcgAtK,
+    PsPrecisionAtK,
+    PsNdcgAtK
 );
 
 impl RowMetric for AnyRow {
@@ -97,6 +103,10 @@ impl RowMetric for AnyRow {
     fn top_k(&self) -> Option<usize> {
         each_row!(self, m => m.top_k())
     }
+
+    fn gain_weights(&self) -> Option<&[f64]> {
+        each_row!(self, m => m.gain_weights())
+    }
 }
 
 /// How a preset computes its value.
@@ -110,6 +120,33 @@ pub(super) enum Plan {
     Float32Logits { metric: AnyRow },
     /// A label-wise, pooled or per-sample-averaged binary metric.
     Labelwise(AnyLabelwise),
+}
+
+impl Plan {
+    /// A row-wise metric on the scores as given.
+    pub(super) fn row(metric: AnyRow) -> Plan {
+        Plan::Row {
+            metric,
+            logits: false,
+        }
+    }
+
+    /// The same plan under tie policy `t`.
+    pub(super) fn with_ties(self, t: TiePolicy) -> Plan {
+        match self {
+            Plan::Row { metric, logits } => Plan::Row {
+                metric: metric.with_ties(t),
+                logits,
+            },
+            Plan::Float32Row { metric } => Plan::Float32Row {
+                metric: metric.with_ties(t),
+            },
+            Plan::Float32Logits { metric } => Plan::Float32Logits {
+                metric: metric.with_ties(t),
+            },
+            Plan::Labelwise(m) => Plan::Labelwise(m.with_ties(t)),
+        }
+    }
 }
 
 /// One of the label-wise metric types, chosen at run time.
