@@ -14,15 +14,8 @@ interval, and compares every convention side by side (:func:`compare`).
 0.75
 """
 
-from ._rankmetrics import __version__
-from .exceptions import (
-    IncompatibleStateError,
-    OutOfMemoryError,
-    ParameterError,
-    RankmetricsError,
-    UndefinedMetricError,
-    UnprovenIntervalEndWarning,
-)
+from . import metrics, mldr, mulan, sklearn, torchmetrics
+from ._compare import Comparison, compare
 from ._core import (
     CONVENTIONS,
     TIE_POLICIES,
@@ -34,8 +27,15 @@ from ._core import (
     per_sample,
     set_micro_pool_cells,
 )
-from ._compare import Comparison, compare
-from . import sklearn, torchmetrics, mldr, mulan, metrics
+from ._rankmetrics import __version__
+from .exceptions import (
+    IncompatibleStateError,
+    OutOfMemoryError,
+    ParameterError,
+    RankmetricsError,
+    UndefinedMetricError,
+    UnprovenIntervalEndWarning,
+)
 from .metrics import (  # rankmetrics' own metrics, at the top level too
     average_precision,
     coverage,

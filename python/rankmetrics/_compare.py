@@ -139,9 +139,16 @@ class Comparison:
             rec: Dict[str, Any] = {c: None for c in COLUMNS}
             rec.update({c["column"]: c["value"] for c in row["cells"]})
             low, high = row["interval"] if row["interval"] is not None else (None, None)
-            rec.update(low=low, high=high, expected=row["expected"], spread=row["spread"],
-                       outside=", ".join(row["outside"]), ends_proven=row["ends_unproven"] is None,
-                       expected_exact=row["expected_missing"] is None, note=row["note"])
+            rec.update(
+                low=low,
+                high=high,
+                expected=row["expected"],
+                spread=row["spread"],
+                outside=", ".join(row["outside"]),
+                ends_proven=row["ends_unproven"] is None,
+                expected_exact=row["expected_missing"] is None,
+                note=row["note"],
+            )
             records.append(rec)
         frame = pd.DataFrame.from_records(records, index=[r["metric"] for r in self.rows])
         frame.index.name = "metric"
@@ -203,7 +210,10 @@ class Comparison:
         return f"<Comparison: {len(self.rows)} metrics × {len(COLUMNS)} columns>\n{self}"
 
     def _repr_html_(self) -> str:
-        head = "".join(f"<th>{html.escape(c)}</th>" for c in ("metric", *POLICY_COLUMNS, *TOOLKIT_COLUMNS, "interval", "expected", "spread"))
+        head = "".join(
+            f"<th>{html.escape(c)}</th>"
+            for c in ("metric", *POLICY_COLUMNS, *TOOLKIT_COLUMNS, "interval", "expected", "spread")
+        )
         body = []
         notes: List[str] = []
         for row in self.rows:
@@ -217,8 +227,11 @@ class Comparison:
             body.append("<tr>" + "".join(cells) + "</tr>")
         numbered = "".join(f"<br>({i + 1}) {html.escape(n)}" for i, n in enumerate(notes))
         return (
-            "<table class='rankmetrics-compare'><thead><tr>" + head + "</tr></thead><tbody>"
-            + "".join(body) + "</tbody></table>"
+            "<table class='rankmetrics-compare'><thead><tr>"
+            + head
+            + "</tr></thead><tbody>"
+            + "".join(body)
+            + "</tbody></table>"
             + f"<p style='font-size:smaller'>{html.escape(LEGEND)}{numbered}</p>"
         )
 
@@ -246,14 +259,20 @@ class Comparison:
 
             if row["interval"] is not None and all(map(math.isfinite, row["interval"])):
                 a, b = row["interval"]
-                parts.append(f"<rect x='{x(a):.1f}' y='{y - 5}' width='{max(x(b) - x(a), 1):.1f}' height='10' fill='#ddd'/>")
+                parts.append(
+                    f"<rect x='{x(a):.1f}' y='{y - 5}' width='{max(x(b) - x(a), 1):.1f}' height='10' fill='#ddd'/>"
+                )
             if row["expected"] is not None and math.isfinite(row["expected"]):
-                parts.append(f"<line x1='{x(row['expected']):.1f}' x2='{x(row['expected']):.1f}' y1='{y - 7}' y2='{y + 7}' stroke='black'/>")
+                parts.append(
+                    f"<line x1='{x(row['expected']):.1f}' x2='{x(row['expected']):.1f}' y1='{y - 7}' y2='{y + 7}' stroke='black'/>"
+                )
             for cell in row["cells"]:
                 v = cell["value"]
                 if cell["column"] in colors and v is not None and math.isfinite(v):
                     stroke = "red" if cell["column"] in row["outside"] else "none"
-                    parts.append(f"<circle cx='{x(v):.1f}' cy='{y}' r='4' fill='{colors[cell['column']]}' stroke='{stroke}' stroke-width='2'/>")
+                    parts.append(
+                        f"<circle cx='{x(v):.1f}' cy='{y}' r='4' fill='{colors[cell['column']]}' stroke='{stroke}' stroke-width='2'/>"
+                    )
         legend_y = row_h * (len(self.rows) + 1) + 6
         for j, (name, color) in enumerate(colors.items()):
             parts.append(f"<circle cx='{label_w + j * 100}' cy='{legend_y}' r='4' fill='{color}'/>")
@@ -272,8 +291,12 @@ class Comparison:
             raise ImportError("Comparison.plot() needs matplotlib: pip install matplotlib") from e
         if ax is None:
             _, ax = plt.subplots(figsize=(8, 0.45 * len(self.rows) + 1))
-        styles = {"sklearn": ("o", "#1f77b4"), "torchmetrics": ("s", "#ff7f0e"),
-                  "mldr": ("^", "#2ca02c"), "mulan": ("D", "#9467bd")}
+        styles = {
+            "sklearn": ("o", "#1f77b4"),
+            "torchmetrics": ("s", "#ff7f0e"),
+            "mldr": ("^", "#2ca02c"),
+            "mulan": ("D", "#9467bd"),
+        }
         n = len(self.rows)
         labels = []
         for i, row in enumerate(self.rows):
@@ -291,8 +314,14 @@ class Comparison:
 
             if row["interval"] is not None and all(map(math.isfinite, row["interval"])):
                 a, b = row["interval"]
-                ax.plot([x(a), x(b)], [y, y], color="0.75", linewidth=7, solid_capstyle="butt",
-                        label="interval over tie orders")
+                ax.plot(
+                    [x(a), x(b)],
+                    [y, y],
+                    color="0.75",
+                    linewidth=7,
+                    solid_capstyle="butt",
+                    label="interval over tie orders",
+                )
             if row["expected"] is not None and math.isfinite(row["expected"]):
                 ax.plot([x(row["expected"])], [y], "|", color="black", markersize=15, label="expected")
             for cell in row["cells"]:
@@ -300,8 +329,15 @@ class Comparison:
                 if cell["column"] in styles and v is not None and math.isfinite(v):
                     marker, color = styles[cell["column"]]
                     outside = cell["column"] in row["outside"]
-                    ax.plot([x(v)], [y], marker, color=color, label=cell["column"],
-                            markeredgecolor="red" if outside else color, markeredgewidth=2 if outside else 1)
+                    ax.plot(
+                        [x(v)],
+                        [y],
+                        marker,
+                        color=color,
+                        label=cell["column"],
+                        markeredgecolor="red" if outside else color,
+                        markeredgewidth=2 if outside else 1,
+                    )
         ax.set_yticks(range(n))
         ax.set_yticklabels(list(reversed(labels)))
         ax.set_xticks([0, 1])

@@ -4,15 +4,15 @@ accumulators: the functions every other module of the package calls."""
 from __future__ import annotations
 
 import warnings
-from typing import Any, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, List, Mapping, Optional, Tuple
 
 import numpy as np
 
 from . import _input
-from .exceptions import ParameterError, UnprovenIntervalEndWarning
 from ._rankmetrics import Accumulator as _Accumulator
 from ._rankmetrics import Metric, metric_names, param_keys
 from ._rankmetrics import set_micro_pool_cells as _set_micro_pool_cells
+from .exceptions import ParameterError, UnprovenIntervalEndWarning
 
 CONVENTIONS: Tuple[str, ...] = ("rankmetrics", "sklearn", "torchmetrics", "mldr", "mulan")
 """The conventions: rankmetrics' own metrics and the four toolkits it reproduces."""

@@ -43,7 +43,10 @@ MetricItem = Union[str, Tuple[str, Mapping[str, Any]]]
 
 
 def metric_specs(
-    metrics: Sequence[MetricItem], convention: str, ties: Optional[str], params: Mapping[str, Any],
+    metrics: Sequence[MetricItem],
+    convention: str,
+    ties: Optional[str],
+    params: Mapping[str, Any],
     weighted: bool = False,
 ) -> List[Dict[str, Any]]:
     """One accumulator spec per metric: a name (``params`` given to it when it takes them) or
@@ -87,7 +90,6 @@ def metric_specs(
     return specs
 
 
-
 def _keeps_runs(spec: Dict[str, Any]) -> bool:
     """Whether the metric of ``spec`` can keep runs instead of rows, to the same bits."""
     try:
@@ -116,17 +118,33 @@ class Layout:
       label without a record has relevance 0 and the missing score of the sparse layout.
     """
 
-    def __init__(self, kind: str, y_true: str, y_score: Tuple[str, ...], sample_weight: Optional[str],
-                 n_labels: Optional[int], sample_id: Optional[str], label_id: Optional[str],
-                 row_number: Optional[str]) -> None:
+    def __init__(
+        self,
+        kind: str,
+        y_true: str,
+        y_score: Tuple[str, ...],
+        sample_weight: Optional[str],
+        n_labels: Optional[int],
+        sample_id: Optional[str],
+        label_id: Optional[str],
+        row_number: Optional[str],
+    ) -> None:
         self.kind, self.y_true, self.y_score = kind, y_true, y_score
         self.sample_weight, self.n_labels = sample_weight, n_labels
         self.sample_id, self.label_id, self.row_number = sample_id, label_id, row_number
 
     @classmethod
-    def of(cls, *, y_true: str = "labels", y_score: Any = "scores", sample_weight: Optional[str] = None,
-           n_labels: Optional[int] = None, sample_id: Optional[str] = None, label_id: Optional[str] = None,
-           row_number: Optional[str] = None) -> "Layout":
+    def of(
+        cls,
+        *,
+        y_true: str = "labels",
+        y_score: Any = "scores",
+        sample_weight: Optional[str] = None,
+        n_labels: Optional[int] = None,
+        sample_id: Optional[str] = None,
+        label_id: Optional[str] = None,
+        row_number: Optional[str] = None,
+    ) -> "Layout":
         """The layout the keywords describe (``sample_id`` given: long; ``y_score`` a pair of
         columns: sparse; otherwise dense)."""
         if not isinstance(y_true, str):
@@ -174,8 +192,7 @@ def _table(part: Any, columns: List[str]) -> Any:
     names = list(part.column_names if isinstance(part, pa.Table) else part.columns)
     missing = [c for c in columns if c not in names]
     if missing:
-        raise RankmetricsError(f"no column {missing[0]!r}; the data has {names}", "Input",
-                               {"input": missing[0]})
+        raise RankmetricsError(f"no column {missing[0]!r}; the data has {names}", "Input", {"input": missing[0]})
     if not isinstance(part, pa.Table):
         # from_pandas=False: a NaN score stays a NaN (reported as such), not a null.
         return pa.table({c: _arrow_column(part[c], c) for c in columns})
@@ -192,10 +209,12 @@ def _arrow_column(values: Any, name: str) -> Any:
     except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError) as e:
         entries = list(values)
         kind = pa.array(entries[:1], from_pandas=False).type if entries else None
-        row = next((i for i, v in enumerate(entries)
-                    if not _converts(v, kind)), 0)
-        raise RankmetricsError(f"{name} holds values of different types: record {row} of the partition "
-                               f"does not convert ({e})", "Input", {"input": name, "record": row}) from e
+        row = next((i for i, v in enumerate(entries) if not _converts(v, kind)), 0)
+        raise RankmetricsError(
+            f"{name} holds values of different types: record {row} of the partition does not convert ({e})",
+            "Input",
+            {"input": name, "record": row},
+        ) from e
 
 
 def _converts(value: Any, kind: Any) -> bool:
@@ -242,8 +261,7 @@ def _lists(table: Any, name: str, partition: int, first_row: int) -> Tuple[np.nd
     import pyarrow as pa  # type: ignore[import-untyped,unused-ignore]
 
     col = _flat(table, name, partition, first_row)
-    if not (pa.types.is_list(col.type) or pa.types.is_large_list(col.type)
-            or pa.types.is_fixed_size_list(col.type)):
+    if not (pa.types.is_list(col.type) or pa.types.is_large_list(col.type) or pa.types.is_fixed_size_list(col.type)):
         raise _error(f"{name} must be a list column; it holds {col.type}", partition, input=name)
     lengths = np.asarray(col.value_lengths(), dtype=np.int64)
     values = col.flatten()
@@ -289,9 +307,14 @@ def _dense(table: Any, layout: Layout, partition: int, first_row: int):  # type:
         bad = np.flatnonzero(lengths != labels)
         if bad.size:
             row = int(bad[0])
-            raise _error(f"{name} has {lengths[row]} entries at row {first_row + row}; "
-                         f"the partition's first row has {labels}", partition, input=name,
-                         row=first_row + row, expected=labels, found=int(lengths[row]))
+            raise _error(
+                f"{name} has {lengths[row]} entries at row {first_row + row}; the partition's first row has {labels}",
+                partition,
+                input=name,
+                row=first_row + row,
+                expected=labels,
+                found=int(lengths[row]),
+            )
     w = _weights(table, layout, partition, first_row)
     if not n:
         return [], None
@@ -306,28 +329,36 @@ def _weights(table: Any, layout: Layout, partition: int, first_row: int) -> Opti
     return np.asarray(w, dtype=np.float64)
 
 
-def _check_indices(idx: np.ndarray, rows: np.ndarray, n_labels: int, name: str, partition: int,
-                   first_row: int) -> np.ndarray:
+def _check_indices(
+    idx: np.ndarray, rows: np.ndarray, n_labels: int, name: str, partition: int, first_row: int
+) -> np.ndarray:
     """Label indices as int64, each in [0, n_labels) and at most once per row."""
     if idx.dtype.kind not in "iu":
         row = first_row + (int(rows[0]) if rows.size else 0)
         found = type(idx[0]).__name__ if idx.dtype.kind == "O" and idx.size else str(idx.dtype)
-        raise _error(f"{name} must hold integer label indices; at row {row} it holds {found}", partition,
-                     input=name, row=row)
+        raise _error(
+            f"{name} must hold integer label indices; at row {row} it holds {found}", partition, input=name, row=row
+        )
     idx = idx.astype(np.int64, copy=False)
     bad = np.flatnonzero((idx < 0) | (idx >= n_labels))
     if bad.size:
         row = first_row + int(rows[bad[0]])
-        raise _error(f"{name} holds label {idx[bad[0]]} at row {row}, outside [0, {n_labels})",
-                     partition, input=name, row=row, value=int(idx[bad[0]]))
+        raise _error(
+            f"{name} holds label {idx[bad[0]]} at row {row}, outside [0, {n_labels})",
+            partition,
+            input=name,
+            row=row,
+            value=int(idx[bad[0]]),
+        )
     key = rows.astype(np.int64) * n_labels + idx
     order = np.argsort(key, kind="stable")
     dup = np.flatnonzero(np.diff(key[order]) == 0)
     if dup.size:
         at = order[dup[0] + 1]
         row = first_row + int(rows[at])
-        raise _error(f"{name} lists label {idx[at]} twice at row {row}", partition, input=name, row=row,
-                     value=int(idx[at]))
+        raise _error(
+            f"{name} lists label {idx[at]} twice at row {row}", partition, input=name, row=row, value=int(idx[at])
+        )
     return idx
 
 
@@ -344,8 +375,12 @@ def _sparse(table: Any, layout: Layout, partition: int, first_row: int):  # type
     bad = np.flatnonzero(tlen != slen)
     if bad.size:
         row = first_row + int(bad[0])
-        raise _error(f"{layout.y_score[0]} and {layout.y_score[1]} differ in length at row {row}",
-                     partition, input=layout.y_score[1], row=row)
+        raise _error(
+            f"{layout.y_score[0]} and {layout.y_score[1]} differ in length at row {row}",
+            partition,
+            input=layout.y_score[1],
+            row=row,
+        )
     rel_rows, top_rows = np.repeat(np.arange(n), rlen), np.repeat(np.arange(n), tlen)
     rel = _check_indices(rel, rel_rows, L, layout.y_true, partition, first_row)
     top = _check_indices(top, top_rows, L, layout.y_score[0], partition, first_row)
@@ -380,12 +415,20 @@ def long_samples(table: Any, layout: Layout, partition: int) -> Tuple[int, Any, 
     try:
         down = np.asarray(pc.less(ids[1:], ids[:-1]).fill_null(False))
     except (pa.ArrowNotImplementedError, pa.ArrowInvalid, pa.ArrowTypeError) as e:
-        raise _error(f"{layout.sample_id} holds {ids.type}, which does not sort: give sample ids of a "
-                     "number, string or date type", partition, input=layout.sample_id) from e
+        raise _error(
+            f"{layout.sample_id} holds {ids.type}, which does not sort: give sample ids of a "
+            "number, string or date type",
+            partition,
+            input=layout.sample_id,
+        ) from e
     if down.any():
         at = int(np.flatnonzero(down)[0]) + 1
-        raise _error(f"{layout.sample_id} decreases at record {at} ({ids[at - 1].as_py()!r} then "
-                     f"{ids[at].as_py()!r}); sort the records by sample id", partition, input=layout.sample_id)
+        raise _error(
+            f"{layout.sample_id} decreases at record {at} ({ids[at - 1].as_py()!r} then "
+            f"{ids[at].as_py()!r}); sort the records by sample id",
+            partition,
+            input=layout.sample_id,
+        )
     changes = np.asarray(pc.not_equal(ids[1:], ids[:-1]))
     return int(changes.sum()) + 1, ids[0].as_py(), ids[n - 1].as_py()
 
@@ -402,8 +445,14 @@ def _long(table: Any, layout: Layout, partition: int, first_row: int):  # type: 
     starts = np.concatenate([[0], np.flatnonzero(np.asarray(pc.not_equal(ids[1:], ids[:-1]))) + 1])
     counts = np.diff(np.concatenate([starts, [len(ids)]]))
     sample = np.repeat(np.arange(samples), counts)
-    label = _check_indices(_scalars(table, layout.label_id, partition, first_row), sample, L,  # type: ignore[arg-type]
-                           layout.label_id, partition, first_row)  # type: ignore[arg-type]
+    label = _check_indices(
+        _scalars(table, layout.label_id, partition, first_row),
+        sample,
+        L,  # type: ignore[arg-type]
+        layout.label_id,
+        partition,
+        first_row,
+    )  # type: ignore[arg-type]
     rel = _scalars(table, layout.y_true, partition, first_row)
     sc = _scalars(table, layout.y_score[0], partition, first_row)
     _numbers(rel, counts, layout.y_true, partition, first_row)
@@ -418,8 +467,12 @@ def _long(table: Any, layout: Layout, partition: int, first_row: int):  # type: 
         differ = np.flatnonzero(~((per_record == w[sample]) | (np.isnan(per_record) & np.isnan(w[sample]))))
         if differ.size:
             row = first_row + int(sample[differ[0]])
-            raise _error(f"{layout.sample_weight} differs between the records of the sample at row {row}",
-                         partition, input=layout.sample_weight, row=row)
+            raise _error(
+                f"{layout.sample_weight} differs between the records of the sample at row {row}",
+                partition,
+                input=layout.sample_weight,
+                row=row,
+            )
     ydtype = np.float64 if rel.dtype.kind == "f" else np.int64
     blocks = []
     step = _block_rows(L)
@@ -440,7 +493,14 @@ _READERS = {"dense": _dense, "sparse": _sparse, "long": _long}
 def partition_rows(parts: Iterable[Any], layout: Layout, partition: int) -> Dict[str, Any]:
     """A partition's row count (and, for the long layout, its first and last sample id): what
     the driver needs to number every partition's rows before the states are built."""
-    out: Dict[str, Any] = {"version": FORMAT_VERSION, "partition": partition, "rows": 0, "first": None, "last": None, "error": None}
+    out: Dict[str, Any] = {
+        "version": FORMAT_VERSION,
+        "partition": partition,
+        "rows": 0,
+        "first": None,
+        "last": None,
+        "error": None,
+    }
     try:
         table = _concat(parts, [layout.sample_id] if layout.sample_id is not None else [], layout)
         if layout.kind == "long":
@@ -461,12 +521,26 @@ def _concat(parts: Iterable[Any], columns: List[str], layout: Layout) -> Any:
     return pa.concat_tables(tables, promote_options="permissive") if len(tables) > 1 else tables[0]
 
 
-def partition_result(parts: Iterable[Any], partition: int, first_row: Optional[int], layout: Layout,
-                     specs: List[Dict[str, Any]], expected_rows: Optional[int] = None) -> Dict[str, Any]:
+def partition_result(
+    parts: Iterable[Any],
+    partition: int,
+    first_row: Optional[int],
+    layout: Layout,
+    specs: List[Dict[str, Any]],
+    expected_rows: Optional[int] = None,
+) -> Dict[str, Any]:
     """One partition's accumulator states, its rows numbered from ``first_row`` (or from its
     ``row_number`` column's first value); an error met is returned, not raised."""
-    out: Dict[str, Any] = {"version": FORMAT_VERSION, "partition": partition, "first_row": first_row,
-                           "rows": 0, "labels": None, "scores": None, "states": None, "error": None}
+    out: Dict[str, Any] = {
+        "version": FORMAT_VERSION,
+        "partition": partition,
+        "first_row": first_row,
+        "rows": 0,
+        "labels": None,
+        "scores": None,
+        "states": None,
+        "error": None,
+    }
     try:
         table = _concat(parts, [], layout)
         n_records = table.num_rows
@@ -481,15 +555,21 @@ def partition_result(parts: Iterable[Any], partition: int, first_row: Optional[i
             raise RankmetricsError(
                 f"partition {partition} has {rows} rows now but had {expected_rows} when counted: "
                 "its partitioning is not deterministic (cache or checkpoint the data, or give row_number=)",
-                "Input", {"partition": partition, "expected": expected_rows, "found": rows})
+                "Input",
+                {"partition": partition, "expected": expected_rows, "found": rows},
+            )
         states = []
         for spec in specs:
             acc = _core.accumulator(first_row=first_row, **spec["spec"])
             for y, s, w in blocks:
                 acc.update(y, s, w)
             states.append(acc.__getstate__())
-        out.update(rows=rows, labels=labels if rows or n_records else None, states=states,
-                   scores=str(_score_dtype(blocks[0][1])) if blocks else None)
+        out.update(
+            rows=rows,
+            labels=labels if rows or n_records else None,
+            states=states,
+            scores=str(_score_dtype(blocks[0][1])) if blocks else None,
+        )
     except RankmetricsError as e:
         out["error"] = _naming_partition(_with_row(e, first_row, layout), partition)
     return out
@@ -502,14 +582,18 @@ def _row_numbers(table: Any, layout: Layout, partition: int) -> int:
     if numbers.size == 0:
         return 0
     if numbers.dtype.kind not in "iu" or numbers[0] < 0:
-        raise _error(f"{layout.row_number} must hold non-negative integer row numbers", partition,
-                     input=layout.row_number)
+        raise _error(
+            f"{layout.row_number} must hold non-negative integer row numbers", partition, input=layout.row_number
+        )
     first = int(numbers[0])
     gap = np.flatnonzero(numbers.astype(np.int64) != first + np.arange(numbers.size))
     if gap.size:
-        raise _error(f"{layout.row_number} is not consecutive at record {int(gap[0])} of the partition "
-                     f"({int(numbers[gap[0]])}, expected {first + int(gap[0])})", partition,
-                     input=layout.row_number)
+        raise _error(
+            f"{layout.row_number} is not consecutive at record {int(gap[0])} of the partition "
+            f"({int(numbers[gap[0]])}, expected {first + int(gap[0])})",
+            partition,
+            input=layout.row_number,
+        )
     return first
 
 
@@ -546,13 +630,18 @@ def _after(last: Tuple[int, Any], c: Dict[str, Any], first: int, layout: Layout)
         raise RankmetricsError(
             f"partition {c['partition']}: its sample ids ({type(c['first']).__name__}, from row "
             f"{first}) do not compare with partition {last[0]}'s ({type(last[1]).__name__}); "
-            "give every partition ids of one type", "Input",
-            {"partition": c["partition"], "input": layout.sample_id, "row": first}) from None
+            "give every partition ids of one type",
+            "Input",
+            {"partition": c["partition"], "input": layout.sample_id, "row": first},
+        ) from None
     if not ascending:
         raise RankmetricsError(
             f"partition {c['partition']}: its first sample id {c['first']!r} is not above "
             f"partition {last[0]}'s last one {last[1]!r}; sort the records by sample id "
-            "across partitions", "Input", {"partition": c["partition"], "input": layout.sample_id})
+            "across partitions",
+            "Input",
+            {"partition": c["partition"], "input": layout.sample_id},
+        )
 
 
 def dumps(result: Dict[str, Any]) -> bytes:
@@ -572,8 +661,10 @@ def loads(data: bytes) -> Dict[str, Any]:
 # what it counts, the error's kind, a hint). float32 scores run some presets in float32
 # arithmetic (torchmetrics'): a merge of float32 and float64 partitions is not the value of the
 # scores as one type.
-AGREEING = (("labels", "labels per row", "ShapeMismatch", ""),
-            ("scores", "scores", "Input", ": cast the score column to one type"))
+AGREEING = (
+    ("labels", "labels per row", "ShapeMismatch", ""),
+    ("scores", "scores", "Input", ": cast the score column to one type"),
+)
 
 
 def restore(state: bytes) -> _core.Accumulator:
@@ -602,8 +693,12 @@ def values(keys: Sequence[str], states: Sequence[bytes], errors: bool) -> Dict[s
     return {key: value(restore(state), errors) for key, state in zip(keys, states)}
 
 
-def finish(results: Sequence[Dict[str, Any]], specs: List[Dict[str, Any]],
-           partitions: Optional[int] = None, errors: bool = False) -> Dict[str, Any]:
+def finish(
+    results: Sequence[Dict[str, Any]],
+    specs: List[Dict[str, Any]],
+    partitions: Optional[int] = None,
+    errors: bool = False,
+) -> Dict[str, Any]:
     """The values: partition results checked and merged in partition order (with ``errors``,
     a metric whose value is undefined gets its error as its value, as a cell of
     :func:`rankmetrics.compare` does).
@@ -615,8 +710,9 @@ def finish(results: Sequence[Dict[str, Any]], specs: List[Dict[str, Any]],
     results = sorted(results, key=lambda r: r["partition"])
     seen = [r["partition"] for r in results]
     if seen != list(range(len(seen) if partitions is None else partitions)):
-        raise RankmetricsError(f"the partitions reported are {seen}, not each of 0 to "
-                               f"{(partitions or len(seen)) - 1} once", "State")
+        raise RankmetricsError(
+            f"the partitions reported are {seen}, not each of 0 to {(partitions or len(seen)) - 1} once", "State"
+        )
     for r in results:
         if r["error"] is not None:
             raise r["error"]
@@ -630,8 +726,10 @@ def finish(results: Sequence[Dict[str, Any]], specs: List[Dict[str, Any]],
             elif r[field] != seen_first[field]:
                 raise RankmetricsError(
                     f"partition {r['partition']} has {r[field]} {what}, partition "
-                    f"{seen_first['partition']} {seen_first[field]}{hint}", kind,
-                    {"partition": r["partition"], "expected": seen_first[field], "found": r[field]})
+                    f"{seen_first['partition']} {seen_first[field]}{hint}",
+                    kind,
+                    {"partition": r["partition"], "expected": seen_first[field], "found": r[field]},
+                )
     total = sum(r["rows"] for r in results)
     out: Dict[str, Any] = {}
     for i, spec in enumerate(specs):
@@ -639,8 +737,11 @@ def finish(results: Sequence[Dict[str, Any]], specs: List[Dict[str, Any]],
         for r in results:
             acc.merge(restore(r["states"][i]))
         if acc.rows() != ([(0, total)] if total else []):
-            raise RankmetricsError(f"the partitions hold rows {acc.rows()}, not every row from 0 to {total} "
-                                   "once (row_number= must number the rows 0, 1, ...)", "State")
+            raise RankmetricsError(
+                f"the partitions hold rows {acc.rows()}, not every row from 0 to {total} "
+                "once (row_number= must number the rows 0, 1, ...)",
+                "State",
+            )
         out[spec["key"]] = value(acc, errors)
     return out
 
@@ -653,4 +754,3 @@ def value(acc: _core.Accumulator, errors: bool) -> Any:
         if not errors:
             raise
         return e
-

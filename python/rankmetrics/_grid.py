@@ -71,7 +71,9 @@ def through(evaluate: Callable[[List[Dict[str, Any]]], Dict[str, Any]], weighted
     """The grid from an engine's evaluation of checked specs (:func:`_distributed.metric_specs`'s;
     ``weighted``: the rows carry sample weights) that returns an undefined value's error as its
     value."""
-    return comparison(lambda items: evaluate(_distributed.metric_specs(items, "rankmetrics", None, {}, weighted)), weighted)
+    return comparison(
+        lambda items: evaluate(_distributed.metric_specs(items, "rankmetrics", None, {}, weighted)), weighted
+    )
 
 
 def comparison(evaluate: Callable[[List[Item]], Dict[str, Any]], weighted: bool = False) -> Comparison:

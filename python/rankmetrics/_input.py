@@ -88,9 +88,7 @@ def scores(y_score: Any, name: str = "y_score") -> np.ndarray:
         try:
             s = s.astype(np.float64)
         except (ValueError, TypeError) as e:
-            raise RankmetricsError(
-                f"{name} must hold numbers; got dtype {s.dtype}", "Input", {"input": name}
-            ) from e
+            raise RankmetricsError(f"{name} must hold numbers; got dtype {s.dtype}", "Input", {"input": name}) from e
     return _native(s)
 
 

@@ -6,7 +6,18 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import final
 
-__all__ = ["__version__", "Accumulator", "Metric", "compare", "grid_layout", "grid_summary", "inverse_propensities", "metric_names", "param_keys", "set_micro_pool_cells"]
+__all__ = [
+    "__version__",
+    "Accumulator",
+    "Metric",
+    "compare",
+    "grid_layout",
+    "grid_summary",
+    "inverse_propensities",
+    "metric_names",
+    "param_keys",
+    "set_micro_pool_cells",
+]
 
 _Labels = Union[
     npt.NDArray[np.uint8],
@@ -35,9 +46,7 @@ class Metric:
         sample_weight: Optional[npt.NDArray[np.float64]] = None,
         threads: int = 1,
     ) -> float: ...
-    def per_sample(
-        self, y_true: _Labels, y_score: _Scores, threads: int = 1
-    ) -> npt.NDArray[np.float64]: ...
+    def per_sample(self, y_true: _Labels, y_score: _Scores, threads: int = 1) -> npt.NDArray[np.float64]: ...
     def accumulator(self, first_row: Optional[int] = None, runs: bool = False) -> Accumulator: ...
     def params(self) -> List[Tuple[str, str]]: ...
     def unproven_end(self, weighted: bool) -> Optional[str]: ...
@@ -76,6 +85,4 @@ def grid_summary(metric: str, values: List[Tuple[str, float]], weighted: bool = 
 def metric_names(convention: str) -> List[str]: ...
 def set_micro_pool_cells(cells: Optional[int]) -> None: ...
 def param_keys(convention: str, metric: str) -> List[str]: ...
-def inverse_propensities(
-    frequencies: List[float], n: int, a: float = 0.55, b: float = 1.5
-) -> List[float]: ...
+def inverse_propensities(frequencies: List[float], n: int, a: float = 0.55, b: float = 1.5) -> List[float]: ...

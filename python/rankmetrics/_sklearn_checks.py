@@ -59,10 +59,7 @@ def check_array(x: Any, name: str, *, ensure_2d: bool) -> np.ndarray:
 def check_consistent_length(*arrays: Any) -> None:
     lengths = [len(a) for a in arrays if a is not None]
     if len(set(lengths)) > 1:
-        raise fail(
-            "Found input variables with inconsistent numbers of samples: "
-            f"{[int(n) for n in lengths]}"
-        )
+        raise fail(f"Found input variables with inconsistent numbers of samples: {[int(n) for n in lengths]}")
 
 
 def sample_weight(w: Any) -> Optional[np.ndarray]:
@@ -128,9 +125,7 @@ def relevant_nonzero(y: np.ndarray, values: Optional[Tuple[float, ...]]) -> np.n
 
 
 def check_k(k: Any) -> None:
-    if k is not None and (
-        isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral) or k < 1
-    ):
+    if k is not None and (isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral) or k < 1):
         raise ParameterError(
             f"The 'k' parameter must be an int in the range [1, inf) or None. Got {k!r} instead.",
             "InvalidParam",

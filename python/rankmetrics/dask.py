@@ -158,8 +158,17 @@ def evaluate(
     """
     if not _is_frame(df) and not all(isinstance(m, str) for m in metrics):
         raise TypeError("for arrays, metrics are names (pairs with parameters are for DataFrames)")
-    run = _runner(df, y_score, sample_weight, y_true=y_true, n_labels=n_labels, sample_id=sample_id,
-                  label_id=label_id, row_number=row_number, split_every=split_every)
+    run = _runner(
+        df,
+        y_score,
+        sample_weight,
+        y_true=y_true,
+        n_labels=n_labels,
+        sample_id=sample_id,
+        label_id=label_id,
+        row_number=row_number,
+        split_every=split_every,
+    )
     return run(_distributed.metric_specs(metrics, convention, ties, params, sample_weight is not None), False)
 
 
@@ -196,22 +205,46 @@ def compare(
     >>> grid.to_dict() == rankmetrics.compare(y, s).to_dict()
     True
     """
-    run = _runner(df, y_score, sample_weight, y_true=y_true, n_labels=n_labels, sample_id=sample_id,
-                  label_id=label_id, row_number=row_number, split_every=split_every)
+    run = _runner(
+        df,
+        y_score,
+        sample_weight,
+        y_true=y_true,
+        n_labels=n_labels,
+        sample_id=sample_id,
+        label_id=label_id,
+        row_number=row_number,
+        split_every=split_every,
+    )
     return _grid.through(lambda specs: run(specs, True), sample_weight is not None)
 
 
-def _runner(df: Any, y_score: Any, sample_weight: Any, *, y_true: str, n_labels: Optional[int],
-            sample_id: Optional[str], label_id: Optional[str], row_number: Optional[str],
-            split_every: int) -> Callable[[List[Dict[str, Any]], bool], Dict[str, Any]]:
+def _runner(
+    df: Any,
+    y_score: Any,
+    sample_weight: Any,
+    *,
+    y_true: str,
+    n_labels: Optional[int],
+    sample_id: Optional[str],
+    label_id: Optional[str],
+    row_number: Optional[str],
+    split_every: int,
+) -> Callable[[List[Dict[str, Any]], bool], Dict[str, Any]]:
     """The evaluation of checked specs (and whether an undefined value is returned as its
     error) on a DataFrame or on arrays; the layout's keywords are checked here."""
     if _is_frame(df):
         if sample_weight is not None and not isinstance(sample_weight, str):
             raise TypeError("for a DataFrame, sample_weight is a column name")
-        layout = Layout.of(y_true=y_true, y_score="scores" if y_score is None else y_score,
-                           sample_weight=sample_weight, n_labels=n_labels, sample_id=sample_id,
-                           label_id=label_id, row_number=row_number)
+        layout = Layout.of(
+            y_true=y_true,
+            y_score="scores" if y_score is None else y_score,
+            sample_weight=sample_weight,
+            n_labels=n_labels,
+            sample_id=sample_id,
+            label_id=label_id,
+            row_number=row_number,
+        )
         return lambda specs, errors: _evaluate_frame(df, layout, specs, errors)
     if y_score is None:
         raise TypeError("evaluate(y_true_array, y_score_array, ...) needs y_score, or give a DataFrame")
@@ -222,8 +255,14 @@ def _first_row(firsts: List[int], partition: int) -> int:
     return firsts[partition]
 
 
-def _result(part: Any, partition: int, first_row: Optional[int], layout: Layout,
-            specs: List[Dict[str, Any]], expected_rows: Optional[int]) -> Dict[str, Any]:
+def _result(
+    part: Any,
+    partition: int,
+    first_row: Optional[int],
+    layout: Layout,
+    specs: List[Dict[str, Any]],
+    expected_rows: Optional[int],
+) -> Dict[str, Any]:
     return _distributed.partition_result([part], partition, first_row, layout, specs, expected_rows)
 
 
@@ -242,16 +281,19 @@ def _evaluate_frame(df: Any, layout: Layout, specs: List[Dict[str, Any]], errors
     if layout.row_number is None:
         counts = [dask.delayed(_distributed.partition_rows)([p], layout, i) for i, p in enumerate(parts)]
         firsts = dask.delayed(_distributed.offsets)(counts, layout)
-        results = [dask.delayed(_result)(p, i, dask.delayed(_first_row)(firsts, i), layout, specs, None)
-                   for i, p in enumerate(parts)]
+        results = [
+            dask.delayed(_result)(p, i, dask.delayed(_first_row)(firsts, i), layout, specs, None)
+            for i, p in enumerate(parts)
+        ]
     else:
         results = [dask.delayed(_result)(p, i, None, layout, specs, None) for i, p in enumerate(parts)]
     (computed,) = dask.compute(results)
     return _distributed.finish(computed, specs, len(parts), errors)
 
 
-def _evaluate_arrays(y_true: Any, y_score: Any, sample_weight: Any, keyed: List[Dict[str, Any]], errors: bool,
-                     split_every: int) -> Dict[str, Any]:
+def _evaluate_arrays(
+    y_true: Any, y_score: Any, sample_weight: Any, keyed: List[Dict[str, Any]], errors: bool, split_every: int
+) -> Dict[str, Any]:
     """Dask arrays chunked by rows: per chunk, the states numbered from its first row, merged
     in a tree (``keyed``: :func:`_distributed.metric_specs`'s, checked before any work)."""
     import dask

@@ -47,7 +47,16 @@ __all__ = [
 Value = Union[float, np.ndarray]
 
 
-def _own(name: str, y_true: Any, y_score: Any, sample_weight: Any, ties: Optional[str], threads: Optional[int], per_sample: bool, **params: Any) -> Value:
+def _own(
+    name: str,
+    y_true: Any,
+    y_score: Any,
+    sample_weight: Any,
+    ties: Optional[str],
+    threads: Optional[int],
+    per_sample: bool,
+    **params: Any,
+) -> Value:
     m = _core.lookup("rankmetrics", name, ties, params)
     if per_sample:
         if sample_weight is not None:
@@ -76,11 +85,22 @@ _COMMON = """
 """
 
 
-def _doc(summary: str, example: str, rules: str = "no_relevant, all_relevant, grouping, labels", gains: str = "") -> str:
+def _doc(
+    summary: str, example: str, rules: str = "no_relevant, all_relevant, grouping, labels", gains: str = ""
+) -> str:
     return summary + "\n" + _COMMON.format(rules=rules, gains=gains) + "\n    Examples\n    --------\n" + example
 
 
-def coverage(y_true: Any, y_score: Any, *, sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None, per_sample: bool = False, **rules: Any) -> Value:
+def coverage(
+    y_true: Any,
+    y_score: Any,
+    *,
+    sample_weight: Any = None,
+    ties: Optional[str] = None,
+    threads: Optional[int] = None,
+    per_sample: bool = False,
+    **rules: Any,
+) -> Value:
     return _own("coverage", y_true, y_score, sample_weight, ties, threads, per_sample, **rules)
 
 
@@ -91,7 +111,16 @@ coverage.__doc__ = _doc(
 )
 
 
-def average_precision(y_true: Any, y_score: Any, *, sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None, per_sample: bool = False, **rules: Any) -> Value:
+def average_precision(
+    y_true: Any,
+    y_score: Any,
+    *,
+    sample_weight: Any = None,
+    ties: Optional[str] = None,
+    threads: Optional[int] = None,
+    per_sample: bool = False,
+    **rules: Any,
+) -> Value:
     return _own("average_precision", y_true, y_score, sample_weight, ties, threads, per_sample, **rules)
 
 
@@ -101,7 +130,16 @@ average_precision.__doc__ = _doc(
 )
 
 
-def ranking_loss(y_true: Any, y_score: Any, *, sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None, per_sample: bool = False, **rules: Any) -> Value:
+def ranking_loss(
+    y_true: Any,
+    y_score: Any,
+    *,
+    sample_weight: Any = None,
+    ties: Optional[str] = None,
+    threads: Optional[int] = None,
+    per_sample: bool = False,
+    **rules: Any,
+) -> Value:
     return _own("ranking_loss", y_true, y_score, sample_weight, ties, threads, per_sample, **rules)
 
 
@@ -111,7 +149,16 @@ ranking_loss.__doc__ = _doc(
 )
 
 
-def one_error(y_true: Any, y_score: Any, *, sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None, per_sample: bool = False, **rules: Any) -> Value:
+def one_error(
+    y_true: Any,
+    y_score: Any,
+    *,
+    sample_weight: Any = None,
+    ties: Optional[str] = None,
+    threads: Optional[int] = None,
+    per_sample: bool = False,
+    **rules: Any,
+) -> Value:
     return _own("one_error", y_true, y_score, sample_weight, ties, threads, per_sample, **rules)
 
 
@@ -121,7 +168,16 @@ one_error.__doc__ = _doc(
 )
 
 
-def is_error(y_true: Any, y_score: Any, *, sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None, per_sample: bool = False, **rules: Any) -> Value:
+def is_error(
+    y_true: Any,
+    y_score: Any,
+    *,
+    sample_weight: Any = None,
+    ties: Optional[str] = None,
+    threads: Optional[int] = None,
+    per_sample: bool = False,
+    **rules: Any,
+) -> Value:
     return _own("is_error", y_true, y_score, sample_weight, ties, threads, per_sample, **rules)
 
 
@@ -131,7 +187,16 @@ is_error.__doc__ = _doc(
 )
 
 
-def error_set_size(y_true: Any, y_score: Any, *, sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None, per_sample: bool = False, **rules: Any) -> Value:
+def error_set_size(
+    y_true: Any,
+    y_score: Any,
+    *,
+    sample_weight: Any = None,
+    ties: Optional[str] = None,
+    threads: Optional[int] = None,
+    per_sample: bool = False,
+    **rules: Any,
+) -> Value:
     return _own("error_set_size", y_true, y_score, sample_weight, ties, threads, per_sample, **rules)
 
 
@@ -141,7 +206,18 @@ error_set_size.__doc__ = _doc(
 )
 
 
-def dcg(y_true: Any, y_score: Any, *, k: Optional[int] = None, log_base: float = 2, sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None, per_sample: bool = False, **rules: Any) -> Value:
+def dcg(
+    y_true: Any,
+    y_score: Any,
+    *,
+    k: Optional[int] = None,
+    log_base: float = 2,
+    sample_weight: Any = None,
+    ties: Optional[str] = None,
+    threads: Optional[int] = None,
+    per_sample: bool = False,
+    **rules: Any,
+) -> Value:
     return _own("dcg", y_true, y_score, sample_weight, ties, threads, per_sample, k=k, log_base=log_base, **rules)
 
 
@@ -153,7 +229,17 @@ dcg.__doc__ = _doc(
 )
 
 
-def ndcg(y_true: Any, y_score: Any, *, k: Optional[int] = None, sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None, per_sample: bool = False, **rules: Any) -> Value:
+def ndcg(
+    y_true: Any,
+    y_score: Any,
+    *,
+    k: Optional[int] = None,
+    sample_weight: Any = None,
+    ties: Optional[str] = None,
+    threads: Optional[int] = None,
+    per_sample: bool = False,
+    **rules: Any,
+) -> Value:
     return _own("ndcg", y_true, y_score, sample_weight, ties, threads, per_sample, k=k, **rules)
 
 
@@ -165,7 +251,17 @@ ndcg.__doc__ = _doc(
 )
 
 
-def precision_at_k(y_true: Any, y_score: Any, *, k: int = 5, sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None, per_sample: bool = False, **rules: Any) -> Value:
+def precision_at_k(
+    y_true: Any,
+    y_score: Any,
+    *,
+    k: int = 5,
+    sample_weight: Any = None,
+    ties: Optional[str] = None,
+    threads: Optional[int] = None,
+    per_sample: bool = False,
+    **rules: Any,
+) -> Value:
     return _own("precision_at_k", y_true, y_score, sample_weight, ties, threads, per_sample, k=k, **rules)
 
 
@@ -175,7 +271,17 @@ precision_at_k.__doc__ = _doc(
 )
 
 
-def recall_at_k(y_true: Any, y_score: Any, *, k: int = 5, sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None, per_sample: bool = False, **rules: Any) -> Value:
+def recall_at_k(
+    y_true: Any,
+    y_score: Any,
+    *,
+    k: int = 5,
+    sample_weight: Any = None,
+    ties: Optional[str] = None,
+    threads: Optional[int] = None,
+    per_sample: bool = False,
+    **rules: Any,
+) -> Value:
     return _own("recall_at_k", y_true, y_score, sample_weight, ties, threads, per_sample, k=k, **rules)
 
 
@@ -185,7 +291,17 @@ recall_at_k.__doc__ = _doc(
 )
 
 
-def ndcg_at_k(y_true: Any, y_score: Any, *, k: int = 5, sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None, per_sample: bool = False, **rules: Any) -> Value:
+def ndcg_at_k(
+    y_true: Any,
+    y_score: Any,
+    *,
+    k: int = 5,
+    sample_weight: Any = None,
+    ties: Optional[str] = None,
+    threads: Optional[int] = None,
+    per_sample: bool = False,
+    **rules: Any,
+) -> Value:
     return _own("ndcg_at_k", y_true, y_score, sample_weight, ties, threads, per_sample, k=k, **rules)
 
 
@@ -195,12 +311,30 @@ ndcg_at_k.__doc__ = _doc(
 )
 
 
-def _labelwise_metric(name: str, y_true: Any, y_score: Any, average: str, sample_weight: Any, ties: str, undefined: Union[str, float], threads: Optional[int]) -> float:
+def _labelwise_metric(
+    name: str,
+    y_true: Any,
+    y_score: Any,
+    average: str,
+    sample_weight: Any,
+    ties: str,
+    undefined: Union[str, float],
+    threads: Optional[int],
+) -> float:
     m = _core.lookup("rankmetrics", name, ties, {"average": average, "undefined": undefined})
     return _core.run(m, y_true, y_score, sample_weight, threads)
 
 
-def roc_auc(y_true: Any, y_score: Any, *, average: str = "macro", sample_weight: Any = None, ties: str = "average", undefined: Union[str, float] = "nan", threads: Optional[int] = None) -> float:
+def roc_auc(
+    y_true: Any,
+    y_score: Any,
+    *,
+    average: str = "macro",
+    sample_weight: Any = None,
+    ties: str = "average",
+    undefined: Union[str, float] = "nan",
+    threads: Optional[int] = None,
+) -> float:
     """ROC AUC of each label's column (``"macro"``, ``"weighted"``), of each sample's row
     (``"samples"``) or of all cells pooled (``"micro"``), under any tie policy.
 
@@ -231,7 +365,16 @@ def roc_auc(y_true: Any, y_score: Any, *, average: str = "macro", sample_weight:
     return _labelwise_metric("roc_auc", y_true, y_score, average, sample_weight, ties, undefined, threads)
 
 
-def label_average_precision(y_true: Any, y_score: Any, *, average: str = "macro", sample_weight: Any = None, ties: str = "max", undefined: Union[str, float] = "nan", threads: Optional[int] = None) -> float:
+def label_average_precision(
+    y_true: Any,
+    y_score: Any,
+    *,
+    average: str = "macro",
+    sample_weight: Any = None,
+    ties: str = "max",
+    undefined: Union[str, float] = "nan",
+    threads: Optional[int] = None,
+) -> float:
     """Average precision of each label's column (``"macro"``, ``"weighted"``), of each
     sample's row (``"samples"``) or of all cells pooled (``"micro"``), under any tie policy.
 
@@ -256,7 +399,9 @@ def label_average_precision(y_true: Any, y_score: Any, *, average: str = "macro"
     >>> rankmetrics.label_average_precision([[1, 0], [0, 1], [1, 1]], [[0.9, 0.1], [0.9, 0.8], [0.3, 0.8]])
     0.7916...
     """
-    return _labelwise_metric("label_average_precision", y_true, y_score, average, sample_weight, ties, undefined, threads)
+    return _labelwise_metric(
+        "label_average_precision", y_true, y_score, average, sample_weight, ties, undefined, threads
+    )
 
 
 def inverse_propensities(label_frequencies: Sequence[float], n: int, *, A: float = 0.55, B: float = 1.5) -> np.ndarray:
@@ -274,14 +419,34 @@ def inverse_propensities(label_frequencies: Sequence[float], n: int, *, A: float
     return np.array(_inverse_propensities(freqs.tolist(), int(n), float(A), float(B)))
 
 
-def _propensity(name: str, y_true: Any, y_score: Any, k: int, inv_propensities: Any, sample_weight: Any, ties: str, threads: Optional[int], per_sample: bool) -> Value:
+def _propensity(
+    name: str,
+    y_true: Any,
+    y_score: Any,
+    k: int,
+    inv_propensities: Any,
+    sample_weight: Any,
+    ties: str,
+    threads: Optional[int],
+    per_sample: bool,
+) -> Value:
     m = _core.lookup("rankmetrics", name, ties, {"k": k, "inv_propensities": inv_propensities})
     if per_sample:
         return m.per_sample(_input.labels(y_true), _input.scores(y_score), _input.threads(threads))
     return _core.run(m, y_true, y_score, sample_weight, threads)
 
 
-def psprecision_at_k(y_true: Any, y_score: Any, inv_propensities: Any, *, k: int = 5, sample_weight: Any = None, ties: str = "max", threads: Optional[int] = None, per_sample: bool = False) -> Value:
+def psprecision_at_k(
+    y_true: Any,
+    y_score: Any,
+    inv_propensities: Any,
+    *,
+    k: int = 5,
+    sample_weight: Any = None,
+    ties: str = "max",
+    threads: Optional[int] = None,
+    per_sample: bool = False,
+) -> Value:
     """Propensity-scored precision at k (PSP@k): relevant labels in the top ``k`` weighted by
     their inverse propensity, over ``k``.
 
@@ -301,10 +466,22 @@ def psprecision_at_k(y_true: Any, y_score: Any, inv_propensities: Any, *, k: int
     >>> rankmetrics.psprecision_at_k([[1, 0, 1]], [[0.9, 0.5, 0.1]], [2.0, 1.0, 4.0], k=1)
     2.0
     """
-    return _propensity("psprecision_at_k", y_true, y_score, k, inv_propensities, sample_weight, ties, threads, per_sample)
+    return _propensity(
+        "psprecision_at_k", y_true, y_score, k, inv_propensities, sample_weight, ties, threads, per_sample
+    )
 
 
-def psndcg_at_k(y_true: Any, y_score: Any, inv_propensities: Any, *, k: int = 5, sample_weight: Any = None, ties: str = "max", threads: Optional[int] = None, per_sample: bool = False) -> Value:
+def psndcg_at_k(
+    y_true: Any,
+    y_score: Any,
+    inv_propensities: Any,
+    *,
+    k: int = 5,
+    sample_weight: Any = None,
+    ties: str = "max",
+    threads: Optional[int] = None,
+    per_sample: bool = False,
+) -> Value:
     """Propensity-scored nDCG at k (PSnDCG@k).
 
     Parameters

@@ -29,7 +29,15 @@ __all__ = [
 ]
 
 
-def _run(metric: str, true_labels: Any, predictions: Any, sample_weight: Any, ties: Optional[str], threads: Optional[int], **params: Any) -> float:
+def _run(
+    metric: str,
+    true_labels: Any,
+    predictions: Any,
+    sample_weight: Any,
+    ties: Optional[str],
+    threads: Optional[int],
+    **params: Any,
+) -> float:
     return _core.run(_core.lookup("mldr", metric, ties, params), true_labels, predictions, sample_weight, threads)
 
 
@@ -37,7 +45,15 @@ def _undefined(value: Optional[float]) -> str:
     return "NA" if value is None else repr(float(value))
 
 
-def average_precision(true_labels: Any, predictions: Any, ties_method: str = "last", *, sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None) -> float:
+def average_precision(
+    true_labels: Any,
+    predictions: Any,
+    ties_method: str = "last",
+    *,
+    sample_weight: Any = None,
+    ties: Optional[str] = None,
+    threads: Optional[int] = None,
+) -> float:
     """mldr's ``average_precision(true_labels, predictions, ties_method = "last")``.
 
     ``ties_method`` is R's ``rank()`` rule: ``"average"``, ``"first"``, ``"last"``,
@@ -53,7 +69,15 @@ def average_precision(true_labels: Any, predictions: Any, ties_method: str = "la
     return _run("average_precision", true_labels, predictions, sample_weight, ties, threads, ties_method=ties_method)
 
 
-def coverage(true_labels: Any, predictions: Any, ties_method: str = "last", *, sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None) -> float:
+def coverage(
+    true_labels: Any,
+    predictions: Any,
+    ties_method: str = "last",
+    *,
+    sample_weight: Any = None,
+    ties: Optional[str] = None,
+    threads: Optional[int] = None,
+) -> float:
     """mldr's ``coverage(true_labels, predictions, ties_method = "last")`` (ranks from 0).
 
     Examples
@@ -65,7 +89,14 @@ def coverage(true_labels: Any, predictions: Any, ties_method: str = "last", *, s
     return _run("coverage", true_labels, predictions, sample_weight, ties, threads, ties_method=ties_method)
 
 
-def one_error(true_labels: Any, predictions: Any, *, sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None) -> float:
+def one_error(
+    true_labels: Any,
+    predictions: Any,
+    *,
+    sample_weight: Any = None,
+    ties: Optional[str] = None,
+    threads: Optional[int] = None,
+) -> float:
     """mldr's ``one_error(true_labels, predictions)``.
 
     Examples
@@ -77,7 +108,14 @@ def one_error(true_labels: Any, predictions: Any, *, sample_weight: Any = None, 
     return _run("one_error", true_labels, predictions, sample_weight, ties, threads)
 
 
-def ranking_loss(true_labels: Any, predictions: Any, *, sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None) -> float:
+def ranking_loss(
+    true_labels: Any,
+    predictions: Any,
+    *,
+    sample_weight: Any = None,
+    ties: Optional[str] = None,
+    threads: Optional[int] = None,
+) -> float:
     """mldr's ``ranking_loss(true_labels, predictions)``.
 
     Examples
@@ -89,7 +127,16 @@ def ranking_loss(true_labels: Any, predictions: Any, *, sample_weight: Any = Non
     return _run("ranking_loss", true_labels, predictions, sample_weight, ties, threads)
 
 
-def macro_auc(true_labels: Any, predictions: Any, undefined_value: Optional[float] = 0.5, na_rm: bool = False, *, sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None) -> float:
+def macro_auc(
+    true_labels: Any,
+    predictions: Any,
+    undefined_value: Optional[float] = 0.5,
+    na_rm: bool = False,
+    *,
+    sample_weight: Any = None,
+    ties: Optional[str] = None,
+    threads: Optional[int] = None,
+) -> float:
     """mldr's ``macro_auc(true_labels, predictions, undefined_value = 0.5, na.rm = FALSE)``:
     pROC's AUC per label with its automatic direction.
 
@@ -101,10 +148,28 @@ def macro_auc(true_labels: Any, predictions: Any, undefined_value: Optional[floa
     >>> mldr.macro_auc([[1, 0], [0, 0]], [[0.9, 0.1], [0.2, 0.8]], undefined_value=None)
     nan
     """
-    return _run("macro_auc", true_labels, predictions, sample_weight, ties, threads, undefined_value=_undefined(undefined_value), na_rm=na_rm)
+    return _run(
+        "macro_auc",
+        true_labels,
+        predictions,
+        sample_weight,
+        ties,
+        threads,
+        undefined_value=_undefined(undefined_value),
+        na_rm=na_rm,
+    )
 
 
-def example_auc(true_labels: Any, predictions: Any, undefined_value: Optional[float] = 0.5, na_rm: bool = False, *, sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None) -> float:
+def example_auc(
+    true_labels: Any,
+    predictions: Any,
+    undefined_value: Optional[float] = 0.5,
+    na_rm: bool = False,
+    *,
+    sample_weight: Any = None,
+    ties: Optional[str] = None,
+    threads: Optional[int] = None,
+) -> float:
     """mldr's ``example_auc(true_labels, predictions, undefined_value = 0.5, na.rm = FALSE)``:
     pROC's AUC per sample.
 
@@ -114,10 +179,26 @@ def example_auc(true_labels: Any, predictions: Any, undefined_value: Optional[fl
     >>> mldr.example_auc([[1, 0], [0, 0]], [[0.9, 0.1], [0.2, 0.8]])
     0.75
     """
-    return _run("example_auc", true_labels, predictions, sample_weight, ties, threads, undefined_value=_undefined(undefined_value), na_rm=na_rm)
+    return _run(
+        "example_auc",
+        true_labels,
+        predictions,
+        sample_weight,
+        ties,
+        threads,
+        undefined_value=_undefined(undefined_value),
+        na_rm=na_rm,
+    )
 
 
-def micro_auc(true_labels: Any, predictions: Any, *, sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None) -> float:
+def micro_auc(
+    true_labels: Any,
+    predictions: Any,
+    *,
+    sample_weight: Any = None,
+    ties: Optional[str] = None,
+    threads: Optional[int] = None,
+) -> float:
     """mldr's ``micro_auc(true_labels, predictions)``: pROC's AUC of all cells pooled (an
     error with a single class, as pROC's "'response' must have two levels").
 

@@ -15,14 +15,44 @@ from typing import Any, Optional
 
 from . import _core
 
-__all__ = ['AveragePrecision', 'Coverage', 'ErrorSetSize', 'GeometricMeanAverageInterpolatedPrecision', 'GeometricMeanAveragePrecision', 'IsError', 'MacroAUC', 'MacroAUCPR', 'MeanAverageInterpolatedPrecision', 'MeanAveragePrecision', 'MicroAUC', 'OneError', 'RankingLoss']
+__all__ = [
+    "AveragePrecision",
+    "Coverage",
+    "ErrorSetSize",
+    "GeometricMeanAverageInterpolatedPrecision",
+    "GeometricMeanAveragePrecision",
+    "IsError",
+    "MacroAUC",
+    "MacroAUCPR",
+    "MeanAverageInterpolatedPrecision",
+    "MeanAveragePrecision",
+    "MicroAUC",
+    "OneError",
+    "RankingLoss",
+]
 
 
-def _run(metric: str, y_true: Any, y_score: Any, sample_weight: Any, ties: Optional[str], threads: Optional[int], **params: Any) -> float:
+def _run(
+    metric: str,
+    y_true: Any,
+    y_score: Any,
+    sample_weight: Any,
+    ties: Optional[str],
+    threads: Optional[int],
+    **params: Any,
+) -> float:
     return _core.run(_core.lookup("mulan", metric, ties, params), y_true, y_score, sample_weight, threads)
 
 
-def AveragePrecision(y_true: Any, y_score: Any, *, weka: str = "3.7", sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None) -> float:
+def AveragePrecision(
+    y_true: Any,
+    y_score: Any,
+    *,
+    weka: str = "3.7",
+    sample_weight: Any = None,
+    ties: Optional[str] = None,
+    threads: Optional[int] = None,
+) -> float:
     """MULAN's ``AveragePrecision``: average precision of the ranking (MULAN's sum in column order).
 
     ``sample_weight`` (an extension: MULAN has none) weights the per-sample values; ``ties``
@@ -37,7 +67,15 @@ def AveragePrecision(y_true: Any, y_score: Any, *, weka: str = "3.7", sample_wei
     return _run("AveragePrecision", y_true, y_score, sample_weight, ties, threads, weka=weka)
 
 
-def Coverage(y_true: Any, y_score: Any, *, weka: str = "3.7", sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None) -> float:
+def Coverage(
+    y_true: Any,
+    y_score: Any,
+    *,
+    weka: str = "3.7",
+    sample_weight: Any = None,
+    ties: Optional[str] = None,
+    threads: Optional[int] = None,
+) -> float:
     """MULAN's ``Coverage``: coverage (ranks from 0).
 
     ``sample_weight`` (an extension: MULAN has none) weights the per-sample values; ``ties``
@@ -52,7 +90,15 @@ def Coverage(y_true: Any, y_score: Any, *, weka: str = "3.7", sample_weight: Any
     return _run("Coverage", y_true, y_score, sample_weight, ties, threads, weka=weka)
 
 
-def OneError(y_true: Any, y_score: Any, *, weka: str = "3.7", sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None) -> float:
+def OneError(
+    y_true: Any,
+    y_score: Any,
+    *,
+    weka: str = "3.7",
+    sample_weight: Any = None,
+    ties: Optional[str] = None,
+    threads: Optional[int] = None,
+) -> float:
     """MULAN's ``OneError``: one-error.
 
     ``sample_weight`` (an extension: MULAN has none) weights the per-sample values; ``ties``
@@ -67,7 +113,15 @@ def OneError(y_true: Any, y_score: Any, *, weka: str = "3.7", sample_weight: Any
     return _run("OneError", y_true, y_score, sample_weight, ties, threads, weka=weka)
 
 
-def IsError(y_true: Any, y_score: Any, *, weka: str = "3.7", sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None) -> float:
+def IsError(
+    y_true: Any,
+    y_score: Any,
+    *,
+    weka: str = "3.7",
+    sample_weight: Any = None,
+    ties: Optional[str] = None,
+    threads: Optional[int] = None,
+) -> float:
     """MULAN's ``IsError``: is-error.
 
     ``sample_weight`` (an extension: MULAN has none) weights the per-sample values; ``ties``
@@ -82,7 +136,15 @@ def IsError(y_true: Any, y_score: Any, *, weka: str = "3.7", sample_weight: Any 
     return _run("IsError", y_true, y_score, sample_weight, ties, threads, weka=weka)
 
 
-def ErrorSetSize(y_true: Any, y_score: Any, *, weka: str = "3.7", sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None) -> float:
+def ErrorSetSize(
+    y_true: Any,
+    y_score: Any,
+    *,
+    weka: str = "3.7",
+    sample_weight: Any = None,
+    ties: Optional[str] = None,
+    threads: Optional[int] = None,
+) -> float:
     """MULAN's ``ErrorSetSize``: error-set size.
 
     ``sample_weight`` (an extension: MULAN has none) weights the per-sample values; ``ties``
@@ -97,7 +159,15 @@ def ErrorSetSize(y_true: Any, y_score: Any, *, weka: str = "3.7", sample_weight:
     return _run("ErrorSetSize", y_true, y_score, sample_weight, ties, threads, weka=weka)
 
 
-def RankingLoss(y_true: Any, y_score: Any, *, weka: str = "3.7", sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None) -> float:
+def RankingLoss(
+    y_true: Any,
+    y_score: Any,
+    *,
+    weka: str = "3.7",
+    sample_weight: Any = None,
+    ties: Optional[str] = None,
+    threads: Optional[int] = None,
+) -> float:
     """MULAN's ``RankingLoss``: ranking loss.
 
     ``sample_weight`` (an extension: MULAN has none) weights the per-sample values; ``ties``
@@ -112,7 +182,9 @@ def RankingLoss(y_true: Any, y_score: Any, *, weka: str = "3.7", sample_weight: 
     return _run("RankingLoss", y_true, y_score, sample_weight, ties, threads, weka=weka)
 
 
-def MacroAUC(y_true: Any, y_score: Any, *, sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None) -> float:
+def MacroAUC(
+    y_true: Any, y_score: Any, *, sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None
+) -> float:
     """MULAN's ``MacroAUC``: rOC AUC per label, averaged.
 
     ``sample_weight`` (an extension: MULAN has none) weights the per-sample values; ``ties``
@@ -127,7 +199,9 @@ def MacroAUC(y_true: Any, y_score: Any, *, sample_weight: Any = None, ties: Opti
     return _run("MacroAUC", y_true, y_score, sample_weight, ties, threads)
 
 
-def MicroAUC(y_true: Any, y_score: Any, *, sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None) -> float:
+def MicroAUC(
+    y_true: Any, y_score: Any, *, sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None
+) -> float:
     """MULAN's ``MicroAUC``: rOC AUC of all cells pooled.
 
     ``sample_weight`` (an extension: MULAN has none) weights the per-sample values; ``ties``
@@ -142,7 +216,9 @@ def MicroAUC(y_true: Any, y_score: Any, *, sample_weight: Any = None, ties: Opti
     return _run("MicroAUC", y_true, y_score, sample_weight, ties, threads)
 
 
-def MeanAveragePrecision(y_true: Any, y_score: Any, *, sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None) -> float:
+def MeanAveragePrecision(
+    y_true: Any, y_score: Any, *, sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None
+) -> float:
     """MULAN's ``MeanAveragePrecision``: average precision per label, averaged.
 
     ``sample_weight`` (an extension: MULAN has none) weights the per-sample values; ``ties``
@@ -157,7 +233,9 @@ def MeanAveragePrecision(y_true: Any, y_score: Any, *, sample_weight: Any = None
     return _run("MeanAveragePrecision", y_true, y_score, sample_weight, ties, threads)
 
 
-def GeometricMeanAveragePrecision(y_true: Any, y_score: Any, *, sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None) -> float:
+def GeometricMeanAveragePrecision(
+    y_true: Any, y_score: Any, *, sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None
+) -> float:
     """MULAN's ``GeometricMeanAveragePrecision``: average precision per label, geometric mean.
 
     ``sample_weight`` (an extension: MULAN has none) weights the per-sample values; ``ties``
@@ -172,7 +250,15 @@ def GeometricMeanAveragePrecision(y_true: Any, y_score: Any, *, sample_weight: A
     return _run("GeometricMeanAveragePrecision", y_true, y_score, sample_weight, ties, threads)
 
 
-def MeanAverageInterpolatedPrecision(y_true: Any, y_score: Any, *, num_recall_levels: int = 10, sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None) -> float:
+def MeanAverageInterpolatedPrecision(
+    y_true: Any,
+    y_score: Any,
+    *,
+    num_recall_levels: int = 10,
+    sample_weight: Any = None,
+    ties: Optional[str] = None,
+    threads: Optional[int] = None,
+) -> float:
     """MULAN's ``MeanAverageInterpolatedPrecision``: interpolated average precision per label, averaged.
 
     ``sample_weight`` (an extension: MULAN has none) weights the per-sample values; ``ties``
@@ -184,10 +270,26 @@ def MeanAverageInterpolatedPrecision(y_true: Any, y_score: Any, *, num_recall_le
     >>> round(mulan.MeanAverageInterpolatedPrecision([[1, 0, 1], [0, 1, 1]], [[0.9, 0.5, 0.2], [0.3, 0.8, 0.6]]), 4)
     1.0
     """
-    return _run("MeanAverageInterpolatedPrecision", y_true, y_score, sample_weight, ties, threads, num_recall_levels=num_recall_levels)
+    return _run(
+        "MeanAverageInterpolatedPrecision",
+        y_true,
+        y_score,
+        sample_weight,
+        ties,
+        threads,
+        num_recall_levels=num_recall_levels,
+    )
 
 
-def GeometricMeanAverageInterpolatedPrecision(y_true: Any, y_score: Any, *, num_recall_levels: int = 10, sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None) -> float:
+def GeometricMeanAverageInterpolatedPrecision(
+    y_true: Any,
+    y_score: Any,
+    *,
+    num_recall_levels: int = 10,
+    sample_weight: Any = None,
+    ties: Optional[str] = None,
+    threads: Optional[int] = None,
+) -> float:
     """MULAN's ``GeometricMeanAverageInterpolatedPrecision``: interpolated average precision per label, geometric mean.
 
     ``sample_weight`` (an extension: MULAN has none) weights the per-sample values; ``ties``
@@ -199,10 +301,20 @@ def GeometricMeanAverageInterpolatedPrecision(y_true: Any, y_score: Any, *, num_
     >>> round(mulan.GeometricMeanAverageInterpolatedPrecision([[1, 0, 1], [0, 1, 1]], [[0.9, 0.5, 0.2], [0.3, 0.8, 0.6]]), 4)
     1.0
     """
-    return _run("GeometricMeanAverageInterpolatedPrecision", y_true, y_score, sample_weight, ties, threads, num_recall_levels=num_recall_levels)
+    return _run(
+        "GeometricMeanAverageInterpolatedPrecision",
+        y_true,
+        y_score,
+        sample_weight,
+        ties,
+        threads,
+        num_recall_levels=num_recall_levels,
+    )
 
 
-def MacroAUCPR(y_true: Any, y_score: Any, *, sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None) -> float:
+def MacroAUCPR(
+    y_true: Any, y_score: Any, *, sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None
+) -> float:
     """MULAN's ``MacroAUCPR``: area under the precision-recall curve per label (Weka's ThresholdCurve), averaged.
 
     ``sample_weight`` (an extension: MULAN has none) weights the per-sample values; ``ties``

@@ -25,8 +25,14 @@ def _rows(block: Any, layout: Layout, partition: int) -> Dict[str, Any]:
     return _distributed.partition_rows([block], layout, partition)
 
 
-def _result(block: Any, partition: int, first_row: Optional[int], layout: Layout,
-            specs: List[Dict[str, Any]], expected_rows: Optional[int]) -> Dict[str, Any]:
+def _result(
+    block: Any,
+    partition: int,
+    first_row: Optional[int],
+    layout: Layout,
+    specs: List[Dict[str, Any]],
+    expected_rows: Optional[int],
+) -> Dict[str, Any]:
     return _distributed.partition_result([block], partition, first_row, layout, specs, expected_rows)
 
 
@@ -103,8 +109,15 @@ def evaluate(
     0.5
     >>> ray.shutdown()
     """
-    layout = Layout.of(y_true=y_true, y_score=y_score, sample_weight=sample_weight, n_labels=n_labels,
-                       sample_id=sample_id, label_id=label_id, row_number=row_number)
+    layout = Layout.of(
+        y_true=y_true,
+        y_score=y_score,
+        sample_weight=sample_weight,
+        n_labels=n_labels,
+        sample_id=sample_id,
+        label_id=label_id,
+        row_number=row_number,
+    )
     return _values(ds, layout, _distributed.metric_specs(metrics, convention, ties, params, sample_weight is not None))
 
 
@@ -143,8 +156,15 @@ def compare(
     True
     >>> ray.shutdown()
     """
-    layout = Layout.of(y_true=y_true, y_score=y_score, sample_weight=sample_weight, n_labels=n_labels,
-                       sample_id=sample_id, label_id=label_id, row_number=row_number)
+    layout = Layout.of(
+        y_true=y_true,
+        y_score=y_score,
+        sample_weight=sample_weight,
+        n_labels=n_labels,
+        sample_id=sample_id,
+        label_id=label_id,
+        row_number=row_number,
+    )
     return _grid.through(lambda specs: _values(ds, layout, specs, errors=True), sample_weight is not None)
 
 
@@ -166,12 +186,21 @@ def _values(ds: Any, layout: Layout, specs: List[Dict[str, Any]], errors: bool =
 
 
 def _empty_result() -> Dict[str, Any]:
-    return {"version": _distributed.FORMAT_VERSION, "partition": 0, "first_row": None, "rows": 0,
-            "labels": None, "scores": None, "states": None, "error": None}
+    return {
+        "version": _distributed.FORMAT_VERSION,
+        "partition": 0,
+        "first_row": None,
+        "rows": 0,
+        "labels": None,
+        "scores": None,
+        "states": None,
+        "error": None,
+    }
 
 
 def _first_error(a: Dict[str, Any], b: Dict[str, Any]) -> Dict[str, Any]:
     """Of two results holding an error, the one whose error names the lower row."""
+
     def row(r: Dict[str, Any]) -> float:
         found = getattr(r["error"], "row", None) if r["error"] is not None else None
         return float("inf") if found is None else float(found)
@@ -183,8 +212,11 @@ def _combined(a: Dict[str, Any], b: Dict[str, Any]) -> Dict[str, Any]:
     """Two partial results as one: each metric's states merged (exact in any order, as the
     crate's merge contract says), or the first error met."""
     if a["error"] is not None or b["error"] is not None:
-        return _first_error(a, b) if a["error"] is not None and b["error"] is not None else (
-            a if a["error"] is not None else b)
+        return (
+            _first_error(a, b)
+            if a["error"] is not None and b["error"] is not None
+            else (a if a["error"] is not None else b)
+        )
     if a["states"] is None:
         return b
     if b["states"] is None:
@@ -192,14 +224,20 @@ def _combined(a: Dict[str, Any], b: Dict[str, Any]) -> Dict[str, Any]:
     # As finish() refuses them: other label counts, or float32 and float64 scores mixed.
     for field, what, kind, _ in _distributed.AGREEING:
         if a.get(field) is not None and b.get(field) is not None and a[field] != b[field]:
-            error = RankmetricsError(f"blocks with {a[field]} and {b[field]} {what}", kind,
-                                     {"expected": a[field], "found": b[field]})
+            error = RankmetricsError(
+                f"blocks with {a[field]} and {b[field]} {what}", kind, {"expected": a[field], "found": b[field]}
+            )
             return dict(a, error=error)
     states = _distributed.merge_states(a["states"], b["states"])
     if isinstance(states, RankmetricsError):
         return dict(a, error=states)
-    return dict(a, rows=a["rows"] + b["rows"], labels=a["labels"] or b["labels"],
-                scores=a.get("scores") or b.get("scores"), states=states)
+    return dict(
+        a,
+        rows=a["rows"] + b["rows"],
+        labels=a["labels"] or b["labels"],
+        scores=a.get("scores") or b.get("scores"),
+        states=states,
+    )
 
 
 def _aggregate_values(result: Dict[str, Any], specs: List[Dict[str, Any]]) -> Dict[str, float]:
@@ -270,14 +308,31 @@ class Evaluate(_AggregateFnV2):  # type: ignore[misc,valid-type]
     >>> ray.shutdown()
     """
 
-    def __init__(self, *, row_number: str, y_true: str = "labels", y_score: Any = "scores",
-                 sample_weight: Optional[str] = None, metrics: Sequence[MetricItem],
-                 convention: str = "rankmetrics", ties: Optional[str] = None,
-                 n_labels: Optional[int] = None, sample_id: Optional[str] = None,
-                 label_id: Optional[str] = None, name: str = "rankmetrics", **params: Any) -> None:
-        self._layout = Layout.of(y_true=y_true, y_score=y_score, sample_weight=sample_weight,
-                                 n_labels=n_labels, sample_id=sample_id, label_id=label_id,
-                                 row_number=row_number)
+    def __init__(
+        self,
+        *,
+        row_number: str,
+        y_true: str = "labels",
+        y_score: Any = "scores",
+        sample_weight: Optional[str] = None,
+        metrics: Sequence[MetricItem],
+        convention: str = "rankmetrics",
+        ties: Optional[str] = None,
+        n_labels: Optional[int] = None,
+        sample_id: Optional[str] = None,
+        label_id: Optional[str] = None,
+        name: str = "rankmetrics",
+        **params: Any,
+    ) -> None:
+        self._layout = Layout.of(
+            y_true=y_true,
+            y_score=y_score,
+            sample_weight=sample_weight,
+            n_labels=n_labels,
+            sample_id=sample_id,
+            label_id=label_id,
+            row_number=row_number,
+        )
         self._specs = _distributed.metric_specs(metrics, convention, ties, params, sample_weight is not None)
         super().__init__(name, zero_factory=_empty_result, on=None, ignore_nulls=False)
 
@@ -295,4 +350,3 @@ class Evaluate(_AggregateFnV2):  # type: ignore[misc,valid-type]
 
     def finalize(self, accumulator: Dict[str, Any]) -> Dict[str, float]:  # type: ignore[override]
         return _aggregate_values(accumulator, self._specs)
-

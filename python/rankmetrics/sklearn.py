@@ -31,7 +31,6 @@ import numpy as np
 
 from . import _core, _input
 from . import _sklearn_checks as checks
-from ._rankmetrics import Metric
 from .exceptions import UndefinedMetricWarning
 
 __all__ = [
@@ -46,12 +45,22 @@ __all__ = [
 ]
 
 
-def _evaluate(metric: str, y_true: np.ndarray, y_score: Any, sample_weight: Any, ties: Optional[str], threads: Optional[int], **params: Any) -> float:
+def _evaluate(
+    metric: str,
+    y_true: np.ndarray,
+    y_score: Any,
+    sample_weight: Any,
+    ties: Optional[str],
+    threads: Optional[int],
+    **params: Any,
+) -> float:
     m = _core.lookup("sklearn", metric, ties, params)
     return _core.run(m, y_true, y_score, sample_weight, threads)
 
 
-def _rowwise_inputs(y_true: Any, y_score: Any, sample_weight: Any, *, ensure_2d: bool, allow_binary_2d: bool) -> Tuple[np.ndarray, np.ndarray, Optional[np.ndarray]]:
+def _rowwise_inputs(
+    y_true: Any, y_score: Any, sample_weight: Any, *, ensure_2d: bool, allow_binary_2d: bool
+) -> Tuple[np.ndarray, np.ndarray, Optional[np.ndarray]]:
     y = checks.check_array(y_true, "y_true", ensure_2d=ensure_2d)
     s = checks.check_array(y_score, "y_score", ensure_2d=ensure_2d)
     w = checks.sample_weight(sample_weight)
@@ -64,7 +73,9 @@ def _rowwise_inputs(y_true: Any, y_score: Any, sample_weight: Any, *, ensure_2d:
     return checks.relevant_nonzero(y, values), s, w
 
 
-def coverage_error(y_true: Any, y_score: Any, *, sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None) -> float:
+def coverage_error(
+    y_true: Any, y_score: Any, *, sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None
+) -> float:
     """Coverage error, as ``sklearn.metrics.coverage_error``.
 
     How far down the ranking one must go to cover every true label, averaged over samples
@@ -101,7 +112,9 @@ def coverage_error(y_true: Any, y_score: Any, *, sample_weight: Any = None, ties
     return _evaluate("coverage_error", y, s, w, ties, threads)
 
 
-def label_ranking_average_precision_score(y_true: Any, y_score: Any, *, sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None) -> float:
+def label_ranking_average_precision_score(
+    y_true: Any, y_score: Any, *, sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None
+) -> float:
     """Label ranking average precision (LRAP), as
     ``sklearn.metrics.label_ranking_average_precision_score``.
 
@@ -137,7 +150,9 @@ def label_ranking_average_precision_score(y_true: Any, y_score: Any, *, sample_w
     return _evaluate("label_ranking_average_precision_score", y, s, w, ties, threads)
 
 
-def label_ranking_loss(y_true: Any, y_score: Any, *, sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None) -> float:
+def label_ranking_loss(
+    y_true: Any, y_score: Any, *, sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None
+) -> float:
     """Ranking loss, as ``sklearn.metrics.label_ranking_loss``.
 
     The fraction of (true, false) label pairs ordered wrongly, averaged over samples; a pair
@@ -173,7 +188,9 @@ def label_ranking_loss(y_true: Any, y_score: Any, *, sample_weight: Any = None, 
     return _evaluate("label_ranking_loss", y, s, w, ties, threads)
 
 
-def _dcg_inputs(y_true: Any, y_score: Any, sample_weight: Any, k: Any, ignore_ties: Any, *, ndcg: bool) -> Tuple[np.ndarray, np.ndarray, Optional[np.ndarray]]:
+def _dcg_inputs(
+    y_true: Any, y_score: Any, sample_weight: Any, k: Any, ignore_ties: Any, *, ndcg: bool
+) -> Tuple[np.ndarray, np.ndarray, Optional[np.ndarray]]:
     checks.check_k(k)
     checks.check_bool("ignore_ties", ignore_ties)
     y = checks.check_array(y_true, "y_true", ensure_2d=False)
@@ -185,8 +202,7 @@ def _dcg_inputs(y_true: Any, y_score: Any, sample_weight: Any, k: Any, ignore_ti
             raise checks.fail("ndcg_score should not be used on negative y_true values.", input="y_true")
         if y.ndim > 1 and y.shape[1] <= 1:
             raise checks.fail(
-                "Computing NDCG is only meaningful when there is more than 1 document. "
-                f"Got {y.shape[1]} instead.",
+                f"Computing NDCG is only meaningful when there is more than 1 document. Got {y.shape[1]} instead.",
                 input="y_true",
             )
     y_type = checks.type_of_target(y)
@@ -196,7 +212,17 @@ def _dcg_inputs(y_true: Any, y_score: Any, sample_weight: Any, k: Any, ignore_ti
     return y, s, w
 
 
-def dcg_score(y_true: Any, y_score: Any, *, k: Optional[int] = None, log_base: float = 2, sample_weight: Any = None, ignore_ties: bool = False, ties: Optional[str] = None, threads: Optional[int] = None) -> float:
+def dcg_score(
+    y_true: Any,
+    y_score: Any,
+    *,
+    k: Optional[int] = None,
+    log_base: float = 2,
+    sample_weight: Any = None,
+    ignore_ties: bool = False,
+    ties: Optional[str] = None,
+    threads: Optional[int] = None,
+) -> float:
     """Discounted cumulative gain, as ``sklearn.metrics.dcg_score``.
 
     Gains ``y_true`` summed along the ranking by ``y_score`` with discount
@@ -238,7 +264,16 @@ def dcg_score(y_true: Any, y_score: Any, *, k: Optional[int] = None, log_base: f
     return _evaluate("dcg_score", y, s, w, ties, threads, k=k, log_base=float(log_base), ignore_ties=bool(ignore_ties))
 
 
-def ndcg_score(y_true: Any, y_score: Any, *, k: Optional[int] = None, sample_weight: Any = None, ignore_ties: bool = False, ties: Optional[str] = None, threads: Optional[int] = None) -> float:
+def ndcg_score(
+    y_true: Any,
+    y_score: Any,
+    *,
+    k: Optional[int] = None,
+    sample_weight: Any = None,
+    ignore_ties: bool = False,
+    ties: Optional[str] = None,
+    threads: Optional[int] = None,
+) -> float:
     """Normalized discounted cumulative gain, as ``sklearn.metrics.ndcg_score``.
 
     DCG divided by the DCG of the ideal ranking; a sample whose gains are all 0 counts 0.
@@ -276,7 +311,16 @@ def ndcg_score(y_true: Any, y_score: Any, *, k: Optional[int] = None, sample_wei
     return _evaluate("ndcg_score", y, s, w, ties, threads, k=k, ignore_ties=bool(ignore_ties))
 
 
-def _labelwise(metric: str, y_true: Any, y_score: Any, average: Optional[str], sample_weight: Any, ties: Optional[str], threads: Optional[int], positive: Any) -> Union[float, np.ndarray]:
+def _labelwise(
+    metric: str,
+    y_true: Any,
+    y_score: Any,
+    average: Optional[str],
+    sample_weight: Any,
+    ties: Optional[str],
+    threads: Optional[int],
+    positive: Any,
+) -> Union[float, np.ndarray]:
     """roc_auc_score and average_precision_score: binary 1-D input as one column, multilabel
     indicators label by label; ``average=None`` gives one value per label."""
     checks.check_average(average)
@@ -285,7 +329,9 @@ def _labelwise(metric: str, y_true: Any, y_score: Any, average: Optional[str], s
         # Binary labels named by strings: the positive class is compared as given.
         classes = np.unique(y_raw)
         if len(classes) > 2:
-            raise NotImplementedError(f"rankmetrics.sklearn.{metric} reproduces the binary and multilabel uses; the multiclass use is not reproduced")
+            raise NotImplementedError(
+                f"rankmetrics.sklearn.{metric} reproduces the binary and multilabel uses; the multiclass use is not reproduced"
+            )
         s = checks.check_array(y_score, "y_score", ensure_2d=False)
         w = checks.sample_weight(sample_weight)
         checks.check_consistent_length(y_raw, s, w)
@@ -335,9 +381,7 @@ def _labelwise(metric: str, y_true: Any, y_score: Any, average: Optional[str], s
     m = _core.lookup("sklearn", metric, ties, {"average": "macro"})
     labels, scores = _input.labels(y), _input.scores(s)
     weights, n = _input.weights(w), _input.threads(threads)
-    return np.array(
-        [m.evaluate(labels[:, j : j + 1], scores[:, j : j + 1], weights, n) for j in range(y.shape[1])]
-    )
+    return np.array([m.evaluate(labels[:, j : j + 1], scores[:, j : j + 1], weights, n) for j in range(y.shape[1])])
 
 
 _WARNING: Optional[type] = None
@@ -373,7 +417,18 @@ def _indicator(y: np.ndarray, values: Optional[Tuple[float, ...]]) -> np.ndarray
     )
 
 
-def roc_auc_score(y_true: Any, y_score: Any, *, average: Optional[str] = "macro", sample_weight: Any = None, max_fpr: Optional[float] = None, multi_class: str = "raise", labels: Any = None, ties: Optional[str] = None, threads: Optional[int] = None) -> Union[float, np.ndarray]:
+def roc_auc_score(
+    y_true: Any,
+    y_score: Any,
+    *,
+    average: Optional[str] = "macro",
+    sample_weight: Any = None,
+    max_fpr: Optional[float] = None,
+    multi_class: str = "raise",
+    labels: Any = None,
+    ties: Optional[str] = None,
+    threads: Optional[int] = None,
+) -> Union[float, np.ndarray]:
     """Area under the ROC curve, as ``sklearn.metrics.roc_auc_score`` (binary and multilabel
     uses).
 
@@ -422,7 +477,10 @@ def roc_auc_score(y_true: Any, y_score: Any, *, average: Optional[str] = "macro"
         # warning (below).
         return max(values) if values is not None and len(values) == 2 else None
 
-    if multi_class != "raise" and checks.type_of_target(checks.check_array(y_true, "y_true", ensure_2d=False)) == "multiclass":
+    if (
+        multi_class != "raise"
+        and checks.type_of_target(checks.check_array(y_true, "y_true", ensure_2d=False)) == "multiclass"
+    ):
         raise NotImplementedError("multiclass ROC AUC is not reproduced by rankmetrics")
     value = _labelwise("roc_auc_score", y_true, y_score, average, sample_weight, ties, threads, positive)
     if np.any(np.isnan(value)):
@@ -434,7 +492,16 @@ def roc_auc_score(y_true: Any, y_score: Any, *, average: Optional[str] = "macro"
     return value
 
 
-def average_precision_score(y_true: Any, y_score: Any, *, average: Optional[str] = "macro", pos_label: Any = 1, sample_weight: Any = None, ties: Optional[str] = None, threads: Optional[int] = None) -> Union[float, np.ndarray]:
+def average_precision_score(
+    y_true: Any,
+    y_score: Any,
+    *,
+    average: Optional[str] = "macro",
+    pos_label: Any = 1,
+    sample_weight: Any = None,
+    ties: Optional[str] = None,
+    threads: Optional[int] = None,
+) -> Union[float, np.ndarray]:
     """Average precision, as ``sklearn.metrics.average_precision_score`` (binary and
     multilabel uses).
 
@@ -484,7 +551,9 @@ def average_precision_score(y_true: Any, y_score: Any, *, average: Optional[str]
 
     value = _labelwise("average_precision_score", y_true, y_score, average, sample_weight, ties, threads, positive)
     if _no_positive(y_true, pos_label):
-        warnings.warn("No positive class found in y_true, recall is set to one for all thresholds", UserWarning, stacklevel=2)
+        warnings.warn(
+            "No positive class found in y_true, recall is set to one for all thresholds", UserWarning, stacklevel=2
+        )
     return value
 
 

@@ -20,8 +20,9 @@ from ._distributed import Layout, MetricItem
 __all__ = ["evaluate", "compare"]
 
 
-def _results_function(layout: Layout, specs: List[Dict[str, Any]], firsts: Optional[List[int]],
-                      counts: Optional[List[int]]) -> Callable[[Iterator[Any]], Iterator[Any]]:
+def _results_function(
+    layout: Layout, specs: List[Dict[str, Any]], firsts: Optional[List[int]], counts: Optional[List[int]]
+) -> Callable[[Iterator[Any]], Iterator[Any]]:
     """The function ``mapInArrow`` runs per partition: one record, the pickled result."""
 
     def run(batches: Iterator[Any]) -> Iterator[Any]:
@@ -35,12 +36,15 @@ def _results_function(layout: Layout, specs: List[Dict[str, Any]], firsts: Optio
             # shuffled DataFrame's partitions anew for each job).
             raise _distributed._error(
                 f"the count job saw {len(firsts)} partitions: the DataFrame's partitioning "
-                "changed between the two jobs; cache() or checkpoint() it, or pass row_number=", p)
+                "changed between the two jobs; cache() or checkpoint() it, or pass row_number=",
+                p,
+            )
         result = _distributed.partition_result(
-            batches, p, None if firsts is None else firsts[p], layout, specs,
-            None if counts is None else counts[p])
-        yield pa.RecordBatch.from_pydict({"result": [_distributed.dumps(result)]},
-                                         schema=pa.schema([("result", pa.binary())]))
+            batches, p, None if firsts is None else firsts[p], layout, specs, None if counts is None else counts[p]
+        )
+        yield pa.RecordBatch.from_pydict(
+            {"result": [_distributed.dumps(result)]}, schema=pa.schema([("result", pa.binary())])
+        )
 
     return run
 
@@ -52,8 +56,9 @@ def _counts_function(layout: Layout) -> Callable[[Iterator[Any]], Iterator[Any]]
 
         ctx = TaskContext.get()
         result = _distributed.partition_rows(batches, layout, ctx.partitionId() if ctx is not None else 0)
-        yield pa.RecordBatch.from_pydict({"result": [_distributed.dumps(result)]},
-                                         schema=pa.schema([("result", pa.binary())]))
+        yield pa.RecordBatch.from_pydict(
+            {"result": [_distributed.dumps(result)]}, schema=pa.schema([("result", pa.binary())])
+        )
 
     return run
 
@@ -66,8 +71,10 @@ def _counts(df: Any, layout: Layout, partitions: int) -> List[Dict[str, Any]]:
     from pyspark.sql import functions as F
 
     got = dict(df.select(F.spark_partition_id().alias("p")).groupBy("p").count().collect())
-    return [{"partition": p, "rows": int(got.get(p, 0)), "first": None, "last": None, "error": None}
-            for p in range(partitions)]
+    return [
+        {"partition": p, "rows": int(got.get(p, 0)), "first": None, "last": None, "error": None}
+        for p in range(partitions)
+    ]
 
 
 def evaluate(
@@ -147,8 +154,15 @@ def evaluate(
     0.5
     >>> spark.stop()
     """
-    layout = Layout.of(y_true=y_true, y_score=y_score, sample_weight=sample_weight, n_labels=n_labels,
-                       sample_id=sample_id, label_id=label_id, row_number=row_number)
+    layout = Layout.of(
+        y_true=y_true,
+        y_score=y_score,
+        sample_weight=sample_weight,
+        n_labels=n_labels,
+        sample_id=sample_id,
+        label_id=label_id,
+        row_number=row_number,
+    )
     return _values(df, layout, _distributed.metric_specs(metrics, convention, ties, params, sample_weight is not None))
 
 
@@ -205,8 +219,15 @@ def compare(
     True
     >>> spark.stop()
     """
-    layout = Layout.of(y_true=y_true, y_score=y_score, sample_weight=sample_weight, n_labels=n_labels,
-                       sample_id=sample_id, label_id=label_id, row_number=row_number)
+    layout = Layout.of(
+        y_true=y_true,
+        y_score=y_score,
+        sample_weight=sample_weight,
+        n_labels=n_labels,
+        sample_id=sample_id,
+        label_id=label_id,
+        row_number=row_number,
+    )
     return _grid.through(lambda specs: _values(df, layout, specs, errors=True), sample_weight is not None)
 
 

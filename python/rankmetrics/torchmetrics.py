@@ -33,7 +33,15 @@ __all__ = [
 ]
 
 
-def _multilabel(metric: str, preds: Any, target: Any, num_labels: int, ignore_index: Optional[int], ties: Optional[str], threads: Optional[int]) -> float:
+def _multilabel(
+    metric: str,
+    preds: Any,
+    target: Any,
+    num_labels: int,
+    ignore_index: Optional[int],
+    ties: Optional[str],
+    threads: Optional[int],
+) -> float:
     if ignore_index is not None:
         raise NotImplementedError("ignore_index is not reproduced by rankmetrics")
     s = _input.scores(preds, "preds")
@@ -55,7 +63,16 @@ def _multilabel(metric: str, preds: Any, target: Any, num_labels: int, ignore_in
     return _core.run(m, y, s, None, threads)
 
 
-def multilabel_coverage_error(preds: Any, target: Any, num_labels: int, ignore_index: Optional[int] = None, validate_args: bool = True, *, ties: Optional[str] = None, threads: Optional[int] = None) -> float:
+def multilabel_coverage_error(
+    preds: Any,
+    target: Any,
+    num_labels: int,
+    ignore_index: Optional[int] = None,
+    validate_args: bool = True,
+    *,
+    ties: Optional[str] = None,
+    threads: Optional[int] = None,
+) -> float:
     """``torchmetrics.functional.classification.multilabel_coverage_error``.
 
     Parameters
@@ -82,7 +99,16 @@ def multilabel_coverage_error(preds: Any, target: Any, num_labels: int, ignore_i
     return _multilabel("multilabel_coverage_error", preds, target, num_labels, ignore_index, ties, threads)
 
 
-def multilabel_ranking_average_precision(preds: Any, target: Any, num_labels: int, ignore_index: Optional[int] = None, validate_args: bool = True, *, ties: Optional[str] = None, threads: Optional[int] = None) -> float:
+def multilabel_ranking_average_precision(
+    preds: Any,
+    target: Any,
+    num_labels: int,
+    ignore_index: Optional[int] = None,
+    validate_args: bool = True,
+    *,
+    ties: Optional[str] = None,
+    threads: Optional[int] = None,
+) -> float:
     """``torchmetrics.functional.classification.multilabel_ranking_average_precision``.
 
     Parameters are as for :func:`multilabel_coverage_error`.
@@ -96,7 +122,16 @@ def multilabel_ranking_average_precision(preds: Any, target: Any, num_labels: in
     return _multilabel("multilabel_ranking_average_precision", preds, target, num_labels, ignore_index, ties, threads)
 
 
-def multilabel_ranking_loss(preds: Any, target: Any, num_labels: int, ignore_index: Optional[int] = None, validate_args: bool = True, *, ties: Optional[str] = None, threads: Optional[int] = None) -> float:
+def multilabel_ranking_loss(
+    preds: Any,
+    target: Any,
+    num_labels: int,
+    ignore_index: Optional[int] = None,
+    validate_args: bool = True,
+    *,
+    ties: Optional[str] = None,
+    threads: Optional[int] = None,
+) -> float:
     """``torchmetrics.functional.classification.multilabel_ranking_loss``.
 
     Parameters are as for :func:`multilabel_coverage_error`.
@@ -110,7 +145,9 @@ def multilabel_ranking_loss(preds: Any, target: Any, num_labels: int, ignore_ind
     return _multilabel("multilabel_ranking_loss", preds, target, num_labels, ignore_index, ties, threads)
 
 
-def retrieval_normalized_dcg(preds: Any, target: Any, top_k: Optional[int] = None, *, ties: Optional[str] = None, threads: Optional[int] = None) -> float:
+def retrieval_normalized_dcg(
+    preds: Any, target: Any, top_k: Optional[int] = None, *, ties: Optional[str] = None, threads: Optional[int] = None
+) -> float:
     """``torchmetrics.functional.retrieval_normalized_dcg`` for one query (1-D inputs), or
     its mean over queries (2-D inputs, one query per row).
 

@@ -41,7 +41,9 @@ def one_process(item: Tuple[str, Dict[str, Any]], y: np.ndarray, s: np.ndarray, 
     return acc.value()
 
 
-def items(y: np.ndarray, s: np.ndarray, w: Any, policies: List[Any] = POLICIES) -> Dict[str, Tuple[Tuple[str, Dict[str, Any]], float]]:
+def items(
+    y: np.ndarray, s: np.ndarray, w: Any, policies: List[Any] = POLICIES
+) -> Dict[str, Tuple[Tuple[str, Dict[str, Any]], float]]:
     """Every preset of every convention (and rankmetrics' label-wise metrics) under every tie
     policy, with its one-process value; the few that have no value on this data (refused
     policies, undefined results) are left out, and must stay few."""
@@ -98,13 +100,24 @@ def write_dense(path: str, y: np.ndarray, s: np.ndarray, w: np.ndarray, rows: Li
 
     os.makedirs(path, exist_ok=True)
     for i, (a, b) in enumerate(_splits(rows)):
-        pq.write_table(pa.table({"labels": list(y[a:b]), "scores": list(s[a:b]), "w": w[a:b],
-                                 "row": np.arange(a, b), "part": np.full(b - a, i)}),
-                       os.path.join(path, f"part-{i:03d}.parquet"))
+        pq.write_table(
+            pa.table(
+                {
+                    "labels": list(y[a:b]),
+                    "scores": list(s[a:b]),
+                    "w": w[a:b],
+                    "row": np.arange(a, b),
+                    "part": np.full(b - a, i),
+                }
+            ),
+            os.path.join(path, f"part-{i:03d}.parquet"),
+        )
     return path
 
 
-def sparse(y: np.ndarray, s: np.ndarray, k: int = TOP_K) -> Tuple[List[np.ndarray], List[np.ndarray], List[np.ndarray], np.ndarray]:
+def sparse(
+    y: np.ndarray, s: np.ndarray, k: int = TOP_K
+) -> Tuple[List[np.ndarray], List[np.ndarray], List[np.ndarray], np.ndarray]:
     """Each row's relevant labels, top-k labels (score order, ties by label) and their scores,
     and the dense scores they stand for (every other label at the lowest finite score)."""
     order = np.argsort(-s, axis=1, kind="stable")[:, :k]
@@ -122,10 +135,18 @@ def write_sparse(path: str, y: np.ndarray, s: np.ndarray, w: np.ndarray) -> Tupl
     relevant, top, top_scores, dense = sparse(y, s)
     os.makedirs(path, exist_ok=True)
     for i, (a, b) in enumerate(_splits(FILE_ROWS)):
-        pq.write_table(pa.table({"relevant": pa.array(relevant[a:b], pa.list_(pa.int32())),
-                                 "top": pa.array(top[a:b], pa.list_(pa.int64())),
-                                 "top_scores": list(top_scores[a:b]), "w": w[a:b], "row": np.arange(a, b)}),
-                       os.path.join(path, f"part-{i:03d}.parquet"))
+        pq.write_table(
+            pa.table(
+                {
+                    "relevant": pa.array(relevant[a:b], pa.list_(pa.int32())),
+                    "top": pa.array(top[a:b], pa.list_(pa.int64())),
+                    "top_scores": list(top_scores[a:b]),
+                    "w": w[a:b],
+                    "row": np.arange(a, b),
+                }
+            ),
+            os.path.join(path, f"part-{i:03d}.parquet"),
+        )
     return path, dense
 
 
@@ -148,10 +169,18 @@ def write_long(path: str, y: np.ndarray, s: np.ndarray, w: np.ndarray, seed: int
             sample.extend([r] * len(labels))
             label.extend(labels)
         sample_arr, label_arr = np.array(sample, dtype=np.int64), np.array(label, dtype=np.int64)
-        pq.write_table(pa.table({"sample": 7 + 3 * sample_arr, "label": label_arr,
-                                 "rel": y[sample_arr, label_arr].astype(np.int64),
-                                 "score": s[sample_arr, label_arr], "w": w[sample_arr]}),
-                       os.path.join(path, f"part-{i:03d}.parquet"))
+        pq.write_table(
+            pa.table(
+                {
+                    "sample": 7 + 3 * sample_arr,
+                    "label": label_arr,
+                    "rel": y[sample_arr, label_arr].astype(np.int64),
+                    "score": s[sample_arr, label_arr],
+                    "w": w[sample_arr],
+                }
+            ),
+            os.path.join(path, f"part-{i:03d}.parquet"),
+        )
     return path, dense
 
 
@@ -171,6 +200,7 @@ def assert_same_grid(got: Any, want: Any) -> None:
     for g, w in zip(got.rows, want.rows):
         for field in ("over", "interval", "expected", "spread", "outside"):
             assert bits(g[field]) == bits(w[field]), (g["metric"], field, g[field], w[field])
-        assert [{k: bits(v) for k, v in c.items()} for c in g["cells"]] == \
-            [{k: bits(v) for k, v in c.items()} for c in w["cells"]], g["metric"]
+        assert [{k: bits(v) for k, v in c.items()} for c in g["cells"]] == [
+            {k: bits(v) for k, v in c.items()} for c in w["cells"]
+        ], g["metric"]
     assert sum(c["error"] is not None for r in want.rows for c in r["cells"]) < 10

@@ -63,50 +63,99 @@ def pickled(acc: rankmetrics.Accumulator, state: bytes, monkeypatch: pytest.Monk
 
 ROW = ("state", "state", "Row", "acc", "state")
 CASES: List[Tuple[str, Dict[str, Any], bool, List[Tuple[str, Edit]]]] = [
-    ("row-wise, exact sums", dict(convention="sklearn", metric="label_ranking_loss"), True, [
-        ("a count beyond the rows", setter(ROW + ("sums", "Exact", "count"), 99)),
-        ("no labels", setter(ROW + ("shape", "labels"), 0)),
-        ("an empty row range", setter(ROW + ("rows", "seen", 0, "end"), 2)),
-        ("a label value of 0.5", setter(ROW + ("indicator", "first", 0, "value"), bits(0.5))),
-        ("label values out of order", swap_first_two(ROW + ("indicator", "first"))),
-    ]),
-    ("row-wise, summed in row order", dict(convention="mulan", metric="AveragePrecision"), True, [
-        ("a NaN weight", setter(ROW + ("sums", "Sequential", 0, "weights", 1), bits(float("nan")))),
-        ("a weight short", pop(ROW + ("sums", "Sequential", 0, "weights"))),
-        ("a run past the rows", setter(ROW + ("sums", "Sequential", 0, "first"), 3)),
-    ]),
-    ("label-wise rows (preset)", dict(convention="sklearn", metric="roc_auc_score"), True, [
-        ("a NaN score", setter(("state", "state", "Labelwise", "scores", 4), bits(float("nan")))),
-        ("a cell short", pop(("state", "state", "Labelwise", "truth"))),
-        ("a negative weight", setter(("state", "state", "Labelwise", "weights", 0), bits(-1.0))),
-    ]),
-    ("label-wise rows", dict(metric="roc_auc"), False, [
-        ("a label of 2", setter(("state", "state", "Labelwise", "truth", 1), bits(2.0))),
-        ("an infinite score", setter(("state", "state", "Labelwise", "scores", 0), bits(float("inf")))),
-        ("another domain", setter(("state", "state", "Labelwise", "domain"), "NonZero")),
-    ]),
-    ("label-wise runs (preset)", dict(convention="sklearn", metric="roc_auc_score", state="runs"), False, [
-        ("runs swapped", swap_first_two(("state", "state", "Runs", "runs", "columns", 0))),
-        ("a policy runs cannot value",
-         setter(("state", "state", "Runs", "metric", "RocAuc", "options", "ranking", "ties"), "First")),
-    ]),
-    ("label-wise runs", dict(metric="label_average_precision", state="runs"), False, [
-        ("an item more", lambda doc: at(doc, "state", "state", "Runs", "runs", "columns", 1, 0).__setitem__(
-            1, at(doc, "state", "state", "Runs", "runs", "columns", 1, 0)[1] + 1)),
-        ("no labels", setter(("state", "state", "Runs", "runs", "columns"), [])),
-    ]),
-    ("propensity-scored", dict(metric="psprecision_at_k", inv_propensities=[1.0, 2.5, 4.0], k=2), True, [
-        ("k = 0", setter(("state", "state", "Row", "acc", "metric", "PsPrecisionAtK", "k"), 0)),
-        ("a negative propensity", setter(("state", "state", "Row", "acc", "metric", "PsPrecisionAtK", "inverse_propensities", 1), bits(-2.5))),
-        ("a propensity short", pop(("state", "state", "Row", "acc", "metric", "PsPrecisionAtK", "inverse_propensities"))),
-    ]),
+    (
+        "row-wise, exact sums",
+        dict(convention="sklearn", metric="label_ranking_loss"),
+        True,
+        [
+            ("a count beyond the rows", setter(ROW + ("sums", "Exact", "count"), 99)),
+            ("no labels", setter(ROW + ("shape", "labels"), 0)),
+            ("an empty row range", setter(ROW + ("rows", "seen", 0, "end"), 2)),
+            ("a label value of 0.5", setter(ROW + ("indicator", "first", 0, "value"), bits(0.5))),
+            ("label values out of order", swap_first_two(ROW + ("indicator", "first"))),
+        ],
+    ),
+    (
+        "row-wise, summed in row order",
+        dict(convention="mulan", metric="AveragePrecision"),
+        True,
+        [
+            ("a NaN weight", setter(ROW + ("sums", "Sequential", 0, "weights", 1), bits(float("nan")))),
+            ("a weight short", pop(ROW + ("sums", "Sequential", 0, "weights"))),
+            ("a run past the rows", setter(ROW + ("sums", "Sequential", 0, "first"), 3)),
+        ],
+    ),
+    (
+        "label-wise rows (preset)",
+        dict(convention="sklearn", metric="roc_auc_score"),
+        True,
+        [
+            ("a NaN score", setter(("state", "state", "Labelwise", "scores", 4), bits(float("nan")))),
+            ("a cell short", pop(("state", "state", "Labelwise", "truth"))),
+            ("a negative weight", setter(("state", "state", "Labelwise", "weights", 0), bits(-1.0))),
+        ],
+    ),
+    (
+        "label-wise rows",
+        dict(metric="roc_auc"),
+        False,
+        [
+            ("a label of 2", setter(("state", "state", "Labelwise", "truth", 1), bits(2.0))),
+            ("an infinite score", setter(("state", "state", "Labelwise", "scores", 0), bits(float("inf")))),
+            ("another domain", setter(("state", "state", "Labelwise", "domain"), "NonZero")),
+        ],
+    ),
+    (
+        "label-wise runs (preset)",
+        dict(convention="sklearn", metric="roc_auc_score", state="runs"),
+        False,
+        [
+            ("runs swapped", swap_first_two(("state", "state", "Runs", "runs", "columns", 0))),
+            (
+                "a policy runs cannot value",
+                setter(("state", "state", "Runs", "metric", "RocAuc", "options", "ranking", "ties"), "First"),
+            ),
+        ],
+    ),
+    (
+        "label-wise runs",
+        dict(metric="label_average_precision", state="runs"),
+        False,
+        [
+            (
+                "an item more",
+                lambda doc: at(doc, "state", "state", "Runs", "runs", "columns", 1, 0).__setitem__(
+                    1, at(doc, "state", "state", "Runs", "runs", "columns", 1, 0)[1] + 1
+                ),
+            ),
+            ("no labels", setter(("state", "state", "Runs", "runs", "columns"), [])),
+        ],
+    ),
+    (
+        "propensity-scored",
+        dict(metric="psprecision_at_k", inv_propensities=[1.0, 2.5, 4.0], k=2),
+        True,
+        [
+            ("k = 0", setter(("state", "state", "Row", "acc", "metric", "PsPrecisionAtK", "k"), 0)),
+            (
+                "a negative propensity",
+                setter(
+                    ("state", "state", "Row", "acc", "metric", "PsPrecisionAtK", "inverse_propensities", 1), bits(-2.5)
+                ),
+            ),
+            (
+                "a propensity short",
+                pop(("state", "state", "Row", "acc", "metric", "PsPrecisionAtK", "inverse_propensities")),
+            ),
+        ],
+    ),
 ]
 
 
 @pytest.mark.parametrize("what,spec,weighted,edits", CASES, ids=[c[0] for c in CASES])
-def test_altered_states_are_refused_when_unpickled(what: str, spec: Dict[str, Any], weighted: bool,
-                                                   edits: List[Tuple[str, Edit]],
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_altered_states_are_refused_when_unpickled(
+    what: str, spec: Dict[str, Any], weighted: bool, edits: List[Tuple[str, Edit]], monkeypatch: pytest.MonkeyPatch
+) -> None:
     acc = rankmetrics.accumulator(first_row=2, **spec)
     acc.update(Y[2:], S[2:], W[2:] if weighted else None)
     state = acc.__getstate__()

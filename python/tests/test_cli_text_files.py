@@ -51,9 +51,7 @@ AMBIGUOUS = "nothing in the files tells which"
 
 def _binary() -> Path:
     if not BINARY.exists():
-        pytest.fail(
-            f"the command is not built at {BINARY}: run `cargo test` (or set RANKMETRICS_BIN)"
-        )
+        pytest.fail(f"the command is not built at {BINARY}: run `cargo test` (or set RANKMETRICS_BIN)")
     return BINARY
 
 
@@ -91,10 +89,7 @@ class Outcome:
 
     def refused_for_both_readings(self) -> bool:
         return (
-            self.status == 2
-            and AMBIGUOUS in self.stderr
-            and "--header" in self.stderr
-            and "--no-header" in self.stderr
+            self.status == 2 and AMBIGUOUS in self.stderr and "--header" in self.stderr and "--no-header" in self.stderr
         )
 
 
@@ -107,9 +102,7 @@ def assert_values(outcome: Outcome, expected: Dict[str, float], rows: int, conte
         assert got == pytest.approx(value, rel=1e-12, abs=1e-15, nan_ok=True), f"{context}: {name}"
 
 
-def read_or_refuse(
-    y_true: Path, y_score: Path, expected: Dict[str, float], rows: int, context: str
-) -> bool:
+def read_or_refuse(y_true: Path, y_score: Path, expected: Dict[str, float], rows: int, context: str) -> bool:
     """Asserts the arrays' values, or a refusal naming both flags after which --no-header gives
     them; returns whether the run was refused."""
     outcome = Outcome(y_true, y_score)
@@ -183,28 +176,21 @@ def test_scikit_learns_own_vectors_saved_headerless(tmp_path: Path) -> None:
     read = refused = 0
     for k, (test, y_true, y_score) in enumerate(pairs):
         for fmt in FORMATS:
-            if fmt == "%d" and not (
-                np.all(y_true == np.round(y_true)) and np.all(y_score == np.round(y_score))
-            ):
+            if fmt == "%d" and not (np.all(y_true == np.round(y_true)) and np.all(y_score == np.round(y_score))):
                 continue  # %d would write other numbers
             for separator, ext in SEPARATORS:
                 t, s = tmp_path / f"{k}_t.{ext}", tmp_path / f"{k}_s.{ext}"
                 np.savetxt(t, y_true, fmt=fmt, delimiter=separator)
                 np.savetxt(s, y_score, fmt=fmt, delimiter=separator)
                 # scikit-learn on the arrays as written.
-                written = [
-                    np.loadtxt(p, ndmin=2, delimiter=None if separator == " " else separator)
-                    for p in (t, s)
-                ]
+                written = [np.loadtxt(p, ndmin=2, delimiter=None if separator == " " else separator) for p in (t, s)]
                 expected = sklearn_values(*written)
                 context = f"{test} {y_true.tolist()} {y_score.tolist()} {fmt!r} {separator!r}"
                 if read_or_refuse(t, s, expected, len(y_true), context):
                     refused += 1
                 else:
                     read += 1
-    print(
-        f"{len(pairs)} pairs: {read} files read as the arrays, {refused} refused (both readings possible)"
-    )
+    print(f"{len(pairs)} pairs: {read} files read as the arrays, {refused} refused (both readings possible)")
     assert read > refused > 0
 
 
@@ -260,11 +246,7 @@ def arrays(draw: st.DrawFn) -> Tuple[np.ndarray, np.ndarray, bool]:
     rows = draw(st.integers(1, 50))
     integral = draw(st.booleans())
     y_true = np.array(
-        draw(
-            st.lists(
-                st.lists(st.integers(0, 1), min_size=n, max_size=n), min_size=rows, max_size=rows
-            )
-        ),
+        draw(st.lists(st.lists(st.integers(0, 1), min_size=n, max_size=n), min_size=rows, max_size=rows)),
         dtype=float,
     )
     cell = st.integers(0, 9) if integral else st.integers(0, 16).map(lambda k: k / 8)
@@ -287,16 +269,11 @@ def _family(writer: str) -> str:
 # Label and score files from one tool, or either saved headerless: their column names agree
 # (files that name their columns differently are refused for that).
 WRITER_PAIRS = [
-    (a, b)
-    for a in WRITERS
-    for b in WRITERS
-    if "savetxt" in (_family(a), _family(b)) or _family(a) == _family(b)
+    (a, b) for a in WRITERS for b in WRITERS if "savetxt" in (_family(a), _family(b)) or _family(a) == _family(b)
 ]
 
 
-@settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=arrays(), writers=st.sampled_from(WRITER_PAIRS))
 def test_random_arrays_read_as_written_or_refused(
     tmp_path: Path, data: Tuple[np.ndarray, np.ndarray, bool], writers: Sequence[str]

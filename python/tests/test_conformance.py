@@ -6,21 +6,19 @@ at the data README's tolerances. A record whose toolkit raised must raise here (
 
 from __future__ import annotations
 
-import warnings
-
 import json
 import math
 import os
+import warnings
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 import pytest
+from conftest import TALLY
 
 import rankmetrics
 from rankmetrics import mldr, mulan, sklearn, torchmetrics
-
-from conftest import TALLY
 
 DATA = Path(
     os.environ.get("RANKMETRICS_CONFORMANCE_DIR")
@@ -89,7 +87,9 @@ def outcome(f: Callable[[], float]) -> Tuple[Optional[float], Optional[BaseExcep
 
 # The named function of each toolkit module, called as the toolkit is: inputs as numpy
 # arrays of their natural dtypes (JSON integers: int64), the record's params by keyword.
-def _named(toolkit: str, metric: str, y: np.ndarray, s: np.ndarray, w: Optional[np.ndarray], params: Dict[str, Any]) -> Callable[[], float]:
+def _named(
+    toolkit: str, metric: str, y: np.ndarray, s: np.ndarray, w: Optional[np.ndarray], params: Dict[str, Any]
+) -> Callable[[], float]:
     if toolkit == "sklearn":
         return lambda: getattr(sklearn, metric)(y, s, sample_weight=w, **params)
     if toolkit == "torchmetrics":
@@ -108,10 +108,20 @@ def _named(toolkit: str, metric: str, y: np.ndarray, s: np.ndarray, w: Optional[
 
 
 def _ids(records: List[Dict[str, Any]], prefix: str) -> List[str]:
-    return [f"{prefix}-{i}-{r['metric']}-{r['case']}-{json.dumps(r['params'], sort_keys=True)}" for i, r in enumerate(records)]
+    return [
+        f"{prefix}-{i}-{r['metric']}-{r['case']}-{json.dumps(r['params'], sort_keys=True)}"
+        for i, r in enumerate(records)
+    ]
 
 
-def _judge(toolkit: str, record: Dict[str, Any], got: Optional[float], err: Optional[BaseException], case: Dict[str, Any], redo: Callable[[Dict[str, Any]], Callable[[], float]]) -> str:
+def _judge(
+    toolkit: str,
+    record: Dict[str, Any],
+    got: Optional[float],
+    err: Optional[BaseException],
+    case: Dict[str, Any],
+    redo: Callable[[Dict[str, Any]], Callable[[], float]],
+) -> str:
     """tests/conformance.rs's verdict on one outcome: the tally key, or an AssertionError."""
     L = len(case["y_true"][0])
     if "error" in record:
@@ -132,7 +142,9 @@ def _judge(toolkit: str, record: Dict[str, Any], got: Optional[float], err: Opti
         assert lo - slack <= got <= hi + slack, f"{got!r} outside the tie-order range [{lo!r}, {hi!r}]"
         verdict = "in_range"
     elif "value_f64" in record:
-        assert close(got, number(record["value_f64"]), rel), f"expected {record['value_f64']!r} (value_f64), got {got!r}"
+        assert close(got, number(record["value_f64"]), rel), (
+            f"expected {record['value_f64']!r} (value_f64), got {got!r}"
+        )
     elif record.get("dtype") == "float32":
         assert close(got, expected, 1e-6), f"expected {expected!r} (float32), got {got!r}"
     else:
@@ -161,7 +173,9 @@ def test_golden_record(toolkit: str, record: Dict[str, Any]) -> None:
     s64 = np.asarray(case["y_score"], dtype=np.float64)
 
     def by_name(extra: Dict[str, Any]) -> Callable[[], float]:
-        return lambda: rankmetrics.evaluate(y64, s64, convention=toolkit, metric=record["metric"], sample_weight=w, **params, **extra)
+        return lambda: rankmetrics.evaluate(
+            y64, s64, convention=toolkit, metric=record["metric"], sample_weight=w, **params, **extra
+        )
 
     got, err = outcome(by_name({}))
     try:
@@ -207,7 +221,9 @@ def test_golden_record_float32(record: Dict[str, Any]) -> None:
     got, err = outcome(value())
     # The same values as float64 scores with dtype=float32, as the command passes them.
     as_f64, err64 = outcome(
-        lambda: rankmetrics.evaluate(y, s32.astype(np.float64), convention="torchmetrics", metric=metric, dtype="float32")
+        lambda: rankmetrics.evaluate(
+            y, s32.astype(np.float64), convention="torchmetrics", metric=metric, dtype="float32"
+        )
     )
     assert (err is None) == (err64 is None)
     if got is not None:
@@ -228,7 +244,9 @@ def test_golden_record_float32(record: Dict[str, Any]) -> None:
             elif record.get("tie_order_dependent") is True and L > 16:
                 lo, hi = value("min")(), value("max")()
                 slack = 1e-6 * abs(hi)
-                assert lo - slack <= expected <= hi + slack, f"torch's {expected!r} outside the tie interval [{lo!r}, {hi!r}]"
+                assert lo - slack <= expected <= hi + slack, (
+                    f"torch's {expected!r} outside the tie interval [{lo!r}, {hi!r}]"
+                )
                 verdict = "in_range"
             else:
                 raise AssertionError(f"expected {expected!r}, got {got!r}")

@@ -15,7 +15,17 @@ da = pytest.importorskip("dask.array")
 rmdask = pytest.importorskip("rankmetrics.dask")
 
 METRICS = [
-    ("sklearn", ["coverage_error", "label_ranking_average_precision_score", "label_ranking_loss", "ndcg_score", "roc_auc_score", "average_precision_score"]),
+    (
+        "sklearn",
+        [
+            "coverage_error",
+            "label_ranking_average_precision_score",
+            "label_ranking_loss",
+            "ndcg_score",
+            "roc_auc_score",
+            "average_precision_score",
+        ],
+    ),
     ("torchmetrics", ["multilabel_coverage_error", "multilabel_ranking_loss"]),
     ("mldr", ["average_precision", "coverage", "macro_auc", "micro_auc"]),
     ("mulan", ["AveragePrecision", "RankingLoss", "MacroAUC", "MeanAveragePrecision"]),
@@ -36,8 +46,14 @@ def data(seed: int, n: int = 997, labels: int = 9):
 def test_chunks_merge_to_the_one_process_bits(chunks, convention, metrics) -> None:
     y, s, w = data(1)
     ties = None if convention != "rankmetrics" else "expected"
-    got = rmdask.evaluate(da.from_array(y, chunks=(chunks, -1)), da.from_array(s, chunks=(chunks, -1)),
-                          metrics=metrics, convention=convention, ties=ties, split_every=3)
+    got = rmdask.evaluate(
+        da.from_array(y, chunks=(chunks, -1)),
+        da.from_array(s, chunks=(chunks, -1)),
+        metrics=metrics,
+        convention=convention,
+        ties=ties,
+        split_every=3,
+    )
     for metric in metrics:
         want = rankmetrics.evaluate(y, s, convention=convention, metric=metric, ties=ties)
         assert np.float64(got[metric]).tobytes() == np.float64(want).tobytes(), (metric, got[metric], want)
@@ -47,8 +63,14 @@ def test_chunks_merge_to_the_one_process_bits(chunks, convention, metrics) -> No
 def test_weighted_under_every_policy(ties) -> None:
     y, s, w = data(2)
     metrics = ["label_ranking_loss", "coverage_error", "roc_auc_score"]
-    got = rmdask.evaluate(da.from_array(y, chunks=(211, -1)), da.from_array(s, chunks=(211, -1)),
-                          da.from_array(w, chunks=211), metrics=metrics, convention="sklearn", ties=ties)
+    got = rmdask.evaluate(
+        da.from_array(y, chunks=(211, -1)),
+        da.from_array(s, chunks=(211, -1)),
+        da.from_array(w, chunks=211),
+        metrics=metrics,
+        convention="sklearn",
+        ties=ties,
+    )
     for metric in metrics:
         want = rankmetrics.evaluate(y, s, convention="sklearn", metric=metric, ties=ties, sample_weight=w)
         assert np.float64(got[metric]).tobytes() == np.float64(want).tobytes(), (metric, ties)
@@ -65,7 +87,9 @@ def test_torchmetrics_chunks_that_decide_the_sigmoid_apart_are_refused() -> None
         rmdask.evaluate(chunked(y), chunked(logits), metrics=["multilabel_ranking_loss"], convention="torchmetrics")
     # Chunks that decide alike (all logits) give the one-process bits.
     all_logits = s * 8.0 - 4.0
-    got = rmdask.evaluate(chunked(y), chunked(all_logits), metrics=["multilabel_ranking_loss"], convention="torchmetrics")
+    got = rmdask.evaluate(
+        chunked(y), chunked(all_logits), metrics=["multilabel_ranking_loss"], convention="torchmetrics"
+    )
     want = rankmetrics.evaluate(y, all_logits, convention="torchmetrics", metric="multilabel_ranking_loss")
     assert np.float64(got["multilabel_ranking_loss"]).tobytes() == np.float64(want).tobytes()
 
@@ -89,7 +113,6 @@ def test_refuses_what_it_cannot_do_exactly() -> None:
     with pytest.raises(rankmetrics.RankmetricsError) as e:
         rmdask.evaluate(da.from_array(y, chunks=(300, -1)), da.from_array(bad, chunks=(300, -1)), metrics=["coverage"])
     assert (e.value.row, e.value.column) == (500, 2)  # the global row
-
 
 
 # DataFrames read from Parquet (a partition per file), on dask's processes scheduler with 2
@@ -122,8 +145,9 @@ def frame(tied, tmp_path_factory):
 
 
 def test_frame_workers_import_the_installed_package(processes) -> None:
-    import dask
     from pathlib import Path
+
+    import dask
 
     path = dask.compute(dask.delayed(lambda: __import__("rankmetrics").__file__)())[0]
     assert not path.startswith(str(Path(__file__).resolve().parents[1])), path
@@ -151,22 +175,39 @@ def test_frame_row_number_and_sparse_and_long_layouts(processes, frame, tied, tm
     cases.assert_bitwise(rmdask.evaluate(arrow, metrics=[i for i, _ in want.values()]), want)
     path, dense_scores = cases.write_sparse(str(tmp_path / "sparse"), y, s, w)
     want = cases.items(y, dense_scores, w, policies=[None, "average"])
-    got = rmdask.evaluate(dd.read_parquet(path), y_true="relevant", y_score=("top", "top_scores"),
-                          sample_weight="w", n_labels=cases.LABELS, metrics=[i for i, _ in want.values()])
+    got = rmdask.evaluate(
+        dd.read_parquet(path),
+        y_true="relevant",
+        y_score=("top", "top_scores"),
+        sample_weight="w",
+        n_labels=cases.LABELS,
+        metrics=[i for i, _ in want.values()],
+    )
     cases.assert_bitwise(got, want)
     path, dense_scores = cases.write_long(str(tmp_path / "long"), y, s, w)
     want = cases.items(y, dense_scores, w, policies=[None, "first"])
-    got = rmdask.evaluate(dd.read_parquet(path), sample_id="sample", label_id="label", y_true="rel",
-                          y_score="score", sample_weight="w", n_labels=cases.LABELS,
-                          metrics=[i for i, _ in want.values()])
+    got = rmdask.evaluate(
+        dd.read_parquet(path),
+        sample_id="sample",
+        label_id="label",
+        y_true="rel",
+        y_score="score",
+        sample_weight="w",
+        n_labels=cases.LABELS,
+        metrics=[i for i, _ in want.values()],
+    )
     cases.assert_bitwise(got, want)
 
 
 def test_frame_empty_partitions_and_failures(processes, frame, tied, tmp_path) -> None:
     y, s, w = tied
     keep = np.repeat(np.arange(len(cases.FILE_ROWS)), cases.FILE_ROWS) % 3 != 1
-    got = rmdask.evaluate(frame[frame.part % 3 != 1], metrics=["label_ranking_loss", "roc_auc_score"],
-                          convention="sklearn", sample_weight="w")
+    got = rmdask.evaluate(
+        frame[frame.part % 3 != 1],
+        metrics=["label_ranking_loss", "roc_auc_score"],
+        convention="sklearn",
+        sample_weight="w",
+    )
     for metric in got:
         want = rankmetrics.evaluate(y[keep], s[keep], convention="sklearn", metric=metric, sample_weight=w[keep])
         assert np.float64(got[metric]).tobytes() == np.float64(want).tobytes()
@@ -187,11 +228,19 @@ def test_frame_empty_partitions_and_failures(processes, frame, tied, tmp_path) -
     # Long records out of sample order across partitions.
     path, _ = cases.write_long(str(tmp_path / "long"), y, s, w)
     files = sorted(os.listdir(path))
-    shuffled = dd.concat([dd.read_parquet([os.path.join(path, f) for f in files[1:]]),
-                          dd.read_parquet(os.path.join(path, files[0]))])
+    shuffled = dd.concat(
+        [dd.read_parquet([os.path.join(path, f) for f in files[1:]]), dd.read_parquet(os.path.join(path, files[0]))]
+    )
     with pytest.raises(rankmetrics.RankmetricsError, match="sort the records by sample id"):
-        rmdask.evaluate(shuffled, sample_id="sample", label_id="label", y_true="rel", y_score="score",
-                        n_labels=cases.LABELS, metrics=["coverage"])
+        rmdask.evaluate(
+            shuffled,
+            sample_id="sample",
+            label_id="label",
+            y_true="rel",
+            y_score="score",
+            n_labels=cases.LABELS,
+            metrics=["coverage"],
+        )
 
 
 def test_frame_a_worker_that_raises_fails_the_evaluation(processes, frame) -> None:
@@ -234,16 +283,30 @@ def test_frame_partitions_whose_score_types_differ_are_refused(sync, tmp_path) -
     # partition's states they would not be the value of either type on all the rows.
     y, s, _ = data(5, n=40, labels=4)
     lists = lambda a: list(a)  # noqa: E731
-    mixed = _frames(tmp_path / "mixed", {"labels": lists(y[:25]), "scores": lists(s[:25])},
-                    {"labels": lists(y[25:]), "scores": lists(s[25:].astype(np.float32))})
-    with pytest.raises(rankmetrics.RankmetricsError, match="partition 1 has float32 scores, partition 0 float64: cast") as e:
+    mixed = _frames(
+        tmp_path / "mixed",
+        {"labels": lists(y[:25]), "scores": lists(s[:25])},
+        {"labels": lists(y[25:]), "scores": lists(s[25:].astype(np.float32))},
+    )
+    with pytest.raises(
+        rankmetrics.RankmetricsError, match="partition 1 has float32 scores, partition 0 float64: cast"
+    ) as e:
         rmdask.evaluate(mixed, metrics=["coverage"])
-    assert (e.value.details["partition"], e.value.details["expected"], e.value.details["found"]) == (1, "float64", "float32")
+    assert (e.value.details["partition"], e.value.details["expected"], e.value.details["found"]) == (
+        1,
+        "float64",
+        "float32",
+    )
     # Integer scores are read as float64, as one process reads them: no refusal.
-    ints = _frames(tmp_path / "ints", {"labels": lists(y[:25]), "scores": lists((s[:25] * 10).astype(np.int64))},
-                   {"labels": lists(y[25:]), "scores": lists(s[25:] * 10)})
+    ints = _frames(
+        tmp_path / "ints",
+        {"labels": lists(y[:25]), "scores": lists((s[:25] * 10).astype(np.int64))},
+        {"labels": lists(y[25:]), "scores": lists(s[25:] * 10)},
+    )
     got = rmdask.evaluate(ints, metrics=["label_ranking_loss"], convention="sklearn")
-    assert got["label_ranking_loss"] == rankmetrics.evaluate(y, s * 10, convention="sklearn", metric="label_ranking_loss")
+    assert got["label_ranking_loss"] == rankmetrics.evaluate(
+        y, s * 10, convention="sklearn", metric="label_ranking_loss"
+    )
 
 
 def test_frame_values_of_the_wrong_type_are_refused_with_partition_and_row(sync, tmp_path) -> None:
@@ -262,34 +325,59 @@ def test_frame_values_of_the_wrong_type_are_refused_with_partition_and_row(sync,
     sparse = dict(y_true="rel", y_score=("top", "top_scores"), n_labels=4)
     # Top-k scores as strings, in the second partition (rows 20 to 29).
     text = [[str(v) for v in r] for r in scores[20:]]
-    frame = _frames(tmp_path / "sparse", {"rel": rel[:20], "top": top[:20], "top_scores": scores[:20]},
-                    {"rel": rel[20:], "top": top[20:], "top_scores": text})
+    frame = _frames(
+        tmp_path / "sparse",
+        {"rel": rel[:20], "top": top[:20], "top_scores": scores[:20]},
+        {"rel": rel[20:], "top": top[20:], "top_scores": text},
+    )
     refused(frame, "top_scores must hold numbers; at row 20 it holds str", 1, 20, **sparse)
     # Label indices as strings.
-    frame = _frames(tmp_path / "labels", {"rel": rel[:20], "top": top[:20], "top_scores": scores[:20]},
-                    {"rel": [[str(v) for v in r] for r in rel[20:]], "top": top[20:], "top_scores": scores[20:]})
-    refused(frame, "rel must hold integer label indices; at row 2[0-9] it holds str", 1, 20 + min(
-        i for i, r in enumerate(rel[20:]) if len(r)), **sparse)
+    frame = _frames(
+        tmp_path / "labels",
+        {"rel": rel[:20], "top": top[:20], "top_scores": scores[:20]},
+        {"rel": [[str(v) for v in r] for r in rel[20:]], "top": top[20:], "top_scores": scores[20:]},
+    )
+    refused(
+        frame,
+        "rel must hold integer label indices; at row 2[0-9] it holds str",
+        1,
+        20 + min(i for i, r in enumerate(rel[20:]) if len(r)),
+        **sparse,
+    )
     # Weights as strings.
-    frame = _frames(tmp_path / "w", {"labels": list(y[:20]), "scores": list(s[:20]), "w": ["1"] * 20},
-                    {"labels": list(y[20:]), "scores": list(s[20:]), "w": ["1"] * 10})
+    frame = _frames(
+        tmp_path / "w",
+        {"labels": list(y[:20]), "scores": list(s[:20]), "w": ["1"] * 20},
+        {"labels": list(y[20:]), "scores": list(s[20:]), "w": ["1"] * 10},
+    )
     refused(frame, "w must hold numbers; at row 0", 0, 0, sample_weight="w")
     # Long layout: sample ids of another type in the second partition.
     long = dict(sample_id="sample", label_id="label", y_true="rel", y_score="score", n_labels=4)
-    frame = _frames(tmp_path / "ids", {"sample": [1, 1, 2], "label": [0, 1, 0], "rel": [1, 0, 1], "score": [0.5, 0.2, 0.1]},
-                    {"sample": ["a", "b"], "label": [0, 1], "rel": [1, 0], "score": [0.5, 0.2]})
+    frame = _frames(
+        tmp_path / "ids",
+        {"sample": [1, 1, 2], "label": [0, 1, 0], "rel": [1, 0, 1], "score": [0.5, 0.2, 0.1]},
+        {"sample": ["a", "b"], "label": [0, 1], "rel": [1, 0], "score": [0.5, 0.2]},
+    )
     refused(frame, "sample ids .* do not compare", 1, 2, **long)
     # Long layout: label ids as strings, scores as strings.
-    frame = _frames(tmp_path / "labelids", {"sample": [1, 1, 2], "label": [0, 1, 0], "rel": [1, 0, 1], "score": [0.5, 0.2, 0.1]},
-                    {"sample": [3, 4], "label": ["0", "1"], "rel": [1, 0], "score": [0.5, 0.2]})
+    frame = _frames(
+        tmp_path / "labelids",
+        {"sample": [1, 1, 2], "label": [0, 1, 0], "rel": [1, 0, 1], "score": [0.5, 0.2, 0.1]},
+        {"sample": [3, 4], "label": ["0", "1"], "rel": [1, 0], "score": [0.5, 0.2]},
+    )
     refused(frame, "label must hold integer label indices; at row 2 it holds str", 1, 2, **long)
-    frame = _frames(tmp_path / "scores", {"sample": [1, 1, 2], "label": [0, 1, 0], "rel": [1, 0, 1], "score": [0.5, 0.2, 0.1]},
-                    {"sample": [3, 4], "label": [0, 1], "rel": [1, 0], "score": ["0.5", "x"]})
+    frame = _frames(
+        tmp_path / "scores",
+        {"sample": [1, 1, 2], "label": [0, 1, 0], "rel": [1, 0, 1], "score": [0.5, 0.2, 0.1]},
+        {"sample": [3, 4], "label": [0, 1], "rel": [1, 0], "score": ["0.5", "x"]},
+    )
     refused(frame, "score must hold numbers; at row 2 it holds str", 1, 2, **long)
     # Decimals are numbers: read as float64, as one process reads them.
     import decimal
 
-    frame = _frames(tmp_path / "decimal", {"labels": list(y), "scores": [[decimal.Decimal(str(v)) for v in r] for r in s]})
+    frame = _frames(
+        tmp_path / "decimal", {"labels": list(y), "scores": [[decimal.Decimal(str(v)) for v in r] for r in s]}
+    )
     assert rmdask.evaluate(frame, metrics=["coverage"]) == {"coverage": rankmetrics.evaluate(y, s, metric="coverage")}
 
 
@@ -331,7 +419,11 @@ def test_arrays_raise_the_first_bad_chunks_error_whatever_finishes_first() -> No
             rmdask.evaluate(da.from_array(y, chunks=(100, -1)), scores, metrics=["coverage"])
     with pytest.raises(rankmetrics.RankmetricsError) as one:
         rankmetrics.evaluate(y, bad, metric="coverage")
-    assert (e.value.kind, e.value.row, e.value.column) == (one.value.kind, one.value.row, one.value.column) == ("NonFiniteScore", 40, 1)
+    assert (
+        (e.value.kind, e.value.row, e.value.column)
+        == (one.value.kind, one.value.row, one.value.column)
+        == ("NonFiniteScore", 40, 1)
+    )
 
 
 def test_compare_grid_is_the_one_process_grid(sync, frame, tied) -> None:

@@ -16,13 +16,16 @@ dd = pytest.importorskip("dask.dataframe")
 da = pytest.importorskip("dask.array")
 distributed = pytest.importorskip("distributed")
 import engine_cases as cases  # noqa: E402
+
 from rankmetrics import dask as rmdask  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def client():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster, distributed.Client(cluster) as c:
+    with (
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
+        distributed.Client(cluster) as c,
+    ):
         yield c
 
 
@@ -37,8 +40,13 @@ def test_frame_and_arrays_give_the_one_process_bits(client, tmp_path) -> None:
     want = cases.items(y, s, w, policies=[None, "first", "random:5"])
     cases.assert_bitwise(rmdask.evaluate(frame, metrics=[i for i, _ in want.values()], sample_weight="w"), want)
     cases.assert_same_grid(rmdask.compare(frame, sample_weight="w"), rankmetrics.compare(y, s, w))
-    got = rmdask.evaluate(da.from_array(y, chunks=(300, -1)), da.from_array(s, chunks=(300, -1)),
-                          metrics=["label_ranking_loss", "roc_auc_score"], convention="sklearn", ties="random:5")
+    got = rmdask.evaluate(
+        da.from_array(y, chunks=(300, -1)),
+        da.from_array(s, chunks=(300, -1)),
+        metrics=["label_ranking_loss", "roc_auc_score"],
+        convention="sklearn",
+        ties="random:5",
+    )
     for metric, value in got.items():
         one = rankmetrics.evaluate(y, s, convention="sklearn", metric=metric, ties="random:5")
         assert np.float64(value).tobytes() == np.float64(one).tobytes(), metric

@@ -70,9 +70,13 @@ METRICS: Dict[str, Callable[..., Any]] = {
     "rankmetrics.precision_at_k/per_sample": lambda y, s: rankmetrics.precision_at_k(y, s, k=2, per_sample=True),
     "rankmetrics.roc_auc/macro": lambda y, s: rankmetrics.roc_auc(y, s),
     "rankmetrics.roc_auc/micro": lambda y, s: rankmetrics.roc_auc(y, s, average="micro", sample_weight=W),
-    "rankmetrics.label_average_precision/samples": lambda y, s: rankmetrics.label_average_precision(y, s, average="samples", undefined="skip"),
+    "rankmetrics.label_average_precision/samples": lambda y, s: rankmetrics.label_average_precision(
+        y, s, average="samples", undefined="skip"
+    ),
     "rankmetrics.psprecision_at_k": lambda y, s: rankmetrics.psprecision_at_k(y, s, np.linspace(1, 3, L), k=3),
-    "per_sample mulan AveragePrecision": lambda y, s: rankmetrics.per_sample(y, s, convention="mulan", metric="AveragePrecision"),
+    "per_sample mulan AveragePrecision": lambda y, s: rankmetrics.per_sample(
+        y, s, convention="mulan", metric="AveragePrecision"
+    ),
     "torchmetrics.coverage": lambda y, s: torchmetrics.multilabel_coverage_error(s, y, num_labels=L),
     "torchmetrics.ranking_loss": lambda y, s: torchmetrics.multilabel_ranking_loss(s, y, num_labels=L),
     "mldr.average_precision/average": lambda y, s: mldr.average_precision(y, s, ties_method="average"),
@@ -84,7 +88,10 @@ METRICS: Dict[str, Callable[..., Any]] = {
     "sklearn.label_ranking_loss": lambda y, s: sklearn.label_ranking_loss(y, s),
     "sklearn.ndcg_score": lambda y, s: sklearn.ndcg_score(y, s, k=3),
     "sklearn.dcg_score/weighted": lambda y, s: sklearn.dcg_score(y, s, sample_weight=W),
-    "sklearn.roc_auc_score/binary": lambda y, s: sklearn.roc_auc_score(y[:, :1] if isinstance(y, np.ndarray) else [r[:1] for r in y], s[:, :1] if isinstance(s, np.ndarray) else [r[:1] for r in s]),
+    "sklearn.roc_auc_score/binary": lambda y, s: sklearn.roc_auc_score(
+        y[:, :1] if isinstance(y, np.ndarray) else [r[:1] for r in y],
+        s[:, :1] if isinstance(s, np.ndarray) else [r[:1] for r in s],
+    ),
     "sklearn.average_precision_score/None": lambda y, s: sklearn.average_precision_score(y, s, average=None),
     "sklearn.roc_auc_score/micro": lambda y, s: sklearn.roc_auc_score(y, s, average="micro"),
     "sklearn.average_precision_score/samples": lambda y, s: sklearn.average_precision_score(y, s, average="samples"),

@@ -18,7 +18,13 @@ def _raised(call):
 
 def test_input_errors_say_what_and_where() -> None:
     e = _raised(lambda: rankmetrics.evaluate(Y, [[0.5, 0.1], [np.nan, 0.3]], metric="coverage"))
-    assert (type(e), e.kind, e.input, e.row, e.column) == (rankmetrics.RankmetricsError, "NonFiniteScore", "y_score", 1, 0)
+    assert (type(e), e.kind, e.input, e.row, e.column) == (
+        rankmetrics.RankmetricsError,
+        "NonFiniteScore",
+        "y_score",
+        1,
+        0,
+    )
     e = _raised(lambda: rankmetrics.evaluate(Y, S, metric="coverage", sample_weight=[1.0, -1.0]))
     assert (e.kind, e.input, e.row, e.column, e.value) == ("InvalidWeight", "sample_weight", 1, None, -1.0)
     e = _raised(lambda: rankmetrics.evaluate(Y, S, metric="coverage", sample_weight=[1.0]))
@@ -40,10 +46,16 @@ def test_parameter_errors_keep_their_kinds() -> None:
 @pytest.mark.parametrize(
     ("parameter", "call", "names"),
     [
-        ("convention", lambda: rankmetrics.evaluate(Y, S, convention="weka", metric="coverage"),
-         ["rankmetrics", "sklearn", "torchmetrics", "mldr", "mulan"]),
-        ("ties", lambda: rankmetrics.evaluate(Y, S, metric="coverage", ties="dense"),
-         ["max", "min", "average", "first", "last", "random:SEED", "expected", "optimistic", "pessimistic"]),
+        (
+            "convention",
+            lambda: rankmetrics.evaluate(Y, S, convention="weka", metric="coverage"),
+            ["rankmetrics", "sklearn", "torchmetrics", "mldr", "mulan"],
+        ),
+        (
+            "ties",
+            lambda: rankmetrics.evaluate(Y, S, metric="coverage", ties="dense"),
+            ["max", "min", "average", "first", "last", "random:SEED", "expected", "optimistic", "pessimistic"],
+        ),
         ("average", lambda: rankmetrics.roc_auc(Y, S, average="binary"), ["micro", "macro", "weighted", "samples"]),
         ("undefined", lambda: rankmetrics.roc_auc(Y, S, undefined="always"), ["nan", "skip", "error", "a number"]),
     ],

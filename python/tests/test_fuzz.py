@@ -33,13 +33,96 @@ FUZZ = settings.get_profile("rankmetrics-fuzz")
 
 # Every metric that evaluates without parameters (the propensity-scored ones need one inverse
 # propensity per label: their own tests give them).
-ALL = [(c, m) for c in rankmetrics.CONVENTIONS for m in rankmetrics.metric_names(c)
-       if "inv_propensities" not in rankmetrics.param_keys(c, m)]
-SPECIAL = [0.0, -0.0, 1.0, 0.5, -1.0, 2.0, np.nan, np.inf, -np.inf, 5e-324, 2.2250738585072014e-308 / 2, 1e308, -1e308, 1e-300, 3.4e38, 16.7, -88.8]
-LABEL_DTYPES = [np.bool_, np.uint8, np.int8, np.int16, np.int32, np.int64, np.uint64, np.float16, np.float32, np.float64]
+ALL = [
+    (c, m)
+    for c in rankmetrics.CONVENTIONS
+    for m in rankmetrics.metric_names(c)
+    if "inv_propensities" not in rankmetrics.param_keys(c, m)
+]
+SPECIAL = [
+    0.0,
+    -0.0,
+    1.0,
+    0.5,
+    -1.0,
+    2.0,
+    np.nan,
+    np.inf,
+    -np.inf,
+    5e-324,
+    2.2250738585072014e-308 / 2,
+    1e308,
+    -1e308,
+    1e-300,
+    3.4e38,
+    16.7,
+    -88.8,
+]
+LABEL_DTYPES = [
+    np.bool_,
+    np.uint8,
+    np.int8,
+    np.int16,
+    np.int32,
+    np.int64,
+    np.uint64,
+    np.float16,
+    np.float32,
+    np.float64,
+]
 SCORE_DTYPES = [np.float32, np.float64, np.float16, np.int64, np.int8, np.bool_, np.uint64]
-TIES = [None, "max", "min", "average", "first", "last", "random:0", "random:18446744073709551615", "expected", "optimistic", "pessimistic", "bogus", "random:", "random:-1", ""]
-PARAM_VALUES = [None, 0, 1, 2, 3, -1, 2**31, 2**64, 10**30, 0.5, 1.0, -0.0, np.nan, np.inf, True, False, "", "x", "NA", "3.9", "3.7", "float32", "micro", "samples", "skip", "reject", "formula", "exact", "1e-6", "binary", "nonzero", "max", "average"]
+TIES = [
+    None,
+    "max",
+    "min",
+    "average",
+    "first",
+    "last",
+    "random:0",
+    "random:18446744073709551615",
+    "expected",
+    "optimistic",
+    "pessimistic",
+    "bogus",
+    "random:",
+    "random:-1",
+    "",
+]
+PARAM_VALUES = [
+    None,
+    0,
+    1,
+    2,
+    3,
+    -1,
+    2**31,
+    2**64,
+    10**30,
+    0.5,
+    1.0,
+    -0.0,
+    np.nan,
+    np.inf,
+    True,
+    False,
+    "",
+    "x",
+    "NA",
+    "3.9",
+    "3.7",
+    "float32",
+    "micro",
+    "samples",
+    "skip",
+    "reject",
+    "formula",
+    "exact",
+    "1e-6",
+    "binary",
+    "nonzero",
+    "max",
+    "average",
+]
 
 
 def _guard(f: Callable[[], Any]) -> Any:
@@ -64,7 +147,9 @@ def matrices(draw: Any) -> Any:
     y_dtype = draw(st.sampled_from(LABEL_DTYPES))
     s_dtype = draw(st.sampled_from(SCORE_DTYPES))
     label_pool = [0, 1] * 4 + draw(st.lists(st.sampled_from(SPECIAL + [3, -2, 255]), max_size=3))
-    score_pool = draw(st.lists(st.sampled_from(SPECIAL) | st.floats(allow_nan=True, allow_infinity=True), min_size=1, max_size=6))
+    score_pool = draw(
+        st.lists(st.sampled_from(SPECIAL) | st.floats(allow_nan=True, allow_infinity=True), min_size=1, max_size=6)
+    )
 
     def fill(pool: List[Any], dtype: Any, shape: Any) -> np.ndarray:
         cells = int(np.prod(shape)) if all(d < 2**20 for d in shape) else 0
@@ -119,7 +204,9 @@ def test_evaluate_every_metric(data: Any, pick: Any) -> None:
     ties = pick.draw(st.sampled_from(TIES))
     for convention, metric in ALL:
         p = pick.draw(st.just({}) | params(convention, metric))
-        _guard(lambda: rankmetrics.evaluate(y, s, convention=convention, metric=metric, sample_weight=w, ties=ties, **p))
+        _guard(
+            lambda: rankmetrics.evaluate(y, s, convention=convention, metric=metric, sample_weight=w, ties=ties, **p)
+        )
         _guard(lambda: rankmetrics.per_sample(y, s, convention=convention, metric=metric, ties=ties, **p))
 
 
@@ -132,36 +219,79 @@ def test_named_functions(data: Any, pick: Any) -> None:
     for f in (sklearn.coverage_error, sklearn.label_ranking_average_precision_score, sklearn.label_ranking_loss):
         _guard(lambda: f(y, s, sample_weight=w, ties=ties))
     k = pick.draw(st.sampled_from([None, 1, 3, 0, -1, 2.5, True, 2**70]))
-    _guard(lambda: sklearn.dcg_score(y, s, k=k, log_base=pick.draw(st.sampled_from([2, 10, 1, 0.5, -1, np.nan])), sample_weight=w, ignore_ties=pick.draw(st.booleans()), ties=ties))
-    _guard(lambda: sklearn.ndcg_score(y, s, k=k, sample_weight=w, ignore_ties=pick.draw(st.sampled_from([True, False, 1, None]))))
+    _guard(
+        lambda: sklearn.dcg_score(
+            y,
+            s,
+            k=k,
+            log_base=pick.draw(st.sampled_from([2, 10, 1, 0.5, -1, np.nan])),
+            sample_weight=w,
+            ignore_ties=pick.draw(st.booleans()),
+            ties=ties,
+        )
+    )
+    _guard(
+        lambda: sklearn.ndcg_score(
+            y, s, k=k, sample_weight=w, ignore_ties=pick.draw(st.sampled_from([True, False, 1, None]))
+        )
+    )
     for f in (sklearn.roc_auc_score, sklearn.average_precision_score):
         average = pick.draw(st.sampled_from(["macro", "micro", "weighted", "samples", None, "bogus"]))
         _guard(lambda: f(y, s, average=average, sample_weight=w, ties=ties))
         # The binary (1-D) use.
         if np.ndim(y) == 2 and np.shape(y)[1] >= 1 and np.shape(y)[0] < 2**20:
             _guard(lambda: f(np.asarray(y)[:, 0], np.asarray(s)[:, 0], sample_weight=w))
-    for f in (torchmetrics.multilabel_coverage_error, torchmetrics.multilabel_ranking_average_precision, torchmetrics.multilabel_ranking_loss):
+    for f in (
+        torchmetrics.multilabel_coverage_error,
+        torchmetrics.multilabel_ranking_average_precision,
+        torchmetrics.multilabel_ranking_loss,
+    ):
         _guard(lambda: f(s, y, num_labels=pick.draw(st.sampled_from([L, 2, 1, 0, -1, L + 1])), ties=ties))
     _guard(lambda: torchmetrics.retrieval_normalized_dcg(s, y, top_k=k))
     if np.ndim(y) == 2 and np.shape(y)[0] >= 1 and np.shape(y)[0] < 2**20:
         _guard(lambda: torchmetrics.retrieval_normalized_dcg(np.asarray(s)[0], np.asarray(y)[0]))
     for name in mldr.__all__:
         _guard(lambda: getattr(mldr, name)(y, s, sample_weight=w))
-    _guard(lambda: mldr.macro_auc(y, s, undefined_value=pick.draw(st.sampled_from([None, 0.5, np.nan, np.inf, -1e308])), na_rm=pick.draw(st.booleans())))
+    _guard(
+        lambda: mldr.macro_auc(
+            y,
+            s,
+            undefined_value=pick.draw(st.sampled_from([None, 0.5, np.nan, np.inf, -1e308])),
+            na_rm=pick.draw(st.booleans()),
+        )
+    )
     _guard(lambda: mldr.coverage(y, s, ties_method=pick.draw(st.sampled_from(["random", "first", "x", "max"]))))
     for name in mulan.__all__:
         _guard(lambda: getattr(mulan, name)(y, s, sample_weight=w))
-    _guard(lambda: mulan.MeanAverageInterpolatedPrecision(y, s, num_recall_levels=pick.draw(st.sampled_from([0, 1, 2, 10, 10**9, -1]))))
+    _guard(
+        lambda: mulan.MeanAverageInterpolatedPrecision(
+            y, s, num_recall_levels=pick.draw(st.sampled_from([0, 1, 2, 10, 10**9, -1]))
+        )
+    )
     for f in (rankmetrics.roc_auc, rankmetrics.label_average_precision):
-        _guard(lambda: f(y, s, average=pick.draw(st.sampled_from(["macro", "micro", "weighted", "samples", "x"])), sample_weight=w,
-                         ties=pick.draw(st.sampled_from(["max", "min", "average", "expected", "random:1", "x"])),
-                         undefined=pick.draw(st.sampled_from(["nan", "skip", "error", 0.5, np.nan, np.inf, "x"]))))
+        _guard(
+            lambda: f(
+                y,
+                s,
+                average=pick.draw(st.sampled_from(["macro", "micro", "weighted", "samples", "x"])),
+                sample_weight=w,
+                ties=pick.draw(st.sampled_from(["max", "min", "average", "expected", "random:1", "x"])),
+                undefined=pick.draw(st.sampled_from(["nan", "skip", "error", 0.5, np.nan, np.inf, "x"])),
+            )
+        )
     L = L if L < 2**20 else 3  # inverse propensities are real arrays: keep them small
-    props = pick.draw(st.sampled_from([np.ones(max(L, 1)), np.full(max(L, 1), np.nan), np.ones(L + 1), np.zeros(L), -np.ones(L)]))
+    props = pick.draw(
+        st.sampled_from([np.ones(max(L, 1)), np.full(max(L, 1), np.nan), np.ones(L + 1), np.zeros(L), -np.ones(L)])
+    )
     for f in (rankmetrics.psprecision_at_k, rankmetrics.psndcg_at_k):
         _guard(lambda: f(y, s, props, k=pick.draw(st.sampled_from([1, 5, 0, 2**40, -1, 2**64, 2.5])), sample_weight=w))
         _guard(lambda: f(y, s, props, per_sample=True))
-    _guard(lambda: rankmetrics.inverse_propensities(pick.draw(st.sampled_from([[1, 0, 5], [np.nan], [-1.0], [], [1e308]])), pick.draw(st.sampled_from([0, 1, 100, 2**40, -1, 2**64]))))
+    _guard(
+        lambda: rankmetrics.inverse_propensities(
+            pick.draw(st.sampled_from([[1, 0, 5], [np.nan], [-1.0], [], [1e308]])),
+            pick.draw(st.sampled_from([0, 1, 100, 2**40, -1, 2**64])),
+        )
+    )
 
 
 @FUZZ
@@ -173,7 +303,11 @@ def test_accumulators(first: Any, second: Any, pick: Any) -> None:
     acc = _guard(lambda: rankmetrics.accumulator(convention=convention, metric=metric, ties=ties, first_row=first_row))
     if not isinstance(acc, rankmetrics.Accumulator):
         return
-    other = _guard(lambda: rankmetrics.accumulator(convention=convention, metric=metric, ties=ties, first_row=pick.draw(st.sampled_from([0, 3, 2**40]))))
+    other = _guard(
+        lambda: rankmetrics.accumulator(
+            convention=convention, metric=metric, ties=ties, first_row=pick.draw(st.sampled_from([0, 3, 2**40]))
+        )
+    )
     (y, s, w), (y2, s2, w2) = first, second
     _guard(lambda: acc.update(y, s, w))
     _guard(lambda: other.update(y2, s2, w2))

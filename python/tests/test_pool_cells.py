@@ -36,8 +36,7 @@ def test_the_micro_averages_are_the_same_bits_under_any_limit(pool, threads):
 
     def values():
         return [
-            rankmetrics.evaluate(y_true, y_score, convention=c, metric=m, threads=threads, **p)
-            for c, m, p in MICRO
+            rankmetrics.evaluate(y_true, y_score, convention=c, metric=m, threads=threads, **p) for c, m, p in MICRO
         ]
 
     whole = values()

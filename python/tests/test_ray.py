@@ -20,6 +20,7 @@ import rankmetrics
 pytest.importorskip("pyarrow")
 ray = pytest.importorskip("ray")
 import engine_cases as cases  # noqa: E402
+
 from rankmetrics import ray as rmray  # noqa: E402
 
 SOURCES = Path(__file__).resolve().parents[1]
@@ -31,8 +32,9 @@ def cluster(tmp_path_factory):
     here = os.getcwd()
     os.chdir(tmp_path_factory.mktemp("ray"))
     try:
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-                 runtime_env={"env_vars": {"PYTHONSAFEPATH": "1"}})
+        ray.init(
+            num_cpus=2, include_dashboard=False, log_to_driver=False, runtime_env={"env_vars": {"PYTHONSAFEPATH": "1"}}
+        )
     finally:
         os.chdir(here)
     ray.data.DataContext.get_current().enable_progress_bars = False
@@ -50,7 +52,11 @@ def dense(cluster, tied, tmp_path_factory):
     y, s, w = tied
     # Sorted: the rows in the order they were drawn (Ray's order of the files may change from
     # one read to the next).
-    return ray.data.read_parquet(cases.write_dense(str(tmp_path_factory.mktemp("dense")), y, s, w)).sort("row").materialize()
+    return (
+        ray.data.read_parquet(cases.write_dense(str(tmp_path_factory.mktemp("dense")), y, s, w))
+        .sort("row")
+        .materialize()
+    )
 
 
 def iteration_order(ds) -> np.ndarray:
@@ -91,8 +97,9 @@ def test_aggregate_refuses_rows_seen_twice_and_names_a_bad_row(dense, cluster) -
     agg = rmray.Evaluate(row_number="row", metrics=["coverage_error"], convention="sklearn")
     with pytest.raises(rankmetrics.IncompatibleStateError, match="in both"):
         dense.union(dense).aggregate(agg)
-    bad = ray.data.from_items([{"row": i, "labels": [1, 0], "scores": [0.5, v]}
-                               for i, v in enumerate([0.1, 0.2, float("nan"), 0.3])]).repartition(2)
+    bad = ray.data.from_items(
+        [{"row": i, "labels": [1, 0], "scores": [0.5, v]} for i, v in enumerate([0.1, 0.2, float("nan"), 0.3])]
+    ).repartition(2)
     with pytest.raises(Exception, match="row 2"):
         bad.aggregate(agg)
 
@@ -102,15 +109,28 @@ def test_sparse_and_long_layouts(cluster, tied, tmp_path) -> None:
     path, dense_scores = cases.write_sparse(str(tmp_path / "sparse"), y, s, w)
     ds = ray.data.read_parquet(path).sort("row").materialize()
     want = cases.items(y, dense_scores, w, policies=[None, "average", "random:5"])
-    got = rmray.evaluate(ds, y_true="relevant", y_score=("top", "top_scores"),
-                         sample_weight="w", n_labels=cases.LABELS, metrics=[i for i, _ in want.values()])
+    got = rmray.evaluate(
+        ds,
+        y_true="relevant",
+        y_score=("top", "top_scores"),
+        sample_weight="w",
+        n_labels=cases.LABELS,
+        metrics=[i for i, _ in want.values()],
+    )
     cases.assert_bitwise(got, want)
     path, dense_scores = cases.write_long(str(tmp_path / "long"), y, s, w)
     want = cases.items(y, dense_scores, w, policies=[None, "first"])
     # Records sorted by sample id, as the long layout needs (the rows: samples in id order).
-    got = rmray.evaluate(ray.data.read_parquet(path).sort("sample"), sample_id="sample", label_id="label", y_true="rel",
-                         y_score="score", sample_weight="w", n_labels=cases.LABELS,
-                         metrics=[i for i, _ in want.values()])
+    got = rmray.evaluate(
+        ray.data.read_parquet(path).sort("sample"),
+        sample_id="sample",
+        label_id="label",
+        y_true="rel",
+        y_score="score",
+        sample_weight="w",
+        n_labels=cases.LABELS,
+        metrics=[i for i, _ in want.values()],
+    )
     cases.assert_bitwise(got, want)
 
 
@@ -122,8 +142,7 @@ def test_empty_blocks_and_failures(cluster, dense, tied, tmp_path) -> None:
     some = files.filter(lambda r: r["part"] % 3 != 1).materialize()
     keep = iteration_order(some)
     assert set(part[keep]) == {0, 2, 3, 5, 6, 8, 9}
-    got = rmray.evaluate(some, metrics=["label_ranking_loss", "roc_auc_score"], convention="sklearn",
-                         sample_weight="w")
+    got = rmray.evaluate(some, metrics=["label_ranking_loss", "roc_auc_score"], convention="sklearn", sample_weight="w")
     for metric in got:
         want = rankmetrics.evaluate(y[keep], s[keep], convention="sklearn", metric=metric, sample_weight=w[keep])
         assert np.float64(got[metric]).tobytes() == np.float64(want).tobytes()

@@ -34,7 +34,7 @@ def test_every_name_of_every_convention_has_a_case() -> None:
         assert rankmetrics.metric_names(convention) == listed, convention
 
 
-@pytest.mark.parametrize("case", CASES, ids=[f'{c["convention"]}-{c["metric"]}' for c in CASES])
+@pytest.mark.parametrize("case", CASES, ids=[f"{c['convention']}-{c['metric']}" for c in CASES])
 def test_the_registry_value_to_the_bit(case: Dict[str, Any]) -> None:
     call = dict(convention=case["convention"], metric=case["metric"], **case["params"])
     if "error" in case["result"]:

@@ -94,8 +94,9 @@ def test_graded_against_sklearn(name: str) -> None:
         if name == "dcg_score" and rng.random() < 0.3:
             kw["log_base"] = float(rng.choice([2.0, 10.0, np.e]))
         ignore = bool(rng.random() < 0.3)
-        a, b = call(ours, y, s, sample_weight=w, ignore_ties=ignore, **kw), call(
-            theirs, y, s, sample_weight=w, ignore_ties=ignore, **kw
+        a, b = (
+            call(ours, y, s, sample_weight=w, ignore_ties=ignore, **kw),
+            call(theirs, y, s, sample_weight=w, ignore_ties=ignore, **kw),
         )
         assert a[0] == b[0], (name, y, s, w, kw, a, b)
         if a[0] != "ok":
@@ -203,10 +204,20 @@ DOCUMENTED_DIFFERENCES = [
     ("roc_auc_score", ([[1, 0, 1], [0, 1, 0]], [[0.5, 0.2], [0.3, 0.3]]), {}, ValueError),
     ("average_precision_score", ([[1, 0, 1], [0, 1, 0]], [[0.5, 0.2], [0.3, 0.3]]), {}, ValueError),
     # Label weights from {-1, 1} column sums.
-    ("roc_auc_score", ([[1, -1], [-1, 1], [1, 1]], [[0.5, 0.2], [0.3, 0.3], [0.1, 0.9]]), {"average": "weighted"}, ValueError),
+    (
+        "roc_auc_score",
+        ([[1, -1], [-1, 1], [1, 1]], [[0.5, 0.2], [0.3, 0.3], [0.1, 0.9]]),
+        {"average": "weighted"},
+        ValueError,
+    ),
     # Partial AUC and multiclass ROC AUC are not reproduced.
     ("roc_auc_score", ([0, 1, 1], [0.2, 0.4, 0.9]), {"max_fpr": 0.5}, NotImplementedError),
-    ("roc_auc_score", ([0, 1, 2], [[0.2, 0.4, 0.4], [0.1, 0.8, 0.1], [0.3, 0.3, 0.4]]), {"multi_class": "ovr"}, NotImplementedError),
+    (
+        "roc_auc_score",
+        ([0, 1, 2], [[0.2, 0.4, 0.4], [0.1, 0.8, 0.1], [0.3, 0.3, 0.4]]),
+        {"multi_class": "ovr"},
+        NotImplementedError,
+    ),
 ]
 
 

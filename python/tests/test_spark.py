@@ -17,6 +17,7 @@ import rankmetrics
 pytest.importorskip("pyarrow")
 pytest.importorskip("pyspark")
 import engine_cases as cases  # noqa: E402
+
 from rankmetrics import spark as rmspark  # noqa: E402
 
 SOURCES = Path(__file__).resolve().parents[1]
@@ -34,14 +35,18 @@ def spark(tmp_path_factory):
     here = os.getcwd()
     os.chdir(tmp_path_factory.mktemp("spark"))
     try:
-        session = (SparkSession.builder.master("local[2]").appName("rankmetrics-tests")
-                   .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
-                   .config("spark.sql.shuffle.partitions", "2")
-                   # A partition per file (files are never packed together) ...
-                   .config("spark.sql.files.openCostInBytes", str(128 << 20))
-                   # ... read in several Arrow batches.
-                   .config("spark.sql.execution.arrow.maxRecordsPerBatch", "64")
-                   .getOrCreate())
+        session = (
+            SparkSession.builder.master("local[2]")
+            .appName("rankmetrics-tests")
+            .config("spark.ui.enabled", "false")
+            .config("spark.ui.showConsoleProgress", "false")
+            .config("spark.sql.shuffle.partitions", "2")
+            # A partition per file (files are never packed together) ...
+            .config("spark.sql.files.openCostInBytes", str(128 << 20))
+            # ... read in several Arrow batches.
+            .config("spark.sql.execution.arrow.maxRecordsPerBatch", "64")
+            .getOrCreate()
+        )
     finally:
         os.chdir(here)
     session.sparkContext.setLogLevel("ERROR")
@@ -102,8 +107,14 @@ def test_sparse_top_k_layout(spark, tied, tmp_path) -> None:
     y, s, w = tied
     path, dense_scores = cases.write_sparse(str(tmp_path), y, s, w)
     want = cases.items(y, dense_scores, w, policies=[None, "average", "random:5"])
-    got = rmspark.evaluate(spark.read.parquet(path), y_true="relevant", y_score=("top", "top_scores"),
-                           sample_weight="w", n_labels=cases.LABELS, metrics=[i for i, _ in want.values()])
+    got = rmspark.evaluate(
+        spark.read.parquet(path),
+        y_true="relevant",
+        y_score=("top", "top_scores"),
+        sample_weight="w",
+        n_labels=cases.LABELS,
+        metrics=[i for i, _ in want.values()],
+    )
     cases.assert_bitwise(got, want)
 
 
@@ -111,9 +122,16 @@ def test_long_layout(spark, tied, tmp_path) -> None:
     y, s, w = tied
     path, dense_scores = cases.write_long(str(tmp_path), y, s, w)
     want = cases.items(y, dense_scores, w, policies=[None, "first"])
-    got = rmspark.evaluate(spark.read.parquet(path), sample_id="sample", label_id="label", y_true="rel",
-                           y_score="score", sample_weight="w", n_labels=cases.LABELS,
-                           metrics=[i for i, _ in want.values()])
+    got = rmspark.evaluate(
+        spark.read.parquet(path),
+        sample_id="sample",
+        label_id="label",
+        y_true="rel",
+        y_score="score",
+        sample_weight="w",
+        n_labels=cases.LABELS,
+        metrics=[i for i, _ in want.values()],
+    )
     cases.assert_bitwise(got, want)
 
 
@@ -124,7 +142,9 @@ def test_empty_partitions(dense, tied) -> None:
     got = rmspark.evaluate(dense.filter("part % 3 != 1"), metrics=metrics, sample_weight="w")
     for item in metrics:
         key = f"{item[0]}({', '.join(f'{k}={v!r}' for k, v in item[1].items())})"
-        assert np.float64(got[key]).tobytes() == np.float64(cases.one_process(item, y[keep], s[keep], w[keep])).tobytes()
+        assert (
+            np.float64(got[key]).tobytes() == np.float64(cases.one_process(item, y[keep], s[keep], w[keep])).tobytes()
+        )
     with pytest.raises(rankmetrics.RankmetricsError) as e:  # no rows at all: as one process
         rmspark.evaluate(dense.filter("part < 0"), metrics=["coverage"])
     with pytest.raises(rankmetrics.RankmetricsError) as one:
@@ -154,8 +174,9 @@ def test_a_bad_value_names_its_partition_and_row(spark, tied, tmp_path) -> None:
     assert (e.value.kind, e.value.row, e.value.column, e.value.details["partition"]) == ("NonFiniteScore", 1000, 4, 3)
     assert str(e.value).startswith("partition 3: ")
     with pytest.raises(rankmetrics.RankmetricsError, match="partition 3: labels has 11 entries at row 1001"):
-        rmspark.evaluate(df.selectExpr("IF(row = 1001, slice(labels, 1, 11), labels) AS labels", "scores"),
-                         metrics=["coverage"])
+        rmspark.evaluate(
+            df.selectExpr("IF(row = 1001, slice(labels, 1, 11), labels) AS labels", "scores"), metrics=["coverage"]
+        )
 
 
 def test_a_worker_that_raises_fails_the_evaluation(dense) -> None:

@@ -27,8 +27,12 @@ W = RNG.random(N) + 0.05
 
 # Every metric that evaluates without parameters (the propensity-scored ones need one inverse
 # propensity per label: their own tests give them).
-ALL = [(c, m) for c in rankmetrics.CONVENTIONS for m in rankmetrics.metric_names(c)
-       if "inv_propensities" not in rankmetrics.param_keys(c, m)]
+ALL = [
+    (c, m)
+    for c in rankmetrics.CONVENTIONS
+    for m in rankmetrics.metric_names(c)
+    if "inv_propensities" not in rankmetrics.param_keys(c, m)
+]
 TIES = [None, "min", "average", "first", "expected", "random:7", "optimistic"]
 
 
@@ -66,7 +70,9 @@ def supported(convention: str, metric: str, ties: Optional[str]) -> bool:
 CUTS = [(0, 5, 6, N), (0, 11, N), (0, 1, 2, 3, N)]
 
 
-def shards(convention: str, metric: str, ties: Optional[str], cuts: Tuple[int, ...], w: Optional[np.ndarray]) -> List[rankmetrics.Accumulator]:
+def shards(
+    convention: str, metric: str, ties: Optional[str], cuts: Tuple[int, ...], w: Optional[np.ndarray]
+) -> List[rankmetrics.Accumulator]:
     out = []
     for a, b in zip(cuts, cuts[1:]):
         acc = make(convention, metric, ties, first_row=a)
@@ -81,7 +87,9 @@ def test_shards_merge_to_the_one_shot_value(convention: str, metric: str, ties: 
     if not supported(convention, metric, ties):
         pytest.skip(f"{convention} {metric} takes no ties={ties}")
     for w in (None, W) if weighted(convention, metric) else (None,):
-        want = outcome(lambda: rankmetrics.evaluate(Y, S, convention=convention, metric=metric, ties=ties, sample_weight=w))
+        want = outcome(
+            lambda: rankmetrics.evaluate(Y, S, convention=convention, metric=metric, ties=ties, sample_weight=w)
+        )
         # One accumulator fed batch by batch.
         acc = make(convention, metric, ties)
         for a, b in zip(CUTS[0], CUTS[0][1:]):
@@ -137,8 +145,12 @@ def test_round_trips(convention: str, metric: str) -> None:
     acc = make(convention, metric, None, first_row=4)
     acc.update(Y[4:15], S[4:15])
     want = outcome(acc.value)
-    for twin in (pickle.loads(pickle.dumps(acc)), copy.copy(acc), copy.deepcopy(acc),
-                 pickle.loads(pickle.dumps(acc, protocol=0))):
+    for twin in (
+        pickle.loads(pickle.dumps(acc)),
+        copy.copy(acc),
+        copy.deepcopy(acc),
+        pickle.loads(pickle.dumps(acc, protocol=0)),
+    ):
         assert twin == acc
         assert twin is not acc
         assert twin.rows() == acc.rows() == [(4, 15)]
@@ -180,7 +192,12 @@ def test_refused_merges_change_nothing(convention: str, metric: str) -> None:
         with pytest.raises(rankmetrics.IncompatibleStateError):
             a.merge(d)
         assert a == before
-    e2 = make("rankmetrics" if convention != "rankmetrics" else "mulan", "coverage" if convention != "rankmetrics" else "Coverage", None, first_row=10)
+    e2 = make(
+        "rankmetrics" if convention != "rankmetrics" else "mulan",
+        "coverage" if convention != "rankmetrics" else "Coverage",
+        None,
+        first_row=10,
+    )
     with pytest.raises(rankmetrics.IncompatibleStateError):
         a.merge(e2)
     with pytest.raises(TypeError):
@@ -242,9 +259,21 @@ def _state(convention: str = "sklearn", metric: str = "label_ranking_loss") -> b
 
 # Errors about a state's contents: a state is checked whole when loaded, so one that loads
 # never gives them later.
-FOUND_LATE = {"InvalidLabel", "NonFiniteScore", "InvalidWeight", "WeightLength", "LabelWeightLength",
-              "InvalidK", "InvalidLogBase", "InvalidLabelWeight", "NotExactInRuns", "TooFewLabels",
-              "NoLabels", "ShapeMismatch", "Input"}
+FOUND_LATE = {
+    "InvalidLabel",
+    "NonFiniteScore",
+    "InvalidWeight",
+    "WeightLength",
+    "LabelWeightLength",
+    "InvalidK",
+    "InvalidLogBase",
+    "InvalidLabelWeight",
+    "NotExactInRuns",
+    "TooFewLabels",
+    "NoLabels",
+    "ShapeMismatch",
+    "Input",
+}
 
 
 def _survives(state: bytes) -> None:
@@ -265,22 +294,51 @@ def _survives(state: bytes) -> None:
         indicator = e.kind == "InvalidLabel" and "multilabel-indicator" in str(e.details.get("expected"))
         assert e.kind not in FOUND_LATE or indicator, f"{e.kind}: {e}"
         assert e.kind != "NoSamples" or acc.rows() == []
-    for f in (acc.value, acc.rows, lambda: acc.update(Y[9:12], S[9:12]), acc.value,
-              lambda: acc.merge(pickle.loads(_state())), lambda: pickle.dumps(acc), acc.reset, acc.value):
+    for f in (
+        acc.value,
+        acc.rows,
+        lambda: acc.update(Y[9:12], S[9:12]),
+        acc.value,
+        lambda: acc.merge(pickle.loads(_state())),
+        lambda: pickle.dumps(acc),
+        acc.reset,
+        acc.value,
+    ):
         try:
             f()
         except rankmetrics.RankmetricsError:
             pass
 
 
-@pytest.mark.parametrize("convention,metric", [("sklearn", "label_ranking_loss"), ("mulan", "AveragePrecision"), ("sklearn", "roc_auc_score"), ("torchmetrics", "multilabel_coverage_error"), ("mldr", "macro_auc"), ("rankmetrics", "ndcg")])
+@pytest.mark.parametrize(
+    "convention,metric",
+    [
+        ("sklearn", "label_ranking_loss"),
+        ("mulan", "AveragePrecision"),
+        ("sklearn", "roc_auc_score"),
+        ("torchmetrics", "multilabel_coverage_error"),
+        ("mldr", "macro_auc"),
+        ("rankmetrics", "ndcg"),
+    ],
+)
 def test_corrupted_state(convention: str, metric: str) -> None:
     acc = make(convention, metric, None, first_row=2)
     acc.update(Y[2:9], S[2:9], None if convention == "torchmetrics" else W[2:9])
     state = acc.__getstate__()
     # Not a state at all.
-    for bad in (b"", b"{", b"null", b"[]", b"{}", b"\xff\xfe", state[:-1], state[: len(state) // 2], state + b"x",
-                state.replace(b'"version":2', b'"version":3'), state.replace(b'"state"', b'"stat"', 1)):
+    for bad in (
+        b"",
+        b"{",
+        b"null",
+        b"[]",
+        b"{}",
+        b"\xff\xfe",
+        state[:-1],
+        state[: len(state) // 2],
+        state + b"x",
+        state.replace(b'"version":2', b'"version":3'),
+        state.replace(b'"state"', b'"stat"', 1),
+    ):
         with pytest.raises(rankmetrics.IncompatibleStateError):
             fresh = copy.copy(acc)
             fresh.__setstate__(bad)
@@ -303,7 +361,22 @@ def test_corrupted_state(convention: str, metric: str) -> None:
             paths.append(path)
 
     walk(doc, ())
-    mutations = [0, -1, 1, 2**63, 2**64 - 1, 2**70, 10**6, [], [0], None, "x", True, 4607182418800017408, 9221120237041090560]
+    mutations = [
+        0,
+        -1,
+        1,
+        2**63,
+        2**64 - 1,
+        2**70,
+        10**6,
+        [],
+        [0],
+        None,
+        "x",
+        True,
+        4607182418800017408,
+        9221120237041090560,
+    ]
     for path in paths:
         for new in mutations:
             d = json.loads(state)

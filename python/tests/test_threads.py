@@ -98,7 +98,9 @@ CALLS: Dict[str, Callable[[Any], Any]] = {
     "mulan MacroAUCPR": lambda t: mulan.MacroAUCPR(Y, S, threads=t),
     "roc_auc samples": lambda t: rankmetrics.roc_auc(Y, S, average="samples", threads=t),
     "psndcg": lambda t: rankmetrics.psndcg_at_k(Y, S, np.linspace(1, 5, L), k=3, sample_weight=W, threads=t),
-    "psprecision per_sample": lambda t: rankmetrics.psprecision_at_k(Y, S, np.linspace(1, 5, L), per_sample=True, threads=t),
+    "psprecision per_sample": lambda t: rankmetrics.psprecision_at_k(
+        Y, S, np.linspace(1, 5, L), per_sample=True, threads=t
+    ),
 }
 
 
@@ -114,7 +116,14 @@ CALLS["accumulator roc"] = lambda t: _accumulated("roc_auc_score", t)
 
 
 def _ps_accumulated(threads: Any) -> float:
-    acc = _core.metric_accumulator(Metric.preset("rankmetrics", "psprecision_at_k", [("k", "3"), ("inv_propensities", ",".join(map(repr, np.linspace(1, 5, L).tolist())))], "max"))
+    acc = _core.metric_accumulator(
+        Metric.preset(
+            "rankmetrics",
+            "psprecision_at_k",
+            [("k", "3"), ("inv_propensities", ",".join(map(repr, np.linspace(1, 5, L).tolist())))],
+            "max",
+        )
+    )
     for a in range(0, N, 1000):
         acc.update(Y[a : a + 1000], S[a : a + 1000], threads=threads)
     return acc.value()
@@ -140,7 +149,18 @@ def test_any_thread_count_gives_the_same_bits(name: str) -> None:
     assert result(-1) == one
 
 
-@pytest.mark.parametrize("bad,error", [(0, ValueError), (-2, ValueError), (-100, ValueError), ("2", TypeError), (2.0, TypeError), (True, TypeError), ([2], TypeError)])
+@pytest.mark.parametrize(
+    "bad,error",
+    [
+        (0, ValueError),
+        (-2, ValueError),
+        (-100, ValueError),
+        ("2", TypeError),
+        (2.0, TypeError),
+        (True, TypeError),
+        ([2], TypeError),
+    ],
+)
 def test_bad_thread_counts(bad: Any, error: type) -> None:
     for call in (
         lambda: rankmetrics.evaluate(Y, S, metric="coverage", threads=bad),

@@ -19,8 +19,13 @@ W = np.array([1.0, 2.0, 3.0, 0.5])
 
 # Rows whose reference is label-wise precision: weights leave their ends unproven and their
 # expected value without a closed form.
-PRECISION = {"label AP, macro", "label AP, geometric mean", "interpolated AP, mean",
-             "interpolated AP, geometric", "AUC-PR, macro"}
+PRECISION = {
+    "label AP, macro",
+    "label AP, geometric mean",
+    "interpolated AP, mean",
+    "interpolated AP, geometric",
+    "AUC-PR, macro",
+}
 # No closed form for the expected value, weights or not.
 NO_EXPECTED = {"label AP, geometric mean", "interpolated AP, mean", "interpolated AP, geometric"}
 
@@ -64,10 +69,19 @@ def test_the_engines_grid_flags_as_one_process(weights):
 
 
 MLDR_AUCS = {("mldr", "example_auc"), ("mldr", "macro_auc"), ("mldr", "micro_auc")}
-WEIGHTED_PRECISION = {("sklearn", "average_precision_score"), ("rankmetrics", "label_average_precision")} | {
+WEIGHTED_PRECISION = {
+    ("sklearn", "average_precision_score"),
+    ("rankmetrics", "label_average_precision"),
+    ("rankmetrics", "interpolated_average_precision"),
+} | {
     ("mulan", m)
-    for m in ("MeanAveragePrecision", "GeometricMeanAveragePrecision", "MeanAverageInterpolatedPrecision",
-              "GeometricMeanAverageInterpolatedPrecision", "MacroAUCPR")
+    for m in (
+        "MeanAveragePrecision",
+        "GeometricMeanAveragePrecision",
+        "MeanAverageInterpolatedPrecision",
+        "GeometricMeanAverageInterpolatedPrecision",
+        "MacroAUCPR",
+    )
 }
 
 
@@ -83,8 +97,9 @@ def test_a_value_that_is_no_proven_end_warns(weights):
                 with warnings.catch_warnings(record=True) as caught:
                     warnings.simplefilter("always")
                     try:
-                        rankmetrics.evaluate(Y, S, convention=convention, metric=metric, ties=ties,
-                                             sample_weight=weights)
+                        rankmetrics.evaluate(
+                            Y, S, convention=convention, metric=metric, ties=ties, sample_weight=weights
+                        )
                     except rankmetrics.RankmetricsError:
                         continue
                 if any(w.category is rankmetrics.UnprovenIntervalEndWarning for w in caught):
