@@ -75,8 +75,7 @@ pub(super) const BUCKETS: usize = 1 << 16;
 
 /// The groups of adjacent buckets [`Pool::place`] scatters the cells to first: few enough
 /// that the lines being written stay in the second-level cache, many enough that most groups
-/// fit in a piece and need no second pass (micro AUC on B 17% faster, on D 24%, on E 7% than
-/// before, when every group of 2^8 was placed twice; 2^12 groups made the first pass slower).
+/// fit in a piece and need no second pass (docs/performance.md, "Measured choices").
 const GROUPS: usize = 1 << 10;
 
 /// Buckets per group.
@@ -431,8 +430,8 @@ impl Targets {
             for (s, &y) in row.iter().zip(truth.row(i)?) {
                 finite &= s.is_finite();
                 let b = bucketing.of(s);
-                // A branch, not a write aside: faster even where a third of the cells are
-                // inside (micro AUC on B in 3 windows 7% faster, in 39 windows 26%).
+                // A branch, not a write aside: it wins even where a third of the cells are
+                // inside (docs/performance.md, "Measured choices").
                 if WINDOWED && b.wrapping_sub(first) >= width {
                     continue;
                 }
@@ -443,7 +442,7 @@ impl Targets {
             }
             // Validated before, but read again: a matrix that hands a NaN now would give the
             // kernel blocks with more relevant items than places (a debug-build overflow).
-            // Checked along the scatter (a pass of its own cost 3-5%), the error found after.
+            // Checked along the scatter (a pass of its own costs more), the error found after.
             if !finite {
                 check_scores(row, i)?;
             }

@@ -106,9 +106,8 @@ impl LabelRuns {
 
 /// Runs added batch by batch: a stack of [`LabelRuns`], the oldest and largest at the bottom,
 /// the top level merged into the one below while it holds at least half as many runs. Merging
-/// every batch into the whole state walked all of it per batch, quadratic in the rows where
-/// scores rarely repeat (1,000,000 × 20 continuous scores in batches of 4,096 rows took about
-/// 34 s); with levels each level holds less than half the runs of the one below, so there are
+/// every batch into the whole state would walk all of it per batch, quadratic in the rows
+/// where scores rarely repeat; with levels each level holds less than half the runs of the one below, so there are
 /// O(log runs) levels, each run is merged O(log batches) times, and the levels hold less than
 /// twice the runs of the bottom one. Where scores repeat (few runs a label), batches soon
 /// merge into the bottom level. The runs the levels hold together, with equal scores added
