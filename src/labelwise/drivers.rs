@@ -8,7 +8,7 @@ use super::columns::{
 };
 use super::lanes::{add_values, fail, results, wants, Lane, VectorPlan};
 use super::means::Means;
-use super::pooled::{check_pool_size, finish_pieces, micro_in_pieces, pooled_values};
+use super::micro::{check_pool_size, finish_pieces, micro_in_pieces, pooled_values};
 use super::samples::SampleRows;
 use super::vector::VectorMetric;
 use super::{geometric_mean_policy, items_weighted, Average};
@@ -355,7 +355,7 @@ pub(super) fn vectors_parallel<M, T, Y, S>(
                 },
                 || {
                     pieces.then(|| {
-                        super::pooled_parallel::micro_in_pieces_parallel(
+                        super::micro::parallel::micro_in_pieces_parallel(
                             shared,
                             y_true,
                             y_score,

@@ -39,24 +39,20 @@ mod drivers;
 mod lanes;
 mod means;
 pub(crate) mod medians;
+pub(crate) mod micro;
 pub(crate) mod pairs;
-pub(crate) mod piece_sums;
-mod pool;
-mod pooled;
-#[cfg(feature = "rayon")]
-mod pooled_parallel;
 #[cfg(feature = "serde")]
 mod read_back;
 pub(crate) mod runs;
-mod runs_accumulator;
 mod samples;
 pub(crate) mod vector;
-mod windows;
 
+// The micro average's fold under its earlier path, which the registry's plans import.
 pub(crate) use builders::labelwise_builders;
-pub use runs_accumulator::LabelRunsAccumulator;
+pub(crate) use micro::fold as piece_sums;
+pub use micro::windows::set_micro_pool_cells;
+pub use runs::accumulator::LabelRunsAccumulator;
 pub(crate) use vector::{Vector, VectorMetric};
-pub use windows::set_micro_pool_cells;
 
 use crate::error::{Error, LabelDomain};
 use crate::kernel::Ranking;

@@ -2,7 +2,7 @@
 //! pooled cells) and the binary metric that values it ([`VectorMetric`]).
 
 use super::medians::ClassMedians;
-use super::piece_sums::PieceSums;
+use super::micro::fold::PieceSums;
 use super::LabelwiseOptions;
 use crate::error::Error;
 use crate::kernel::{Block, RankedRow};

@@ -6,20 +6,20 @@ use rayon::prelude::*;
 
 use core::ops::Range;
 
-use super::cells::{changed_shape, count_relevant};
-use super::lanes::Lane;
-use super::medians::{class_in, PieceClasses};
-use super::piece_sums::PiecePart;
-use super::pool::{
+use crate::error::Error;
+use crate::labelwise::cells::{changed_shape, count_relevant};
+use crate::labelwise::lanes::Lane;
+use crate::labelwise::medians::{class_in, PieceClasses};
+use crate::labelwise::micro::buckets::{
     any_label, cut_pieces, key_range, to_offsets, Bucketing, Piece, Pool, Segment, BUCKETS,
 };
-use super::pooled::{
+use crate::labelwise::micro::fold::PiecePart;
+use crate::labelwise::micro::windows::{cut_windows, window_cells, HeldWindow, Window};
+use crate::labelwise::micro::{
     first_sums, micro_in_pieces, reads_piece, reads_relevant, PiecePlans, PieceRanker, Placing,
     PooledSums,
 };
-use super::vector::VectorMetric;
-use super::windows::{cut_windows, window_cells, HeldWindow, Window};
-use crate::error::Error;
+use crate::labelwise::vector::VectorMetric;
 use crate::matrix::{LabelMatrix, ScoreMatrix};
 use crate::score::{Label, Score};
 
@@ -39,13 +39,13 @@ const PIECES_PER_THREAD: usize = 4;
 ///   (the ranges' pools together hold each cell once, as the sequential pool does);
 /// * a window of pieces at a time, each piece on one thread: its cells gathered from the
 ///   ranges' pools in row order, ranked, and its part of each lane's sums worked out apart
-///   ([`PieceSums::part`](super::piece_sums::PieceSums::part)); the parts are added on the
+///   ([`PieceSums::part`](crate::labelwise::micro::fold::PieceSums::part)); the parts are added on the
 ///   calling thread in piece order, with the operations of the sequential sums, hence the
 ///   same bits.
 ///
 /// A piece gathered from the ranges holds its cells in another order than the sequential
 /// pool, but its equal keys (one bucket) in the same, pooled order: it ranks the same.
-pub(super) fn micro_in_pieces_parallel<M, T, Y, S>(
+pub(in crate::labelwise) fn micro_in_pieces_parallel<M, T, Y, S>(
     lanes: &[Lane<'_, M>],
     y_true: &Y,
     y_score: &S,

@@ -1,15 +1,21 @@
 //! The pooled vector (the micro average): all n·L cells, each with its row's weight, ranked
 //! whole from the row copy, or a piece at a time from the input for a metric that reads pieces.
 
+pub(in crate::labelwise) mod buckets;
+pub(crate) mod fold;
+#[cfg(feature = "rayon")]
+pub(in crate::labelwise) mod parallel;
+pub(in crate::labelwise) mod windows;
+
+use self::buckets::{
+    any_label, cut_pieces, key_range, Bucketing, Pool, Segment, SplitGroups, BUCKETS,
+};
+use self::fold::PieceSums;
+use self::windows::{cut_windows, window_cells, HeldWindow, Window};
 use super::cells::{changed_shape, count_relevant, Cells};
 use super::lanes::{fail, vector_values, wants, Lane, Values, VectorPlan};
 use super::medians::{class_in, ClassMedians, PieceClasses};
-use super::piece_sums::PieceSums;
-use super::pool::{
-    any_label, cut_pieces, key_range, Bucketing, Pool, Segment, SplitGroups, BUCKETS,
-};
 use super::vector::{Vector, VectorMetric, Weights};
-use super::windows::{cut_windows, window_cells, HeldWindow, Window};
 use super::Average;
 use crate::error::Error;
 use crate::kernel::{RankedRow, Ranker, Ranking, Reach};
@@ -367,11 +373,11 @@ pub(super) fn finish_pieces<M: VectorMetric>(
 
 #[cfg(test)]
 mod tests {
+    use self::buckets::{TestPieceCells, PIECE_CELLS};
     use super::*;
     use crate::error::LabelDomain;
     #[cfg(feature = "rayon")]
     use crate::labelwise::pairs::tests::on_threads;
-    use crate::labelwise::pool::{TestPieceCells, PIECE_CELLS};
     use crate::matrix::RowMajor;
     use crate::metric::RankingMetric;
     use crate::metrics::label_average_precision::LabelAveragePrecision;
@@ -496,12 +502,12 @@ mod tests {
             let bits = |values: Vec<Result<f64, Error>>| -> Vec<u64> {
                 values.into_iter().map(|v| v.unwrap().to_bits()).collect()
             };
-            let all = bits(super::super::evaluate_many(metrics, &yy, &ss, weights));
+            let all = bits(crate::labelwise::evaluate_many(metrics, &yy, &ss, weights));
             assert_eq!(all, wholes, "{small} {window} {weighted}");
             #[cfg(feature = "rayon")]
             for threads in 1..=3 {
                 let parallel = on_threads(threads, || {
-                    super::super::evaluate_many_parallel(metrics, &yy, &ss, weights)
+                    crate::labelwise::evaluate_many_parallel(metrics, &yy, &ss, weights)
                 });
                 let context = format!("{small} {window} {threads} {weighted}");
                 assert_eq!(bits(parallel), wholes, "{context}");
@@ -626,7 +632,7 @@ mod tests {
                 RowMajor::new(&y, n, l).unwrap(),
                 RowMajor::new(&s, n, l).unwrap(),
             );
-            let lanes = super::super::drivers::new_lanes(&auto, l, false);
+            let lanes = crate::labelwise::drivers::new_lanes(&auto, l, false);
             let expected = (sorted_median(&y, &s, true), sorted_median(&y, &s, false));
             let same = |m: Option<ClassMedians>| {
                 let m = m.expect("medians");
@@ -644,7 +650,7 @@ mod tests {
                 #[cfg(feature = "rayon")]
                 {
                     let parallel = on_threads(2, || {
-                        use super::super::pooled_parallel::micro_in_pieces_parallel;
+                        use self::parallel::micro_in_pieces_parallel;
                         micro_in_pieces_parallel(&lanes, &yy, &ss, None, (n, l))
                     });
                     let medians = parallel.unwrap().medians;

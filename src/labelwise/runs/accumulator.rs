@@ -4,10 +4,10 @@
 
 use core::ops::Range;
 
-use super::runs::{check_runs, LabelRuns, RunLevels};
-use super::VectorMetric;
 use crate::error::{Error, Input, LabelDomain, RunsLimit};
 use crate::kernel::Ranker;
+use crate::labelwise::runs::{check_runs, LabelRuns, RunLevels};
+use crate::labelwise::VectorMetric;
 use crate::matrix::{LabelMatrix, RowReader, ScoreMatrix};
 use crate::row::rows::Rows;
 use crate::score::Score;

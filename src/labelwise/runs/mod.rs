@@ -11,12 +11,14 @@
 //! says which; the kernel ranks the runs into the very blocks it gives the samples
 //! ([`Ranker::rank_runs`]).
 
+pub(in crate::labelwise) mod accumulator;
+
 use std::borrow::Cow;
 
 use super::columns::column_weight;
 use super::drivers::new_lanes;
 use super::lanes::{add_values, fail, push_values, results, wants, Lane, Values, VectorPlan};
-use super::pooled::{check_pool_size, MAX_ITEMS};
+use super::micro::{check_pool_size, MAX_ITEMS};
 use super::vector::{Vector, VectorMetric, Weights};
 use super::Average;
 use crate::error::{Error, RunsLimit};
