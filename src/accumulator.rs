@@ -6,6 +6,7 @@ use core::ops::Range;
 
 use crate::error::{Error, Incompatibility, Input, LabelDomain};
 use crate::matrix::{LabelMatrix, RowMajor, RowReader, ScoreMatrix};
+use crate::memory;
 use crate::metric::RankingMetric;
 use crate::row::rows::Rows;
 use crate::row::state::Shape;
@@ -111,7 +112,8 @@ impl<M: RankingMetric<f64>> LabelwiseAccumulator<M> {
         let weights = sample_weight
             .map(|w| check_weights(w, n).map_err(|e| numbered_from(e, first)))
             .transpose()?;
-        let (mut truth, mut scores) = (Vec::with_capacity(n * l), Vec::with_capacity(n * l));
+        let cells = n.saturating_mul(l);
+        let (mut truth, mut scores) = (memory::with_room(cells)?, memory::with_room(cells)?);
         let mut labels = RowReader::new(y_true, Input::Labels);
         let mut reader = RowReader::new(y_score, Input::Scores);
         let mut gains = vec![0.0; l];
@@ -121,6 +123,9 @@ impl<M: RankingMetric<f64>> LabelwiseAccumulator<M> {
             truth.extend_from_slice(&gains);
             scores.extend(s.iter().map(|x| x.as_f64()));
         }
+        memory::reserve(&mut self.truth, cells)?;
+        memory::reserve(&mut self.scores, cells)?;
+        memory::reserve(&mut self.weights, weights.map_or(0, <[f64]>::len))?;
         self.shape = shape;
         self.truth.extend(truth);
         self.scores.extend(scores);

@@ -5,6 +5,8 @@
 
 use core::fmt;
 
+use crate::names::UnknownName;
+
 /// A family of presets: this crate's own metrics, or one toolkit's.
 ///
 /// # Example
@@ -55,6 +57,16 @@ impl Convention {
             Convention::Mulan => "mulan",
         }
     }
+
+    /// The names of [`ALL`](Self::ALL), in its order: what [`parse`](Self::parse) reads.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::registry::Convention;
+    /// assert_eq!(Convention::NAMES, Convention::ALL.map(Convention::name));
+    /// ```
+    pub const NAMES: [&'static str; 5] =
+        ["rankmetrics", "sklearn", "torchmetrics", "mldr", "mulan"];
 
     /// The convention called `name`.
     ///
@@ -145,5 +157,22 @@ impl Convention {
 impl fmt::Display for Convention {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// Reads a convention's [`name`](Convention::name); any other text is an [`UnknownName`] that
+/// lists the names.
+///
+/// # Example
+/// ```
+/// use rankmetrics::registry::Convention;
+/// assert_eq!("mldr".parse::<Convention>(), Ok(Convention::Mldr));
+/// assert_eq!("weka".parse::<Convention>().unwrap_err().to_string(),
+///     "unknown convention \"weka\"; expected rankmetrics, sklearn, torchmetrics, mldr or mulan");
+/// ```
+impl core::str::FromStr for Convention {
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Convention::parse(s).ok_or_else(|| UnknownName::new("convention", s, &Convention::NAMES))
     }
 }

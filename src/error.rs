@@ -1,8 +1,12 @@
 //! The one error type of the crate.
 
+mod kind;
+
 use core::fmt;
 
 use crate::convention::Convention;
+
+pub use kind::Location;
 
 /// What a label had to be, reported by [`Error::InvalidLabel`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -33,14 +37,15 @@ impl fmt::Display for LabelDomain {
     }
 }
 
-/// Which input an error is about, reported by [`Error::MatrixContract`] and
-/// [`Error::MatrixShapeChanged`].
+/// Which input an error is about: in [`Error::location`], and the matrix that
+/// [`Error::MatrixContract`] and [`Error::MatrixShapeChanged`] report.
 ///
 /// # Example
 /// ```
 /// use rankmetrics::Input;
 /// assert_eq!(Input::Labels.to_string(), "y_true");
 /// assert_eq!(Input::Scores.to_string(), "y_score");
+/// assert_eq!(Input::SampleWeights.to_string(), "sample_weight");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -49,6 +54,8 @@ pub enum Input {
     Labels,
     /// The scores (`y_score`).
     Scores,
+    /// The sample weights (`sample_weight`).
+    SampleWeights,
 }
 
 impl fmt::Display for Input {
@@ -56,6 +63,7 @@ impl fmt::Display for Input {
         f.write_str(match self {
             Input::Labels => "y_true",
             Input::Scores => "y_score",
+            Input::SampleWeights => "sample_weight",
         })
     }
 }
@@ -458,11 +466,17 @@ pub enum Error {
     /// Per-sample values were asked of a label-wise or pooled metric, which has none.
     #[error("this metric is label-wise or pooled: it has no per-sample values")]
     NotRowWise,
-    /// The tie policy has no exact closed form for this metric (docs/ties.md says which).
-    #[error("tie policy {policy:?} has no exact closed form for this metric (see docs/ties.md)")]
+    /// The tie policy has no exact closed form for this metric (docs/ties.md says which); the
+    /// reason is the tie analysis's
+    /// ([`TieAnalysis::expected_missing`](crate::TieAnalysis::expected_missing)).
+    #[error(
+        "tie policy {policy} has no exact closed form for this metric: {reason} (see docs/ties.md)"
+    )]
     UnsupportedPolicy {
         /// The policy asked for.
         policy: crate::ties::TiePolicy,
+        /// Why it has none.
+        reason: &'static str,
     },
     /// A vector of per-label factors (inverse propensities) does not have one entry per label.
     #[error("{found} label weights for {expected} labels")]
@@ -585,6 +599,14 @@ pub enum Error {
         expected: usize,
         /// The number of values returned or appended.
         found: usize,
+    },
+    /// The memory for a buffer as large as the input was refused: the call stops with nothing
+    /// changed (an accumulator keeps its state), so the caller can free memory or pass the rows
+    /// in smaller batches.
+    #[error("out of memory: a buffer of {bytes} bytes could not be allocated")]
+    OutOfMemory {
+        /// The size of the buffer asked for.
+        bytes: usize,
     },
     /// A [`Matrix`](crate::Matrix)'s `nrows()` or `ncols()` changed while it was read.
     #[error("the Matrix behind {matrix} changed its shape (rows, labels) from {expected:?} to {found:?} while it was read")]

@@ -51,8 +51,10 @@ mod kernel;
 mod labelwise;
 mod many;
 mod matrix;
+mod memory;
 mod metric;
 mod metrics;
+mod names;
 mod propensity;
 mod radix;
 mod row;
@@ -73,7 +75,9 @@ pub mod parallel;
 pub use accumulator::LabelwiseAccumulator;
 pub use compat::{mldr, mulan, registry, sklearn, torchmetrics};
 pub use dyn_metric::DynRankingMetric;
-pub use error::{Degeneracy, Error, Incompatibility, Input, LabelDomain, RunsLimit, StateFault};
+pub use error::{
+    Degeneracy, Error, Incompatibility, Input, LabelDomain, Location, RunsLimit, StateFault,
+};
 #[doc(hidden)]
 pub use kernel::{set_kernel_path, KernelPath};
 pub use kernel::{Block, RankedRow, Ranker, Ranking, RelevantEnd};
@@ -86,6 +90,7 @@ pub use metrics::{
     IsError, LabelAveragePrecision, Ndcg, NdcgAtK, OneError, PrecisionAtK, PsNdcgAtK,
     PsPrecisionAtK, RankingLoss, RecallAtK, RocAuc,
 };
+pub use names::UnknownName;
 pub use propensity::PropensityModel;
 pub use row::accumulator::RowAccumulator;
 pub use row::metric::{RowMetric, RowOptions, RowRule, ZeroWeight};

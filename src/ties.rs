@@ -1,5 +1,7 @@
 //! How tied scores are ranked: [`TiePolicy`] and [`TieGrouping`].
 
+use crate::names::UnknownName;
+
 /// How labels with equal scores are ranked. Ranks are 1-based, 1 = highest score; a tie group
 /// occupies the ranks `o+1 ..= o+m`. Names follow R's `rank(ties.method = ...)`.
 ///
@@ -107,6 +109,27 @@ impl TiePolicy {
         }
     }
 
+    /// The names [`parse`](Self::parse) reads, `random:SEED` standing for a seeded random
+    /// policy.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::TiePolicy;
+    /// assert!(TiePolicy::NAMES.iter().all(|n| TiePolicy::parse(&n.replace("SEED", "7")).is_some()));
+    /// ```
+    pub const NAMES: [&'static str; 10] = [
+        "max",
+        "min",
+        "average",
+        "first",
+        "last",
+        "random",
+        "random:SEED",
+        "expected",
+        "optimistic",
+        "pessimistic",
+    ];
+
     /// Parses a policy name (see [`name`](Self::name)); `"random"` takes seed 0,
     /// `"random:SEED"` a given seed.
     ///
@@ -166,56 +189,36 @@ impl core::fmt::Display for TiePolicy {
     }
 }
 
-/// Reads a policy name as [`TiePolicy::parse`] does; every printed policy reads back.
+/// Reads a policy name as [`TiePolicy::parse`] does; every printed policy reads back. Any other
+/// text is an [`UnknownName`] that lists the names.
 ///
 /// # Example
 /// ```
-/// use rankmetrics::{ParseTiePolicyError, TiePolicy};
+/// use rankmetrics::TiePolicy;
 /// assert_eq!("random:7".parse::<TiePolicy>(), Ok(TiePolicy::Random(7)));
 /// for t in [TiePolicy::Expected, TiePolicy::Random(u64::MAX)] {
 ///     assert_eq!(t.to_string().parse::<TiePolicy>(), Ok(t));
 /// }
-/// assert!("dense".parse::<TiePolicy>().unwrap_err().to_string().contains("dense"));
+/// assert_eq!("dense".parse::<TiePolicy>().unwrap_err().to_string(),
+///     "unknown tie policy \"dense\"; expected max, min, average, first, last, random, \
+///      random:SEED, expected, optimistic or pessimistic");
 /// ```
 impl core::str::FromStr for TiePolicy {
-    type Err = ParseTiePolicyError;
+    type Err = UnknownName;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        TiePolicy::parse(s).ok_or_else(|| ParseTiePolicyError { text: s.to_owned() })
+        TiePolicy::parse(s).ok_or_else(|| UnknownName::new("tie policy", s, &TiePolicy::NAMES))
     }
 }
 
-/// A tie policy name that [`TiePolicy::parse`] does not know. Its message names the text and
-/// the accepted names.
+/// A tie policy name that [`TiePolicy::parse`] does not know: the [`UnknownName`] of every
+/// setting, under the name it had before.
 ///
 /// # Example
 /// ```
-/// let e = "dense".parse::<rankmetrics::TiePolicy>().unwrap_err();
+/// let e: rankmetrics::ParseTiePolicyError = "dense".parse::<rankmetrics::TiePolicy>().unwrap_err();
 /// assert_eq!(e.text(), "dense");
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct ParseTiePolicyError {
-    text: String,
-}
-
-impl ParseTiePolicyError {
-    /// The text that is not a policy name.
-    pub fn text(&self) -> &str {
-        &self.text
-    }
-}
-
-impl core::fmt::Display for ParseTiePolicyError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(
-            f,
-            "unknown tie policy {:?}; expected max, min, average, first, last, random, random:SEED, \
-             expected, optimistic or pessimistic",
-            self.text()
-        )
-    }
-}
-
-impl std::error::Error for ParseTiePolicyError {}
+pub type ParseTiePolicyError = UnknownName;
 
 /// How a rank-sharing policy ranks a whole tie group; see [`TiePolicy`].
 ///

@@ -99,7 +99,7 @@ fn code_only(text: &str) -> String {
                     continue;
                 }
                 let close: Vec<char> = std::iter::once('"')
-                    .chain(std::iter::repeat('#').take(hashes))
+                    .chain(std::iter::repeat_n('#', hashes))
                     .collect();
                 i += 2 + hashes;
                 while i < c.len() && !c[i..].starts_with(&close) {

@@ -324,7 +324,7 @@ fn columns_permuted<T: Copy>(m: &[Vec<T>], perm: &[usize]) -> Vec<Vec<T>> {
 fn rows_repeated<T: Copy>(m: &[Vec<T>], times: &[u8]) -> Vec<Vec<T>> {
     m.iter()
         .zip(times)
-        .flat_map(|(row, &k)| std::iter::repeat(row.clone()).take(k.into()))
+        .flat_map(|(row, &k)| std::iter::repeat_n(row.clone(), k.into()))
         .collect()
 }
 

@@ -230,7 +230,7 @@ fn columns_permuted<T: Copy>(m: &[Vec<T>], perm: &[usize]) -> Vec<Vec<T>> {
 fn rows_repeated<T: Copy>(m: &[Vec<T>], times: &[u8]) -> Vec<Vec<T>> {
     m.iter()
         .zip(times)
-        .flat_map(|(row, &k)| std::iter::repeat(row.clone()).take(usize::from(k)))
+        .flat_map(|(row, &k)| std::iter::repeat_n(row.clone(), usize::from(k)))
         .collect()
 }
 

@@ -338,11 +338,8 @@ fn convention_parser() -> impl TypedValueParser<Value = Convention> {
 }
 
 fn parse_ties(s: &str) -> Result<TiePolicy, String> {
-    TiePolicy::parse(s).ok_or_else(|| {
-        "expected max, min, average, first, last, random, random:SEED, expected, optimistic \
-             or pessimistic"
-            .into()
-    })
+    s.parse()
+        .map_err(|e: rankmetrics::UnknownName| e.to_string())
 }
 
 fn parse_param(s: &str) -> Result<(String, String), String> {

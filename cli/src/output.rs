@@ -54,9 +54,8 @@ impl Outcome<'_> {
         }
     }
 
-    /// The error as printed: the library's message, for a label outside 0/1 of a metric that
-    /// takes `labels` the parameter that accepts it, and for a policy without a closed form
-    /// the reason.
+    /// The error as printed: the library's message, and for a label outside 0/1 of a metric
+    /// that takes `labels` the parameter that accepts it.
     fn error_text(&self, e: &Error) -> String {
         let takes_labels = self.preset.params().iter().any(|(k, _)| *k == "labels");
         match e {
@@ -65,12 +64,6 @@ impl Outcome<'_> {
                 ..
             } if takes_labels => {
                 format!("{e} (--param labels=nonzero counts every non-zero label as relevant)")
-            }
-            Error::UnsupportedPolicy { .. } => {
-                match self.preset.tie_analysis(self.weighted).expected_missing {
-                    Some(why) => format!("{e}: {why}"),
-                    None => e.to_string(),
-                }
             }
             e => e.to_string(),
         }

@@ -17,6 +17,7 @@ interval, and compares every convention side by side (:func:`compare`).
 from ._rankmetrics import __version__
 from .exceptions import (
     IncompatibleStateError,
+    OutOfMemoryError,
     ParameterError,
     RankmetricsError,
     UndefinedMetricError,
@@ -60,6 +61,7 @@ __all__ = [
     "TIE_POLICIES",
     "Accumulator",
     "IncompatibleStateError",
+    "OutOfMemoryError",
     "ParameterError",
     "RankmetricsError",
     "UndefinedMetricError",

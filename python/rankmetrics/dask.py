@@ -3,7 +3,7 @@ chunks), each one's accumulator states numbered from its first row of the whole 
 in partition order, bitwise the value of :func:`rankmetrics.evaluate` on the same rows in the
 same order.
 
-Needs dask (``pip install "rankmetrics[dask]"``: dask's ``array`` and ``dataframe`` parts, and
+Needs dask (``pip install "rankmetrics-ties[dask]"``: dask's ``array`` and ``dataframe`` parts, and
 pyarrow); rankmetrics itself does not depend on it.
 
 >>> import numpy as np, dask.array as da, rankmetrics

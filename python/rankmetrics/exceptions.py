@@ -20,6 +20,7 @@ __all__ = [
     "ParameterError",
     "UndefinedMetricError",
     "IncompatibleStateError",
+    "OutOfMemoryError",
     "UndefinedMetricWarning",
     "UnprovenIntervalEndWarning",
 ]
@@ -112,6 +113,23 @@ class IncompatibleStateError(RankmetricsError):
     ... except rankmetrics.IncompatibleStateError as e:
     ...     print(e.kind)
     Overlap
+    """
+
+
+class OutOfMemoryError(RankmetricsError, MemoryError):
+    """The memory for a buffer as large as the input (a copy of the matrix, the micro
+    averages' pool of cells) was refused. The call stopped with nothing changed (an
+    accumulator keeps its state) and the process goes on: free memory, pass the rows to an
+    accumulator in smaller batches, or lower the micro averages' pool with
+    ``set_micro_pool_cells``. It is also a :class:`MemoryError`; ``details["bytes"]`` is the
+    size asked for.
+
+    Examples
+    --------
+    >>> e = OutOfMemoryError("out of memory: a buffer of 8000000000 bytes could not be allocated",
+    ...                      "OutOfMemory", {"bytes": 8000000000})
+    >>> (e.kind, e.details["bytes"], isinstance(e, MemoryError))
+    ('OutOfMemory', 8000000000, True)
     """
 
 

@@ -3,7 +3,7 @@ accumulator states (one Ray task per block, numbered from the block's first row 
 dataset); the driver merges them in block order. The values are bitwise those of
 :func:`rankmetrics.evaluate` on the same rows in the dataset's order.
 
-Needs ray[data] and pyarrow (``pip install "rankmetrics[ray]"``), with rankmetrics installed
+Needs ray[data] and pyarrow (``pip install "rankmetrics-ties[ray]"``), with rankmetrics installed
 where the workers run.
 
 The example is :func:`evaluate`'s (it starts a local Ray instance).

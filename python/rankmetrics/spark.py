@@ -3,7 +3,7 @@ accumulator states, numbered from the partition's first row of the whole DataFra
 merges them in partition order. The values are bitwise those of :func:`rankmetrics.evaluate` on
 the same rows in the order of the DataFrame's partitions.
 
-Needs pyspark with pyarrow and pandas >= 2.2 (``pip install "rankmetrics[spark]"``), and the
+Needs pyspark with pyarrow and pandas >= 2.2 (``pip install "rankmetrics-ties[spark]"``), and the
 workers' Python (``PYSPARK_PYTHON``) must have rankmetrics installed.
 
 The example is :func:`evaluate`'s (it starts a local Spark session).

@@ -1,13 +1,15 @@
 //! The crate's typed errors as Python exceptions (classes of `rankmetrics.exceptions`), with
 //! the error's kind and its fields (row, column, input, value, ...) as attributes.
 
+use std::str::FromStr;
+
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rankmetrics::registry::LookupError;
-use rankmetrics::{Error, Incompatibility};
+use rankmetrics::{Error, Incompatibility, UnknownName};
 
-/// The exception for `error`: its class, `kind` (the crate's variant name), message and
-/// fields.
+/// The exception for `error`: its class, `kind` (the crate's [`Error::kind`] in CamelCase),
+/// message and fields (its [`Error::location`] and the values it carries).
 pub fn to_py(error: Error) -> PyErr {
     Python::attach(|py| match build(py, &error) {
         Ok(err) => err,
@@ -22,143 +24,121 @@ pub fn lookup_to_py(error: LookupError) -> PyErr {
 
 fn build(py: Python<'_>, error: &Error) -> PyResult<PyErr> {
     let fields = PyDict::new(py);
-    let (class, kind) = describe(error, &fields)?;
+    let at = error.location();
+    if let Some(input) = at.input {
+        fields.set_item("input", input.to_string())?;
+    }
+    if let Some(row) = at.row {
+        fields.set_item("row", row)?;
+    }
+    if let Some(column) = at.column {
+        fields.set_item("column", column)?;
+    }
+    details(error, &fields)?;
     let module = py.import("rankmetrics.exceptions")?;
-    let instance = module
-        .getattr(class)?
-        .call1((error.to_string(), kind, fields))?;
+    let instance = module.getattr(class(error.kind()))?.call1((
+        error.to_string(),
+        python_kind(error),
+        fields,
+    ))?;
     Ok(PyErr::from_value(instance))
 }
 
-/// The Python class and kind of `error`, its fields put in `fields`.
-fn describe(error: &Error, fields: &Bound<'_, PyDict>) -> PyResult<(&'static str, &'static str)> {
-    const INPUT: &str = "RankmetricsError";
-    Ok(match error {
+/// The exception class of the crate's error kind ([`Error::kind`]).
+fn class(kind: &str) -> &'static str {
+    match kind {
+        "zero_total_weight" | "single_class" | "degenerate_row" => "UndefinedMetricError",
+        "invalid_k"
+        | "invalid_log_base"
+        | "too_few_recall_levels"
+        | "too_many_recall_levels"
+        | "unsupported_policy"
+        | "not_row_wise"
+        | "not_exact_in_runs"
+        | "label_weight_length"
+        | "invalid_label_weight"
+        | "invalid_propensity_parameter"
+        | "parameter" => "ParameterError",
+        "incompatible" | "invalid_state" => "IncompatibleStateError",
+        "memory" => "OutOfMemoryError",
+        _ => "RankmetricsError",
+    }
+}
+
+/// The exception's `kind`: the crate's kind in CamelCase (`non_finite_score` is
+/// `NonFiniteScore`), except where Python's kinds name a finer or coarser case.
+fn python_kind(error: &Error) -> String {
+    let kind = match error {
+        Error::Lookup(lookup) => lookup.kind(),
+        Error::Incompatible(Incompatibility::Overlap { .. }) => "overlap",
+        Error::TooFewRecallLevels { .. } | Error::TooManyRecallLevels { .. } => "recall_levels",
+        Error::OutOfMemory { .. } => "out_of_memory",
+        error => error.kind(),
+    };
+    kind.split('_')
+        .flat_map(|word| {
+            let mut letters = word.chars();
+            letters
+                .next()
+                .map(|first| first.to_ascii_uppercase())
+                .into_iter()
+                .chain(letters)
+        })
+        .collect()
+}
+
+/// The fields of `error` besides its location: the value found, what was expected, ...
+fn details(error: &Error, fields: &Bound<'_, PyDict>) -> PyResult<()> {
+    match error {
         Error::ShapeMismatch { expected, found } => {
             fields.set_item("expected", *expected)?;
             fields.set_item("found", *found)?;
-            (INPUT, "ShapeMismatch")
         }
-        Error::NoSamples => (INPUT, "NoSamples"),
-        Error::NoLabels => (INPUT, "NoLabels"),
-        Error::NonFiniteScore { row, column, value } => {
-            fields.set_item("input", "y_score")?;
-            fields.set_item("row", *row)?;
-            fields.set_item("column", *column)?;
-            fields.set_item("value", *value)?;
-            (INPUT, "NonFiniteScore")
+        Error::TooFewLabels {
+            required: expected,
+            found,
+        }
+        | Error::WeightLength { expected, found }
+        | Error::LabelWeightLength { expected, found }
+        | Error::TooManyItems {
+            max: expected,
+            found,
+        } => {
+            fields.set_item("expected", *expected)?;
+            fields.set_item("found", *found)?;
         }
         Error::InvalidLabel {
-            row,
-            column,
-            value,
-            expected,
+            value, expected, ..
         } => {
-            fields.set_item("input", "y_true")?;
-            fields.set_item("row", *row)?;
-            fields.set_item("column", *column)?;
             fields.set_item("value", *value)?;
             fields.set_item("expected", expected.to_string())?;
-            (INPUT, "InvalidLabel")
         }
-        Error::TooFewLabels { required, found } => {
-            fields.set_item("expected", *required)?;
-            fields.set_item("found", *found)?;
-            (INPUT, "TooFewLabels")
-        }
-        Error::WeightLength { expected, found } => {
-            fields.set_item("input", "sample_weight")?;
-            fields.set_item("expected", *expected)?;
-            fields.set_item("found", *found)?;
-            (INPUT, "WeightLength")
-        }
-        Error::InvalidWeight { row, value } => {
-            fields.set_item("input", "sample_weight")?;
-            fields.set_item("row", *row)?;
-            fields.set_item("value", *value)?;
-            (INPUT, "InvalidWeight")
-        }
-        Error::ZeroTotalWeight => ("UndefinedMetricError", "ZeroTotalWeight"),
-        Error::SingleClass => ("UndefinedMetricError", "SingleClass"),
-        Error::DegenerateRow { row, kind } => {
-            fields.set_item("row", *row)?;
-            fields.set_item("degeneracy", kind.to_string())?;
-            ("UndefinedMetricError", "DegenerateRow")
-        }
-        Error::InvalidK { value } => {
-            fields.set_item("value", *value)?;
-            ("ParameterError", "InvalidK")
-        }
-        Error::InvalidLogBase { value } => {
-            fields.set_item("value", *value)?;
-            ("ParameterError", "InvalidLogBase")
-        }
-        Error::TooFewRecallLevels { found } | Error::TooManyRecallLevels { found, .. } => {
-            fields.set_item("value", *found)?;
-            ("ParameterError", "RecallLevels")
-        }
-        Error::UnsupportedPolicy { policy } => {
-            fields.set_item("value", policy.to_string())?;
-            ("ParameterError", "UnsupportedPolicy")
-        }
-        Error::NotRowWise => ("ParameterError", "NotRowWise"),
-        Error::NotExactInRuns(_) => ("ParameterError", "NotExactInRuns"),
-        Error::LabelWeightLength { expected, found } => {
-            fields.set_item("expected", *expected)?;
-            fields.set_item("found", *found)?;
-            ("ParameterError", "LabelWeightLength")
-        }
-        Error::InvalidLabelWeight { column, value } => {
-            fields.set_item("column", *column)?;
-            fields.set_item("value", *value)?;
-            ("ParameterError", "InvalidLabelWeight")
-        }
+        Error::NonFiniteScore { value, .. }
+        | Error::InvalidWeight { value, .. }
+        | Error::InvalidLogBase { value }
+        | Error::InvalidLabelWeight { value, .. } => fields.set_item("value", *value)?,
+        Error::InvalidK { value: count }
+        | Error::TooFewRecallLevels { found: count }
+        | Error::TooManyRecallLevels { found: count, .. } => fields.set_item("value", *count)?,
+        Error::DegenerateRow { kind, .. } => fields.set_item("degeneracy", kind.to_string())?,
+        Error::UnsupportedPolicy { policy, .. } => fields.set_item("value", policy.to_string())?,
         Error::InvalidPropensityParameter { parameter, value } => {
             fields.set_item("parameter", parameter.to_string())?;
             fields.set_item("value", *value)?;
-            ("ParameterError", "InvalidPropensityParameter")
         }
-        Error::Lookup(lookup) => {
-            let kind = match lookup {
-                LookupError::UnknownMetric { .. } => "UnknownMetric",
-                LookupError::InvalidParam { key, .. } => {
-                    fields.set_item("parameter", key)?;
-                    "InvalidParam"
-                }
-                LookupError::UnknownParam { key, .. } => {
-                    fields.set_item("parameter", key)?;
-                    "UnknownParam"
-                }
-                _ => "Lookup",
-            };
-            ("ParameterError", kind)
+        Error::Lookup(LookupError::InvalidParam { key, .. })
+        | Error::Lookup(LookupError::UnknownParam { key, .. }) => {
+            fields.set_item("parameter", key)?
         }
-        Error::Incompatible(incompatibility) => {
-            let kind = match incompatibility {
-                Incompatibility::Overlap { .. } => "Overlap",
-                _ => "Incompatible",
-            };
-            ("IncompatibleStateError", kind)
-        }
-        Error::RowNumberOverflow { first_row, rows } => {
-            fields.set_item("row", *first_row)?;
-            fields.set_item("found", *rows)?;
-            (INPUT, "RowNumberOverflow")
-        }
-        Error::TooManyItems { found, max } => {
-            fields.set_item("found", *found)?;
-            fields.set_item("expected", *max)?;
-            (INPUT, "TooManyItems")
-        }
+        Error::RowNumberOverflow { rows, .. } => fields.set_item("found", *rows)?,
         Error::InvalidState { field, index, .. } => {
             fields.set_item("field", *field)?;
             fields.set_item("index", *index)?;
-            ("IncompatibleStateError", "InvalidState")
         }
-        // Shapes of nested inputs, sparse layouts, broken Matrix impls: none reach here from
-        // numpy arrays, but a new variant still gets an exception.
-        _ => (INPUT, "Input"),
-    })
+        Error::OutOfMemory { bytes } => fields.set_item("bytes", *bytes)?,
+        _ => {}
+    }
+    Ok(())
 }
 
 /// An exception for a state that cannot be read back (`IncompatibleStateError`).
@@ -196,4 +176,15 @@ pub fn parameter_error(message: String, parameter: &str) -> PyErr {
         };
         build().unwrap_or_else(|e| e)
     })
+}
+
+/// `text` read as a setting's name by the crate's parser (a convention, an averaging, an
+/// undefined rule, a tie policy); a name it does not know is a `ParameterError` (kind
+/// `InvalidParam`) for `parameter` whose message lists the names it takes.
+pub fn parse_name<T>(text: &str, parameter: &str) -> PyResult<T>
+where
+    T: FromStr<Err = UnknownName>,
+{
+    text.parse()
+        .map_err(|e: UnknownName| parameter_error(e.to_string(), parameter))
 }

@@ -6,11 +6,11 @@ use numpy::{PyArray1, ToPyArray};
 use pyo3::prelude::*;
 use rankmetrics::registry::{evaluate_all_parallel, Convention, Preset};
 use rankmetrics::{
-    parallel, Average, LabelAveragePrecision, PropensityModel, PsNdcgAtK, PsPrecisionAtK,
-    RankingMetric, RocAuc, RowMetric, TiePolicy, Undefined,
+    parallel, LabelAveragePrecision, PropensityModel, PsNdcgAtK, PsPrecisionAtK, RankingMetric,
+    RocAuc, RowMetric, Undefined,
 };
 
-use crate::errors::{lookup_to_py, parameter_error, to_py};
+use crate::errors::{lookup_to_py, parameter_error, parse_name, to_py};
 use crate::input::{weights, with_views, Labels, Scores, Weights};
 use crate::state::{Accumulator, State};
 use crate::threads::pool;
@@ -36,47 +36,18 @@ pub struct Metric {
     kind: Kind,
 }
 
+/// A convention by name.
 pub(crate) fn parse_convention(name: &str) -> PyResult<Convention> {
-    Convention::parse(name).ok_or_else(|| {
-            parameter_error(
-                format!(
-                    "unknown convention {name:?}; expected one of: rankmetrics, sklearn, torchmetrics, mldr, mulan"
-                ),
-                "convention",
-            )
-        })
+    parse_name(name, "convention")
 }
 
-fn parse_ties(ties: &str) -> PyResult<TiePolicy> {
-    ties.parse::<TiePolicy>()
-        .map_err(|e| parameter_error(format!("ties={ties:?}: {e}"), "ties"))
-}
-
-fn parse_average(average: &str) -> PyResult<Average> {
-    Average::parse(average).ok_or_else(|| {
-        parameter_error(
-            format!(
-                "average={average:?}: expected \"micro\", \"macro\", \"weighted\" or \"samples\""
-            ),
-            "average",
-        )
-    })
-}
-
-/// What an undefined label (or row, or pool) gives: `"nan"`, `"skip"`, `"error"` or a number.
+/// What an undefined label (or row, or pool) gives: a number, or `"nan"`, `"skip"`, `"error"`
+/// (or a number as text), read by the crate.
 fn parse_undefined(undefined: &Bound<'_, PyAny>) -> PyResult<Undefined> {
     if let Ok(value) = undefined.extract::<f64>() {
         return Ok(Undefined::Value(value));
     }
-    match undefined.extract::<String>()?.as_str() {
-        "nan" => Ok(Undefined::Nan),
-        "skip" => Ok(Undefined::Skip),
-        "error" => Ok(Undefined::Reject),
-        other => Err(parameter_error(
-            format!("undefined={other:?}: expected \"nan\", \"skip\", \"error\" or a number"),
-            "undefined",
-        )),
-    }
+    parse_name(&undefined.extract::<String>()?, "undefined")
 }
 
 /// A count parameter (`k`, `first_row`, `n`): a non-negative integer that fits the platform's
@@ -115,7 +86,7 @@ impl Metric {
         ties: Option<&str>,
     ) -> PyResult<Metric> {
         let convention = parse_convention(convention)?;
-        let ties = ties.map(parse_ties).transpose()?;
+        let ties = ties.map(|t| parse_name(t, "ties")).transpose()?;
         let preset = Preset::lookup(convention, metric, &params, ties).map_err(lookup_to_py)?;
         Ok(Metric {
             kind: Kind::Preset(preset),
@@ -132,8 +103,8 @@ impl Metric {
         undefined: &Bound<'_, PyAny>,
     ) -> PyResult<Metric> {
         let (average, ties, undefined) = (
-            parse_average(average)?,
-            parse_ties(ties)?,
+            parse_name(average, "average")?,
+            parse_name(ties, "ties")?,
             parse_undefined(undefined)?,
         );
         let kind = match name {
@@ -161,7 +132,7 @@ impl Metric {
         ties: &str,
         inverse_propensities: Vec<f64>,
     ) -> PyResult<Metric> {
-        let (k, ties) = (count(k, "k")?, parse_ties(ties)?);
+        let (k, ties) = (count(k, "k")?, parse_name(ties, "ties")?);
         let kind = match name {
             "psprecision_at_k" => Kind::PsPrecision(
                 PsPrecisionAtK::new(ties, k, inverse_propensities).map_err(to_py)?,

@@ -33,7 +33,8 @@
 #' @section Errors:
 #' Bad input raises a condition of class \code{rankmetrics_error} and a class naming what is
 #' wrong (such as \code{rankmetrics_missing} for \code{NA}, \code{rankmetrics_invalid_label},
-#' \code{rankmetrics_shape_mismatch}, \code{rankmetrics_type}, \code{rankmetrics_parameter});
+#' \code{rankmetrics_shape_mismatch}, \code{rankmetrics_type}, \code{rankmetrics_parameter},
+#' \code{rankmetrics_memory} when the memory for a copy of the input is refused);
 #' its \code{row} and \code{column} fields locate the cell, counted from 1.
 #' @examples
 #' y <- matrix(c(1, 0, 0, 0, 0, 1), nrow = 2, byrow = TRUE)

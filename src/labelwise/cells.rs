@@ -6,6 +6,7 @@ use core::ops::Range;
 
 use crate::error::{Error, Input, LabelDomain};
 use crate::matrix::{LabelMatrix, RowReader, ScoreMatrix};
+use crate::memory;
 use crate::score::{Label, Score};
 use crate::validate::{first_bad_row, read_checked_row};
 
@@ -103,9 +104,11 @@ where
     S: ScoreMatrix<T> + ?Sized,
 {
     let (n, l) = (y_true.nrows(), y_true.ncols());
-    let mut by_row = layouts
-        .by_row
-        .then(|| (Vec::with_capacity(n * l), vec![0.0; n * l]));
+    let cells = n.saturating_mul(l);
+    let mut by_row = match layouts.by_row {
+        true => Some((memory::with_room(cells)?, memory::filled(0.0, cells)?)),
+        false => None,
+    };
     let mut truth = RowReader::new(y_true, Input::Labels);
     let mut reader = RowReader::new(y_score, Input::Scores);
     // Made at the first row, once it is validated (as `check_rows` validates it, so that the
@@ -118,8 +121,11 @@ where
     for i in 0..n {
         let (s, y) = read_checked_row((&mut truth, &mut reader), domain, (i, i), &mut gains)?;
         if i == 0 && layouts.by_column {
-            let labels = y.first().map_or_else(Vec::new, |&y| vec![y; n * l]);
-            by_column = Some((vec![T::zero(); n * l], labels));
+            let labels = match y.first() {
+                Some(&y) => memory::filled(y, cells)?,
+                None => Vec::new(),
+            };
+            by_column = Some((memory::filled(T::zero(), cells)?, labels));
         }
         if let Some((scores, labels)) = &mut by_row {
             scores.extend_from_slice(s);

@@ -57,6 +57,7 @@ pub(crate) use vector::{Vector, VectorMetric};
 use crate::error::{Error, LabelDomain};
 use crate::kernel::Ranking;
 use crate::matrix::{LabelMatrix, ScoreMatrix};
+use crate::names::UnknownName;
 use crate::score::Score;
 use crate::ties::{TieAnalysis, TiePolicy};
 
@@ -120,6 +121,7 @@ pub(crate) fn geometric_mean_policy(o: &LabelwiseOptions) -> Result<(), Error> {
     if o.mean == Mean::Geometric && o.ranking.ties == TiePolicy::Expected {
         return Err(Error::UnsupportedPolicy {
             policy: TiePolicy::Expected,
+            reason: GEOMETRIC_MEAN_EXPECTED,
         });
     }
     Ok(())
@@ -189,6 +191,52 @@ pub enum Undefined {
     Skip,
     /// An error: [`Error::SingleClass`] (mldr's `micro_auc`).
     Reject,
+}
+
+/// Reads an averaging's name, as [`Average::parse`] does; any other text is an
+/// [`UnknownName`] that lists the names.
+///
+/// # Example
+/// ```
+/// use rankmetrics::Average;
+/// assert_eq!("samples".parse::<Average>(), Ok(Average::Samples));
+/// assert_eq!("binary".parse::<Average>().unwrap_err().valid().len(), 4);
+/// ```
+impl core::str::FromStr for Average {
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        const NAMES: &[&str] = &["micro", "macro", "weighted", "samples"];
+        Average::parse(s).ok_or_else(|| UnknownName::new("averaging", s, NAMES))
+    }
+}
+
+/// Reads an undefined rule: `nan` ([`Undefined::Nan`], as is any text that reads as a NaN),
+/// `skip`, `error` ([`Undefined::Reject`]) or a number ([`Undefined::Value`]); any other text
+/// is an [`UnknownName`] that lists them.
+///
+/// # Example
+/// ```
+/// use rankmetrics::Undefined;
+/// assert_eq!("skip".parse::<Undefined>(), Ok(Undefined::Skip));
+/// assert_eq!("0.5".parse::<Undefined>(), Ok(Undefined::Value(0.5)));
+/// assert_eq!("NaN".parse::<Undefined>(), Ok(Undefined::Nan));
+/// assert!("always".parse::<Undefined>().unwrap_err().to_string().contains("or a number"));
+/// ```
+impl core::str::FromStr for Undefined {
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        const NAMES: &[&str] = &["nan", "skip", "error", "a number"];
+        Ok(match s {
+            "skip" => Undefined::Skip,
+            "error" => Undefined::Reject,
+            _ => match s.parse::<f64>() {
+                // "nan" included: any NaN is the rule that gives NaN.
+                Ok(v) if v.is_nan() => Undefined::Nan,
+                Ok(v) => Undefined::Value(v),
+                Err(_) => return Err(UnknownName::new("undefined rule", s, NAMES)),
+            },
+        })
+    }
 }
 
 /// How the per-vector values are combined.

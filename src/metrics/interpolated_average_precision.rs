@@ -96,6 +96,7 @@ impl VectorMetric for InterpolatedAveragePrecision {
         if self.options.ranking.ties == TiePolicy::Expected {
             return Err(crate::Error::UnsupportedPolicy {
                 policy: TiePolicy::Expected,
+                reason: INTERPOLATED_EXPECTED,
             });
         }
         Ok(())

@@ -70,14 +70,15 @@ impl VectorMetric for LabelAveragePrecision {
     }
 
     fn check(&self, weighted: bool) -> Result<(), crate::Error> {
-        if self.options.ranking.ties == TiePolicy::Expected
-            && self.expected_missing(weighted).is_some()
-        {
-            return Err(crate::Error::UnsupportedPolicy {
-                policy: TiePolicy::Expected,
-            });
+        match self.expected_missing(weighted) {
+            Some(reason) if self.options.ranking.ties == TiePolicy::Expected => {
+                Err(crate::Error::UnsupportedPolicy {
+                    policy: TiePolicy::Expected,
+                    reason,
+                })
+            }
+            _ => Ok(()),
         }
-        Ok(())
     }
 
     fn reads_only_relevant_blocks(&self, weighted: bool, _items: usize) -> bool {

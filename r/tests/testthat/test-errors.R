@@ -195,3 +195,35 @@ test_that("a missing weight is reported as NA, not as NaN only", {
   e <- expect_error(coverage(y, s, sample_weight = c(1, NA)), class = "rankmetrics_invalid_weight")
   expect_match(conditionMessage(e), "sample_weight[2] is NA or NaN", fixed = TRUE)
 })
+
+test_that("an unknown name lists the names the setting takes", {
+  takes <- list(
+    function() rm_evaluate(y, s, convention = "weka", metric = "coverage"),
+    function() rm_evaluate(y, s, metric = "coverage", ties = "dense"),
+    function() rm_evaluate(y, s, metric = "roc_auc", average = "median"),
+    function() rm_evaluate(y, s, metric = "roc_auc", undefined = "half")
+  )
+  names <- list(c("rankmetrics", "sklearn", "torchmetrics", "mldr", "mulan"),
+                c("max", "min", "average", "random:SEED", "expected", "pessimistic"),
+                c("micro", "macro", "weighted", "samples"),
+                c("nan", "skip", "error", "a number"))
+  for (i in seq_along(takes)) {
+    e <- expect_error(takes[[i]](), class = "rankmetrics_parameter")
+    for (name in names[[i]]) expect_match(conditionMessage(e), name, fixed = TRUE)
+  }
+})
+
+test_that("a tie policy without a closed form says why", {
+  e <- expect_error(rm_evaluate(y, s, metric = "label_average_precision", ties = "expected",
+                                sample_weight = c(1, 2)),
+                    class = "rankmetrics_unsupported_policy")
+  expect_match(conditionMessage(e), "no exact closed form for this metric: .+", perl = TRUE)
+})
+
+test_that("errors with a place give its row and column, 1-based", {
+  bad <- s
+  bad[2, 1] <- Inf
+  e <- expect_error(rm_evaluate(y, bad, metric = "coverage"),
+                    class = "rankmetrics_non_finite_score")
+  expect_equal(c(e$row, e$column), c(2, 1))
+})

@@ -4,6 +4,7 @@
 
 use crate::error::{Error, Input};
 use crate::matrix::{LabelMatrix, RowReader, ScoreMatrix};
+use crate::memory;
 use crate::score::{Label, Score};
 use crate::validate::check_scores;
 
@@ -287,12 +288,12 @@ pub(in crate::labelwise) type Slots<'a, T, L> = CellSlices<&'a mut [T], &'a mut 
 
 impl<T: Score, L: Label> Pool<T, L> {
     /// Room for `total` cells (their rows too when `weighted`), labels set to `zero`.
-    pub(in crate::labelwise) fn new(zero: L, total: usize, weighted: bool) -> Self {
-        Pool {
-            scores: vec![T::zero(); total],
-            labels: vec![zero; total],
-            rows: vec![0u32; if weighted { total } else { 0 }],
-        }
+    pub(in crate::labelwise) fn new(zero: L, total: usize, weighted: bool) -> Result<Self, Error> {
+        Ok(Pool {
+            scores: memory::filled(T::zero(), total)?,
+            labels: memory::filled(zero, total)?,
+            rows: memory::filled(0u32, if weighted { total } else { 0 })?,
+        })
     }
 
     /// The cells `cells`.
@@ -512,7 +513,7 @@ mod tests {
             let mut ends = vec![0usize; BUCKETS + 1];
             bucketing.count(&ss, 0..n, &mut ends).unwrap();
             let (pieces, total, split) = cut_pieces(&mut ends);
-            let mut whole = Pool::new(0u8, total, true);
+            let mut whole = Pool::new(0u8, total, true).unwrap();
             let mut next = ends.clone();
             let all = 0..BUCKETS;
             Pool::place(
@@ -545,7 +546,7 @@ mod tests {
             for most in [300, 6000, 12_000] {
                 let windows = cut_windows(&pieces, most);
                 let room = windows.iter().map(|w| w.cells.len()).max().unwrap_or(0);
-                let mut pool = Pool::new(0u8, room, true);
+                let mut pool = Pool::new(0u8, room, true).unwrap();
                 for w in &windows {
                     let mut next = w.starts(&ends);
                     // Scattered to groups of buckets first, one of them split and cut by the

@@ -266,7 +266,7 @@ where
     }
     let windows = cut_windows(&pieces, window_cells(total));
     let room = windows.iter().map(|w| w.cells.len()).max().unwrap_or(0);
-    let mut pool = Pool::new(zero, room, weights.is_some());
+    let mut pool = Pool::new(zero, room, weights.is_some())?;
     let placing = Placing {
         matrices: (y_true, y_score),
         rows: 0..n,

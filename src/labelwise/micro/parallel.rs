@@ -133,7 +133,7 @@ where
                 .unwrap_or(0);
             Pool::new(zero, room, weights.is_some())
         })
-        .collect();
+        .collect::<Result<_, _>>()?;
     // Each range's cells of a window placed in its pool (errors in row order); where each
     // bucket starts in each.
     let place = |window: &Window, pools: &mut [Pool<T, Y::Elem>]| {

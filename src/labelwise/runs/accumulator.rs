@@ -9,6 +9,7 @@ use crate::kernel::Ranker;
 use crate::labelwise::runs::{check_runs, LabelRuns, RunLevels};
 use crate::labelwise::VectorMetric;
 use crate::matrix::{LabelMatrix, RowReader, ScoreMatrix};
+use crate::memory;
 use crate::row::rows::Rows;
 use crate::score::Score;
 use crate::state_format::StateVersion;
@@ -142,10 +143,12 @@ impl<M: VectorMetric> LabelRunsAccumulator<M> {
         self.rows.check_batch(n)?;
         let first = self.rows.next();
         // Validated whole before anything is added, column by column.
-        let (mut scores, mut truth) = (
-            vec![Vec::with_capacity(n); l],
-            vec![Vec::with_capacity(n); l],
-        );
+        let columns = || {
+            (0..l)
+                .map(|_| memory::with_room(n))
+                .collect::<Result<Vec<_>, _>>()
+        };
+        let (mut scores, mut truth) = (columns()?, columns()?);
         let mut labels = RowReader::new(y_true, Input::Labels);
         let mut reader = RowReader::new(y_score, Input::Scores);
         let mut gains = vec![0.0; l];

@@ -1,11 +1,14 @@
 //! Failures as R sees them: every call returns a list, either `list(value = ...)` or
 //! `list(error = message, class = kind, row = i, column = j)` or, when the user interrupted
-//! it, `list(interrupted = TRUE)`, and the R wrapper raises the condition (class `rankmetrics_<kind>`, `rankmetrics_error`). No R error is raised from
+//! it, `list(interrupted = TRUE)`, and the R wrapper raises the condition (class `rankmetrics_<kind>`, the kind being the
+//! crate's `Error::kind`, and `rankmetrics_error`). No R error is raised from
 //! Rust, so no unwinding or long jump crosses the FFI boundary.
+
+use std::str::FromStr;
 
 use extendr_api::prelude::*;
 use rankmetrics::registry::LookupError;
-use rankmetrics::Error;
+use rankmetrics::{Error, UnknownName};
 
 /// What went wrong, for R: a kind (snake case), a message with 1-based positions, and the
 /// position when there is one.
@@ -35,11 +38,6 @@ impl Failure {
         self
     }
 
-    fn at_row(mut self, row: usize) -> Self {
-        self.row = Some(row);
-        self
-    }
-
     /// The list the R wrapper turns into a condition.
     pub fn into_robj(self) -> Robj {
         let one_based = |v: Option<usize>| v.map(|v| (v + 1) as f64);
@@ -53,51 +51,13 @@ impl Failure {
     }
 }
 
-/// The condition class's kind (`rankmetrics_<kind>`) of each error of the crate, written out
-/// so that renaming a variant cannot change a documented class.
-fn kind(error: &Error) -> &'static str {
-    match error {
-        Error::ShapeMismatch { .. } => "shape_mismatch",
-        Error::RaggedRow { .. } => "ragged_row",
-        Error::DataLength { .. } => "data_length",
-        Error::NoSamples => "no_samples",
-        Error::NoLabels => "no_labels",
-        Error::NonFiniteScore { .. } => "non_finite_score",
-        Error::InvalidLabel { .. } => "invalid_label",
-        Error::TooFewLabels { .. } => "too_few_labels",
-        Error::WeightLength { .. } => "weight_length",
-        Error::InvalidWeight { .. } => "invalid_weight",
-        Error::ZeroTotalWeight => "zero_total_weight",
-        Error::InvalidK { .. } => "invalid_k",
-        Error::InvalidLogBase { .. } => "invalid_log_base",
-        Error::DegenerateRow { .. } => "degenerate_row",
-        Error::SingleClass => "single_class",
-        Error::TooFewRecallLevels { .. } => "too_few_recall_levels",
-        Error::TooManyRecallLevels { .. } => "too_many_recall_levels",
-        Error::NotRowWise => "not_row_wise",
-        Error::UnsupportedPolicy { .. } => "unsupported_policy",
-        Error::NotExactInRuns(_) => "not_exact_in_runs",
-        Error::LabelWeightLength { .. } => "label_weight_length",
-        Error::InvalidLabelWeight { .. } => "invalid_label_weight",
-        Error::InvalidPropensityParameter { .. } => "invalid_propensity_parameter",
-        Error::InvalidIndptr { .. } => "invalid_indptr",
-        Error::SparseColumnOutOfRange { .. } => "sparse_column_out_of_range",
-        Error::UnsortedSparseRow { .. } => "unsorted_sparse_row",
-        Error::SparseGainsLength { .. } => "sparse_gains_length",
-        Error::Incompatible(_) => "incompatible",
-        Error::TooManyItems { .. } => "too_many_items",
-        Error::RowNumberOverflow { .. } => "row_number_overflow",
-        Error::Lookup(_) => "parameter",
-        // A variant added to the crate later: still a condition, of a general class.
-        _ => "input",
-    }
-}
-
 impl From<Error> for Failure {
     fn from(error: Error) -> Self {
-        let kind = kind(&error);
+        // The condition class is the crate's kind, stable across releases.
+        let kind = error.kind();
+        let at = error.location();
         // R counts rows and columns from 1: the messages that name a position say it so.
-        match error {
+        let failure = match error {
             Error::InvalidLabel {
                 row,
                 column,
@@ -110,8 +70,7 @@ impl From<Error> for Failure {
                     row + 1,
                     column + 1
                 ),
-            )
-            .at(row, column),
+            ),
             Error::NonFiniteScore { row, column, value } => Failure::new(
                 kind,
                 format!(
@@ -119,8 +78,7 @@ impl From<Error> for Failure {
                     row + 1,
                     column + 1
                 ),
-            )
-            .at(row, column),
+            ),
             Error::InvalidWeight { row, value } => Failure::new(
                 kind,
                 format!(
@@ -133,16 +91,14 @@ impl From<Error> for Failure {
                         value.to_string()
                     }
                 ),
-            )
-            .at_row(row),
+            ),
             Error::DegenerateRow { row, kind: what } => Failure::new(
                 kind,
                 format!(
                     "row {} has {what}, which this metric is configured to reject",
                     row + 1
                 ),
-            )
-            .at_row(row),
+            ),
             Error::ShapeMismatch { expected, found } => Failure::new(
                 kind,
                 format!(
@@ -151,14 +107,32 @@ impl From<Error> for Failure {
                 ),
             ),
             other => Failure::new(kind, other.to_string()),
+        };
+        Failure {
+            row: at.row,
+            column: at.column,
+            ..failure
         }
     }
 }
 
 impl From<LookupError> for Failure {
     fn from(error: LookupError) -> Self {
+        Failure::from(Error::Lookup(error))
+    }
+}
+
+impl From<UnknownName> for Failure {
+    fn from(error: UnknownName) -> Self {
         Failure::new("parameter", error.to_string())
     }
+}
+
+/// `text` read as a setting's name by the crate's parser (a convention, an averaging, an
+/// undefined rule, a tie policy); a name it does not know is a `rankmetrics_parameter`
+/// condition whose message lists the names it takes.
+pub fn parse_name<T: FromStr<Err = UnknownName>>(text: &str) -> Result<T, Failure> {
+    Ok(text.parse()?)
 }
 
 /// The reply of a call the user interrupted: `list(interrupted = TRUE)`.

@@ -5,10 +5,10 @@
 use rankmetrics::registry::{Convention, LookupError, Preset};
 use rankmetrics::{
     Average, Error, LabelAveragePrecision, LabelMatrix, RankingMetric, RocAuc, ScoreMatrix,
-    TiePolicy, Undefined,
+    Undefined,
 };
 
-use crate::errors::Failure;
+use crate::errors::{parse_name, Failure};
 
 /// What `rm_evaluate` computes.
 pub enum Metric {
@@ -22,44 +22,6 @@ pub enum Metric {
 
 fn parameter(message: String) -> Failure {
     Failure::new("parameter", message)
-}
-
-fn convention(name: &str) -> Result<Convention, Failure> {
-    Convention::parse(name).ok_or_else(|| {
-        parameter(format!(
-            "unknown convention {name:?}; expected one of: rankmetrics, sklearn, torchmetrics, mldr, mulan"
-        ))
-    })
-}
-
-fn ties(name: &str) -> Result<TiePolicy, Failure> {
-    TiePolicy::parse(name).ok_or_else(|| {
-        parameter(format!(
-            "ties = {name:?}: expected max, min, average, first, last, random, random:SEED, expected, optimistic or pessimistic"
-        ))
-    })
-}
-
-fn average(name: &str) -> Result<Average, Failure> {
-    Average::parse(name).ok_or_else(|| {
-        parameter(format!(
-            "average = {name:?}: expected \"micro\", \"macro\", \"weighted\" or \"samples\""
-        ))
-    })
-}
-
-/// `"nan"`, `"skip"`, `"error"` or a number (as text).
-fn undefined(value: &str) -> Result<Undefined, Failure> {
-    Ok(match value {
-        "nan" | "NA" | "NaN" => Undefined::Nan,
-        "skip" => Undefined::Skip,
-        "error" => Undefined::Reject,
-        v => Undefined::Value(v.parse::<f64>().map_err(|_| {
-            parameter(format!(
-                "undefined = {v:?}: expected \"nan\", \"skip\", \"error\" or a number"
-            ))
-        })?),
-    })
 }
 
 /// The label-wise metric `name` with its (key, value) parameters.
@@ -76,16 +38,18 @@ fn labelwise(name: &str, params: &[(String, String)], tie_rule: &str) -> Result<
             }
         }
     }
-    let (avg, undef) = (average(avg)?, undefined(undef)?);
+    // R's NA (as text) is the rule that gives NaN.
+    let undef = if undef == "NA" { "nan" } else { undef };
+    let (avg, undef): (Average, Undefined) = (parse_name(avg)?, parse_name(undef)?);
     Ok(if name == "roc_auc" {
-        let t = ties(if tie_rule.is_empty() {
+        let t = parse_name(if tie_rule.is_empty() {
             "average"
         } else {
             tie_rule
         })?;
         Metric::RocAuc(RocAuc::new(avg, t).on_undefined(undef))
     } else {
-        let t = ties(if tie_rule.is_empty() { "max" } else { tie_rule })?;
+        let t = parse_name(if tie_rule.is_empty() { "max" } else { tie_rule })?;
         Metric::LabelAp(LabelAveragePrecision::new(avg, t).on_undefined(undef))
     })
 }
@@ -116,14 +80,14 @@ impl Metric {
         }
         let params: Vec<(String, String)> =
             keys.iter().cloned().zip(values.iter().cloned()).collect();
-        let c = convention(convention_name)?;
+        let c: Convention = parse_name(convention_name)?;
         if c == Convention::Rankmetrics && matches!(metric, "roc_auc" | "label_average_precision") {
             return labelwise(metric, &params, tie_rule);
         }
         let t = if tie_rule.is_empty() {
             None
         } else {
-            Some(ties(tie_rule)?)
+            Some(parse_name(tie_rule)?)
         };
         match Preset::lookup(c, metric, &params, t) {
             Ok(p) => Ok(Metric::Preset(p)),
@@ -165,7 +129,7 @@ impl Metric {
 
 /// The metric names `convention` knows.
 pub fn metric_names(convention_name: &str) -> Result<Vec<&'static str>, Failure> {
-    let c = convention(convention_name)?;
+    let c: Convention = parse_name(convention_name)?;
     let mut names = c.metric_names().to_vec();
     if c == Convention::Rankmetrics {
         names.extend(["roc_auc", "label_average_precision"]);
@@ -175,7 +139,7 @@ pub fn metric_names(convention_name: &str) -> Result<Vec<&'static str>, Failure>
 
 /// The parameter keys `metric` of `convention` takes (besides `ties`).
 pub fn param_keys(convention_name: &str, metric: &str) -> Result<Vec<&'static str>, Failure> {
-    let c = convention(convention_name)?;
+    let c: Convention = parse_name(convention_name)?;
     if c == Convention::Rankmetrics && matches!(metric, "roc_auc" | "label_average_precision") {
         return Ok(vec!["average", "undefined"]);
     }
