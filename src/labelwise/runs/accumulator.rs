@@ -78,7 +78,7 @@ impl<M: PartialEq> PartialEq for LabelRunsAccumulator<M> {
     }
 }
 
-/// The runs merged, one list a label ([`RunLevels`]' form): the form does not depend on the
+/// The runs merged, one list a label (the run-levels form): the form does not depend on the
 /// levels.
 #[cfg(feature = "serde")]
 impl<M: serde::Serialize> serde::Serialize for LabelRunsAccumulator<M> {
