@@ -24,8 +24,8 @@
 pub mod args;
 pub mod compare;
 pub mod example;
+pub mod footnotes;
 pub mod input;
-pub mod notes;
 pub mod npy;
 pub mod output;
 pub mod plot;

@@ -15,7 +15,7 @@ use rankmetrics_cli::input::{self, Inputs};
 use rankmetrics_cli::output::{self, Outcome};
 use rankmetrics_cli::progress::Progress;
 use rankmetrics_cli::provenance::{Provenance, Shapes};
-use rankmetrics_cli::{compare, example, notes, plot, stream, tie_note};
+use rankmetrics_cli::{compare, example, footnotes, plot, stream, tie_note};
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -300,7 +300,7 @@ fn compare(args: &CompareArgs) -> Result<ExitCode, String> {
         output::write_atomically(path, svg.as_bytes())?;
     }
     // The footnotes read the inputs again: only the formats for people print them.
-    let notes = || notes::Notes::new(&rows, &y_true, &y_score, inputs.weights.as_deref());
+    let notes = || footnotes::Notes::new(&rows, &y_true, &y_score, inputs.weights.as_deref());
     print(&match (args.format, provenance?) {
         (Format::Table, _) => output::compare_table(&rows, &notes()),
         (Format::Json, Some(p)) => output::compare_json(&rows, inputs.weights.is_some(), &p),

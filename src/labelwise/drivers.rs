@@ -6,7 +6,7 @@ use super::columns::{
     column_values, column_weight, columns_in_place, lends_columns, lent_whole,
     positive_weight_total, read_block, InPlace, BLOCK_COLUMNS,
 };
-use super::lanes::{add_values, fail, results, wants, Lane, VectorPlan};
+use super::lanes::{add_values, fail, results, wants, VectorLane, VectorRankings};
 use super::means::Means;
 use super::micro::{check_pool_size, finish_pieces, micro_in_pieces, pooled_values};
 use super::samples::SampleRows;
@@ -22,8 +22,8 @@ use crate::validate::{check_scores, check_shapes, check_weights};
 use core::ops::Range;
 
 /// The inputs a runner of the vectors reads: the cells, the matrices, the weights, (n, L).
-pub(super) type Run<'a, M, T, Y, S> = fn(
-    &mut [Lane<'a, M>],
+pub(super) type LaneRunner<'a, M, T, Y, S> = fn(
+    &mut [VectorLane<'a, M>],
     &Cells<T, <Y as Matrix>::Elem>,
     (&Y, &S),
     Option<&[f64]>,
@@ -101,12 +101,12 @@ where
 
 /// Validates, reads the cells once and lets `run` value the vectors; the lanes' results.
 /// `check` validates the rows where no copy of them is made.
-pub(super) fn evaluate_lanes<'m, M, T, Y, S>(
+pub(super) fn evaluate_vector_lanes<'m, M, T, Y, S>(
     metrics: &'m [M],
     y_true: &Y,
     y_score: &S,
     sample_weight: Option<&[f64]>,
-    run: Run<'m, M, T, Y, S>,
+    run: LaneRunner<'m, M, T, Y, S>,
     check: Check<Y, S>,
 ) -> Vec<Result<f64, Error>>
 where
@@ -190,7 +190,7 @@ where
     // given where the values read them scaled.
     let weights = weights.map(|(given, scaled)| {
         if scaled.exponent != 0 && wants(&lanes, Average::Weighted) {
-            let weighted = |lane: &Lane<'_, M>| lane.average == Average::Weighted;
+            let weighted = |lane: &VectorLane<'_, M>| lane.average == Average::Weighted;
             let total = match scaled.exact {
                 true => Ok(None),
                 false => positive_weight_total(y_true, given, (n, l)).map(Some),
@@ -224,7 +224,7 @@ pub(super) fn new_lanes<M: VectorMetric>(
     metrics: &[M],
     l_in: usize,
     weighted: bool,
-) -> Vec<Lane<'_, M>> {
+) -> Vec<VectorLane<'_, M>> {
     metrics
         .iter()
         .map(|metric| {
@@ -243,7 +243,7 @@ pub(super) fn new_lanes<M: VectorMetric>(
                 && metric.reads_pieces(weighted)
                 && o.ranking.grouping == TieGrouping::Exact
                 && !matches!(o.ranking.ties, TiePolicy::Random(_));
-            Lane {
+            VectorLane {
                 metric,
                 options: o,
                 average,
@@ -258,7 +258,7 @@ pub(super) fn new_lanes<M: VectorMetric>(
 /// Runs every lane over the vectors its averaging asks for: each vector sorted once per
 /// grouping, ranked once per policy; then the pooled ranking in pieces.
 pub(super) fn vectors<M, T, Y, S>(
-    lanes: &mut [Lane<'_, M>],
+    lanes: &mut [VectorLane<'_, M>],
     cells: &Cells<T, Y::Elem>,
     (y_true, y_score): (&Y, &S),
     weights: Option<&[f64]>,
@@ -275,7 +275,7 @@ pub(super) fn vectors<M, T, Y, S>(
     let (mut ranker, mut values) = (Ranker::new(), Vec::new());
     let mut columns = ColumnReader::new(lanes, cells, (y_true, y_score), (n, l));
     // Macro and weighted averages read the same columns: one read and sort serve both.
-    let plan = VectorPlan::of_vectors(lanes, &[Average::Macro, Average::Weighted]);
+    let plan = VectorRankings::of_vectors(lanes, &[Average::Macro, Average::Weighted]);
     'columns: for block in columns.blocks(1) {
         columns.read(block.clone());
         for j in block {
@@ -297,7 +297,7 @@ pub(super) fn vectors<M, T, Y, S>(
         }
     }
     if wants(lanes, Average::Samples) {
-        let plan = VectorPlan::of_vectors(lanes, &[Average::Samples]);
+        let plan = VectorRankings::of_vectors(lanes, &[Average::Samples]);
         let mut rows = SampleRows::new(y_true, y_score, (n, l));
         for i in 0..n {
             values.clear();
@@ -323,7 +323,7 @@ pub(super) fn vectors<M, T, Y, S>(
 /// [`vectors`] adds it, so each result is bitwise the same.
 #[cfg(feature = "rayon")]
 pub(super) fn vectors_parallel<M, T, Y, S>(
-    lanes: &mut [Lane<'_, M>],
+    lanes: &mut [VectorLane<'_, M>],
     cells: &Cells<T, Y::Elem>,
     (y_true, y_score): (&Y, &S),
     weights: Option<&[f64]>,
@@ -337,7 +337,7 @@ pub(super) fn vectors_parallel<M, T, Y, S>(
 {
     use rayon::prelude::*;
     check_pool_size(lanes, n, l);
-    let shared: &[Lane<'_, M>] = lanes;
+    let shared: &[VectorLane<'_, M>] = lanes;
     let pieces = shared
         .iter()
         .any(|lane| lane.pieces && lane.failed.is_none());
@@ -368,7 +368,7 @@ pub(super) fn vectors_parallel<M, T, Y, S>(
         },
         || {
             let reader = ColumnReader::new(shared, cells, (y_true, y_score), (n, l));
-            let plan = VectorPlan::of_vectors(shared, &[Average::Macro, Average::Weighted]);
+            let plan = VectorRankings::of_vectors(shared, &[Average::Macro, Average::Weighted]);
             // Four blocks a thread at least, so that the threads end together.
             let blocks: Vec<_> = reader.blocks(4 * rayon::current_num_threads()).collect();
             blocks
@@ -411,11 +411,11 @@ pub(super) fn vectors_parallel<M, T, Y, S>(
         }
     }
     if wants(lanes, Average::Samples) {
-        let plan = VectorPlan::of_vectors(lanes, &[Average::Samples]);
+        let plan = VectorRankings::of_vectors(lanes, &[Average::Samples]);
         let scratch = || (Ranker::new(), SampleRows::new(y_true, y_score, (n, l)));
         'windows: for window in (0..n).step_by(crate::row::parallel::WINDOW_ROWS) {
             let rows = window..n.min(window + crate::row::parallel::WINDOW_ROWS);
-            let shared: &[Lane<'_, M>] = lanes;
+            let shared: &[VectorLane<'_, M>] = lanes;
             // Per chunk: its rows' values end to end, where each row's end, and the error
             // that stopped it (a matrix that broke its contract since the validation).
             let chunks =
@@ -450,7 +450,7 @@ pub(super) fn vectors_parallel<M, T, Y, S>(
 }
 
 /// Whether a lane reads the columns (the macro and weighted averages).
-fn reads_columns<M>(lane: &Lane<'_, M>) -> bool {
+fn reads_columns<M>(lane: &VectorLane<'_, M>) -> bool {
     matches!(lane.average, Average::Macro | Average::Weighted)
 }
 
@@ -511,12 +511,12 @@ where
 {
     /// The reader of the columns, none when no running lane of `lanes` reads them.
     fn new<M>(
-        lanes: &[Lane<'_, M>],
+        lanes: &[VectorLane<'_, M>],
         cells: &'a Cells<T, Y::Elem>,
         matrices: (&'a Y, &'a S),
         shape: (usize, usize),
     ) -> Self {
-        // `evaluate_lanes` asked for the copy unless it found the columns in place.
+        // `evaluate_vector_lanes` asked for the copy unless it found the columns in place.
         let source = match (&cells.by_column, cells.in_place) {
             (Some(copied), _) => Some(Source::Copied(copied)),
             (None, Some(InPlace::Columns)) => Some(Source::Lent),

@@ -17,7 +17,7 @@
 //!   `medians.rs`: R's median of a class, of one vector or of a pool in pieces (pROC's
 //!   automatic direction).
 //! * `means.rs`: how the per-vector values are combined (the undefined rule and the mean).
-//! * `lanes.rs`: one metric's progress (`Lane`) and one vector ranked for every lane.
+//! * `lanes.rs`: one metric's progress (`VectorLane`) and one vector ranked for every lane.
 //! * `cells.rs`: the cells, read and validated once, copied by column or by row (the pool).
 //! * `columns.rs`, `samples.rs`, `pooled.rs`: the vectors of each averaging (label-wise, per
 //!   sample, micro; the micro pool also in pieces); `pool.rs`: the cells bucketed and cut into
@@ -346,7 +346,7 @@ where
     S: ScoreMatrix<T> + ?Sized,
 {
     let (run, check) = (drivers::vectors, drivers::check_all_rows);
-    drivers::evaluate_lanes(metrics, y_true, y_score, sample_weight, run, check)
+    drivers::evaluate_vector_lanes(metrics, y_true, y_score, sample_weight, run, check)
 }
 
 /// [`evaluate_many`] on the threads of the current rayon pool: bitwise the same values.
@@ -364,7 +364,7 @@ where
     Y::Elem: Sync,
     S: ScoreMatrix<T> + Sync + ?Sized,
 {
-    drivers::evaluate_lanes(
+    drivers::evaluate_vector_lanes(
         metrics,
         y_true,
         y_score,

@@ -2,7 +2,7 @@
 //! matrices (validated before), not from a copy of the cells.
 
 use super::cells::changed_shape;
-use super::lanes::{vector_values, Lane, Values, VectorPlan};
+use super::lanes::{vector_values, Values, VectorLane, VectorRankings};
 use super::vector::{Vector, VectorMetric, Weights};
 use crate::error::{Error, Input};
 use crate::kernel::Ranker;
@@ -46,8 +46,8 @@ impl<'a, Y: LabelMatrix + ?Sized, S: Matrix + ?Sized> SampleRows<'a, Y, S> {
     /// places).
     pub(super) fn values<M: VectorMetric, T: Score>(
         &mut self,
-        lanes: &[Lane<'_, M>],
-        plan: &VectorPlan,
+        lanes: &[VectorLane<'_, M>],
+        plan: &VectorRankings,
         i: usize,
         ranker: &mut Ranker,
         out: &mut Values,

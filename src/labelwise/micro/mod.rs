@@ -13,7 +13,7 @@ use self::buckets::{
 use self::fold::PieceSums;
 use self::windows::{cut_windows, window_cells, HeldWindow, Window};
 use super::cells::{changed_shape, count_relevant, Cells};
-use super::lanes::{fail, vector_values, wants, Lane, Values, VectorPlan};
+use super::lanes::{fail, vector_values, wants, Values, VectorLane, VectorRankings};
 use super::medians::{class_in, ClassMedians, PieceClasses};
 use super::vector::{Vector, VectorMetric, Weights};
 use super::Average;
@@ -29,7 +29,7 @@ use core::ops::Range;
 pub(super) const MAX_ITEMS: usize = u32::MAX as usize;
 
 /// Fails the micro lanes when the pool is too large for the kernel's u32 positions.
-pub(super) fn check_pool_size<M>(lanes: &mut [Lane<'_, M>], n: usize, l: usize) {
+pub(super) fn check_pool_size<M>(lanes: &mut [VectorLane<'_, M>], n: usize, l: usize) {
     let cell_count = n.saturating_mul(l);
     if wants(lanes, Average::Micro) && cell_count > MAX_ITEMS {
         let error = Error::TooManyItems {
@@ -42,7 +42,7 @@ pub(super) fn check_pool_size<M>(lanes: &mut [Lane<'_, M>], n: usize, l: usize) 
 
 /// The pooled cells as one vector (micro lanes that do not read pieces).
 pub(super) fn pooled_values<M: VectorMetric, T: Score, L>(
-    lanes: &[Lane<'_, M>],
+    lanes: &[VectorLane<'_, M>],
     cells: &Cells<T, L>,
     weights: Option<&[f64]>,
     l: usize,
@@ -55,14 +55,14 @@ pub(super) fn pooled_values<M: VectorMetric, T: Score, L>(
             labels,
             weights: weights.map_or(Weights::Unit, |w| Weights::PerRow(w, l)),
         };
-        let plan = VectorPlan::of_vectors(lanes, &[Average::Micro]);
+        let plan = VectorRankings::of_vectors(lanes, &[Average::Micro]);
         vector_values(lanes, &plan, &v, 0, &mut ranker, &mut values);
     }
     values
 }
 
 /// The rankings the piece-reading lanes ask for, and how a piece is ranked for them.
-pub(super) struct PiecePlans {
+pub(super) struct PieceRankings {
     rankings: Vec<Ranking>,
     /// Every lane reads only the relevant blocks: each piece is counted, not sorted.
     relevant_only: bool,
@@ -70,9 +70,9 @@ pub(super) struct PiecePlans {
     pub(super) medians: bool,
 }
 
-impl PiecePlans {
+impl PieceRankings {
     pub(super) fn new<M: VectorMetric>(
-        lanes: &[Lane<'_, M>],
+        lanes: &[VectorLane<'_, M>],
         items: usize,
         weighted: bool,
     ) -> Self {
@@ -89,7 +89,7 @@ impl PiecePlans {
         }
         let relevant_only =
             running().all(|lane| lane.metric.reads_only_relevant_blocks(weighted, items));
-        PiecePlans {
+        PieceRankings {
             rankings,
             relevant_only,
             medians: running().any(|lane| lane.metric.reads_scores()),
@@ -99,11 +99,11 @@ impl PiecePlans {
 
 /// Sums for each lane of a pool of `items` cells, before any piece.
 pub(super) fn first_sums<M: VectorMetric>(
-    lanes: &[Lane<'_, M>],
+    lanes: &[VectorLane<'_, M>],
     items: usize,
     weighted: bool,
 ) -> Vec<PieceSums> {
-    let sums = |lane: &Lane<'_, M>| match lane.pieces {
+    let sums = |lane: &VectorLane<'_, M>| match lane.pieces {
         true => lane.metric.piece_sums(items, weighted),
         // Never read: the lane's pool is ranked whole.
         false => PieceSums::Pairs(Default::default()),
@@ -149,7 +149,7 @@ impl<T: Score> PieceRanker<T> {
         &mut self,
         segments: &[Segment<'_, T, L>],
         weights: Option<&[f64]>,
-        plans: &PiecePlans,
+        plans: &PieceRankings,
         classes: &mut PieceClasses,
         mut each: impl FnMut(Ranking, &Vector<'_, T>, &RankedRow<'_>),
     ) {
@@ -206,8 +206,8 @@ impl<T: Score> PieceRanker<T> {
 
 /// Whether a running piece lane's sums read the pool's number of relevant cells (counted in a
 /// pass of its own, [`count_relevant`]).
-pub(super) fn reads_relevant<M>(lanes: &[Lane<'_, M>], sums: &[PieceSums]) -> bool {
-    let running = |lane: &Lane<'_, M>| lane.pieces && lane.failed.is_none();
+pub(super) fn reads_relevant<M>(lanes: &[VectorLane<'_, M>], sums: &[PieceSums]) -> bool {
+    let running = |lane: &VectorLane<'_, M>| lane.pieces && lane.failed.is_none();
     lanes
         .iter()
         .zip(sums)
@@ -216,7 +216,7 @@ pub(super) fn reads_relevant<M>(lanes: &[Lane<'_, M>], sums: &[PieceSums]) -> bo
 
 /// Whether `lane` reads the pieces under `ranking`.
 #[inline]
-pub(super) fn reads_piece<M>(lane: &Lane<'_, M>, ranking: Ranking) -> bool {
+pub(super) fn reads_piece<M>(lane: &VectorLane<'_, M>, ranking: Ranking) -> bool {
     lane.pieces && lane.failed.is_none() && lane.options.ranking == ranking
 }
 
@@ -230,7 +230,7 @@ pub(super) fn reads_piece<M>(lane: &Lane<'_, M>, ranking: Ranking) -> bool {
 /// Each piece is sorted (or, for metrics that read only its relevant blocks, counted) once
 /// and ranked once per policy.
 pub(super) fn micro_in_pieces<M, T, Y, S>(
-    lanes: &[Lane<'_, M>],
+    lanes: &[VectorLane<'_, M>],
     y_true: &Y,
     y_score: &S,
     weights: Option<&[f64]>,
@@ -251,7 +251,7 @@ where
     let mut ends = vec![0usize; BUCKETS + 1];
     bucketing.count(y_score, 0..n, &mut ends)?;
     let (pieces, total, split_groups) = cut_pieces(&mut ends);
-    let plans = PiecePlans::new(lanes, items, weights.is_some());
+    let plans = PieceRankings::new(lanes, items, weights.is_some());
     let mut sums = first_sums(lanes, items, weights.is_some());
     let Some(zero) = any_label(y_true, total)? else {
         // No cells: the pool is one empty piece, with no value to read the medians.
@@ -354,7 +354,7 @@ impl<Y: LabelMatrix + ?Sized, S: ?Sized> Placing<'_, Y, S> {
 /// Adds the value of each piece-reading lane's pooled ranking (its sums, from
 /// [`micro_in_pieces`]) to its mean; `sums`' error fails them.
 pub(super) fn finish_pieces<M: VectorMetric>(
-    lanes: &mut [Lane<'_, M>],
+    lanes: &mut [VectorLane<'_, M>],
     sums: Result<PooledSums, Error>,
 ) {
     let PooledSums { sums, medians } = match sums {

@@ -8,7 +8,7 @@ use core::ops::Range;
 
 use crate::error::Error;
 use crate::labelwise::cells::{changed_shape, count_relevant};
-use crate::labelwise::lanes::Lane;
+use crate::labelwise::lanes::VectorLane;
 use crate::labelwise::medians::{class_in, PieceClasses};
 use crate::labelwise::micro::buckets::{
     any_label, cut_pieces, key_range, to_offsets, Bucketing, Piece, Pool, Segment, BUCKETS,
@@ -16,7 +16,7 @@ use crate::labelwise::micro::buckets::{
 use crate::labelwise::micro::fold::PiecePart;
 use crate::labelwise::micro::windows::{cut_windows, window_cells, HeldWindow, Window};
 use crate::labelwise::micro::{
-    first_sums, micro_in_pieces, reads_piece, reads_relevant, PiecePlans, PieceRanker, Placing,
+    first_sums, micro_in_pieces, reads_piece, reads_relevant, PieceRanker, PieceRankings, Placing,
     PooledSums,
 };
 use crate::labelwise::vector::VectorMetric;
@@ -46,7 +46,7 @@ const PIECES_PER_THREAD: usize = 4;
 /// A piece gathered from the ranges holds its cells in another order than the sequential
 /// pool, but its equal keys (one bucket) in the same, pooled order: it ranks the same.
 pub(in crate::labelwise) fn micro_in_pieces_parallel<M, T, Y, S>(
-    lanes: &[Lane<'_, M>],
+    lanes: &[VectorLane<'_, M>],
     y_true: &Y,
     y_score: &S,
     weights: Option<&[f64]>,
@@ -110,7 +110,7 @@ where
         let relevant = counts.into_iter().sum::<Result<usize, _>>()?;
         sums.iter_mut().for_each(|s| s.set_relevant(relevant));
     }
-    let plans = PiecePlans::new(lanes, items, weights.is_some());
+    let plans = PieceRankings::new(lanes, items, weights.is_some());
     // The sums that work out each piece's part (parts read no relevant total).
     let first = first_sums(lanes, items, weights.is_some());
     // Where each bucket starts in each range's pool of every bucket.

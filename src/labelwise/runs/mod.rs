@@ -17,14 +17,16 @@ use std::borrow::Cow;
 
 use super::columns::column_weight;
 use super::drivers::new_lanes;
-use super::lanes::{add_values, fail, push_values, results, wants, Lane, Values, VectorPlan};
+use super::lanes::{
+    add_values, fail, push_values, results, wants, Values, VectorLane, VectorRankings,
+};
 use super::micro::{check_pool_size, MAX_ITEMS};
 use super::vector::{Vector, VectorMetric, Weights};
 use super::Average;
 use crate::error::{Error, RunsLimit};
 #[cfg(feature = "serde")]
 use crate::kernel::check_ranked;
-use crate::kernel::{merge_runs_into, pooled_runs, Ranker, Run};
+use crate::kernel::{merge_runs_into, pooled_runs, Ranker, ScoreRun};
 use crate::ties::{TieGrouping, TiePolicy};
 #[cfg(feature = "serde")]
 use crate::validate::check_label_count;
@@ -33,7 +35,7 @@ use crate::validate::check_label_count;
 #[derive(Debug, Clone, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct LabelRuns {
-    columns: Vec<Vec<Run>>,
+    columns: Vec<Vec<ScoreRun>>,
 }
 
 impl LabelRuns {
@@ -98,7 +100,7 @@ impl LabelRuns {
 
     /// Adds every run of `other` (same label count: the caller checks), each label's runs
     /// merged into `scratch`, whose buffer is then swapped with the label's old one.
-    pub(crate) fn merge(&mut self, other: &LabelRuns, scratch: &mut Vec<Run>) {
+    pub(crate) fn merge(&mut self, other: &LabelRuns, scratch: &mut Vec<ScoreRun>) {
         for (ours, theirs) in self.columns.iter_mut().zip(&other.columns) {
             merge_runs_into(ours, theirs, scratch);
             core::mem::swap(ours, scratch);
@@ -120,7 +122,7 @@ pub(crate) struct RunLevels {
     /// Bottom first; never empty.
     levels: Vec<LabelRuns>,
     /// The buffer merges write into ([`LabelRuns::merge`]); empty between merges.
-    scratch: Vec<Run>,
+    scratch: Vec<ScoreRun>,
 }
 
 impl RunLevels {
@@ -159,7 +161,7 @@ impl RunLevels {
     }
 
     /// Label j's runs, its levels merged (the smallest first).
-    pub(crate) fn column(&self, j: usize) -> Cow<'_, [Run]> {
+    pub(crate) fn column(&self, j: usize) -> Cow<'_, [ScoreRun]> {
         let mut columns = self
             .levels
             .iter()
@@ -227,7 +229,7 @@ impl RunLevels {
                 found: rows,
                 max: MAX_ITEMS,
             };
-            let per_item = |lane: &Lane<'_, M>| lane.options.ranking.ties.sharing().is_none();
+            let per_item = |lane: &VectorLane<'_, M>| lane.options.ranking.ties.sharing().is_none();
             fail(&mut lanes, per_item, error);
         }
         if wants(&lanes, Average::Micro) {
@@ -239,7 +241,7 @@ impl RunLevels {
         if wants(&lanes, Average::Macro) || wants(&lanes, Average::Weighted) {
             for j in 0..l {
                 let column = self.column(j);
-                let column: &[Run] = &column;
+                let column: &[ScoreRun] = &column;
                 values.clear();
                 let averages = [Average::Macro, Average::Weighted];
                 runs_values(&lanes, &averages, column, &mut ranker, &mut values);
@@ -283,7 +285,7 @@ pub(crate) fn check_runs<M: VectorMetric>(metric: &M) -> Result<(), Error> {
 
 /// Why `lane`'s metric cannot be valued from runs, if it cannot (the state takes no sample
 /// weights at all: the accumulator refuses them).
-fn refusal<M: VectorMetric>(lane: &Lane<'_, M>) -> Option<RunsLimit> {
+fn refusal<M: VectorMetric>(lane: &VectorLane<'_, M>) -> Option<RunsLimit> {
     let ties = lane.options.ranking.ties;
     if matches!(
         ties,
@@ -311,13 +313,13 @@ fn refusal<M: VectorMetric>(lane: &Lane<'_, M>) -> Option<RunsLimit> {
 /// `averages`: the runs ranked once per policy ([`vector_values`](super::lanes::vector_values)
 /// for runs).
 fn runs_values<M: VectorMetric>(
-    lanes: &[Lane<'_, M>],
+    lanes: &[VectorLane<'_, M>],
     averages: &[Average],
-    runs: &[Run],
+    runs: &[ScoreRun],
     ranker: &mut Ranker,
     out: &mut Values,
 ) {
-    let plan = VectorPlan::new(lanes, |lane| averages.contains(&lane.average));
+    let plan = VectorRankings::new(lanes, |lane| averages.contains(&lane.average));
     // The metrics read the blocks only: no scores, labels or weights of items.
     let v: Vector<'_, f64> = Vector {
         scores: &[],
