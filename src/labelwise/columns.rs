@@ -5,7 +5,8 @@
 use core::ops::Range;
 
 use super::lanes::{vector_values, wants, Values, VectorLane, VectorRankings};
-use super::vector::{Vector, VectorMetric, Weights};
+use super::vector::{Vector, Weights};
+use super::vector_metric::VectorMetric;
 use super::Average;
 use crate::error::{Error, Input};
 use crate::kernel::Ranker;

@@ -10,7 +10,7 @@ use super::lanes::{add_values, fail, results, wants, VectorLane, VectorRankings}
 use super::means::Means;
 use super::micro::{check_pool_size, finish_pieces, micro_in_pieces, pooled_values};
 use super::samples::SampleRows;
-use super::vector::VectorMetric;
+use super::vector_metric::VectorMetric;
 use super::{geometric_mean_policy, items_weighted, Average};
 use crate::error::{Error, LabelDomain};
 use crate::kernel::Ranker;

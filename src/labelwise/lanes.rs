@@ -2,7 +2,8 @@
 //! that reads it: sorted once per tie grouping, ranked once per policy.
 
 use super::means::Means;
-use super::vector::{Vector, VectorMetric};
+use super::vector::Vector;
+use super::vector_metric::VectorMetric;
 use super::{Average, LabelwiseOptions};
 use crate::error::Error;
 use crate::kernel::{RankedRow, Ranker, Ranking, Reach};

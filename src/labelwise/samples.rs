@@ -3,7 +3,8 @@
 
 use super::cells::changed_shape;
 use super::lanes::{vector_values, Values, VectorLane, VectorRankings};
-use super::vector::{Vector, VectorMetric, Weights};
+use super::vector::{Vector, Weights};
+use super::vector_metric::VectorMetric;
 use crate::error::{Error, Input};
 use crate::kernel::Ranker;
 use crate::matrix::{LabelMatrix, Matrix, RowReader, ScoreMatrix};

@@ -19,7 +19,7 @@ use crate::labelwise::micro::{
     first_sums, micro_in_pieces, reads_piece, reads_relevant, PieceRanker, PieceRankings, Placing,
     PooledSums,
 };
-use crate::labelwise::vector::VectorMetric;
+use crate::labelwise::vector_metric::VectorMetric;
 use crate::matrix::{LabelMatrix, ScoreMatrix};
 use crate::score::{Label, Score};
 

@@ -21,7 +21,8 @@ use super::lanes::{
     add_values, fail, push_values, results, wants, Values, VectorLane, VectorRankings,
 };
 use super::micro::{check_pool_size, MAX_ITEMS};
-use super::vector::{Vector, VectorMetric, Weights};
+use super::vector::{Vector, Weights};
+use super::vector_metric::VectorMetric;
 use super::Average;
 use crate::error::{Error, RunsLimit};
 #[cfg(feature = "serde")]
