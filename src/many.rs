@@ -14,7 +14,9 @@ use crate::row::state::mean_value;
 use crate::score::{Label, Score};
 use crate::sum::WeightedMean;
 use crate::ties::{TieGrouping, TiePolicy};
-use crate::validate::{check_indicator, check_scores, check_shapes, check_weights, read_labels};
+use crate::validate::{
+    check_indicator_if_asked, check_scores, check_shapes, check_weights, read_labels,
+};
 
 /// One metric's progress through the pass.
 struct RowLane<'m> {
@@ -93,17 +95,13 @@ where
             Err(e) => lane.failed = Some(e),
         }
     }
-    if lanes
-        .iter()
-        .any(|l| l.failed.is_none() && l.options.labels == LabelDomain::Indicator)
-    {
-        if let Err(e) = check_indicator(y_true, 0, &mut Default::default()) {
-            fail(
-                &mut lanes,
-                |l| l.options.labels == LabelDomain::Indicator,
-                e,
-            );
-        }
+    let running = lanes.iter().filter(|l| l.failed.is_none());
+    if let Err(e) = check_indicator_if_asked(y_true, running.map(|l| l.options.labels)) {
+        fail(
+            &mut lanes,
+            |l| l.options.labels == LabelDomain::Indicator,
+            e,
+        );
     }
     if let Some((n, l)) = shape {
         pass(&mut lanes, (y_true, y_score), weights, (n, l));

@@ -18,7 +18,7 @@ use crate::matrix::{LabelMatrix, Matrix, ScoreMatrix};
 use crate::score::{Label, Score};
 use crate::sum::with_headroom;
 use crate::ties::{TieGrouping, TiePolicy};
-use crate::validate::{check_scores, check_shapes, check_weights};
+use crate::validate::{check_indicator_if_asked, check_scores, check_shapes, check_weights};
 use core::ops::Range;
 
 /// The inputs a runner of the vectors reads: the cells, the matrices, the weights, (n, L).
@@ -132,17 +132,13 @@ where
         }
     };
     // scikit-learn's matrix-wide label-type check, as the row-wise metrics make it.
-    if lanes
-        .iter()
-        .any(|lane| lane.failed.is_none() && lane.options.labels == LabelDomain::Indicator)
-    {
-        if let Err(e) = crate::validate::check_indicator(y_true, 0, &mut Default::default()) {
-            fail(
-                &mut lanes,
-                |lane| lane.options.labels == LabelDomain::Indicator,
-                e,
-            );
-        }
+    let running = lanes.iter().filter(|lane| lane.failed.is_none());
+    if let Err(e) = check_indicator_if_asked(y_true, running.map(|lane| lane.options.labels)) {
+        fail(
+            &mut lanes,
+            |lane| lane.options.labels == LabelDomain::Indicator,
+            e,
+        );
     }
     // The cells, read once (in the layouts the averages need); each label domain validates
     // them once.
