@@ -1,5 +1,11 @@
 //! The pooled vector (the micro average): all n·L cells, each with its row's weight, ranked
 //! whole from the row copy, or a piece at a time from the input for a metric that reads pieces.
+//!
+//! * `buckets.rs`: the cells bucketed by the leading bits of their keys and cut into pieces.
+//! * `windows.rs`: the runs of pieces held at once, and the limit on the cells held.
+//! * `fold.rs`: what a metric keeps of the pieces added so far, and what one piece adds.
+//! * `parallel.rs` (feature `rayon`): the pieces on the threads of a rayon pool.
+//! * this file: the pooled vector read whole, and the serial driver of the pieces.
 
 pub(in crate::labelwise) mod buckets;
 pub(crate) mod fold;

@@ -10,6 +10,9 @@
 //! direction), no tolerance that groups no tie (`Within` of 0 or less, or NaN). [`refusal`]
 //! says which; the kernel ranks the runs into the very blocks it gives the samples
 //! ([`Ranker::rank_runs`]).
+//!
+//! Here: the runs and how they merge and are valued; `accumulator.rs`: the streaming
+//! [`LabelRunsAccumulator`](crate::LabelRunsAccumulator) that keeps them.
 
 pub(in crate::labelwise) mod accumulator;
 
