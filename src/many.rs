@@ -14,10 +14,12 @@ use crate::row::state::mean_value;
 use crate::score::{Label, Score};
 use crate::sum::WeightedMean;
 use crate::ties::{TieGrouping, TiePolicy};
-use crate::validate::{check_indicator, check_scores, check_shapes, check_weights, read_labels};
+use crate::validate::{
+    check_indicator_if_asked, check_scores, check_shapes, check_weights, read_labels,
+};
 
 /// One metric's progress through the pass.
-struct Lane<'m> {
+struct RowLane<'m> {
     metric: &'m (dyn RowMetric + Sync),
     options: RowOptions,
     mean: WeightedMean,
@@ -41,15 +43,15 @@ where
     Y: LabelMatrix + ?Sized,
     S: ScoreMatrix<T> + ?Sized,
 {
-    evaluate_lanes(metrics, y_true, y_score, sample_weight, pass)
+    evaluate_row_lanes(metrics, y_true, y_score, sample_weight, pass)
 }
 
 /// What a row loop reads: the lanes, the matrices, the checked weights, (n, L).
-type Pass<'m, Y, S> = fn(&mut [Lane<'m>], (&Y, &S), Option<&[f64]>, (usize, usize));
+type Pass<'m, Y, S> = fn(&mut [RowLane<'m>], (&Y, &S), Option<&[f64]>, (usize, usize));
 
 /// Makes the checks one-shot evaluation makes before the first row, lets `pass` run the rows,
 /// and gives each lane's result.
-fn evaluate_lanes<'m, T, Y, S>(
+fn evaluate_row_lanes<'m, T, Y, S>(
     metrics: &[&'m (dyn RowMetric + Sync)],
     y_true: &Y,
     y_score: &S,
@@ -61,11 +63,11 @@ where
     Y: LabelMatrix + ?Sized,
     S: ScoreMatrix<T> + ?Sized,
 {
-    let mut lanes: Vec<Lane<'_>> = metrics
+    let mut lanes: Vec<RowLane<'_>> = metrics
         .iter()
         .map(|&metric| {
             let options = metric.options();
-            Lane {
+            RowLane {
                 metric,
                 options,
                 mean: WeightedMean::new(options.summation),
@@ -93,17 +95,13 @@ where
             Err(e) => lane.failed = Some(e),
         }
     }
-    if lanes
-        .iter()
-        .any(|l| l.failed.is_none() && l.options.labels == LabelDomain::Indicator)
-    {
-        if let Err(e) = check_indicator(y_true, 0, &mut Default::default()) {
-            fail(
-                &mut lanes,
-                |l| l.options.labels == LabelDomain::Indicator,
-                e,
-            );
-        }
+    let running = lanes.iter().filter(|l| l.failed.is_none());
+    if let Err(e) = check_indicator_if_asked(y_true, running.map(|l| l.options.labels)) {
+        fail(
+            &mut lanes,
+            |l| l.options.labels == LabelDomain::Indicator,
+            e,
+        );
     }
     if let Some((n, l)) = shape {
         pass(&mut lanes, (y_true, y_score), weights, (n, l));
@@ -133,11 +131,11 @@ where
     Y: LabelMatrix + Sync + ?Sized,
     S: ScoreMatrix<T> + Sync + ?Sized,
 {
-    evaluate_lanes(metrics, y_true, y_score, sample_weight, pass_parallel)
+    evaluate_row_lanes(metrics, y_true, y_score, sample_weight, pass_parallel)
 }
 
 /// Records `error` for every lane still running that `which` selects.
-fn fail(lanes: &mut [Lane<'_>], which: impl Fn(&Lane<'_>) -> bool, error: Error) {
+fn fail(lanes: &mut [RowLane<'_>], which: impl Fn(&RowLane<'_>) -> bool, error: Error) {
     for lane in lanes.iter_mut().filter(|l| l.failed.is_none() && which(l)) {
         lane.failed = Some(error.clone());
     }
@@ -154,13 +152,13 @@ struct Task {
 /// How every row is ranked, worked out once: the tasks in order (under each grouping, the full
 /// rankings first, sharing one sort of the row, then the other reaches, each under every
 /// policy), the label domains to check.
-struct RowPlan {
+struct RowRankings {
     tasks: Vec<Task>,
     domains: Vec<LabelDomain>,
 }
 
-impl RowPlan {
-    fn new(lanes: &[Lane<'_>]) -> Self {
+impl RowRankings {
+    fn new(lanes: &[RowLane<'_>]) -> Self {
         let mut groupings: Vec<(TieGrouping, Vec<TiePolicy>)> = Vec::new();
         for lane in lanes {
             let r = lane.options.ranking;
@@ -173,7 +171,7 @@ impl RowPlan {
         // A lane that reads one end of the relevant labels, or those in the top k, reads them
         // as well in the ranking of all of them: where a lane of its ranking asks for that one,
         // it shares it (the row is counted once for both, not once per reach).
-        let reach_of = |lane: &Lane<'_>| match lane.reach {
+        let reach_of = |lane: &RowLane<'_>| match lane.reach {
             RowReach::Gathered(Reach::End(_) | Reach::Top(_))
                 if lanes.iter().any(|other| {
                     other.options.ranking == lane.options.ranking
@@ -220,7 +218,7 @@ impl RowPlan {
                 domains.push(lane.options.labels);
             }
         }
-        RowPlan { tasks, domains }
+        RowRankings { tasks, domains }
     }
 }
 
@@ -304,8 +302,8 @@ where
 /// running (`lanes` is read only, so that rows can be ranked in parallel and their outcomes
 /// added in order by [`add_outcomes`]).
 fn row_outcomes<T: Score, L: Label>(
-    lanes: &[Lane<'_>],
-    plan: &RowPlan,
+    lanes: &[RowLane<'_>],
+    plan: &RowRankings,
     row: Result<(&[T], &[L]), Error>,
     (i, l): (usize, usize),
     scratch: &mut RowScratch,
@@ -420,7 +418,7 @@ fn row_outcomes<T: Score, L: Label>(
 
 /// Adds one row's outcomes (`outcomes`, whose errors are in `errors`), of weight `w`, to their
 /// lanes; a lane stops at its first error.
-fn add_outcomes(lanes: &mut [Lane<'_>], outcomes: &[Outcome], errors: &[Error], w: f64) {
+fn add_outcomes(lanes: &mut [RowLane<'_>], outcomes: &[Outcome], errors: &[Error], w: f64) {
     for &outcome in outcomes {
         let (Outcome::Value(k, _) | Outcome::Skip(k) | Outcome::Failed(k, _)) = outcome;
         let Some(lane) = lanes
@@ -439,7 +437,7 @@ fn add_outcomes(lanes: &mut [Lane<'_>], outcomes: &[Outcome], errors: &[Error], 
 
 /// The row loop.
 fn pass<T, Y, S>(
-    lanes: &mut [Lane<'_>],
+    lanes: &mut [RowLane<'_>],
     (y_true, y_score): (&Y, &S),
     weights: Option<&[f64]>,
     (n, l): (usize, usize),
@@ -448,7 +446,7 @@ fn pass<T, Y, S>(
     Y: LabelMatrix + ?Sized,
     S: ScoreMatrix<T> + ?Sized,
 {
-    let plan = RowPlan::new(lanes);
+    let plan = RowRankings::new(lanes);
     let mut truth = RowReader::new(y_true, Input::Labels);
     let mut scores = RowReader::new(y_score, Input::Scores);
     let mut scratch = RowScratch::new(l);
@@ -469,7 +467,7 @@ fn pass<T, Y, S>(
 /// window at a time, the window's outcomes added in row order.
 #[cfg(feature = "rayon")]
 fn pass_parallel<T, Y, S>(
-    lanes: &mut [Lane<'_>],
+    lanes: &mut [RowLane<'_>],
     (y_true, y_score): (&Y, &S),
     weights: Option<&[f64]>,
     (n, l): (usize, usize),
@@ -478,7 +476,7 @@ fn pass_parallel<T, Y, S>(
     Y: LabelMatrix + Sync + ?Sized,
     S: ScoreMatrix<T> + Sync + ?Sized,
 {
-    let plan = RowPlan::new(lanes);
+    let plan = RowRankings::new(lanes);
     let chunk = CHUNK_ROWS;
     // Outcomes held at once (16 bytes each): a window's rows times the lanes, at most about
     // WINDOW_ROWS of them unless that leaves fewer than 8 chunks to share.
@@ -488,7 +486,7 @@ fn pass_parallel<T, Y, S>(
             return;
         }
         let rows = first..n.min(first + window);
-        let shared: &[Lane<'_>] = lanes;
+        let shared: &[RowLane<'_>] = lanes;
         let scratch = || {
             let readers = (
                 RowReader::new(y_true, Input::Labels),

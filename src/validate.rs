@@ -312,6 +312,23 @@ pub(crate) fn admit(value: f64, seen: &mut IndicatorValues) -> bool {
             .is_some()
 }
 
+/// The matrix-wide [`check_indicator`] that evaluating many metrics in one pass makes before
+/// the first row: once, and only where one of `domains` (those of the metrics still running)
+/// is [`LabelDomain::Indicator`]; its error goes to every such metric.
+pub(crate) fn check_indicator_if_asked<Y>(
+    y_true: &Y,
+    mut domains: impl Iterator<Item = LabelDomain>,
+) -> Result<(), Error>
+where
+    Y: LabelMatrix + ?Sized,
+{
+    if domains.any(|d| d == LabelDomain::Indicator) {
+        check_indicator(y_true, 0, &mut Default::default())
+    } else {
+        Ok(())
+    }
+}
+
 /// [`check_indicator`] on `rows`; with `until_known`, stops at the row where both label
 /// values are known. Returns the row where it stopped (`rows.end` when it did not).
 pub(crate) fn check_indicator_rows<Y>(

@@ -20,9 +20,7 @@ use rankmetrics::RowMajor;
 
 #[path = "../../benches/common/mod.rs"]
 mod common;
-#[allow(dead_code, unused_imports)] // the bench calls only `compare`, not the unit tests
-#[path = "../src/compare.rs"]
-mod compare;
+use rankmetrics_cli::compare;
 
 use common::{Input, LABELS};
 

@@ -2,21 +2,6 @@
 //! and `rankmetrics compare --help` describe the commands.
 #![forbid(unsafe_code)]
 
-mod args;
-mod compare;
-mod example;
-mod input;
-mod notes;
-mod npy;
-mod output;
-mod plot;
-mod progress;
-mod provenance;
-mod runs_check;
-mod sha256;
-mod stream;
-mod tie_note;
-
 use std::io::Write as _;
 use std::process::ExitCode;
 
@@ -25,11 +10,12 @@ use clap::Parser as _;
 use rankmetrics::registry::{Convention, Preset};
 use rankmetrics::{Error, Matrix as _, RowMajor};
 
-use args::{Cli, Command, CompareArgs, DataArgs, EvalArgs, Format};
-use input::Inputs;
-use output::Outcome;
-use progress::Progress;
-use provenance::{Provenance, Shapes};
+use rankmetrics_cli::args::{self, Cli, Command, CompareArgs, DataArgs, EvalArgs, Format};
+use rankmetrics_cli::input::{self, Inputs};
+use rankmetrics_cli::output::{self, Outcome};
+use rankmetrics_cli::progress::Progress;
+use rankmetrics_cli::provenance::{Provenance, Shapes};
+use rankmetrics_cli::{compare, example, footnotes, plot, stream, tie_note};
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -314,7 +300,7 @@ fn compare(args: &CompareArgs) -> Result<ExitCode, String> {
         output::write_atomically(path, svg.as_bytes())?;
     }
     // The footnotes read the inputs again: only the formats for people print them.
-    let notes = || notes::Notes::new(&rows, &y_true, &y_score, inputs.weights.as_deref());
+    let notes = || footnotes::Notes::new(&rows, &y_true, &y_score, inputs.weights.as_deref());
     print(&match (args.format, provenance?) {
         (Format::Table, _) => output::compare_table(&rows, &notes()),
         (Format::Json, Some(p)) => output::compare_json(&rows, inputs.weights.is_some(), &p),

@@ -6,7 +6,6 @@ use std::io::Read;
 /// An array read whole from an `.npy` file (by tests and the fuzz harness): values row-major, and its shape as `(rows, cols)`
 /// (a 1-D array of n values is n rows of one column).
 #[derive(Debug, Clone, PartialEq)]
-#[allow(dead_code)] // the command streams; fuzz/harness/readers.rs parses whole files
 pub struct NpyArray {
     pub data: Vec<f64>,
     pub rows: usize,
@@ -192,7 +191,6 @@ impl Header {
 }
 
 /// Parses a whole `.npy` file. Errors say what was expected and what was found.
-#[allow(dead_code)] // the command streams; fuzz/harness/readers.rs parses whole files
 pub fn parse(bytes: &[u8]) -> Result<NpyArray, String> {
     let mut data = bytes;
     let header = read_header(&mut data).map_err(|e| e.to_string())??;

@@ -8,7 +8,7 @@ use rankmetrics::{Error, LabelDomain};
 use serde_json::Value;
 
 use crate::compare::{torchmetrics_dtype, Cell, Column, Row};
-use crate::notes::{Flag, Notes};
+use crate::footnotes::{Flag, Notes};
 use crate::provenance::Provenance;
 
 /// One requested metric and what it gave.

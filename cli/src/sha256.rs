@@ -2,9 +2,8 @@
 //! the hash `sha256sum FILE` prints, so a reader can check which file a result came from.
 //! Computed by the `sha2` crate, which uses the CPU's SHA instructions where it has them
 //! (x86-64's SHA extensions, ARMv8's): every JSON, CSV and Markdown output on files hashes
-//! them, and the portable computation took longer than reading and evaluating the data
-//! (about 0.3 s of `eval`'s 0.50 s on 100,000 × 100 scores; docs/performance.md, "Reading
-//! and hashing the inputs").
+//! them, and the portable computation takes longer than reading and evaluating the data
+//! (docs/performance.md, "Reading and hashing the inputs").
 
 use std::io::Read;
 use std::path::Path;

@@ -4,7 +4,7 @@
 //! label's distinct scores with their counts where that gives the exact value. Where it does
 //! not (weights, ties ordered by position, per-sample averages, pROC's direction) every chunk
 //! is kept instead, once, and every preset evaluated on them at the end. Runs of scores that
-//! rarely repeat ([`RunsCheck`]) leave the stream, and those presets are evaluated on the data
+//! rarely repeat (`RunsCheck`) leave the stream, and those presets are evaluated on the data
 //! read whole;
 //! the label-wise presets of data that fits in one chunk are evaluated on it at once, as one
 //! shot. The rows of a chunk are ranked on the threads of the global rayon pool (`--threads`),
@@ -31,7 +31,7 @@ use crate::runs_check::RunsCheck;
 /// error is evaluated again on the whole data, read whole, so that its error is exactly the
 /// one-shot evaluation's (which checks, for one, every weight before any row); so is every
 /// preset when the weight file's length differs from the data's, and every label-wise preset
-/// whose scores rarely repeat ([`RunsCheck`]).
+/// whose scores rarely repeat (`RunsCheck`).
 ///
 /// # Errors
 /// A file that cannot be read or parsed, or label and score files of different lengths.

@@ -4,16 +4,6 @@
 //! `cargo test` checks that no input the fuzzers kept panics or breaks a checked property.
 //! Long fuzzing runs: docs/fuzzing.md.
 
-// The command's reader modules, compiled in as the `readers` fuzz target does.
-#[path = "../src/input/mod.rs"]
-#[allow(dead_code)]
-mod input;
-#[path = "../src/npy.rs"]
-#[allow(dead_code)]
-mod npy;
-#[path = "../src/progress.rs"]
-#[allow(dead_code)]
-mod progress;
 #[path = "../../fuzz/harness/readers.rs"]
 mod readers;
 

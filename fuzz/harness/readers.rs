@@ -8,9 +8,9 @@
 
 use std::path::PathBuf;
 
-use crate::input::{decide_first_lines, FirstLines, InputFormat, Inputs, ReadOptions};
-use crate::npy;
-use crate::progress::Progress;
+use rankmetrics_cli::input::{decide_first_lines, FirstLines, InputFormat, Inputs, ReadOptions};
+use rankmetrics_cli::npy;
+use rankmetrics_cli::progress::Progress;
 
 /// File names the command treats differently (by extension), and plain ones.
 const NAMES: [&str; 10] = [

@@ -147,8 +147,8 @@ impl Intervals {
     }
 
     /// [`locate_batch_body`](Self::locate_batch_body) for the baseline CPU: `locate` one score
-    /// at a time, crowded buckets searched at once (without gathers, the branch-free loop was
-    /// slower than this: macro and micro AUC on B, 4–17%).
+    /// at a time, crowded buckets searched at once (without gathers, the branch-free loop is
+    /// slower than this).
     #[inline(always)]
     fn locate_each<T: Score>(lookup: Lookup<'_>, scores: &[T], at: &mut [usize]) {
         for (s, at) in scores.iter().zip(at.iter_mut()) {
@@ -170,7 +170,7 @@ impl Ranker {
     /// sorted; one pass in column order counts, for each relevant group, the items above and in
     /// it and, for each relevant member, the items of its group in lower columns. Returns the
     /// positions covered: all of them.
-    #[inline(never)] // inlined into `rank_gathered`, its loop compiled 20% slower (macro AUC on E)
+    #[inline(never)] // inlined into `rank_gathered`, its loop compiles slower
     pub(super) fn count_groups_in_one_pass<T: Score>(
         &mut self,
         scores: &[T],

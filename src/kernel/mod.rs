@@ -35,7 +35,7 @@ pub(crate) use path::{counts, counts_in_one_pass, may_count};
 pub use path::{set_kernel_path, KernelPath};
 #[cfg(feature = "serde")]
 pub(crate) use runs::check_ranked;
-pub(crate) use runs::{merge_runs_into, pooled_runs, Run};
+pub(crate) use runs::{merge_runs_into, pooled_runs, ScoreRun};
 pub(crate) use top::selects_top;
 
 use crate::score::Score;

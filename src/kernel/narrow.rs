@@ -66,9 +66,8 @@ crate::wide::wide! {
 
 /// The narrowed row is padded with NaN (neither above nor equal to any score) to a multiple
 /// of this many scores: the count's vector loop takes 32 f32 a step with AVX2 and leaves the
-/// rest to narrower loops, which on short rows (E's 20 labels) cost most of the count. (With
-/// AVX-512 it takes 64 a step; padding to 64 was measured no faster there on E's LRAP and
-/// ranking loss.)
+/// rest to narrower loops, which on short rows cost most of the count. (With AVX-512 it takes
+/// 64 a step; padding to 64 gains nothing there: docs/performance.md, "Measured choices".)
 const PADDED_TO: usize = 32;
 
 /// [`narrow_into`]'s loop.

@@ -18,7 +18,7 @@ use crate::ties::{TieGrouping, TiePolicy};
     derive(serde::Serialize, serde::Deserialize),
     serde(from = "(u64, u64, u64)", into = "(u64, u64, u64)")
 )]
-pub(crate) struct Run {
+pub(crate) struct ScoreRun {
     /// The score, as the items gave it (`-0.0` and `0.0` share a run: they tie).
     pub(crate) score: f64,
     /// Items labelled 1.
@@ -27,7 +27,7 @@ pub(crate) struct Run {
     pub(crate) irrelevant: u64,
 }
 
-impl Run {
+impl ScoreRun {
     /// The items holding the score (saturating: a state read back may hold any counts).
     #[cfg(feature = "serde")]
     pub(crate) fn items(&self) -> u64 {
@@ -35,9 +35,9 @@ impl Run {
     }
 }
 
-impl From<(u64, u64, u64)> for Run {
+impl From<(u64, u64, u64)> for ScoreRun {
     fn from((bits, relevant, irrelevant): (u64, u64, u64)) -> Self {
-        Run {
+        ScoreRun {
             score: f64::from_bits(bits),
             relevant,
             irrelevant,
@@ -45,8 +45,8 @@ impl From<(u64, u64, u64)> for Run {
     }
 }
 
-impl From<Run> for (u64, u64, u64) {
-    fn from(run: Run) -> Self {
+impl From<ScoreRun> for (u64, u64, u64) {
+    fn from(run: ScoreRun) -> Self {
         (run.score.to_bits(), run.relevant, run.irrelevant)
     }
 }
@@ -57,7 +57,7 @@ impl Ranker {
     /// [`sort`](Self::sort) groups them. The items' order is not kept, so the (key, relevant)
     /// pairs are sorted whole: pattern-defeating quicksort takes few distinct scores (rounded
     /// probabilities, a floor score) in near-linear time, where the radix sort makes every pass.
-    pub(crate) fn runs(&mut self, scores: &[f64], labels: &[f64]) -> Vec<Run> {
+    pub(crate) fn runs(&mut self, scores: &[f64], labels: &[f64]) -> Vec<ScoreRun> {
         self.forget_assignment();
         let keys = &mut self.keys;
         keys.clear();
@@ -77,14 +77,14 @@ impl Ranker {
 
 /// Runs from (descending key, relevant, irrelevant) triples sorted by key: the counts of one
 /// key added into one run, whose score is read back from its key.
-fn coalesced(sorted: impl Iterator<Item = (u64, u64, u64)>) -> Vec<Run> {
-    let mut out: Vec<Run> = Vec::new();
+fn coalesced(sorted: impl Iterator<Item = (u64, u64, u64)>) -> Vec<ScoreRun> {
+    let mut out: Vec<ScoreRun> = Vec::new();
     let mut last = None;
     for (k, relevant, irrelevant) in sorted {
         if last != Some(k) {
-            out.push(Run {
+            out.push(ScoreRun {
                 score: score_of(k),
-                ..Run::default()
+                ..ScoreRun::default()
             });
             last = Some(k);
         }
@@ -108,14 +108,14 @@ fn score_of(key: u64) -> f64 {
 }
 
 /// A run's place in best-first order (the kernel's descending key).
-fn key(run: &Run) -> u64 {
+fn key(run: &ScoreRun) -> u64 {
     !run.score.order_key()
 }
 
 /// Checks that `runs` read back from a serialised state are best first with distinct, finite
 /// scores (0.0, not -0.0), and none is empty.
 #[cfg(feature = "serde")]
-pub(crate) fn check_ranked(runs: &[Run]) -> Result<(), crate::error::StateFault> {
+pub(crate) fn check_ranked(runs: &[ScoreRun]) -> Result<(), crate::error::StateFault> {
     use crate::error::StateFault;
     for (i, r) in runs.iter().enumerate() {
         if !(r.score.is_finite() && r.score.to_bits() != (-0.0f64).to_bits() && r.items() > 0) {
@@ -131,7 +131,7 @@ pub(crate) fn check_ranked(runs: &[Run]) -> Result<(), crate::error::StateFault>
 
 /// The runs of `a` and `b` (each best first) together into `out` (cleared first), best
 /// first, runs of one score added.
-pub(crate) fn merge_runs_into(a: &[Run], b: &[Run], out: &mut Vec<Run>) {
+pub(crate) fn merge_runs_into(a: &[ScoreRun], b: &[ScoreRun], out: &mut Vec<ScoreRun>) {
     out.clear();
     out.reserve(a.len() + b.len());
     let (mut i, mut j) = (0, 0);
@@ -139,7 +139,7 @@ pub(crate) fn merge_runs_into(a: &[Run], b: &[Run], out: &mut Vec<Run>) {
         let (kx, ky) = (key(x), key(y));
         out.push(if kx == ky {
             (i, j) = (i + 1, j + 1);
-            Run {
+            ScoreRun {
                 score: x.score,
                 relevant: x.relevant + y.relevant,
                 irrelevant: x.irrelevant + y.irrelevant,
@@ -159,8 +159,10 @@ pub(crate) fn merge_runs_into(a: &[Run], b: &[Run], out: &mut Vec<Run>) {
 /// The runs of several vectors pooled (the micro average's), best first: one sort of all the
 /// runs, runs of one score added (not a merge per vector, which would walk the growing pool
 /// once per vector).
-pub(crate) fn pooled_runs<'a>(vectors: impl IntoIterator<Item = &'a Vec<Run>>) -> Vec<Run> {
-    let mut all: Vec<Run> = vectors.into_iter().flatten().copied().collect();
+pub(crate) fn pooled_runs<'a>(
+    vectors: impl IntoIterator<Item = &'a Vec<ScoreRun>>,
+) -> Vec<ScoreRun> {
+    let mut all: Vec<ScoreRun> = vectors.into_iter().flatten().copied().collect();
     all.sort_unstable_by_key(key);
     coalesced(all.iter().map(|r| (key(r), r.relevant, r.irrelevant)))
 }
@@ -172,7 +174,7 @@ impl Ranker {
     /// order a tie group by its items' positions.
     pub(crate) fn rank_runs<'a>(
         &'a mut self,
-        runs: &[Run],
+        runs: &[ScoreRun],
         ranking: Ranking,
     ) -> Option<RankedRow<'a>> {
         let sharing = ranking.ties.sharing();
@@ -196,7 +198,7 @@ impl Ranker {
         let mut start = 0usize;
         for &(first, len) in groups.iter() {
             let group = &runs[first..first + len];
-            let count = |class: fn(&Run) -> u64| group.iter().map(class).sum::<u64>() as usize;
+            let count = |class: fn(&ScoreRun) -> u64| group.iter().map(class).sum::<u64>() as usize;
             let (relevant, irrelevant) = (count(|r| r.relevant), count(|r| r.irrelevant));
             let items = relevant + irrelevant;
             if sharing.is_some() {
@@ -250,7 +252,7 @@ impl Ranker {
 /// grouping is exact (runs have distinct scores), Weka's anchored groups otherwise, formed as
 /// [`group`](Ranker::group) forms them on the items (for `eps > 0`: a smaller or NaN `eps`
 /// splits a run's items, which the label-wise runs refuse).
-fn group_runs(runs: &[Run], grouping: TieGrouping, groups: &mut Vec<(usize, usize)>) {
+fn group_runs(runs: &[ScoreRun], grouping: TieGrouping, groups: &mut Vec<(usize, usize)>) {
     groups.clear();
     match grouping {
         TieGrouping::Exact => groups.extend((0..runs.len()).map(|i| (i, 1))),
@@ -277,21 +279,21 @@ mod tests {
     use crate::labelwise::pairs::tests::draws;
 
     /// The runs of a vector, best first.
-    fn runs_of(scores: &[f64], gains: &[f64]) -> Vec<Run> {
+    fn runs_of(scores: &[f64], gains: &[f64]) -> Vec<ScoreRun> {
         let mut items: Vec<(u64, f64, f64)> = scores
             .iter()
             .zip(gains)
             .map(|(&s, &g)| (!s.order_key(), s, g))
             .collect();
         items.sort_by_key(|i| i.0);
-        let mut runs: Vec<(u64, Run)> = Vec::new();
+        let mut runs: Vec<(u64, ScoreRun)> = Vec::new();
         for (key, score, gain) in items {
             if runs.last().map_or(true, |r| r.0 != key) {
                 runs.push((
                     key,
-                    Run {
+                    ScoreRun {
                         score: score + 0.0,
-                        ..Run::default()
+                        ..ScoreRun::default()
                     },
                 ));
             }
@@ -362,7 +364,7 @@ mod tests {
 
     #[test]
     fn policies_that_read_the_items_order_are_refused() {
-        let runs = [Run {
+        let runs = [ScoreRun {
             score: 0.5,
             relevant: 1,
             irrelevant: 1,

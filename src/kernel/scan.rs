@@ -12,9 +12,8 @@ crate::wide::wide! {
 }
 
 /// [`count_above_and_equal`]'s loop. Branch-free, so it vectorises; u32 counters (rows have at
-/// most u32::MAX labels) keep f32 comparisons four to a register, where u64 ones halve them.
-/// (u64 counters for f64 scores were measured: 11–14% faster on the tied rows of shape C, 3–5%
-/// slower on B and D.)
+/// most u32::MAX labels) keep f32 comparisons four to a register, where u64 ones halve them
+/// (for f64 scores, docs/performance.md, "Measured choices").
 #[inline(always)]
 fn count_above_and_equal_body<T: Score>(scores: &[T], t: T) -> (usize, usize) {
     let (mut above, mut equal) = (0u32, 0u32);
@@ -29,8 +28,8 @@ crate::wide::wide! {
     /// [`count_above_and_equal`], and whether some label scores near `t` without equalling
     /// it: above it by less than `eps`, or below it by less than `eps`, the difference taken in
     /// f64 as tolerance grouping ([`TieGrouping::Within`](crate::TieGrouping::Within)) takes it
-    /// (scores are finite). One pass for both, where two cost half as much again (MULAN's
-    /// is-error on 100,000 × 100: the separate check was 23–30% of the time).
+    /// (scores are finite). One pass for both: a separate check costs a second walk over the
+    /// row.
     pub(super) fn count_above_equal_near<T: Score>(scores: &[T], t: T, eps: f64) -> (usize, usize, bool) = count_above_equal_near_body;
 }
 

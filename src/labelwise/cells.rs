@@ -36,7 +36,7 @@ where
 
 /// The relevant cells (non-zero labels) of `rows`, in a pass over their labels: the number of
 /// a pooled ranking's relevant items, which the folds of its relevant blocks read before the first
-/// piece ([`PieceSums::reads_relevant`](super::piece_sums::PieceSums::reads_relevant)).
+/// piece ([`PieceSums::reads_relevant`](super::micro::fold::PieceSums::reads_relevant)).
 pub(super) fn count_relevant<Y: LabelMatrix + ?Sized>(
     y_true: &Y,
     rows: Range<usize>,

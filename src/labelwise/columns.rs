@@ -4,8 +4,9 @@
 
 use core::ops::Range;
 
-use super::lanes::{vector_values, wants, Lane, Values, VectorPlan};
-use super::vector::{Vector, VectorMetric, Weights};
+use super::lanes::{vector_values, wants, Values, VectorLane, VectorRankings};
+use super::vector::{Vector, Weights};
+use super::vector_metric::VectorMetric;
 use super::Average;
 use crate::error::{Error, Input};
 use crate::kernel::Ranker;
@@ -17,8 +18,8 @@ use crate::sum::ExactSum;
 /// weight (the weighted average's weight of the column; 0 when no lane averages by weight,
 /// which never reads it).
 pub(super) fn column_values<M: VectorMetric, T: Score>(
-    lanes: &[Lane<'_, M>],
-    plan: &VectorPlan,
+    lanes: &[VectorLane<'_, M>],
+    plan: &VectorRankings,
     (scores, labels): (&[T], &[f64]),
     weights: Option<&[f64]>,
     j: usize,

@@ -6,11 +6,11 @@ use super::columns::{
     column_values, column_weight, columns_in_place, lends_columns, lent_whole,
     positive_weight_total, read_block, InPlace, BLOCK_COLUMNS,
 };
-use super::lanes::{add_values, fail, results, wants, Lane, VectorPlan};
+use super::lanes::{add_values, fail, results, wants, VectorLane, VectorRankings};
 use super::means::Means;
-use super::pooled::{check_pool_size, finish_pieces, micro_in_pieces, pooled_values};
+use super::micro::{check_pool_size, finish_pieces, micro_in_pieces, pooled_values};
 use super::samples::SampleRows;
-use super::vector::VectorMetric;
+use super::vector_metric::VectorMetric;
 use super::{geometric_mean_policy, items_weighted, Average};
 use crate::error::{Error, LabelDomain};
 use crate::kernel::Ranker;
@@ -18,12 +18,12 @@ use crate::matrix::{LabelMatrix, Matrix, ScoreMatrix};
 use crate::score::{Label, Score};
 use crate::sum::with_headroom;
 use crate::ties::{TieGrouping, TiePolicy};
-use crate::validate::{check_scores, check_shapes, check_weights};
+use crate::validate::{check_indicator_if_asked, check_scores, check_shapes, check_weights};
 use core::ops::Range;
 
 /// The inputs a runner of the vectors reads: the cells, the matrices, the weights, (n, L).
-pub(super) type Run<'a, M, T, Y, S> = fn(
-    &mut [Lane<'a, M>],
+pub(super) type LaneRunner<'a, M, T, Y, S> = fn(
+    &mut [VectorLane<'a, M>],
     &Cells<T, <Y as Matrix>::Elem>,
     (&Y, &S),
     Option<&[f64]>,
@@ -101,12 +101,12 @@ where
 
 /// Validates, reads the cells once and lets `run` value the vectors; the lanes' results.
 /// `check` validates the rows where no copy of them is made.
-pub(super) fn evaluate_lanes<'m, M, T, Y, S>(
+pub(super) fn evaluate_vector_lanes<'m, M, T, Y, S>(
     metrics: &'m [M],
     y_true: &Y,
     y_score: &S,
     sample_weight: Option<&[f64]>,
-    run: Run<'m, M, T, Y, S>,
+    run: LaneRunner<'m, M, T, Y, S>,
     check: Check<Y, S>,
 ) -> Vec<Result<f64, Error>>
 where
@@ -132,17 +132,13 @@ where
         }
     };
     // scikit-learn's matrix-wide label-type check, as the row-wise metrics make it.
-    if lanes
-        .iter()
-        .any(|lane| lane.failed.is_none() && lane.options.labels == LabelDomain::Indicator)
-    {
-        if let Err(e) = crate::validate::check_indicator(y_true, 0, &mut Default::default()) {
-            fail(
-                &mut lanes,
-                |lane| lane.options.labels == LabelDomain::Indicator,
-                e,
-            );
-        }
+    let running = lanes.iter().filter(|lane| lane.failed.is_none());
+    if let Err(e) = check_indicator_if_asked(y_true, running.map(|lane| lane.options.labels)) {
+        fail(
+            &mut lanes,
+            |lane| lane.options.labels == LabelDomain::Indicator,
+            e,
+        );
     }
     // The cells, read once (in the layouts the averages need); each label domain validates
     // them once.
@@ -190,7 +186,7 @@ where
     // given where the values read them scaled.
     let weights = weights.map(|(given, scaled)| {
         if scaled.exponent != 0 && wants(&lanes, Average::Weighted) {
-            let weighted = |lane: &Lane<'_, M>| lane.average == Average::Weighted;
+            let weighted = |lane: &VectorLane<'_, M>| lane.average == Average::Weighted;
             let total = match scaled.exact {
                 true => Ok(None),
                 false => positive_weight_total(y_true, given, (n, l)).map(Some),
@@ -224,7 +220,7 @@ pub(super) fn new_lanes<M: VectorMetric>(
     metrics: &[M],
     l_in: usize,
     weighted: bool,
-) -> Vec<Lane<'_, M>> {
+) -> Vec<VectorLane<'_, M>> {
     metrics
         .iter()
         .map(|metric| {
@@ -243,7 +239,7 @@ pub(super) fn new_lanes<M: VectorMetric>(
                 && metric.reads_pieces(weighted)
                 && o.ranking.grouping == TieGrouping::Exact
                 && !matches!(o.ranking.ties, TiePolicy::Random(_));
-            Lane {
+            VectorLane {
                 metric,
                 options: o,
                 average,
@@ -258,7 +254,7 @@ pub(super) fn new_lanes<M: VectorMetric>(
 /// Runs every lane over the vectors its averaging asks for: each vector sorted once per
 /// grouping, ranked once per policy; then the pooled ranking in pieces.
 pub(super) fn vectors<M, T, Y, S>(
-    lanes: &mut [Lane<'_, M>],
+    lanes: &mut [VectorLane<'_, M>],
     cells: &Cells<T, Y::Elem>,
     (y_true, y_score): (&Y, &S),
     weights: Option<&[f64]>,
@@ -275,7 +271,7 @@ pub(super) fn vectors<M, T, Y, S>(
     let (mut ranker, mut values) = (Ranker::new(), Vec::new());
     let mut columns = ColumnReader::new(lanes, cells, (y_true, y_score), (n, l));
     // Macro and weighted averages read the same columns: one read and sort serve both.
-    let plan = VectorPlan::of_vectors(lanes, &[Average::Macro, Average::Weighted]);
+    let plan = VectorRankings::of_vectors(lanes, &[Average::Macro, Average::Weighted]);
     'columns: for block in columns.blocks(1) {
         columns.read(block.clone());
         for j in block {
@@ -297,7 +293,7 @@ pub(super) fn vectors<M, T, Y, S>(
         }
     }
     if wants(lanes, Average::Samples) {
-        let plan = VectorPlan::of_vectors(lanes, &[Average::Samples]);
+        let plan = VectorRankings::of_vectors(lanes, &[Average::Samples]);
         let mut rows = SampleRows::new(y_true, y_score, (n, l));
         for i in 0..n {
             values.clear();
@@ -323,7 +319,7 @@ pub(super) fn vectors<M, T, Y, S>(
 /// [`vectors`] adds it, so each result is bitwise the same.
 #[cfg(feature = "rayon")]
 pub(super) fn vectors_parallel<M, T, Y, S>(
-    lanes: &mut [Lane<'_, M>],
+    lanes: &mut [VectorLane<'_, M>],
     cells: &Cells<T, Y::Elem>,
     (y_true, y_score): (&Y, &S),
     weights: Option<&[f64]>,
@@ -337,7 +333,7 @@ pub(super) fn vectors_parallel<M, T, Y, S>(
 {
     use rayon::prelude::*;
     check_pool_size(lanes, n, l);
-    let shared: &[Lane<'_, M>] = lanes;
+    let shared: &[VectorLane<'_, M>] = lanes;
     let pieces = shared
         .iter()
         .any(|lane| lane.pieces && lane.failed.is_none());
@@ -355,7 +351,7 @@ pub(super) fn vectors_parallel<M, T, Y, S>(
                 },
                 || {
                     pieces.then(|| {
-                        super::pooled_parallel::micro_in_pieces_parallel(
+                        super::micro::parallel::micro_in_pieces_parallel(
                             shared,
                             y_true,
                             y_score,
@@ -368,7 +364,7 @@ pub(super) fn vectors_parallel<M, T, Y, S>(
         },
         || {
             let reader = ColumnReader::new(shared, cells, (y_true, y_score), (n, l));
-            let plan = VectorPlan::of_vectors(shared, &[Average::Macro, Average::Weighted]);
+            let plan = VectorRankings::of_vectors(shared, &[Average::Macro, Average::Weighted]);
             // Four blocks a thread at least, so that the threads end together.
             let blocks: Vec<_> = reader.blocks(4 * rayon::current_num_threads()).collect();
             blocks
@@ -411,11 +407,11 @@ pub(super) fn vectors_parallel<M, T, Y, S>(
         }
     }
     if wants(lanes, Average::Samples) {
-        let plan = VectorPlan::of_vectors(lanes, &[Average::Samples]);
+        let plan = VectorRankings::of_vectors(lanes, &[Average::Samples]);
         let scratch = || (Ranker::new(), SampleRows::new(y_true, y_score, (n, l)));
         'windows: for window in (0..n).step_by(crate::row::parallel::WINDOW_ROWS) {
             let rows = window..n.min(window + crate::row::parallel::WINDOW_ROWS);
-            let shared: &[Lane<'_, M>] = lanes;
+            let shared: &[VectorLane<'_, M>] = lanes;
             // Per chunk: its rows' values end to end, where each row's end, and the error
             // that stopped it (a matrix that broke its contract since the validation).
             let chunks =
@@ -450,7 +446,7 @@ pub(super) fn vectors_parallel<M, T, Y, S>(
 }
 
 /// Whether a lane reads the columns (the macro and weighted averages).
-fn reads_columns<M>(lane: &Lane<'_, M>) -> bool {
+fn reads_columns<M>(lane: &VectorLane<'_, M>) -> bool {
     matches!(lane.average, Average::Macro | Average::Weighted)
 }
 
@@ -511,12 +507,12 @@ where
 {
     /// The reader of the columns, none when no running lane of `lanes` reads them.
     fn new<M>(
-        lanes: &[Lane<'_, M>],
+        lanes: &[VectorLane<'_, M>],
         cells: &'a Cells<T, Y::Elem>,
         matrices: (&'a Y, &'a S),
         shape: (usize, usize),
     ) -> Self {
-        // `evaluate_lanes` asked for the copy unless it found the columns in place.
+        // `evaluate_vector_lanes` asked for the copy unless it found the columns in place.
         let source = match (&cells.by_column, cells.in_place) {
             (Some(copied), _) => Some(Source::Copied(copied)),
             (None, Some(InPlace::Columns)) => Some(Source::Lent),

@@ -1,15 +1,16 @@
-//! One metric's progress through the vectors (a [`Lane`]), and one vector ranked for every lane
+//! One metric's progress through the vectors (a [`VectorLane`]), and one vector ranked for every lane
 //! that reads it: sorted once per tie grouping, ranked once per policy.
 
 use super::means::Means;
-use super::vector::{Vector, VectorMetric};
+use super::vector::Vector;
+use super::vector_metric::VectorMetric;
 use super::{Average, LabelwiseOptions};
 use crate::error::Error;
 use crate::kernel::{RankedRow, Ranker, Ranking, Reach};
 use crate::score::Score;
 
 /// One metric's progress through [`evaluate_many`](super::evaluate_many).
-pub(super) struct Lane<'m, M> {
+pub(super) struct VectorLane<'m, M> {
     pub(super) metric: &'m M,
     pub(super) options: LabelwiseOptions,
     pub(super) average: Average,
@@ -21,8 +22,8 @@ pub(super) struct Lane<'m, M> {
 
 /// Records `error` for every running lane that `which` selects.
 pub(super) fn fail<M>(
-    lanes: &mut [Lane<'_, M>],
-    which: impl Fn(&Lane<'_, M>) -> bool,
+    lanes: &mut [VectorLane<'_, M>],
+    which: impl Fn(&VectorLane<'_, M>) -> bool,
     error: Error,
 ) {
     for lane in lanes.iter_mut().filter(|l| l.failed.is_none() && which(l)) {
@@ -31,14 +32,14 @@ pub(super) fn fail<M>(
 }
 
 /// Whether a running lane averages by `a`.
-pub(super) fn wants<M>(lanes: &[Lane<'_, M>], a: Average) -> bool {
+pub(super) fn wants<M>(lanes: &[VectorLane<'_, M>], a: Average) -> bool {
     lanes
         .iter()
         .any(|lane| lane.failed.is_none() && lane.average == a)
 }
 
 /// Each lane's result: its error, or its values combined.
-pub(super) fn results<M>(lanes: &[Lane<'_, M>]) -> Vec<Result<f64, Error>> {
+pub(super) fn results<M>(lanes: &[VectorLane<'_, M>]) -> Vec<Result<f64, Error>> {
     lanes
         .iter()
         .map(|lane| match &lane.failed {
@@ -55,14 +56,17 @@ pub(super) type Values = Vec<(usize, Option<f64>)>;
 /// ask for it: worked out once for the vectors of a pass, not for each (a row's vector is
 /// valued in about a microsecond, and `compare` runs some ninety lanes). Whether a lane still
 /// runs is asked as each vector is valued ([`running`](Self::running)).
-pub(super) struct VectorPlan {
+pub(super) struct VectorRankings {
     rankings: Vec<(Ranking, Vec<usize>)>,
 }
 
-impl VectorPlan {
+impl VectorRankings {
     /// The plan of the lanes that `selects` picks, rankings in the order of their first lane
     /// (failed or not: the values do not depend on the order the rankings are made in).
-    pub(super) fn new<M>(lanes: &[Lane<'_, M>], selects: impl Fn(&Lane<'_, M>) -> bool) -> Self {
+    pub(super) fn new<M>(
+        lanes: &[VectorLane<'_, M>],
+        selects: impl Fn(&VectorLane<'_, M>) -> bool,
+    ) -> Self {
         let mut rankings: Vec<(Ranking, Vec<usize>)> = Vec::new();
         for (k, lane) in lanes.iter().enumerate().filter(|(_, lane)| selects(lane)) {
             let ranking = lane.options.ranking;
@@ -71,12 +75,12 @@ impl VectorPlan {
                 None => rankings.push((ranking, vec![k])),
             }
         }
-        VectorPlan { rankings }
+        VectorRankings { rankings }
     }
 
     /// The plan of the lanes whose averaging is in `averages` and that do not read the pooled
     /// ranking in pieces.
-    pub(super) fn of_vectors<M>(lanes: &[Lane<'_, M>], averages: &[Average]) -> Self {
+    pub(super) fn of_vectors<M>(lanes: &[VectorLane<'_, M>], averages: &[Average]) -> Self {
         Self::new(lanes, |lane| {
             !lane.pieces && averages.contains(&lane.average)
         })
@@ -85,7 +89,7 @@ impl VectorPlan {
     /// Each ranking that a lane still running asks for, with those lanes, in order.
     pub(super) fn running<'a, M>(
         &'a self,
-        lanes: &'a [Lane<'_, M>],
+        lanes: &'a [VectorLane<'_, M>],
     ) -> impl Iterator<Item = (Ranking, impl Iterator<Item = usize> + Clone + 'a)> + 'a {
         self.rankings.iter().filter_map(move |(ranking, asking)| {
             let running = asking
@@ -106,8 +110,8 @@ impl VectorPlan {
 /// only, so that vectors can be valued in parallel and their values added in order
 /// ([`add_values`]).
 pub(super) fn vector_values<M: VectorMetric, T: Score>(
-    lanes: &[Lane<'_, M>],
-    plan: &VectorPlan,
+    lanes: &[VectorLane<'_, M>],
+    plan: &VectorRankings,
     v: &Vector<'_, T>,
     seed: usize,
     ranker: &mut Ranker,
@@ -158,7 +162,7 @@ pub(super) fn vector_values<M: VectorMetric, T: Score>(
 /// Whether every lane of `asking` reads only the blocks holding relevant items of a vector of
 /// `n` items (`weighted`: with weights).
 fn reads_only_relevant_blocks<M: VectorMetric>(
-    lanes: &[Lane<'_, M>],
+    lanes: &[VectorLane<'_, M>],
     mut asking: impl Iterator<Item = usize>,
     weighted: bool,
     n: usize,
@@ -169,7 +173,7 @@ fn reads_only_relevant_blocks<M: VectorMetric>(
 /// The values of `v`, ranked as `row`, for the lanes `asking` (which ask for that ranking),
 /// appended to `out` as `(lane, value)`.
 pub(super) fn push_values<M: VectorMetric, T: Score>(
-    lanes: &[Lane<'_, M>],
+    lanes: &[VectorLane<'_, M>],
     asking: impl Iterator<Item = usize>,
     v: &Vector<'_, T>,
     row: &RankedRow<'_>,
@@ -183,7 +187,7 @@ pub(super) fn push_values<M: VectorMetric, T: Score>(
 /// Adds one vector's `values` (from [`vector_values`]) to their lanes' means, with the weight
 /// each lane's averaging gives the vector; a lane that fails stops there.
 pub(super) fn add_values<M>(
-    lanes: &mut [Lane<'_, M>],
+    lanes: &mut [VectorLane<'_, M>],
     values: &[(usize, Option<f64>)],
     weight_of: impl Fn(Average) -> f64,
 ) {

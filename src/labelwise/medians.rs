@@ -2,7 +2,7 @@
 //! classes' medians), and of one class of a pooled ranking read in pieces, where only the piece
 //! holding a middle item is looked into.
 
-use super::pool::Segment;
+use super::micro::buckets::Segment;
 use crate::error::Error;
 use crate::kernel::RankedRow;
 use crate::score::{Label, Score};

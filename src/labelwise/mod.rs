@@ -8,24 +8,22 @@
 //! from the input instead, and the per-sample vectors are the input's rows: no copy of the
 //! n·L cells.
 //!
-//! The files, from the bottom up:
-//! * `vector.rs`: one vector to rank ([`Vector`], its [`Weights`](vector::Weights)) and the
-//!   metric that values it ([`VectorMetric`]).
+//! The files, from the bottom up (the two folders list their own files):
+//! * `vector.rs`: one vector to rank ([`Vector`], its [`Weights`](vector::Weights));
+//!   `vector_metric.rs`: the binary metric that values it ([`VectorMetric`]).
 //! * `pairs.rs`: [`AucSums`](pairs::AucSums), the relevant/irrelevant pair sums AUC reads,
-//!   whole or piece by piece; `piece_sums.rs`: what a metric keeps of a pooled ranking read in
-//!   pieces (those sums, or a fold of the relevant blocks average precision reads);
-//!   `medians.rs`: R's median of a class, of one vector or of a pool in pieces (pROC's
-//!   automatic direction).
+//!   whole or piece by piece; `medians.rs`: R's median of a class, of one vector or of a pool
+//!   in pieces (pROC's automatic direction).
 //! * `means.rs`: how the per-vector values are combined (the undefined rule and the mean).
-//! * `lanes.rs`: one metric's progress (`Lane`) and one vector ranked for every lane.
-//! * `cells.rs`: the cells, read and validated once, copied by column or by row (the pool).
-//! * `columns.rs`, `samples.rs`, `pooled.rs`: the vectors of each averaging (label-wise, per
-//!   sample, micro; the micro pool also in pieces); `pool.rs`: the cells bucketed and cut into
-//!   pieces; `windows.rs`: the pieces a pool holds at once, and the limit on its cells;
-//!   `pooled_parallel.rs`: the pieces on a rayon pool.
+//! * `lanes.rs`: one metric's progress (`VectorLane`) and one vector ranked for every lane.
+//! * `cells.rs`: the cells, read and validated once, copied by column or by row.
+//! * `columns.rs`, `samples.rs`: the vectors of the label-wise and per-sample averages.
+//! * `micro/`: the pooled vector of the micro average, whole or a piece at a time (the cells
+//!   bucketed into pieces, the windows of pieces held at once, what a metric keeps from piece
+//!   to piece, the pieces on a rayon pool).
 //! * `drivers.rs`: validation, then every vector valued, serially or on a rayon pool.
-//! * `runs.rs`: the vectors kept as runs (distinct scores counted by class), merged and valued
-//!   without the rows; `runs_accumulator.rs`: [`LabelRunsAccumulator`], which keeps them.
+//! * `runs/`: the vectors kept as runs (distinct scores counted by class), merged and valued
+//!   without the rows, and [`LabelRunsAccumulator`], which keeps them.
 //! * `read_back.rs`: a [`LabelwiseAccumulator`](crate::LabelwiseAccumulator) read back,
 //!   checked against its metric's label domain.
 //! * `builders.rs`: the option builders every label-wise metric shares.
@@ -39,24 +37,22 @@ mod drivers;
 mod lanes;
 mod means;
 pub(crate) mod medians;
+pub(crate) mod micro;
 pub(crate) mod pairs;
-pub(crate) mod piece_sums;
-mod pool;
-mod pooled;
-#[cfg(feature = "rayon")]
-mod pooled_parallel;
 #[cfg(feature = "serde")]
 mod read_back;
 pub(crate) mod runs;
-mod runs_accumulator;
 mod samples;
 pub(crate) mod vector;
-mod windows;
+pub(crate) mod vector_metric;
 
 pub(crate) use builders::labelwise_builders;
-pub use runs_accumulator::LabelRunsAccumulator;
-pub(crate) use vector::{Vector, VectorMetric};
-pub use windows::set_micro_pool_cells;
+// The micro average's fold under its earlier path, which the registry's plans import.
+pub(crate) use micro::fold as piece_sums;
+pub use micro::windows::set_micro_pool_cells;
+pub use runs::accumulator::LabelRunsAccumulator;
+pub(crate) use vector::Vector;
+pub(crate) use vector_metric::VectorMetric;
 
 use crate::error::{Error, LabelDomain};
 use crate::kernel::Ranking;
@@ -350,7 +346,7 @@ where
     S: ScoreMatrix<T> + ?Sized,
 {
     let (run, check) = (drivers::vectors, drivers::check_all_rows);
-    drivers::evaluate_lanes(metrics, y_true, y_score, sample_weight, run, check)
+    drivers::evaluate_vector_lanes(metrics, y_true, y_score, sample_weight, run, check)
 }
 
 /// [`evaluate_many`] on the threads of the current rayon pool: bitwise the same values.
@@ -368,7 +364,7 @@ where
     Y::Elem: Sync,
     S: ScoreMatrix<T> + Sync + ?Sized,
 {
-    drivers::evaluate_lanes(
+    drivers::evaluate_vector_lanes(
         metrics,
         y_true,
         y_score,

@@ -2,8 +2,9 @@
 //! matrices (validated before), not from a copy of the cells.
 
 use super::cells::changed_shape;
-use super::lanes::{vector_values, Lane, Values, VectorPlan};
-use super::vector::{Vector, VectorMetric, Weights};
+use super::lanes::{vector_values, Values, VectorLane, VectorRankings};
+use super::vector::{Vector, Weights};
+use super::vector_metric::VectorMetric;
 use crate::error::{Error, Input};
 use crate::kernel::Ranker;
 use crate::matrix::{LabelMatrix, Matrix, RowReader, ScoreMatrix};
@@ -46,8 +47,8 @@ impl<'a, Y: LabelMatrix + ?Sized, S: Matrix + ?Sized> SampleRows<'a, Y, S> {
     /// places).
     pub(super) fn values<M: VectorMetric, T: Score>(
         &mut self,
-        lanes: &[Lane<'_, M>],
-        plan: &VectorPlan,
+        lanes: &[VectorLane<'_, M>],
+        plan: &VectorRankings,
         i: usize,
         ranker: &mut Ranker,
         out: &mut Values,

@@ -1,4 +1,8 @@
 //! The [`Matrix`] abstraction: how metrics read `y_true` and `y_score`.
+//!
+//! Here: the traits, the row reader, `RowMajor` and the impls for nested rows (`Vec<Vec<T>>`,
+//! `[[T; L]; N]`, ...); `nalgebra_impl.rs`, `ndarray_impl.rs`, `faer_impl.rs`: the impls for
+//! each matrix crate (each behind its feature).
 
 use core::ops::Range;
 

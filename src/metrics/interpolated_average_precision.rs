@@ -1,6 +1,6 @@
 //! Average interpolated precision of each label at fixed recall levels.
 
-use crate::labelwise::piece_sums::{BlocksFold, FoldedBlocks, PieceSums};
+use crate::labelwise::micro::fold::{BlocksFold, FoldedBlocks, PieceSums};
 use crate::labelwise::{
     labelwise_builders, LabelwiseOptions, Vector, VectorMetric, INTERPOLATED_EXPECTED,
     WEIGHTED_PRECISION_ENDS,

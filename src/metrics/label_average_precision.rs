@@ -1,6 +1,6 @@
 //! Average precision of each label (or of the pooled cells, or of each sample).
 
-use crate::labelwise::piece_sums::{BlocksFold, FoldedBlocks, PieceSums};
+use crate::labelwise::micro::fold::{BlocksFold, FoldedBlocks, PieceSums};
 use crate::labelwise::{
     labelwise_builders, LabelwiseOptions, Vector, VectorMetric, WEIGHTED_PRECISION_ENDS,
     WEIGHTED_PRECISION_EXPECTED,

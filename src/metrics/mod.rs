@@ -122,6 +122,162 @@ macro_rules! row_option_builders {
 }
 pub(crate) use row_option_builders;
 
+/// What every top-k metric of relevance shares, written once: the constructor that refuses
+/// `k = 0`, the `k()` accessor, the option builders, and the [`RowMetric`] impl that ranks a
+/// row only as far as the top k and reads only the relevant blocks. Each metric type has the
+/// fields `options: RowOptions` and `k: usize`, and an inherent `top_k_value(&self, row)`: its
+/// value on one ranked row.
+///
+/// [`RowMetric`]: crate::row::metric::RowMetric
+macro_rules! top_k_metric {
+    ($metric:ident, $title:literal) => {
+        impl $metric {
+            #[doc = concat!($title, " with the given tie policy; a row without a relevant label scores 0.\n\n",
+                "# Errors\n[`Error::InvalidK`](crate::Error::InvalidK) for `k = 0`.")]
+            pub const fn new(ties: $crate::ties::TiePolicy, k: usize) -> Result<Self, $crate::error::Error> {
+                // A const fn cannot drop an Error (Error::Lookup owns text): build it only to
+                // return it.
+                match k {
+                    0 => Err($crate::error::Error::InvalidK { value: 0 }),
+                    k => Ok($metric {
+                        options: $crate::row::metric::RowOptions::new(
+                            ties,
+                            $crate::row::metric::RowRule::Value(0.0),
+                            $crate::row::metric::RowRule::Formula,
+                        ),
+                        k,
+                    }),
+                }
+            }
+
+            #[doc = concat!("The number of top positions counted.\n\n```\nlet m = rankmetrics::",
+                stringify!($metric), "::new(rankmetrics::TiePolicy::Max, 3).unwrap();\nassert_eq!(m.k(), 3);\n```")]
+            pub const fn k(&self) -> usize {
+                self.k
+            }
+        }
+
+        $crate::metrics::row_option_builders!($metric, ", 5", ".unwrap()");
+
+        impl $crate::row::metric::RowMetric for $metric {
+            fn options(&self) -> $crate::row::metric::RowOptions {
+                self.options
+            }
+
+            fn top_k(&self) -> Option<usize> {
+                Some(self.k)
+            }
+
+            fn reads_only_relevant_blocks(&self) -> bool {
+                true
+            }
+
+            fn row_value(&self, row: &$crate::kernel::RankedRow<'_>) -> f64 {
+                self.top_k_value(row)
+            }
+        }
+    };
+}
+pub(crate) use top_k_metric;
+
+/// What both propensity-scored top-k metrics share, written once: the constructor that checks
+/// `k` and the inverse propensities, `best_achievable`, `normalised` (pyxclib's ratio of
+/// means), `k()`, the option builders, and the [`RowMetric`] impl that ranks the labels'
+/// inverse propensities as gains. Each metric type has the fields `options`, `k`,
+/// `inverse_propensities` and `best`, and an inherent `top_k_value(&self, row)`: its value on
+/// one ranked row.
+///
+/// [`RowMetric`]: crate::row::metric::RowMetric
+macro_rules! propensity_top_k_metric {
+    ($metric:ident, $short:literal, $pyxclib:literal) => {
+        impl $metric {
+            #[doc = concat!($short, " with the given tie policy and one inverse propensity per label (from ",
+                "[`PropensityModel::inverse_propensities`](crate::PropensityModel::inverse_propensities), ",
+                "or the caller's own); labels must be 0 or 1.\n\n# Errors\n",
+                "[`Error::InvalidK`](crate::Error::InvalidK) for `k = 0`; ",
+                "[`Error::InvalidLabelWeight`](crate::Error::InvalidLabelWeight) for the first inverse ",
+                "propensity that is not a finite positive number.")]
+            pub fn new(
+                ties: $crate::ties::TiePolicy,
+                k: usize,
+                inverse_propensities: Vec<f64>,
+            ) -> Result<Self, $crate::error::Error> {
+                let (options, k) =
+                    $crate::propensity::propensity_options(ties, k, &inverse_propensities)?;
+                Ok($metric {
+                    options,
+                    k,
+                    inverse_propensities,
+                    best: false,
+                })
+            }
+
+            #[doc = concat!("With `true`, each row's value is the best ", $short,
+                " any ranking of it achieves (the normaliser), whatever the scores.\n\n# Example\n```\n",
+                "use rankmetrics::{", stringify!($metric), ", RankingMetric, TiePolicy};\n",
+                "let best = ", stringify!($metric), "::new(TiePolicy::Max, 1, vec![1.0, 4.0]).unwrap().best_achievable(true);\n",
+                "assert_eq!(best.evaluate(&[[1, 1]], &[[0.9, 0.1]], None).unwrap(), 4.0);\n```")]
+            pub fn best_achievable(mut self, best: bool) -> Self {
+                self.best = best;
+                self
+            }
+
+            #[doc = concat!($short, " normalised as papers report it: the mean over the rows divided by the mean ",
+                "best achievable value (pyxclib's `", $pyxclib, "`).\n\n# Errors\n",
+                "As [`RankingMetric::evaluate`](crate::RankingMetric::evaluate).\n\n# Example\n```\n",
+                "use rankmetrics::{", stringify!($metric), ", TiePolicy};\n",
+                "let m = ", stringify!($metric), "::new(TiePolicy::Max, 1, vec![1.0, 3.0]).unwrap();\n",
+                "assert_eq!(m.normalised(&[[1, 1]], &[[0.2, 0.9]], None).unwrap(), 1.0);\n```")]
+            pub fn normalised<T, Y, S>(
+                &self,
+                y_true: &Y,
+                y_score: &S,
+                w: Option<&[f64]>,
+            ) -> Result<f64, $crate::error::Error>
+            where
+                T: $crate::score::Score,
+                Y: $crate::matrix::LabelMatrix + ?Sized,
+                S: $crate::matrix::ScoreMatrix<T> + ?Sized,
+            {
+                $crate::propensity::ratio_of_means(
+                    self,
+                    &self.clone().best_achievable(true),
+                    y_true,
+                    y_score,
+                    w,
+                )
+            }
+
+            #[doc = concat!("The number of top positions counted.\n\n```\nlet m = rankmetrics::",
+                stringify!($metric), "::new(rankmetrics::TiePolicy::Max, 3, vec![1.0]).unwrap();\nassert_eq!(m.k(), 3);\n```")]
+            pub const fn k(&self) -> usize {
+                self.k
+            }
+        }
+
+        $crate::metrics::row_option_builders!($metric, ", 5, vec![1.0]", ".unwrap()");
+
+        impl $crate::row::metric::RowMetric for $metric {
+            fn options(&self) -> $crate::row::metric::RowOptions {
+                self.options
+            }
+
+            fn top_k(&self) -> Option<usize> {
+                Some(self.k)
+            }
+
+            fn gain_weights(&self) -> Option<&[f64]> {
+                Some(&self.inverse_propensities)
+            }
+
+            fn row_value(&self, row: &$crate::kernel::RankedRow<'_>) -> f64 {
+                self.top_k_value(row)
+            }
+        }
+    };
+}
+pub(crate) use propensity_top_k_metric;
+
 /// The number of mis-ordered (relevant, irrelevant) pairs of a row: pairs where the irrelevant
 /// label ranks above the relevant one, plus each tied pair inside a shared block weighted by the
 /// policy (1 for Max, 0 for Min, ½ for Average). Counted in halves as integers, so exact.

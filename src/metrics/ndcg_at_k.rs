@@ -1,11 +1,9 @@
 //! nDCG at k, as extreme multilabel classification defines it.
 
-use crate::error::Error;
 use crate::kernel::RankedRow;
 use crate::metrics::dcg::discounted;
-use crate::metrics::{ideal_binary_dcg, row_option_builders};
-use crate::row::metric::{RowMetric, RowOptions, RowRule};
-use crate::ties::TiePolicy;
+use crate::metrics::{ideal_binary_dcg, top_k_metric};
+use crate::row::metric::RowOptions;
 
 /// nDCG@k as the extreme multilabel classification (XMC) literature defines it (the Extreme
 /// Classification Repository; pyxclib's `ndcg`): binary relevance, normalised by the best DCG@k
@@ -47,50 +45,11 @@ pub struct NdcgAtK {
     k: usize,
 }
 
+top_k_metric!(NdcgAtK, "nDCG@k");
+
 impl NdcgAtK {
-    /// nDCG@k with the given tie policy; a row without a relevant label scores 0.
-    ///
-    /// # Errors
-    /// [`Error::InvalidK`] for `k = 0`.
-    pub const fn new(ties: TiePolicy, k: usize) -> Result<Self, Error> {
-        // A const fn cannot drop an Error (Error::Lookup owns text): build it only to return it.
-        match k {
-            0 => Err(Error::InvalidK { value: 0 }),
-            k => Ok(NdcgAtK {
-                options: RowOptions::new(ties, RowRule::Value(0.0), RowRule::Formula),
-                k,
-            }),
-        }
-    }
-
-    /// The number of top positions counted.
-    ///
-    /// # Example
-    /// ```
-    /// let n = rankmetrics::NdcgAtK::new(rankmetrics::TiePolicy::Max, 3).unwrap();
-    /// assert_eq!(n.k(), 3);
-    /// ```
-    pub const fn k(&self) -> usize {
-        self.k
-    }
-}
-
-row_option_builders!(NdcgAtK, ", 5", ".unwrap()");
-
-impl RowMetric for NdcgAtK {
-    fn options(&self) -> RowOptions {
-        self.options
-    }
-
-    fn top_k(&self) -> Option<usize> {
-        Some(self.k)
-    }
-
-    fn reads_only_relevant_blocks(&self) -> bool {
-        true
-    }
-
-    fn row_value(&self, row: &RankedRow<'_>) -> f64 {
+    /// The metric on one ranked row.
+    fn top_k_value(&self, row: &RankedRow<'_>) -> f64 {
         if !row.covers_top(self.k) {
             return f64::NAN;
         }
@@ -104,6 +63,7 @@ mod tests {
     use super::*;
     use crate::metric::RankingMetric;
     use crate::metrics::Ndcg;
+    use crate::ties::TiePolicy;
 
     #[test]
     fn equals_sklearn_ndcg_on_binary_labels() {

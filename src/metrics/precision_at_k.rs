@@ -1,10 +1,8 @@
 //! Precision at k.
 
-use crate::error::Error;
 use crate::kernel::RankedRow;
-use crate::metrics::{row_option_builders, top_k_sum};
-use crate::row::metric::{RowMetric, RowOptions, RowRule};
-use crate::ties::TiePolicy;
+use crate::metrics::{top_k_metric, top_k_sum};
+use crate::row::metric::RowOptions;
 
 /// Precision@k, as extreme multilabel classification (XMC) reports it: the fraction of the
 /// top `k` positions that hold a relevant label (labels are 0 or 1).
@@ -24,8 +22,9 @@ use crate::ties::TiePolicy;
 /// * `First`, `Last`, `Random`, `Optimistic`, `Pessimistic`: label by label in that order.
 ///
 /// A row without a relevant label scores 0 and counts in the mean (pyxclib's `precision`).
-/// Rows are ranked only as far as position `k` ([`RowMetric::top_k`]): one pass over the
-/// scores, then a sort of the top.
+/// Rows are ranked only as far as position `k`
+/// ([`RowMetric::top_k`](crate::RowMetric::top_k)): one pass over the scores, then a sort of
+/// the top.
 ///
 /// # Example
 /// ```
@@ -45,50 +44,11 @@ pub struct PrecisionAtK {
     k: usize,
 }
 
+top_k_metric!(PrecisionAtK, "Precision@k");
+
 impl PrecisionAtK {
-    /// Precision@k with the given tie policy; a row without a relevant label scores 0.
-    ///
-    /// # Errors
-    /// [`Error::InvalidK`] for `k = 0`.
-    pub const fn new(ties: TiePolicy, k: usize) -> Result<Self, Error> {
-        // A const fn cannot drop an Error (Error::Lookup owns text): build it only to return it.
-        match k {
-            0 => Err(Error::InvalidK { value: 0 }),
-            k => Ok(PrecisionAtK {
-                options: RowOptions::new(ties, RowRule::Value(0.0), RowRule::Formula),
-                k,
-            }),
-        }
-    }
-
-    /// The number of top positions counted.
-    ///
-    /// # Example
-    /// ```
-    /// let p = rankmetrics::PrecisionAtK::new(rankmetrics::TiePolicy::Max, 3).unwrap();
-    /// assert_eq!(p.k(), 3);
-    /// ```
-    pub const fn k(&self) -> usize {
-        self.k
-    }
-}
-
-row_option_builders!(PrecisionAtK, ", 5", ".unwrap()");
-
-impl RowMetric for PrecisionAtK {
-    fn options(&self) -> RowOptions {
-        self.options
-    }
-
-    fn top_k(&self) -> Option<usize> {
-        Some(self.k)
-    }
-
-    fn reads_only_relevant_blocks(&self) -> bool {
-        true
-    }
-
-    fn row_value(&self, row: &RankedRow<'_>) -> f64 {
+    /// The metric on one ranked row.
+    fn top_k_value(&self, row: &RankedRow<'_>) -> f64 {
         top_k_sum(row, self.k, |b| b.relevant as f64) / self.k as f64
     }
 }
@@ -96,7 +56,9 @@ impl RowMetric for PrecisionAtK {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Error;
     use crate::metric::RankingMetric;
+    use crate::ties::TiePolicy;
     use rstest::rstest;
 
     // One group of 4 tied labels, 2 relevant, behind one relevant label; k = 3.

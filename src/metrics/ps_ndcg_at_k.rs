@@ -1,15 +1,10 @@
 //! Propensity-scored nDCG at k.
 
-use crate::error::Error;
 use crate::kernel::RankedRow;
-use crate::matrix::{LabelMatrix, ScoreMatrix};
 use crate::metrics::dcg::discounted;
 use crate::metrics::ndcg::with_ideal_ranking;
-use crate::metrics::{ideal_binary_dcg, row_option_builders};
-use crate::propensity::{propensity_options, ratio_of_means};
-use crate::row::metric::{RowMetric, RowOptions};
-use crate::score::Score;
-use crate::ties::TiePolicy;
+use crate::metrics::{ideal_binary_dcg, propensity_top_k_metric};
+use crate::row::metric::RowOptions;
 
 /// Propensity-scored nDCG@k (Jain, Prabhu & Varma 2016): the XMC [`NdcgAtK`](crate::NdcgAtK)
 /// in which each hit counts its label's inverse propensity `1/p_l` (see
@@ -55,96 +50,11 @@ pub struct PsNdcgAtK {
     best: bool,
 }
 
+propensity_top_k_metric!(PsNdcgAtK, "PSnDCG@k", "psndcg");
+
 impl PsNdcgAtK {
-    /// PSnDCG@k with the given tie policy and one inverse propensity per label; labels must
-    /// be 0 or 1.
-    ///
-    /// # Errors
-    /// [`Error::InvalidK`] for `k = 0`; [`Error::InvalidLabelWeight`] for the first inverse
-    /// propensity that is not a finite positive number.
-    pub fn new(ties: TiePolicy, k: usize, inverse_propensities: Vec<f64>) -> Result<Self, Error> {
-        let (options, k) = propensity_options(ties, k, &inverse_propensities)?;
-        Ok(PsNdcgAtK {
-            options,
-            k,
-            inverse_propensities,
-            best: false,
-        })
-    }
-
-    /// With `true`, each row's value is the best PSnDCG@k any ranking of it achieves.
-    ///
-    /// # Example
-    /// ```
-    /// use rankmetrics::{PsNdcgAtK, RankingMetric, TiePolicy};
-    /// let best = PsNdcgAtK::new(TiePolicy::Max, 1, vec![1.0, 4.0]).unwrap().best_achievable(true);
-    /// assert_eq!(best.evaluate(&[[1, 1]], &[[0.9, 0.1]], None).unwrap(), 4.0);
-    /// ```
-    pub fn best_achievable(mut self, best: bool) -> Self {
-        self.best = best;
-        self
-    }
-
-    /// PSnDCG@k normalised as papers report it: the mean over the rows divided by the mean
-    /// best achievable value (pyxclib's `psndcg`).
-    ///
-    /// # Errors
-    /// As [`RankingMetric::evaluate`](crate::RankingMetric::evaluate).
-    ///
-    /// # Example
-    /// ```
-    /// use rankmetrics::{PsNdcgAtK, TiePolicy};
-    /// let m = PsNdcgAtK::new(TiePolicy::Max, 1, vec![1.0, 3.0]).unwrap();
-    /// assert_eq!(m.normalised(&[[1, 1]], &[[0.2, 0.9]], None).unwrap(), 1.0);
-    /// ```
-    pub fn normalised<T, Y, S>(
-        &self,
-        y_true: &Y,
-        y_score: &S,
-        w: Option<&[f64]>,
-    ) -> Result<f64, Error>
-    where
-        T: Score,
-        Y: LabelMatrix + ?Sized,
-        S: ScoreMatrix<T> + ?Sized,
-    {
-        ratio_of_means(
-            self,
-            &self.clone().best_achievable(true),
-            y_true,
-            y_score,
-            w,
-        )
-    }
-
-    /// The number of top positions counted.
-    ///
-    /// # Example
-    /// ```
-    /// let m = rankmetrics::PsNdcgAtK::new(rankmetrics::TiePolicy::Max, 3, vec![1.0]).unwrap();
-    /// assert_eq!(m.k(), 3);
-    /// ```
-    pub const fn k(&self) -> usize {
-        self.k
-    }
-}
-
-row_option_builders!(PsNdcgAtK, ", 5, vec![1.0]", ".unwrap()");
-
-impl RowMetric for PsNdcgAtK {
-    fn options(&self) -> RowOptions {
-        self.options
-    }
-
-    fn top_k(&self) -> Option<usize> {
-        Some(self.k)
-    }
-
-    fn gain_weights(&self) -> Option<&[f64]> {
-        Some(&self.inverse_propensities)
-    }
-
-    fn row_value(&self, row: &RankedRow<'_>) -> f64 {
+    /// The metric on one ranked row.
+    fn top_k_value(&self, row: &RankedRow<'_>) -> f64 {
         let k = self.k;
         let dcg = |row: &RankedRow<'_>| {
             if row.covers_top(k) {
@@ -166,6 +76,7 @@ impl RowMetric for PsNdcgAtK {
 mod tests {
     use super::*;
     use crate::metric::RankingMetric;
+    use crate::ties::TiePolicy;
 
     #[test]
     fn with_unit_weights_it_is_ndcg_at_k() {

@@ -1,14 +1,9 @@
 //! Propensity-scored precision at k.
 
-use crate::error::Error;
 use crate::kernel::RankedRow;
-use crate::matrix::{LabelMatrix, ScoreMatrix};
 use crate::metrics::ndcg::with_ideal_ranking;
-use crate::metrics::{row_option_builders, top_k_sum};
-use crate::propensity::{propensity_options, ratio_of_means};
-use crate::row::metric::{RowMetric, RowOptions};
-use crate::score::Score;
-use crate::ties::TiePolicy;
+use crate::metrics::{propensity_top_k_metric, top_k_sum};
+use crate::row::metric::RowOptions;
 
 /// Propensity-scored precision@k (Jain, Prabhu & Varma 2016): precision@k in which each hit
 /// counts its label's inverse propensity `1/p_l` (see [`PropensityModel`](crate::PropensityModel)),
@@ -57,98 +52,11 @@ pub struct PsPrecisionAtK {
     best: bool,
 }
 
+propensity_top_k_metric!(PsPrecisionAtK, "PSP@k", "psprecision");
+
 impl PsPrecisionAtK {
-    /// PSP@k with the given tie policy and one inverse propensity per label (from
-    /// [`PropensityModel::inverse_propensities`](crate::PropensityModel::inverse_propensities),
-    /// or the caller's own); labels must be 0 or 1.
-    ///
-    /// # Errors
-    /// [`Error::InvalidK`] for `k = 0`; [`Error::InvalidLabelWeight`] for the first inverse
-    /// propensity that is not a finite positive number.
-    pub fn new(ties: TiePolicy, k: usize, inverse_propensities: Vec<f64>) -> Result<Self, Error> {
-        let (options, k) = propensity_options(ties, k, &inverse_propensities)?;
-        Ok(PsPrecisionAtK {
-            options,
-            k,
-            inverse_propensities,
-            best: false,
-        })
-    }
-
-    /// With `true`, each row's value is the best PSP@k any ranking of it achieves (the
-    /// normaliser), whatever the scores.
-    ///
-    /// # Example
-    /// ```
-    /// use rankmetrics::{PsPrecisionAtK, RankingMetric, TiePolicy};
-    /// let best = PsPrecisionAtK::new(TiePolicy::Max, 1, vec![1.0, 4.0]).unwrap().best_achievable(true);
-    /// assert_eq!(best.evaluate(&[[1, 1]], &[[0.9, 0.1]], None).unwrap(), 4.0);
-    /// ```
-    pub fn best_achievable(mut self, best: bool) -> Self {
-        self.best = best;
-        self
-    }
-
-    /// PSP@k normalised as papers report it: the mean PSP@k over the rows divided by the mean
-    /// best achievable PSP@k (pyxclib's `psprecision`).
-    ///
-    /// # Errors
-    /// As [`RankingMetric::evaluate`](crate::RankingMetric::evaluate).
-    ///
-    /// # Example
-    /// ```
-    /// use rankmetrics::{PsPrecisionAtK, TiePolicy};
-    /// let psp = PsPrecisionAtK::new(TiePolicy::Max, 1, vec![1.0, 3.0]).unwrap();
-    /// assert_eq!(psp.normalised(&[[1, 1]], &[[0.2, 0.9]], None).unwrap(), 1.0);
-    /// ```
-    pub fn normalised<T, Y, S>(
-        &self,
-        y_true: &Y,
-        y_score: &S,
-        w: Option<&[f64]>,
-    ) -> Result<f64, Error>
-    where
-        T: Score,
-        Y: LabelMatrix + ?Sized,
-        S: ScoreMatrix<T> + ?Sized,
-    {
-        ratio_of_means(
-            self,
-            &self.clone().best_achievable(true),
-            y_true,
-            y_score,
-            w,
-        )
-    }
-
-    /// The number of top positions counted.
-    ///
-    /// # Example
-    /// ```
-    /// let p = rankmetrics::PsPrecisionAtK::new(rankmetrics::TiePolicy::Max, 3, vec![1.0]).unwrap();
-    /// assert_eq!(p.k(), 3);
-    /// ```
-    pub const fn k(&self) -> usize {
-        self.k
-    }
-}
-
-row_option_builders!(PsPrecisionAtK, ", 5, vec![1.0]", ".unwrap()");
-
-impl RowMetric for PsPrecisionAtK {
-    fn options(&self) -> RowOptions {
-        self.options
-    }
-
-    fn top_k(&self) -> Option<usize> {
-        Some(self.k)
-    }
-
-    fn gain_weights(&self) -> Option<&[f64]> {
-        Some(&self.inverse_propensities)
-    }
-
-    fn row_value(&self, row: &RankedRow<'_>) -> f64 {
+    /// The metric on one ranked row.
+    fn top_k_value(&self, row: &RankedRow<'_>) -> f64 {
         let k = self.k;
         let hits = |row: &RankedRow<'_>| top_k_sum(row, k, |b| b.gain) / k as f64;
         if self.best {
@@ -162,7 +70,9 @@ impl RowMetric for PsPrecisionAtK {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Error;
     use crate::metric::RankingMetric;
+    use crate::ties::TiePolicy;
 
     #[test]
     fn optimistic_orders_ties_by_weight() {

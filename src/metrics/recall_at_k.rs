@@ -1,10 +1,8 @@
 //! Recall at k.
 
-use crate::error::Error;
 use crate::kernel::RankedRow;
-use crate::metrics::{row_option_builders, top_k_sum};
-use crate::row::metric::{RowMetric, RowOptions, RowRule};
-use crate::ties::TiePolicy;
+use crate::metrics::{top_k_metric, top_k_sum};
+use crate::row::metric::RowOptions;
 
 /// Recall@k: the fraction of a row's relevant labels (labels are 0 or 1) found in its top `k`
 /// positions.
@@ -35,50 +33,11 @@ pub struct RecallAtK {
     k: usize,
 }
 
+top_k_metric!(RecallAtK, "Recall@k");
+
 impl RecallAtK {
-    /// Recall@k with the given tie policy; a row without a relevant label scores 0.
-    ///
-    /// # Errors
-    /// [`Error::InvalidK`] for `k = 0`.
-    pub const fn new(ties: TiePolicy, k: usize) -> Result<Self, Error> {
-        // A const fn cannot drop an Error (Error::Lookup owns text): build it only to return it.
-        match k {
-            0 => Err(Error::InvalidK { value: 0 }),
-            k => Ok(RecallAtK {
-                options: RowOptions::new(ties, RowRule::Value(0.0), RowRule::Formula),
-                k,
-            }),
-        }
-    }
-
-    /// The number of top positions counted.
-    ///
-    /// # Example
-    /// ```
-    /// let r = rankmetrics::RecallAtK::new(rankmetrics::TiePolicy::Max, 3).unwrap();
-    /// assert_eq!(r.k(), 3);
-    /// ```
-    pub const fn k(&self) -> usize {
-        self.k
-    }
-}
-
-row_option_builders!(RecallAtK, ", 5", ".unwrap()");
-
-impl RowMetric for RecallAtK {
-    fn options(&self) -> RowOptions {
-        self.options
-    }
-
-    fn top_k(&self) -> Option<usize> {
-        Some(self.k)
-    }
-
-    fn reads_only_relevant_blocks(&self) -> bool {
-        true
-    }
-
-    fn row_value(&self, row: &RankedRow<'_>) -> f64 {
+    /// The metric on one ranked row.
+    fn top_k_value(&self, row: &RankedRow<'_>) -> f64 {
         top_k_sum(row, self.k, |b| b.relevant as f64) / row.n_relevant() as f64
     }
 }
@@ -87,6 +46,8 @@ impl RowMetric for RecallAtK {
 mod tests {
     use super::*;
     use crate::metric::RankingMetric;
+    use crate::row::metric::{RowMetric, RowRule};
+    use crate::ties::TiePolicy;
 
     #[test]
     fn rows_without_relevant_labels_score_zero_or_skip() {

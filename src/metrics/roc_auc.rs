@@ -2,9 +2,10 @@
 
 use crate::kernel::{Block, RankedRow};
 use crate::labelwise::medians::{kth_best, median_of, median_of_middles, ClassMedians};
+use crate::labelwise::micro::fold::PieceSums;
 use crate::labelwise::pairs::{AucSums, MAX_COUNTED_ITEMS};
-use crate::labelwise::piece_sums::PieceSums;
-use crate::labelwise::vector::{Vector, VectorMetric};
+use crate::labelwise::vector::Vector;
+use crate::labelwise::vector_metric::VectorMetric;
 use crate::labelwise::{labelwise_builders, Average, LabelwiseOptions, AUTO_DIRECTION_ENDS};
 use crate::score::Score;
 use crate::ties::TiePolicy;

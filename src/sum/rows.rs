@@ -13,13 +13,13 @@ pub(crate) enum RowSums {
     Exact(ExactMean),
     /// The values and weights of the rows that count, in runs of consecutive rows sorted by
     /// row number: 16 bytes per row.
-    Sequential(Vec<Run>),
+    Sequential(Vec<RowStretch>),
 }
 
 /// Consecutive rows that count, from row `first` on.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub(crate) struct Run {
+pub(crate) struct RowStretch {
     first: usize,
     #[cfg_attr(feature = "serde", serde(with = "crate::state_format::vec_f64_bits"))]
     values: Vec<f64>,
@@ -27,7 +27,7 @@ pub(crate) struct Run {
     weights: Vec<f64>,
 }
 
-impl Run {
+impl RowStretch {
     /// The row after the run.
     fn end(&self) -> usize {
         self.first.saturating_add(self.values.len())
@@ -60,7 +60,7 @@ impl RowSums {
                     run.values.push(x);
                     run.weights.push(w);
                 }
-                _ => runs.push(Run {
+                _ => runs.push(RowStretch {
                     first: row,
                     values: vec![x],
                     weights: vec![w],
@@ -117,7 +117,7 @@ impl RowSums {
 mod check {
     use core::ops::Range;
 
-    use super::{RowSums, Run, Summation};
+    use super::{RowStretch, RowSums, Summation};
     use crate::error::{Error, StateFault};
     use crate::state_format::{invalid, refused};
     use crate::validate::check_weights;
@@ -155,7 +155,7 @@ mod check {
 
     /// Runs sorted and apart (touching runs are joined), each of at least one row, inside
     /// the rows seen, with one weight a value: finite and at least 0, or 1 unweighted.
-    fn check_runs(runs: &[Run], rows: &[Range<usize>], weighted: bool) -> Result<(), Error> {
+    fn check_runs(runs: &[RowStretch], rows: &[Range<usize>], weighted: bool) -> Result<(), Error> {
         const FIELD: &str = "sums.Sequential";
         let mut seen = rows.iter().peekable();
         let mut end = None;
@@ -205,12 +205,12 @@ mod check {
 
 /// Adds the runs `b` to the sorted runs `a` (no row in both), keeping them sorted and joining
 /// runs that meet.
-fn merge_runs(a: &mut Vec<Run>, b: &[Run]) {
+fn merge_runs(a: &mut Vec<RowStretch>, b: &[RowStretch]) {
     let in_order = match (a.last(), b.first()) {
         (Some(last), Some(next)) => last.end() <= next.first,
         _ => true,
     };
-    let mut runs: Vec<Run> = b.to_vec();
+    let mut runs: Vec<RowStretch> = b.to_vec();
     if !in_order {
         runs.append(a);
         runs.sort_by_key(|r| r.first);

@@ -10,19 +10,27 @@
 //! direction), no tolerance that groups no tie (`Within` of 0 or less, or NaN). [`refusal`]
 //! says which; the kernel ranks the runs into the very blocks it gives the samples
 //! ([`Ranker::rank_runs`]).
+//!
+//! Here: the runs and how they merge and are valued; `accumulator.rs`: the streaming
+//! [`LabelRunsAccumulator`](crate::LabelRunsAccumulator) that keeps them.
+
+pub(in crate::labelwise) mod accumulator;
 
 use std::borrow::Cow;
 
 use super::columns::column_weight;
 use super::drivers::new_lanes;
-use super::lanes::{add_values, fail, push_values, results, wants, Lane, Values, VectorPlan};
-use super::pooled::{check_pool_size, MAX_ITEMS};
-use super::vector::{Vector, VectorMetric, Weights};
+use super::lanes::{
+    add_values, fail, push_values, results, wants, Values, VectorLane, VectorRankings,
+};
+use super::micro::{check_pool_size, MAX_ITEMS};
+use super::vector::{Vector, Weights};
+use super::vector_metric::VectorMetric;
 use super::Average;
 use crate::error::{Error, RunsLimit};
 #[cfg(feature = "serde")]
 use crate::kernel::check_ranked;
-use crate::kernel::{merge_runs_into, pooled_runs, Ranker, Run};
+use crate::kernel::{merge_runs_into, pooled_runs, Ranker, ScoreRun};
 use crate::ties::{TieGrouping, TiePolicy};
 #[cfg(feature = "serde")]
 use crate::validate::check_label_count;
@@ -31,7 +39,7 @@ use crate::validate::check_label_count;
 #[derive(Debug, Clone, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct LabelRuns {
-    columns: Vec<Vec<Run>>,
+    columns: Vec<Vec<ScoreRun>>,
 }
 
 impl LabelRuns {
@@ -96,7 +104,7 @@ impl LabelRuns {
 
     /// Adds every run of `other` (same label count: the caller checks), each label's runs
     /// merged into `scratch`, whose buffer is then swapped with the label's old one.
-    pub(crate) fn merge(&mut self, other: &LabelRuns, scratch: &mut Vec<Run>) {
+    pub(crate) fn merge(&mut self, other: &LabelRuns, scratch: &mut Vec<ScoreRun>) {
         for (ours, theirs) in self.columns.iter_mut().zip(&other.columns) {
             merge_runs_into(ours, theirs, scratch);
             core::mem::swap(ours, scratch);
@@ -106,9 +114,8 @@ impl LabelRuns {
 
 /// Runs added batch by batch: a stack of [`LabelRuns`], the oldest and largest at the bottom,
 /// the top level merged into the one below while it holds at least half as many runs. Merging
-/// every batch into the whole state walked all of it per batch, quadratic in the rows where
-/// scores rarely repeat (1,000,000 × 20 continuous scores in batches of 4,096 rows took about
-/// 34 s); with levels each level holds less than half the runs of the one below, so there are
+/// every batch into the whole state would walk all of it per batch, quadratic in the rows
+/// where scores rarely repeat; with levels each level holds less than half the runs of the one below, so there are
 /// O(log runs) levels, each run is merged O(log batches) times, and the levels hold less than
 /// twice the runs of the bottom one. Where scores repeat (few runs a label), batches soon
 /// merge into the bottom level. The runs the levels hold together, with equal scores added
@@ -119,7 +126,7 @@ pub(crate) struct RunLevels {
     /// Bottom first; never empty.
     levels: Vec<LabelRuns>,
     /// The buffer merges write into ([`LabelRuns::merge`]); empty between merges.
-    scratch: Vec<Run>,
+    scratch: Vec<ScoreRun>,
 }
 
 impl RunLevels {
@@ -158,7 +165,7 @@ impl RunLevels {
     }
 
     /// Label j's runs, its levels merged (the smallest first).
-    pub(crate) fn column(&self, j: usize) -> Cow<'_, [Run]> {
+    pub(crate) fn column(&self, j: usize) -> Cow<'_, [ScoreRun]> {
         let mut columns = self
             .levels
             .iter()
@@ -226,7 +233,7 @@ impl RunLevels {
                 found: rows,
                 max: MAX_ITEMS,
             };
-            let per_item = |lane: &Lane<'_, M>| lane.options.ranking.ties.sharing().is_none();
+            let per_item = |lane: &VectorLane<'_, M>| lane.options.ranking.ties.sharing().is_none();
             fail(&mut lanes, per_item, error);
         }
         if wants(&lanes, Average::Micro) {
@@ -238,7 +245,7 @@ impl RunLevels {
         if wants(&lanes, Average::Macro) || wants(&lanes, Average::Weighted) {
             for j in 0..l {
                 let column = self.column(j);
-                let column: &[Run] = &column;
+                let column: &[ScoreRun] = &column;
                 values.clear();
                 let averages = [Average::Macro, Average::Weighted];
                 runs_values(&lanes, &averages, column, &mut ranker, &mut values);
@@ -282,7 +289,7 @@ pub(crate) fn check_runs<M: VectorMetric>(metric: &M) -> Result<(), Error> {
 
 /// Why `lane`'s metric cannot be valued from runs, if it cannot (the state takes no sample
 /// weights at all: the accumulator refuses them).
-fn refusal<M: VectorMetric>(lane: &Lane<'_, M>) -> Option<RunsLimit> {
+fn refusal<M: VectorMetric>(lane: &VectorLane<'_, M>) -> Option<RunsLimit> {
     let ties = lane.options.ranking.ties;
     if matches!(
         ties,
@@ -310,13 +317,13 @@ fn refusal<M: VectorMetric>(lane: &Lane<'_, M>) -> Option<RunsLimit> {
 /// `averages`: the runs ranked once per policy ([`vector_values`](super::lanes::vector_values)
 /// for runs).
 fn runs_values<M: VectorMetric>(
-    lanes: &[Lane<'_, M>],
+    lanes: &[VectorLane<'_, M>],
     averages: &[Average],
-    runs: &[Run],
+    runs: &[ScoreRun],
     ranker: &mut Ranker,
     out: &mut Values,
 ) {
-    let plan = VectorPlan::new(lanes, |lane| averages.contains(&lane.average));
+    let plan = VectorRankings::new(lanes, |lane| averages.contains(&lane.average));
     // The metrics read the blocks only: no scores, labels or weights of items.
     let v: Vector<'_, f64> = Vector {
         scores: &[],

@@ -2,7 +2,7 @@
 //! placed in a pass over the input, so that the pool holds at most a limit of cells (or one
 //! piece larger than it: [`set_micro_pool_cells`]); and the limit.
 
-use super::pool::Piece;
+use crate::labelwise::micro::buckets::Piece;
 
 use core::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
 /// ([`POOL_SHARES`]): 2^25 cells, 300–440 MB at 9–13 bytes a cell. A pool of up to that many
 /// cells is placed in one pass; each further window costs one more pass over the input
 /// (docs/performance.md, "Micro averages in windows").
-pub(super) const WINDOW_CELLS: usize = 1 << 25;
+pub(in crate::labelwise) const WINDOW_CELLS: usize = 1 << 25;
 
 /// By default a window may hold a 1 / `POOL_SHARES` share of the pool: since two neighbouring
 /// windows hold more than the limit together ([`cut_windows`]), at most 2 · 4 + 1 = 9 windows,
@@ -22,9 +22,9 @@ const POOL_SHARES: usize = 4;
 static POOL_CELLS: AtomicUsize = AtomicUsize::new(0);
 
 /// Unit tests cut smaller windows (0: as [`window_cells`] says otherwise); set through
-/// [`TestPieceCells::set_window`](super::pool::TestPieceCells::set_window).
+/// [`TestPieceCells::set_window`](crate::labelwise::micro::buckets::TestPieceCells::set_window).
 #[cfg(test)]
-pub(super) static TEST_WINDOW_CELLS: AtomicUsize = AtomicUsize::new(0);
+pub(in crate::labelwise) static TEST_WINDOW_CELLS: AtomicUsize = AtomicUsize::new(0);
 
 /// Sets the most cells the micro averages hold at once when they rank the pooled cells in
 /// pieces (micro ROC AUC, unweighted micro average precision and interpolated average
@@ -61,7 +61,7 @@ pub fn set_micro_pool_cells(most: Option<usize>) {
 }
 
 /// The most cells one window of pieces holds, for a pool of `cells` cells.
-pub(super) fn window_cells(cells: usize) -> usize {
+pub(in crate::labelwise) fn window_cells(cells: usize) -> usize {
     #[cfg(test)]
     match TEST_WINDOW_CELLS.load(AtomicOrdering::Relaxed) {
         0 => {}
@@ -76,17 +76,17 @@ pub(super) fn window_cells(cells: usize) -> usize {
 /// A run of consecutive pieces whose cells are placed in the pool together, then ranked: the
 /// pool holds one window's cells at a time, each window placed in a pass over the input.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) struct Window {
-    pub(super) pieces: Range<usize>,
-    pub(super) cells: Range<usize>,
-    pub(super) buckets: Range<usize>,
+pub(in crate::labelwise) struct Window {
+    pub(in crate::labelwise) pieces: Range<usize>,
+    pub(in crate::labelwise) cells: Range<usize>,
+    pub(in crate::labelwise) buckets: Range<usize>,
 }
 
 impl Window {
     /// Where each bucket's cells start in this window's pool, from where they start in a pool
-    /// of every bucket (`starts`: [`cut_pieces`](super::pool::cut_pieces)'s offsets, or a range of rows' own): buckets
+    /// of every bucket (`starts`: [`cut_pieces`](crate::labelwise::micro::buckets::cut_pieces)'s offsets, or a range of rows' own): buckets
     /// before the window start at 0, those after it where the window's cells end.
-    pub(super) fn starts(&self, starts: &[usize]) -> Vec<usize> {
+    pub(in crate::labelwise) fn starts(&self, starts: &[usize]) -> Vec<usize> {
         let (first, end) = self.bounds(starts);
         starts
             .iter()
@@ -96,7 +96,7 @@ impl Window {
 
     /// How many of the cells placed by `starts` (as [`starts`](Self::starts) takes them) lie in
     /// this window: the room its pool needs.
-    pub(super) fn cells_in(&self, starts: &[usize]) -> usize {
+    pub(in crate::labelwise) fn cells_in(&self, starts: &[usize]) -> usize {
         let (first, end) = self.bounds(starts);
         end - first
     }
@@ -108,7 +108,7 @@ impl Window {
     }
 
     /// Piece `piece`'s cells in this window's pool.
-    pub(super) fn cells_of(&self, piece: &Piece) -> Range<usize> {
+    pub(in crate::labelwise) fn cells_of(&self, piece: &Piece) -> Range<usize> {
         let first = self.cells.start;
         piece.cells.start.saturating_sub(first)..piece.cells.end.saturating_sub(first)
     }
@@ -116,14 +116,14 @@ impl Window {
 
 /// The window a pool holds after its pieces are ranked (the last), for a reader of pieces after
 /// that (the class medians): a piece of another window is placed again first.
-pub(super) struct HeldWindow<'w> {
+pub(in crate::labelwise) struct HeldWindow<'w> {
     windows: &'w [Window],
     held: Option<usize>,
 }
 
 impl<'w> HeldWindow<'w> {
     /// The pool holds the last of `windows`.
-    pub(super) fn last(windows: &'w [Window]) -> Self {
+    pub(in crate::labelwise) fn last(windows: &'w [Window]) -> Self {
         HeldWindow {
             windows,
             held: windows.len().checked_sub(1),
@@ -132,7 +132,7 @@ impl<'w> HeldWindow<'w> {
 
     /// The window holding piece `p` (none for a piece of no window), once `place` has placed it
     /// unless the pool holds it already.
-    pub(super) fn holding<E>(
+    pub(in crate::labelwise) fn holding<E>(
         &mut self,
         p: usize,
         place: impl FnOnce(&Window) -> Result<(), E>,
@@ -154,7 +154,7 @@ impl<'w> HeldWindow<'w> {
 /// window alone, with the empty pieces after it), in order: each window's pieces, cells and
 /// buckets. Two neighbouring windows together hold more than `most` cells, so a pool of `total`
 /// cells is cut into at most 2·total / `most` + 1 windows.
-pub(super) fn cut_windows(pieces: &[Piece], most: usize) -> Vec<Window> {
+pub(in crate::labelwise) fn cut_windows(pieces: &[Piece], most: usize) -> Vec<Window> {
     let mut windows: Vec<Window> = Vec::new();
     for (p, piece) in pieces.iter().enumerate() {
         match windows.last_mut() {
@@ -178,8 +178,8 @@ pub(super) fn cut_windows(pieces: &[Piece], most: usize) -> Vec<Window> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::labelwise::micro::buckets::{cut_pieces, TestPieceCells, BUCKETS};
     use crate::labelwise::pairs::tests::draws;
-    use crate::labelwise::pool::{cut_pieces, TestPieceCells, BUCKETS};
 
     /// The default: 2^25 cells, or a quarter of the pool where that is more; a limit set holds
     /// whatever the pool (0 taken as 1), and `None` restores the default.

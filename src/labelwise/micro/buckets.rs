@@ -15,7 +15,7 @@ type RowVisitor<'a, T> = dyn FnMut(usize, &[T]) -> Result<(), Error> + 'a;
 
 /// The most cells one piece of a pooled ranking holds, unless one range of leading key bits
 /// holds more: small enough that a piece's sort and ranking stay in cache.
-pub(super) const PIECE_CELLS: usize = 1 << 17;
+pub(in crate::labelwise) const PIECE_CELLS: usize = 1 << 17;
 
 /// Unit tests cut smaller pieces (0: [`PIECE_CELLS`]), so that a small pool has many; set
 /// through [`TestPieceCells`].
@@ -26,12 +26,14 @@ static TEST_PIECE_CELLS: core::sync::atomic::AtomicUsize = core::sync::atomic::A
 /// reset the size under another would leave it testing pieces of the usual size. One test
 /// holds it at a time; the size goes back to the usual when the hold is dropped.
 #[cfg(test)]
-pub(super) struct TestPieceCells(#[allow(dead_code)] std::sync::MutexGuard<'static, ()>);
+pub(in crate::labelwise) struct TestPieceCells(
+    #[allow(dead_code)] std::sync::MutexGuard<'static, ()>,
+);
 
 #[cfg(test)]
 impl TestPieceCells {
     /// Waits for the other tests' holds to be dropped.
-    pub(super) fn hold() -> Self {
+    pub(in crate::labelwise) fn hold() -> Self {
         static HELD: std::sync::Mutex<()> = std::sync::Mutex::new(());
         // A test that failed while holding it leaves the lock poisoned, not the size wrong.
         TestPieceCells(
@@ -41,15 +43,15 @@ impl TestPieceCells {
     }
 
     /// Cuts pieces of at most `cells` cells (0: [`PIECE_CELLS`]).
-    pub(super) fn set(&self, cells: usize) {
+    pub(in crate::labelwise) fn set(&self, cells: usize) {
         TEST_PIECE_CELLS.store(cells, core::sync::atomic::Ordering::Relaxed);
     }
 
     /// Cuts windows of at most `cells` cells (0: as
-    /// [`window_cells`](super::windows::window_cells) says otherwise).
-    pub(super) fn set_window(&self, cells: usize) {
+    /// [`window_cells`](crate::labelwise::micro::windows::window_cells) says otherwise).
+    pub(in crate::labelwise) fn set_window(&self, cells: usize) {
         use core::sync::atomic::Ordering;
-        super::windows::TEST_WINDOW_CELLS.store(cells, Ordering::Relaxed);
+        crate::labelwise::micro::windows::TEST_WINDOW_CELLS.store(cells, Ordering::Relaxed);
     }
 }
 
@@ -72,12 +74,11 @@ fn piece_cells() -> usize {
 }
 
 /// The buckets of the pooled cells: 2^16 ranges of leading key bits.
-pub(super) const BUCKETS: usize = 1 << 16;
+pub(in crate::labelwise) const BUCKETS: usize = 1 << 16;
 
 /// The groups of adjacent buckets [`Pool::place`] scatters the cells to first: few enough
 /// that the lines being written stay in the second-level cache, many enough that most groups
-/// fit in a piece and need no second pass (micro AUC on B 17% faster, on D 24%, on E 7% than
-/// before, when every group of 2^8 was placed twice; 2^12 groups made the first pass slower).
+/// fit in a piece and need no second pass (docs/performance.md, "Measured choices").
 const GROUPS: usize = 1 << 10;
 
 /// Buckets per group.
@@ -100,7 +101,7 @@ fn key<T: Score>(s: &T) -> u64 {
 }
 
 /// Calls `f` with each of `rows` of the scores (its index, its scores), in order.
-pub(super) fn each_row<T: Score, S: ScoreMatrix<T> + ?Sized>(
+pub(in crate::labelwise) fn each_row<T: Score, S: ScoreMatrix<T> + ?Sized>(
     y_score: &S,
     rows: Range<usize>,
     f: &mut RowVisitor<'_, T>,
@@ -110,7 +111,7 @@ pub(super) fn each_row<T: Score, S: ScoreMatrix<T> + ?Sized>(
 }
 
 /// The smallest and largest key of `rows`' cells ((`u64::MAX`, 0) for none).
-pub(super) fn key_range<T: Score, S: ScoreMatrix<T> + ?Sized>(
+pub(in crate::labelwise) fn key_range<T: Score, S: ScoreMatrix<T> + ?Sized>(
     y_score: &S,
     rows: Range<usize>,
 ) -> Result<(u64, u64), Error> {
@@ -139,24 +140,24 @@ fn row_key_range_body<T: Score>(row: &[T], (low, high): (u64, u64)) -> (u64, u64
 /// Which bucket a cell falls in: the leading 16 bits of its key below the prefix every key
 /// shares.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct Bucketing {
+pub(in crate::labelwise) struct Bucketing {
     shift: u32,
 }
 
 impl Bucketing {
     /// The bucketing of keys from `low` to `high`.
-    pub(super) fn new((low, high): (u64, u64)) -> Self {
+    pub(in crate::labelwise) fn new((low, high): (u64, u64)) -> Self {
         let shift = (u64::BITS - (low ^ high).leading_zeros()).saturating_sub(16);
         Bucketing { shift }
     }
 
     #[inline]
-    pub(super) fn of<T: Score>(self, s: &T) -> usize {
+    pub(in crate::labelwise) fn of<T: Score>(self, s: &T) -> usize {
         (key(s) >> self.shift) as usize & (BUCKETS - 1)
     }
 
     /// Counts the cells of `rows` by bucket into `counts[b + 1]` (`BUCKETS + 1` counts).
-    pub(super) fn count<T: Score, S: ScoreMatrix<T> + ?Sized>(
+    pub(in crate::labelwise) fn count<T: Score, S: ScoreMatrix<T> + ?Sized>(
         self,
         y_score: &S,
         rows: Range<usize>,
@@ -175,10 +176,10 @@ impl Bucketing {
 
 /// One piece of the pooled ranking: a run of whole buckets, and where its cells are.
 #[derive(Debug, Clone)]
-pub(super) struct Piece {
-    pub(super) cells: Range<usize>,
+pub(in crate::labelwise) struct Piece {
+    pub(in crate::labelwise) cells: Range<usize>,
     #[cfg_attr(not(feature = "rayon"), allow(dead_code))] // used on a rayon pool only
-    pub(super) buckets: Range<usize>,
+    pub(in crate::labelwise) buckets: Range<usize>,
 }
 
 /// Which groups of buckets are larger than a piece (and so may hold a piece boundary): their
@@ -186,7 +187,7 @@ pub(super) struct Piece {
 /// piece is ranked as its cells arrive, in pooled order: only the order of equal keys matters
 /// to a piece's ranking.
 #[derive(Debug, Clone)]
-pub(super) struct SplitGroups(Vec<bool>);
+pub(in crate::labelwise) struct SplitGroups(Vec<bool>);
 
 impl SplitGroups {
     /// Whether group g's cells must be put in bucket order (a group it does not know: yes).
@@ -198,7 +199,7 @@ impl SplitGroups {
 /// Turns the bucket counts (`ends[b + 1]`: bucket b's cells) into offsets (`ends[b]`: where
 /// bucket b starts) and cuts the pieces: between groups of buckets, and between the buckets
 /// of a group larger than a piece; the number of cells, and the groups so cut.
-pub(super) fn cut_pieces(ends: &mut [usize]) -> (Vec<Piece>, usize, SplitGroups) {
+pub(in crate::labelwise) fn cut_pieces(ends: &mut [usize]) -> (Vec<Piece>, usize, SplitGroups) {
     let most = piece_cells();
     let count = |b: usize| ends.get(b + 1).copied().unwrap_or(0);
     let group_cells: Vec<usize> = (0..GROUPS)
@@ -239,7 +240,7 @@ pub(super) fn cut_pieces(ends: &mut [usize]) -> (Vec<Piece>, usize, SplitGroups)
 
 /// Bucket counts (`counts[b + 1]`: bucket b's cells) to offsets (`counts[b]`: where bucket b
 /// starts); the number of cells.
-pub(super) fn to_offsets(counts: &mut [usize]) -> usize {
+pub(in crate::labelwise) fn to_offsets(counts: &mut [usize]) -> usize {
     let mut total = 0;
     for c in counts.iter_mut() {
         total += *c;
@@ -250,7 +251,7 @@ pub(super) fn to_offsets(counts: &mut [usize]) -> usize {
 
 /// The value the pool's label vectors start from (any label of the input), none when there
 /// are no cells.
-pub(super) fn any_label<Y: LabelMatrix + ?Sized>(
+pub(in crate::labelwise) fn any_label<Y: LabelMatrix + ?Sized>(
     y_true: &Y,
     total: usize,
 ) -> Result<Option<Y::Elem>, Error> {
@@ -265,7 +266,7 @@ pub(super) fn any_label<Y: LabelMatrix + ?Sized>(
 
 /// Pooled cells bucketed: score, label and (for weights) row of each, bucket by bucket (group
 /// by group where a group lies inside one piece), in pooled order inside a bucket (a group).
-pub(super) struct Pool<T, L> {
+pub(in crate::labelwise) struct Pool<T, L> {
     scores: Vec<T>,
     labels: Vec<L>,
     rows: Vec<u32>,
@@ -273,21 +274,21 @@ pub(super) struct Pool<T, L> {
 
 /// Cells of a pool: where [`Pool::place`] puts them ([`Slots`]), or a piece's part to rank
 /// ([`Segment`]).
-pub(super) struct CellSlices<S, L, R> {
-    pub(super) scores: S,
-    pub(super) labels: L,
-    pub(super) rows: R,
+pub(in crate::labelwise) struct CellSlices<S, L, R> {
+    pub(in crate::labelwise) scores: S,
+    pub(in crate::labelwise) labels: L,
+    pub(in crate::labelwise) rows: R,
 }
 
 /// Cells of a pool to rank.
-pub(super) type Segment<'a, T, L> = CellSlices<&'a [T], &'a [L], &'a [u32]>;
+pub(in crate::labelwise) type Segment<'a, T, L> = CellSlices<&'a [T], &'a [L], &'a [u32]>;
 
 /// Room in a pool for cells.
-pub(super) type Slots<'a, T, L> = CellSlices<&'a mut [T], &'a mut [L], &'a mut [u32]>;
+pub(in crate::labelwise) type Slots<'a, T, L> = CellSlices<&'a mut [T], &'a mut [L], &'a mut [u32]>;
 
 impl<T: Score, L: Label> Pool<T, L> {
     /// Room for `total` cells (their rows too when `weighted`), labels set to `zero`.
-    pub(super) fn new(zero: L, total: usize, weighted: bool) -> Result<Self, Error> {
+    pub(in crate::labelwise) fn new(zero: L, total: usize, weighted: bool) -> Result<Self, Error> {
         Ok(Pool {
             scores: memory::filled(T::zero(), total)?,
             labels: memory::filled(zero, total)?,
@@ -296,7 +297,7 @@ impl<T: Score, L: Label> Pool<T, L> {
     }
 
     /// The cells `cells`.
-    pub(super) fn segment(&self, cells: Range<usize>) -> Segment<'_, T, L> {
+    pub(in crate::labelwise) fn segment(&self, cells: Range<usize>) -> Segment<'_, T, L> {
         CellSlices {
             scores: &self.scores[cells.clone()],
             labels: &self.labels[cells.clone()],
@@ -305,7 +306,7 @@ impl<T: Score, L: Label> Pool<T, L> {
     }
 
     /// The slots of the pool's first `cells` cells (a window's).
-    pub(super) fn slots(&mut self, cells: usize) -> Slots<'_, T, L> {
+    pub(in crate::labelwise) fn slots(&mut self, cells: usize) -> Slots<'_, T, L> {
         let room = cells.min(self.scores.len());
         CellSlices {
             scores: &mut self.scores[..room],
@@ -325,7 +326,7 @@ impl<T: Score, L: Label> Pool<T, L> {
     /// cells of each group that `split` says a piece boundary falls in to their buckets. Both
     /// passes keep the cells' order, so a bucket's cells end in pooled order, as one scatter
     /// leaves them, and a group left whole holds its cells in pooled order.
-    pub(super) fn place<Y, S>(
+    pub(in crate::labelwise) fn place<Y, S>(
         (y_true, y_score): (&Y, &S),
         rows: Range<usize>,
         bucketing: Bucketing,
@@ -432,8 +433,8 @@ impl Targets {
             for (s, &y) in row.iter().zip(truth.row(i)?) {
                 finite &= s.is_finite();
                 let b = bucketing.of(s);
-                // A branch, not a write aside: faster even where a third of the cells are
-                // inside (micro AUC on B in 3 windows 7% faster, in 39 windows 26%).
+                // A branch, not a write aside: it wins even where a third of the cells are
+                // inside (docs/performance.md, "Measured choices").
                 if WINDOWED && b.wrapping_sub(first) >= width {
                     continue;
                 }
@@ -444,7 +445,7 @@ impl Targets {
             }
             // Validated before, but read again: a matrix that hands a NaN now would give the
             // kernel blocks with more relevant items than places (a debug-build overflow).
-            // Checked along the scatter (a pass of its own cost 3-5%), the error found after.
+            // Checked along the scatter (a pass of its own costs more), the error found after.
             if !finite {
                 check_scores(row, i)?;
             }
@@ -486,7 +487,7 @@ mod tests {
     /// of buckets and the second pass over split groups: windows are cut inside split groups.
     #[test]
     fn a_window_places_its_pieces_as_the_whole_pool_does() {
-        use crate::labelwise::windows::cut_windows;
+        use crate::labelwise::micro::windows::cut_windows;
         use crate::matrix::RowMajor;
         let hold = TestPieceCells::hold();
         hold.set(256);

@@ -4,10 +4,10 @@
 
 use core::ops::Range;
 
-use super::runs::{check_runs, LabelRuns, RunLevels};
-use super::VectorMetric;
 use crate::error::{Error, Input, LabelDomain, RunsLimit};
 use crate::kernel::Ranker;
+use crate::labelwise::runs::{check_runs, LabelRuns, RunLevels};
+use crate::labelwise::VectorMetric;
 use crate::matrix::{LabelMatrix, RowReader, ScoreMatrix};
 use crate::memory;
 use crate::row::rows::Rows;
@@ -78,7 +78,7 @@ impl<M: PartialEq> PartialEq for LabelRunsAccumulator<M> {
     }
 }
 
-/// The runs merged, one list a label ([`RunLevels`]' form): the form does not depend on the
+/// The runs merged, one list a label (the run-levels form): the form does not depend on the
 /// levels.
 #[cfg(feature = "serde")]
 impl<M: serde::Serialize> serde::Serialize for LabelRunsAccumulator<M> {

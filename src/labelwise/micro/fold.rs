@@ -4,9 +4,9 @@
 
 use core::fmt::Debug;
 
-use super::pairs::{AucPart, AucSums};
-use super::vector::Vector;
 use crate::kernel::{Block, RankedRow};
+use crate::labelwise::pairs::{AucPart, AucSums};
+use crate::labelwise::vector::Vector;
 use crate::ties::RankSharing;
 
 /// What a metric reading a pooled ranking in pieces keeps of the pieces added so far.

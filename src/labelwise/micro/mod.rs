@@ -1,15 +1,28 @@
 //! The pooled vector (the micro average): all n·L cells, each with its row's weight, ranked
 //! whole from the row copy, or a piece at a time from the input for a metric that reads pieces.
+//!
+//! * `buckets.rs`: the cells bucketed by the leading bits of their keys and cut into pieces.
+//! * `windows.rs`: the runs of pieces held at once, and the limit on the cells held.
+//! * `fold.rs`: what a metric keeps of the pieces added so far, and what one piece adds.
+//! * `parallel.rs` (feature `rayon`): the pieces on the threads of a rayon pool.
+//! * this file: the pooled vector read whole, and the serial driver of the pieces.
 
-use super::cells::{changed_shape, count_relevant, Cells};
-use super::lanes::{fail, vector_values, wants, Lane, Values, VectorPlan};
-use super::medians::{class_in, ClassMedians, PieceClasses};
-use super::piece_sums::PieceSums;
-use super::pool::{
+pub(in crate::labelwise) mod buckets;
+pub(crate) mod fold;
+#[cfg(feature = "rayon")]
+pub(in crate::labelwise) mod parallel;
+pub(in crate::labelwise) mod windows;
+
+use self::buckets::{
     any_label, cut_pieces, key_range, Bucketing, Pool, Segment, SplitGroups, BUCKETS,
 };
-use super::vector::{Vector, VectorMetric, Weights};
-use super::windows::{cut_windows, window_cells, HeldWindow, Window};
+use self::fold::PieceSums;
+use self::windows::{cut_windows, window_cells, HeldWindow, Window};
+use super::cells::{changed_shape, count_relevant, Cells};
+use super::lanes::{fail, vector_values, wants, Values, VectorLane, VectorRankings};
+use super::medians::{class_in, ClassMedians, PieceClasses};
+use super::vector::{Vector, Weights};
+use super::vector_metric::VectorMetric;
 use super::Average;
 use crate::error::Error;
 use crate::kernel::{RankedRow, Ranker, Ranking, Reach};
@@ -23,7 +36,7 @@ use core::ops::Range;
 pub(super) const MAX_ITEMS: usize = u32::MAX as usize;
 
 /// Fails the micro lanes when the pool is too large for the kernel's u32 positions.
-pub(super) fn check_pool_size<M>(lanes: &mut [Lane<'_, M>], n: usize, l: usize) {
+pub(super) fn check_pool_size<M>(lanes: &mut [VectorLane<'_, M>], n: usize, l: usize) {
     let cell_count = n.saturating_mul(l);
     if wants(lanes, Average::Micro) && cell_count > MAX_ITEMS {
         let error = Error::TooManyItems {
@@ -36,7 +49,7 @@ pub(super) fn check_pool_size<M>(lanes: &mut [Lane<'_, M>], n: usize, l: usize) 
 
 /// The pooled cells as one vector (micro lanes that do not read pieces).
 pub(super) fn pooled_values<M: VectorMetric, T: Score, L>(
-    lanes: &[Lane<'_, M>],
+    lanes: &[VectorLane<'_, M>],
     cells: &Cells<T, L>,
     weights: Option<&[f64]>,
     l: usize,
@@ -49,14 +62,14 @@ pub(super) fn pooled_values<M: VectorMetric, T: Score, L>(
             labels,
             weights: weights.map_or(Weights::Unit, |w| Weights::PerRow(w, l)),
         };
-        let plan = VectorPlan::of_vectors(lanes, &[Average::Micro]);
+        let plan = VectorRankings::of_vectors(lanes, &[Average::Micro]);
         vector_values(lanes, &plan, &v, 0, &mut ranker, &mut values);
     }
     values
 }
 
 /// The rankings the piece-reading lanes ask for, and how a piece is ranked for them.
-pub(super) struct PiecePlans {
+pub(super) struct PieceRankings {
     rankings: Vec<Ranking>,
     /// Every lane reads only the relevant blocks: each piece is counted, not sorted.
     relevant_only: bool,
@@ -64,9 +77,9 @@ pub(super) struct PiecePlans {
     pub(super) medians: bool,
 }
 
-impl PiecePlans {
+impl PieceRankings {
     pub(super) fn new<M: VectorMetric>(
-        lanes: &[Lane<'_, M>],
+        lanes: &[VectorLane<'_, M>],
         items: usize,
         weighted: bool,
     ) -> Self {
@@ -83,7 +96,7 @@ impl PiecePlans {
         }
         let relevant_only =
             running().all(|lane| lane.metric.reads_only_relevant_blocks(weighted, items));
-        PiecePlans {
+        PieceRankings {
             rankings,
             relevant_only,
             medians: running().any(|lane| lane.metric.reads_scores()),
@@ -93,11 +106,11 @@ impl PiecePlans {
 
 /// Sums for each lane of a pool of `items` cells, before any piece.
 pub(super) fn first_sums<M: VectorMetric>(
-    lanes: &[Lane<'_, M>],
+    lanes: &[VectorLane<'_, M>],
     items: usize,
     weighted: bool,
 ) -> Vec<PieceSums> {
-    let sums = |lane: &Lane<'_, M>| match lane.pieces {
+    let sums = |lane: &VectorLane<'_, M>| match lane.pieces {
         true => lane.metric.piece_sums(items, weighted),
         // Never read: the lane's pool is ranked whole.
         false => PieceSums::Pairs(Default::default()),
@@ -143,7 +156,7 @@ impl<T: Score> PieceRanker<T> {
         &mut self,
         segments: &[Segment<'_, T, L>],
         weights: Option<&[f64]>,
-        plans: &PiecePlans,
+        plans: &PieceRankings,
         classes: &mut PieceClasses,
         mut each: impl FnMut(Ranking, &Vector<'_, T>, &RankedRow<'_>),
     ) {
@@ -200,8 +213,8 @@ impl<T: Score> PieceRanker<T> {
 
 /// Whether a running piece lane's sums read the pool's number of relevant cells (counted in a
 /// pass of its own, [`count_relevant`]).
-pub(super) fn reads_relevant<M>(lanes: &[Lane<'_, M>], sums: &[PieceSums]) -> bool {
-    let running = |lane: &Lane<'_, M>| lane.pieces && lane.failed.is_none();
+pub(super) fn reads_relevant<M>(lanes: &[VectorLane<'_, M>], sums: &[PieceSums]) -> bool {
+    let running = |lane: &VectorLane<'_, M>| lane.pieces && lane.failed.is_none();
     lanes
         .iter()
         .zip(sums)
@@ -210,7 +223,7 @@ pub(super) fn reads_relevant<M>(lanes: &[Lane<'_, M>], sums: &[PieceSums]) -> bo
 
 /// Whether `lane` reads the pieces under `ranking`.
 #[inline]
-pub(super) fn reads_piece<M>(lane: &Lane<'_, M>, ranking: Ranking) -> bool {
+pub(super) fn reads_piece<M>(lane: &VectorLane<'_, M>, ranking: Ranking) -> bool {
     lane.pieces && lane.failed.is_none() && lane.options.ranking == ranking
 }
 
@@ -224,7 +237,7 @@ pub(super) fn reads_piece<M>(lane: &Lane<'_, M>, ranking: Ranking) -> bool {
 /// Each piece is sorted (or, for metrics that read only its relevant blocks, counted) once
 /// and ranked once per policy.
 pub(super) fn micro_in_pieces<M, T, Y, S>(
-    lanes: &[Lane<'_, M>],
+    lanes: &[VectorLane<'_, M>],
     y_true: &Y,
     y_score: &S,
     weights: Option<&[f64]>,
@@ -245,7 +258,7 @@ where
     let mut ends = vec![0usize; BUCKETS + 1];
     bucketing.count(y_score, 0..n, &mut ends)?;
     let (pieces, total, split_groups) = cut_pieces(&mut ends);
-    let plans = PiecePlans::new(lanes, items, weights.is_some());
+    let plans = PieceRankings::new(lanes, items, weights.is_some());
     let mut sums = first_sums(lanes, items, weights.is_some());
     let Some(zero) = any_label(y_true, total)? else {
         // No cells: the pool is one empty piece, with no value to read the medians.
@@ -348,7 +361,7 @@ impl<Y: LabelMatrix + ?Sized, S: ?Sized> Placing<'_, Y, S> {
 /// Adds the value of each piece-reading lane's pooled ranking (its sums, from
 /// [`micro_in_pieces`]) to its mean; `sums`' error fails them.
 pub(super) fn finish_pieces<M: VectorMetric>(
-    lanes: &mut [Lane<'_, M>],
+    lanes: &mut [VectorLane<'_, M>],
     sums: Result<PooledSums, Error>,
 ) {
     let PooledSums { sums, medians } = match sums {
@@ -367,11 +380,11 @@ pub(super) fn finish_pieces<M: VectorMetric>(
 
 #[cfg(test)]
 mod tests {
+    use self::buckets::{TestPieceCells, PIECE_CELLS};
     use super::*;
     use crate::error::LabelDomain;
     #[cfg(feature = "rayon")]
     use crate::labelwise::pairs::tests::on_threads;
-    use crate::labelwise::pool::{TestPieceCells, PIECE_CELLS};
     use crate::matrix::RowMajor;
     use crate::metric::RankingMetric;
     use crate::metrics::label_average_precision::LabelAveragePrecision;
@@ -496,12 +509,12 @@ mod tests {
             let bits = |values: Vec<Result<f64, Error>>| -> Vec<u64> {
                 values.into_iter().map(|v| v.unwrap().to_bits()).collect()
             };
-            let all = bits(super::super::evaluate_many(metrics, &yy, &ss, weights));
+            let all = bits(crate::labelwise::evaluate_many(metrics, &yy, &ss, weights));
             assert_eq!(all, wholes, "{small} {window} {weighted}");
             #[cfg(feature = "rayon")]
             for threads in 1..=3 {
                 let parallel = on_threads(threads, || {
-                    super::super::evaluate_many_parallel(metrics, &yy, &ss, weights)
+                    crate::labelwise::evaluate_many_parallel(metrics, &yy, &ss, weights)
                 });
                 let context = format!("{small} {window} {threads} {weighted}");
                 assert_eq!(bits(parallel), wholes, "{context}");
@@ -626,7 +639,7 @@ mod tests {
                 RowMajor::new(&y, n, l).unwrap(),
                 RowMajor::new(&s, n, l).unwrap(),
             );
-            let lanes = super::super::drivers::new_lanes(&auto, l, false);
+            let lanes = crate::labelwise::drivers::new_lanes(&auto, l, false);
             let expected = (sorted_median(&y, &s, true), sorted_median(&y, &s, false));
             let same = |m: Option<ClassMedians>| {
                 let m = m.expect("medians");
@@ -644,7 +657,7 @@ mod tests {
                 #[cfg(feature = "rayon")]
                 {
                     let parallel = on_threads(2, || {
-                        use super::super::pooled_parallel::micro_in_pieces_parallel;
+                        use self::parallel::micro_in_pieces_parallel;
                         micro_in_pieces_parallel(&lanes, &yy, &ss, None, (n, l))
                     });
                     let medians = parallel.unwrap().medians;

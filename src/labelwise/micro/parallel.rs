@@ -6,26 +6,26 @@ use rayon::prelude::*;
 
 use core::ops::Range;
 
-use super::cells::{changed_shape, count_relevant};
-use super::lanes::Lane;
-use super::medians::{class_in, PieceClasses};
-use super::piece_sums::PiecePart;
-use super::pool::{
+use crate::error::Error;
+use crate::labelwise::cells::{changed_shape, count_relevant};
+use crate::labelwise::lanes::VectorLane;
+use crate::labelwise::medians::{class_in, PieceClasses};
+use crate::labelwise::micro::buckets::{
     any_label, cut_pieces, key_range, to_offsets, Bucketing, Piece, Pool, Segment, BUCKETS,
 };
-use super::pooled::{
-    first_sums, micro_in_pieces, reads_piece, reads_relevant, PiecePlans, PieceRanker, Placing,
+use crate::labelwise::micro::fold::PiecePart;
+use crate::labelwise::micro::windows::{cut_windows, window_cells, HeldWindow, Window};
+use crate::labelwise::micro::{
+    first_sums, micro_in_pieces, reads_piece, reads_relevant, PieceRanker, PieceRankings, Placing,
     PooledSums,
 };
-use super::vector::VectorMetric;
-use super::windows::{cut_windows, window_cells, HeldWindow, Window};
-use crate::error::Error;
+use crate::labelwise::vector_metric::VectorMetric;
 use crate::matrix::{LabelMatrix, ScoreMatrix};
 use crate::score::{Label, Score};
 
 /// Ranges of rows per thread for the passes over the cells; each holds one count per bucket
-/// and a pool of its own, so that every piece is gathered from that many segments: one (two
-/// cost micro AUC on two threads 10% more on 100,000 × 100).
+/// and a pool of its own, so that every piece is gathered from that many segments: one (more
+/// segments cost more to gather than they save).
 const ROW_RANGES_PER_THREAD: usize = 1;
 
 /// Pieces ranked at once per thread: enough to even out pieces of unequal size, few enough
@@ -39,14 +39,14 @@ const PIECES_PER_THREAD: usize = 4;
 ///   (the ranges' pools together hold each cell once, as the sequential pool does);
 /// * a window of pieces at a time, each piece on one thread: its cells gathered from the
 ///   ranges' pools in row order, ranked, and its part of each lane's sums worked out apart
-///   ([`PieceSums::part`](super::piece_sums::PieceSums::part)); the parts are added on the
+///   ([`PieceSums::part`](crate::labelwise::micro::fold::PieceSums::part)); the parts are added on the
 ///   calling thread in piece order, with the operations of the sequential sums, hence the
 ///   same bits.
 ///
 /// A piece gathered from the ranges holds its cells in another order than the sequential
 /// pool, but its equal keys (one bucket) in the same, pooled order: it ranks the same.
-pub(super) fn micro_in_pieces_parallel<M, T, Y, S>(
-    lanes: &[Lane<'_, M>],
+pub(in crate::labelwise) fn micro_in_pieces_parallel<M, T, Y, S>(
+    lanes: &[VectorLane<'_, M>],
     y_true: &Y,
     y_score: &S,
     weights: Option<&[f64]>,
@@ -110,7 +110,7 @@ where
         let relevant = counts.into_iter().sum::<Result<usize, _>>()?;
         sums.iter_mut().for_each(|s| s.set_relevant(relevant));
     }
-    let plans = PiecePlans::new(lanes, items, weights.is_some());
+    let plans = PieceRankings::new(lanes, items, weights.is_some());
     // The sums that work out each piece's part (parts read no relevant total).
     let first = first_sums(lanes, items, weights.is_some());
     // Where each bucket starts in each range's pool of every bucket.
