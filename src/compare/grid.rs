@@ -48,7 +48,7 @@ fn cell_presets(
 
 /// The grid's layout: for every concept, in order, each cell's column and the preset
 /// [`compare`] evaluates there (its concept → preset table). For evaluating the cells elsewhere,
-/// on many workers, and rebuilding each row's summary with [`Summary::of`].
+/// on many workers, and rebuilding each row's summary with [`Summary::of`](super::Summary::of).
 ///
 /// # Errors
 /// The registry's error if a preset of the mapping is unknown to it (ruled out by the tests).

@@ -1,6 +1,6 @@
 //! Every metric concept under every tie policy and every toolkit's convention, with the tie
 //! analysis: the grid `rankmetrics compare` prints and the Python package's `compare()` returns,
-//! computed by one [`evaluate_all`] call (each row ranked once for every cell).
+//! computed by one [`evaluate_all`](crate::registry::evaluate_all) call (each row ranked once for every cell).
 //!
 //! # Example
 //! ```
