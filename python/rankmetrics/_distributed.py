@@ -446,13 +446,13 @@ def _long(table: Any, layout: Layout, partition: int, first_row: int):  # type: 
     counts = np.diff(np.concatenate([starts, [len(ids)]]))
     sample = np.repeat(np.arange(samples), counts)
     label = _check_indices(
-        _scalars(table, layout.label_id, partition, first_row),
+        _scalars(table, layout.label_id, partition, first_row),  # type: ignore[arg-type]
         sample,
-        L,  # type: ignore[arg-type]
-        layout.label_id,
+        L,
+        layout.label_id,  # type: ignore[arg-type]
         partition,
         first_row,
-    )  # type: ignore[arg-type]
+    )
     rel = _scalars(table, layout.y_true, partition, first_row)
     sc = _scalars(table, layout.y_score[0], partition, first_row)
     _numbers(rel, counts, layout.y_true, partition, first_row)
