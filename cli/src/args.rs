@@ -492,9 +492,11 @@ Parameter values:
   ties_method                average | first | last | max | min | random | random:SEED
   weka                       3.7 (ties within 1e-6, as MULAN ships) | 3.9 (exact ties)
   average                    macro | micro | weighted | samples: over what a label-wise metric
-                             is computed and averaged (roc_auc, label_average_precision)
-  undefined                  nan | skip | error | a number: what a label (or row) without
-                             both classes gives
+                             is computed and averaged (roc_auc, label_average_precision,
+                             interpolated_average_precision)
+  undefined                  nan | skip | error | a number: what a label (or row) gives where
+                             the metric is undefined (AUC: one class only; AP: no relevant
+                             item)
   inv_propensities           one inverse propensity per label, comma-separated, or @FILE: a
                              file of them separated by commas, spaces or newlines
   dtype                      float32 | float64: torchmetrics' preds dtype (its sigmoid and ties

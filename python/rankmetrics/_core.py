@@ -32,6 +32,8 @@ TIE_POLICIES: Tuple[str, ...] = (
 
 
 def _param_value(value: Any) -> str:
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value.item()
     if isinstance(value, (list, tuple, np.ndarray)):
         # A list of numbers (``inv_propensities``): comma-separated, each float's shortest
         # round-trip text, so the crate reads back the same bits.

@@ -24,6 +24,7 @@ import numpy as np
 
 from . import _core, _input
 from ._rankmetrics import inverse_propensities as _inverse_propensities
+from .exceptions import ParameterError
 
 __all__ = [
     "average_precision",
@@ -321,8 +322,21 @@ def _labelwise_metric(
     undefined: Union[str, float],
     threads: Optional[int],
 ) -> float:
+    _given(average=average, undefined=undefined)
     m = _core.lookup("rankmetrics", name, ties, {"average": average, "undefined": undefined})
     return _core.run(m, y_true, y_score, sample_weight, threads)
+
+
+def _given(**values: Any) -> None:
+    """A keyword set to ``None`` is refused: the registry would take it for "not given" and
+    use its default (scikit-learn's ``average=None``, per-label scores, is not this)."""
+    for key, value in values.items():
+        if value is None:
+            raise ParameterError(
+                f"{key}=None: give a value (the default is the keyword's default)",
+                "InvalidParam",
+                {"parameter": key, "value": None},
+            )
 
 
 def roc_auc(
@@ -430,7 +444,10 @@ def _propensity(
     threads: Optional[int],
     per_sample: bool,
 ) -> Value:
-    m = _core.lookup("rankmetrics", name, ties, {"k": k, "inv_propensities": inv_propensities})
+    _given(k=k, inv_propensities=inv_propensities)
+    # Any array-like (a list, a pandas Series, a tensor), one number per label.
+    props = np.ascontiguousarray(inv_propensities, dtype=np.float64).ravel()
+    m = _core.lookup("rankmetrics", name, ties, {"k": k, "inv_propensities": props})
     if per_sample:
         return m.per_sample(_input.labels(y_true), _input.scores(y_score), _input.threads(threads))
     return _core.run(m, y_true, y_score, sample_weight, threads)

@@ -57,3 +57,29 @@ def test_own_functions_agree_with_their_entries() -> None:
 def test_an_unknown_name_suggests_the_closest() -> None:
     with pytest.raises(rankmetrics.ParameterError, match="roc_auc_score"):
         rankmetrics.evaluate(Y, S, convention="sklearn", metric="roc_auc_scor")
+
+
+def test_none_is_not_taken_for_the_default() -> None:
+    """scikit-learn's ``average=None`` (per-label scores) must not quietly give the macro mean."""
+    for call in (
+        lambda: rankmetrics.roc_auc(Y, S, average=None),
+        lambda: rankmetrics.label_average_precision(Y, S, undefined=None),
+        lambda: rankmetrics.psprecision_at_k(Y, S, [1.0] * 5, k=None),
+    ):
+        with pytest.raises(rankmetrics.ParameterError, match="=None"):
+            call()
+
+
+def test_inverse_propensities_from_any_array_like() -> None:
+    import array
+
+    want = {c["metric"]: c["result"]["bits"] for c in CASES if c["convention"] == "rankmetrics"}
+    props = array.array("d", [1.0, 2.0, 3.0, 1.5, 2.0])
+    assert bits(rankmetrics.psprecision_at_k(Y, S, props)) == want["psprecision_at_k"]
+    assert bits(rankmetrics.psndcg_at_k(Y, S, np.array([props]))) == want["psndcg_at_k"]
+
+
+def test_a_bad_inverse_propensity_is_named_with_its_label() -> None:
+    with pytest.raises(rankmetrics.ParameterError, match="label 2: NaN") as e:
+        rankmetrics.psprecision_at_k(Y, S, [1.0, 2.0, float("nan"), 1.0, 1.0])
+    assert e.value.details["parameter"] == "inv_propensities"

@@ -183,11 +183,20 @@ pub(super) fn propensity_params(ctx: &mut Ctx<'_>) -> Result<(usize, Vec<f64>), 
     const EXPECTED: &str = "one inverse propensity per label, comma-separated (required)";
     let k = parse_k("k", Some(ctx.get("k").unwrap_or("5")), &mut ctx.echo)?.unwrap_or(5);
     let given = ctx.get("inv_propensities").unwrap_or("");
+    if given.is_empty() {
+        return Err(invalid("inv_propensities", given, EXPECTED));
+    }
+    // The item that does not parse, with its label (the whole list may be long).
     let inverse = given
         .split(',')
-        .map(|v| v.trim().parse::<f64>())
-        .collect::<Result<Vec<f64>, _>>()
-        .map_err(|_| invalid("inv_propensities", given, EXPECTED))?;
+        .enumerate()
+        .map(|(label, v)| {
+            let item = v.trim();
+            let shown = || format!("label {label}: {item}");
+            item.parse::<f64>()
+                .map_err(|_| invalid("inv_propensities", &shown(), EXPECTED))
+        })
+        .collect::<Result<Vec<f64>, _>>()?;
     let shown: Vec<String> = inverse.iter().map(f64::to_string).collect();
     ctx.echo
         .push(("inv_propensities", ParamValue::Str(shown.join(","))));
@@ -195,12 +204,18 @@ pub(super) fn propensity_params(ctx: &mut Ctx<'_>) -> Result<(usize, Vec<f64>), 
 }
 
 /// The error of a propensity-scored metric's constructor: an inverse propensity that is not a
-/// finite positive number (`k` = 0 is refused before).
-pub(super) fn propensity_error(_: crate::error::Error) -> LookupError {
+/// finite positive number, named with its label (`k` = 0 is refused before).
+pub(super) fn propensity_error(e: crate::error::Error) -> LookupError {
+    let value = match e {
+        crate::error::Error::InvalidLabelWeight { column, value } => {
+            format!("label {column}: {value}")
+        }
+        other => other.to_string(),
+    };
     LookupError::InvalidParam {
         key: "inv_propensities".into(),
-        value: String::new(),
-        expected: "finite positive numbers",
+        value,
+        expected: "finite positive numbers, one per label",
     }
 }
 
