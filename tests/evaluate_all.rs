@@ -327,3 +327,27 @@ fn parallel_micro_pieces_equal_sequential_ones() {
         }
     }
 }
+
+#[cfg(feature = "rayon")]
+#[test]
+fn parallel_per_sample_values_equal_sequential_ones() {
+    let mut rng = Rng::seeded(11);
+    let presets = every_preset();
+    for _ in 0..10 {
+        let (n, l) = (1 + rng.below(300), 1 + rng.below(6));
+        let y: Vec<f64> = (0..n * l).map(|_| rng.below(2) as f64).collect();
+        let s: Vec<f64> = (0..n * l).map(|_| rng.below(4) as f64 / 4.0).collect();
+        let (yt, ys) = (
+            RowMajor::new(&y, n, l).unwrap(),
+            RowMajor::new(&s, n, l).unwrap(),
+        );
+        for p in &presets {
+            let bits = |v: Result<Vec<Option<f64>>, rankmetrics::Error>| {
+                v.map(|v| v.iter().map(|x| x.map(f64::to_bits)).collect::<Vec<_>>())
+            };
+            let one = bits(p.per_sample(&yt, &ys));
+            let many = bits(p.per_sample_parallel(&yt, &ys));
+            assert_eq!(one, many, "{} {}", p.convention(), p.name());
+        }
+    }
+}

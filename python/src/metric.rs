@@ -96,7 +96,7 @@ impl Metric {
         let p = &self.preset;
         let result = with_views!(py, y_true, y_score, |y, s| match &pool {
             None => p.per_sample(&y, &s),
-            Some(pool) => pool.install(|| p.per_sample(&y, &s)),
+            Some(pool) => pool.install(|| p.per_sample_parallel(&y, &s)),
         });
         let values: Vec<f64> = result
             .map_err(to_py)?

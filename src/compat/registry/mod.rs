@@ -249,6 +249,41 @@ impl Preset {
             Plan::Labelwise(_) => Err(Error::NotRowWise),
         }
     }
+
+    /// [`Preset::per_sample`] with rows spread over the threads of the current rayon pool
+    /// (feature `rayon`); the values are the sequential ones, bit for bit. Presets that read
+    /// the scores through torchmetrics' logit or float32 views run on one thread.
+    ///
+    /// # Errors
+    /// As [`Preset::per_sample`].
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::registry::{Convention, Preset};
+    /// let p = Preset::lookup(Convention::Sklearn, "label_ranking_loss", Preset::NO_PARAMS, None).unwrap();
+    /// let (y, s) = ([[1, 0], [0, 1]], [[0.5, 0.5], [0.1, 0.9]]);
+    /// assert_eq!(p.per_sample_parallel(&y, &s).unwrap(), p.per_sample(&y, &s).unwrap());
+    /// ```
+    #[cfg(feature = "rayon")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
+    pub fn per_sample_parallel<T, Y, S>(
+        &self,
+        y_true: &Y,
+        y_score: &S,
+    ) -> Result<Vec<Option<f64>>, Error>
+    where
+        T: Score,
+        Y: LabelMatrix + Sync + ?Sized,
+        S: ScoreMatrix<T> + Sync + ?Sized,
+    {
+        match &self.plan {
+            Plan::Row {
+                metric,
+                logits: false,
+            } => crate::parallel::per_sample(metric, y_true, y_score),
+            _ => self.per_sample(y_true, y_score),
+        }
+    }
 }
 
 /// A preset is a metric like any other: generic code and
