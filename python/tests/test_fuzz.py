@@ -14,6 +14,7 @@ from typing import Any, Callable, List, Optional
 
 import numpy as np
 import pytest
+from conftest import parameterless_metrics
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -31,14 +32,7 @@ settings.register_profile(
 )
 FUZZ = settings.get_profile("rankmetrics-fuzz")
 
-# Every metric that evaluates without parameters (the propensity-scored ones need one inverse
-# propensity per label: their own tests give them).
-ALL = [
-    (c, m)
-    for c in rankmetrics.CONVENTIONS
-    for m in rankmetrics.metric_names(c)
-    if "inv_propensities" not in rankmetrics.param_keys(c, m)
-]
+ALL = parameterless_metrics()
 SPECIAL = [
     0.0,
     -0.0,

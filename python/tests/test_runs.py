@@ -12,6 +12,7 @@ from typing import Any, Optional
 import numpy as np
 import pytest
 import sklearn.metrics
+from conftest import parameterless_metrics
 from test_state import bits, outcome  # the same comparison as the row-keeping accumulators'
 
 import rankmetrics
@@ -25,14 +26,7 @@ Y[:, 0] = np.arange(N) % 2
 S = RNG.integers(0, 4, size=(N, L)) / 4
 W = RNG.random(N) + 0.05
 
-# Every metric that evaluates without parameters (the propensity-scored ones need one inverse
-# propensity per label, and keep sums and counts whatever the state).
-ALL = [
-    (c, m)
-    for c in rankmetrics.CONVENTIONS
-    for m in rankmetrics.metric_names(c)
-    if "inv_propensities" not in rankmetrics.param_keys(c, m)
-]
+ALL = parameterless_metrics()
 TIES = [None, "max", "min", "average", "expected", "optimistic", "pessimistic", "first", "random:3"]
 CUTS = [(0, 7, 8, N), (0, 20, N), (0, 1, 2, 3, N)]
 

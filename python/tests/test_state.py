@@ -11,6 +11,7 @@ from typing import Any, List, Optional, Tuple
 
 import numpy as np
 import pytest
+from conftest import parameterless_metrics
 
 import rankmetrics
 from rankmetrics import _core
@@ -25,14 +26,7 @@ S = np.round(RNG.normal(size=(N, L)) * 3) / 4
 S[3] = 0.0
 W = RNG.random(N) + 0.05
 
-# Every metric that evaluates without parameters (the propensity-scored ones need one inverse
-# propensity per label: their own tests give them).
-ALL = [
-    (c, m)
-    for c in rankmetrics.CONVENTIONS
-    for m in rankmetrics.metric_names(c)
-    if "inv_propensities" not in rankmetrics.param_keys(c, m)
-]
+ALL = parameterless_metrics()
 TIES = [None, "min", "average", "first", "expected", "random:7", "optimistic"]
 
 
