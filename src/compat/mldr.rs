@@ -61,91 +61,71 @@ pub const ONE_ERROR: OneError =
 pub const RANKING_LOSS: RankingLoss =
     RankingLoss::new(TiePolicy::Max).with_label_domain(LabelDomain::Binary);
 
-/// `mldr::average_precision(true_labels, predictions, ties_method)`.
-///
-/// # Errors
-/// Labels other than 0/1, non-finite scores, mismatched shapes, empty input.
-///
-/// # Example
-/// ```
-/// use rankmetrics::{mldr, TiePolicy};
-/// let v = mldr::average_precision(&[[1, 0]], &[[0.5, 0.5]], TiePolicy::Average).unwrap();
-/// assert!((v - 2.0 / 3.0).abs() < 1e-15);
-/// ```
-pub fn average_precision<T, Y, S>(
-    true_labels: &Y,
-    predictions: &S,
-    ties_method: TiePolicy,
-) -> Result<f64, Error>
-where
-    T: Score,
-    Y: LabelMatrix + ?Sized,
-    S: ScoreMatrix<T> + ?Sized,
-{
-    AVERAGE_PRECISION
-        .with_ties(ties_method)
-        .evaluate(true_labels, predictions, None)
+toolkit_fn! {
+    /// `mldr::average_precision(true_labels, predictions, ties_method)`.
+    ///
+    /// # Errors
+    /// Labels other than 0/1, non-finite scores, mismatched shapes, empty input.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{mldr, TiePolicy};
+    /// let v = mldr::average_precision(&[[1, 0]], &[[0.5, 0.5]], TiePolicy::Average).unwrap();
+    /// assert!((v - 2.0 / 3.0).abs() < 1e-15);
+    /// ```
+    pub fn average_precision(true_labels: &Y, predictions: &S, ties_method: TiePolicy) {
+        AVERAGE_PRECISION
+            .with_ties(ties_method)
+            .evaluate(true_labels, predictions, None)
+    }
 }
 
-/// `mldr::coverage(true_labels, predictions, ties_method)`.
-///
-/// # Errors
-/// As [`average_precision`].
-///
-/// # Example
-/// ```
-/// use rankmetrics::{mldr, TiePolicy};
-/// assert_eq!(mldr::coverage(&[[1, 0]], &[[0.5, 0.5]], TiePolicy::Last).unwrap(), 1.0);
-/// ```
-pub fn coverage<T, Y, S>(
-    true_labels: &Y,
-    predictions: &S,
-    ties_method: TiePolicy,
-) -> Result<f64, Error>
-where
-    T: Score,
-    Y: LabelMatrix + ?Sized,
-    S: ScoreMatrix<T> + ?Sized,
-{
-    COVERAGE
-        .with_ties(ties_method)
-        .evaluate(true_labels, predictions, None)
+toolkit_fn! {
+    /// `mldr::coverage(true_labels, predictions, ties_method)`.
+    ///
+    /// # Errors
+    /// As [`average_precision`].
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{mldr, TiePolicy};
+    /// assert_eq!(mldr::coverage(&[[1, 0]], &[[0.5, 0.5]], TiePolicy::Last).unwrap(), 1.0);
+    /// ```
+    pub fn coverage(true_labels: &Y, predictions: &S, ties_method: TiePolicy) {
+        COVERAGE
+            .with_ties(ties_method)
+            .evaluate(true_labels, predictions, None)
+    }
 }
 
-/// `mldr::one_error(true_labels, predictions)`.
-///
-/// # Errors
-/// As [`average_precision`].
-///
-/// # Example
-/// ```
-/// assert_eq!(rankmetrics::mldr::one_error(&[[1, 0]], &[[0.5, 0.5]]).unwrap(), 0.0);
-/// ```
-pub fn one_error<T, Y, S>(true_labels: &Y, predictions: &S) -> Result<f64, Error>
-where
-    T: Score,
-    Y: LabelMatrix + ?Sized,
-    S: ScoreMatrix<T> + ?Sized,
-{
-    ONE_ERROR.evaluate(true_labels, predictions, None)
+toolkit_fn! {
+    /// `mldr::one_error(true_labels, predictions)`.
+    ///
+    /// # Errors
+    /// As [`average_precision`].
+    ///
+    /// # Example
+    /// ```
+    /// assert_eq!(rankmetrics::mldr::one_error(&[[1, 0]], &[[0.5, 0.5]]).unwrap(), 0.0);
+    /// ```
+    pub fn one_error(true_labels: &Y, predictions: &S) {
+        ONE_ERROR.evaluate(true_labels, predictions, None)
+    }
 }
 
-/// `mldr::ranking_loss(true_labels, predictions)`.
-///
-/// # Errors
-/// As [`average_precision`].
-///
-/// # Example
-/// ```
-/// assert_eq!(rankmetrics::mldr::ranking_loss(&[[1, 0]], &[[0.5, 0.5]]).unwrap(), 1.0);
-/// ```
-pub fn ranking_loss<T, Y, S>(true_labels: &Y, predictions: &S) -> Result<f64, Error>
-where
-    T: Score,
-    Y: LabelMatrix + ?Sized,
-    S: ScoreMatrix<T> + ?Sized,
-{
-    RANKING_LOSS.evaluate(true_labels, predictions, None)
+toolkit_fn! {
+    /// `mldr::ranking_loss(true_labels, predictions)`.
+    ///
+    /// # Errors
+    /// As [`average_precision`].
+    ///
+    /// # Example
+    /// ```
+    /// assert_eq!(rankmetrics::mldr::ranking_loss(&[[1, 0]], &[[0.5, 0.5]]).unwrap(), 1.0);
+    /// ```
+    pub fn ranking_loss(true_labels: &Y, predictions: &S) {
+        RANKING_LOSS.evaluate(true_labels, predictions, None)
+    }
 }
 
 /// `macro_auc(true_labels, predictions)` with the defaults `undefined_value = 0.5, na.rm =
@@ -210,77 +190,58 @@ pub fn undefined_rule(undefined_value: Option<f64>, na_rm: bool) -> Undefined {
     }
 }
 
-/// `mldr::macro_auc(true_labels, predictions, undefined_value, na.rm)`; `None` is R's `NA`,
-/// and so is `Some(f64::NAN)` ([`undefined_rule`]).
-///
-/// # Errors
-/// As [`average_precision`].
-///
-/// # Example
-/// ```
-/// use rankmetrics::mldr;
-/// let (y, s) = ([[1, 0, 0], [0, 0, 1]], [[0.75, 0.5, 1.0], [1.0, 0.2, 0.1]]);
-/// assert_eq!(mldr::macro_auc(&y, &s, None, true).unwrap(), 1.0);
-/// assert!(mldr::macro_auc(&y, &s, None, false).unwrap().is_nan());
-/// ```
-pub fn macro_auc<T, Y, S>(
-    true_labels: &Y,
-    predictions: &S,
-    undefined_value: Option<f64>,
-    na_rm: bool,
-) -> Result<f64, Error>
-where
-    T: Score,
-    Y: LabelMatrix + ?Sized,
-    S: ScoreMatrix<T> + ?Sized,
-{
-    MACRO_AUC
-        .on_undefined(undefined_rule(undefined_value, na_rm))
-        .evaluate(true_labels, predictions, None)
+toolkit_fn! {
+    /// `mldr::macro_auc(true_labels, predictions, undefined_value, na.rm)`; `None` is R's `NA`,
+    /// and so is `Some(f64::NAN)` ([`undefined_rule`]).
+    ///
+    /// # Errors
+    /// As [`average_precision`].
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::mldr;
+    /// let (y, s) = ([[1, 0, 0], [0, 0, 1]], [[0.75, 0.5, 1.0], [1.0, 0.2, 0.1]]);
+    /// assert_eq!(mldr::macro_auc(&y, &s, None, true).unwrap(), 1.0);
+    /// assert!(mldr::macro_auc(&y, &s, None, false).unwrap().is_nan());
+    /// ```
+    pub fn macro_auc(true_labels: &Y, predictions: &S, undefined_value: Option<f64>, na_rm: bool) {
+        MACRO_AUC
+            .on_undefined(undefined_rule(undefined_value, na_rm))
+            .evaluate(true_labels, predictions, None)
+    }
 }
 
-/// `mldr::example_auc(true_labels, predictions, undefined_value, na.rm)`; `None` is R's `NA`,
-/// and so is `Some(f64::NAN)` ([`undefined_rule`]).
-///
-/// # Errors
-/// As [`average_precision`].
-///
-/// # Example
-/// ```
-/// use rankmetrics::mldr;
-/// assert!(mldr::example_auc(&[[1, 1]], &[[0.5, 0.2]], Some(0.5), false).unwrap().is_nan());
-/// ```
-pub fn example_auc<T, Y, S>(
-    true_labels: &Y,
-    predictions: &S,
-    undefined_value: Option<f64>,
-    na_rm: bool,
-) -> Result<f64, Error>
-where
-    T: Score,
-    Y: LabelMatrix + ?Sized,
-    S: ScoreMatrix<T> + ?Sized,
-{
-    EXAMPLE_AUC
-        .on_undefined(undefined_rule(undefined_value, na_rm))
-        .evaluate(true_labels, predictions, None)
+toolkit_fn! {
+    /// `mldr::example_auc(true_labels, predictions, undefined_value, na.rm)`; `None` is R's `NA`,
+    /// and so is `Some(f64::NAN)` ([`undefined_rule`]).
+    ///
+    /// # Errors
+    /// As [`average_precision`].
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::mldr;
+    /// assert!(mldr::example_auc(&[[1, 1]], &[[0.5, 0.2]], Some(0.5), false).unwrap().is_nan());
+    /// ```
+    pub fn example_auc(true_labels: &Y, predictions: &S, undefined_value: Option<f64>, na_rm: bool) {
+        EXAMPLE_AUC
+            .on_undefined(undefined_rule(undefined_value, na_rm))
+            .evaluate(true_labels, predictions, None)
+    }
 }
 
-/// `mldr::micro_auc(true_labels, predictions)`.
-///
-/// # Errors
-/// [`Error::SingleClass`] when every cell is 0 or every cell is 1; otherwise as
-/// [`average_precision`].
-///
-/// # Example
-/// ```
-/// assert_eq!(rankmetrics::mldr::micro_auc(&[[1, 0]], &[[0.1, 0.9]]).unwrap(), 1.0);
-/// ```
-pub fn micro_auc<T, Y, S>(true_labels: &Y, predictions: &S) -> Result<f64, Error>
-where
-    T: Score,
-    Y: LabelMatrix + ?Sized,
-    S: ScoreMatrix<T> + ?Sized,
-{
-    MICRO_AUC.evaluate(true_labels, predictions, None)
+toolkit_fn! {
+    /// `mldr::micro_auc(true_labels, predictions)`.
+    ///
+    /// # Errors
+    /// [`Error::SingleClass`] when every cell is 0 or every cell is 1; otherwise as
+    /// [`average_precision`].
+    ///
+    /// # Example
+    /// ```
+    /// assert_eq!(rankmetrics::mldr::micro_auc(&[[1, 0]], &[[0.1, 0.9]]).unwrap(), 1.0);
+    /// ```
+    pub fn micro_auc(true_labels: &Y, predictions: &S) {
+        MICRO_AUC.evaluate(true_labels, predictions, None)
+    }
 }

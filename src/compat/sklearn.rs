@@ -65,76 +65,55 @@ pub const LABEL_RANKING_LOSS: RankingLoss = RankingLoss::new(TiePolicy::Max)
     .with_label_domain(LabelDomain::Indicator)
     .with_min_labels(2);
 
-/// `sklearn.metrics.coverage_error(y_true, y_score, sample_weight=...)`; see [`COVERAGE_ERROR`].
-///
-/// # Errors
-/// As scikit-learn raises: one label column ([`Error::TooFewLabels`]), labels that are not a
-/// multilabel indicator, non-finite scores, mismatched shapes, zero total weight.
-///
-/// # Example
-/// ```
-/// let v = rankmetrics::sklearn::coverage_error(&[[1, 0, 0], [0, 0, 1]], &[[0.75, 0.5, 1.0], [1.0, 0.2, 0.1]], None);
-/// assert_eq!(v.unwrap(), 2.5);
-/// ```
-pub fn coverage_error<T, Y, S>(
-    y_true: &Y,
-    y_score: &S,
-    sample_weight: Option<&[f64]>,
-) -> Result<f64, Error>
-where
-    T: Score,
-    Y: LabelMatrix + ?Sized,
-    S: ScoreMatrix<T> + ?Sized,
-{
-    COVERAGE_ERROR.evaluate(y_true, y_score, sample_weight)
+toolkit_fn! {
+    /// `sklearn.metrics.coverage_error(y_true, y_score, sample_weight=...)`; see [`COVERAGE_ERROR`].
+    ///
+    /// # Errors
+    /// As scikit-learn raises: one label column ([`Error::TooFewLabels`]), labels that are not a
+    /// multilabel indicator, non-finite scores, mismatched shapes, zero total weight.
+    ///
+    /// # Example
+    /// ```
+    /// let v = rankmetrics::sklearn::coverage_error(&[[1, 0, 0], [0, 0, 1]], &[[0.75, 0.5, 1.0], [1.0, 0.2, 0.1]], None);
+    /// assert_eq!(v.unwrap(), 2.5);
+    /// ```
+    pub fn coverage_error(y_true: &Y, y_score: &S, sample_weight: Option<&[f64]>) {
+        COVERAGE_ERROR.evaluate(y_true, y_score, sample_weight)
+    }
 }
 
-/// `sklearn.metrics.label_ranking_average_precision_score(...)`; see
-/// [`LABEL_RANKING_AVERAGE_PRECISION_SCORE`].
-///
-/// # Errors
-/// Labels that are not a multilabel indicator, non-finite scores, mismatched shapes, invalid
-/// weights. Zero total weight gives NaN, as in scikit-learn.
-///
-/// # Example
-/// ```
-/// let v = rankmetrics::sklearn::label_ranking_average_precision_score(&[[1, 0, 0], [0, 0, 1]], &[[0.75, 0.5, 1.0], [1.0, 0.2, 0.1]], None);
-/// assert!((v.unwrap() - 0.41666666666666663).abs() < 1e-16);
-/// ```
-pub fn label_ranking_average_precision_score<T, Y, S>(
-    y_true: &Y,
-    y_score: &S,
-    sample_weight: Option<&[f64]>,
-) -> Result<f64, Error>
-where
-    T: Score,
-    Y: LabelMatrix + ?Sized,
-    S: ScoreMatrix<T> + ?Sized,
-{
-    LABEL_RANKING_AVERAGE_PRECISION_SCORE.evaluate(y_true, y_score, sample_weight)
+toolkit_fn! {
+    /// `sklearn.metrics.label_ranking_average_precision_score(...)`; see
+    /// [`LABEL_RANKING_AVERAGE_PRECISION_SCORE`].
+    ///
+    /// # Errors
+    /// Labels that are not a multilabel indicator, non-finite scores, mismatched shapes, invalid
+    /// weights. Zero total weight gives NaN, as in scikit-learn.
+    ///
+    /// # Example
+    /// ```
+    /// let v = rankmetrics::sklearn::label_ranking_average_precision_score(&[[1, 0, 0], [0, 0, 1]], &[[0.75, 0.5, 1.0], [1.0, 0.2, 0.1]], None);
+    /// assert!((v.unwrap() - 0.41666666666666663).abs() < 1e-16);
+    /// ```
+    pub fn label_ranking_average_precision_score(y_true: &Y, y_score: &S, sample_weight: Option<&[f64]>) {
+        LABEL_RANKING_AVERAGE_PRECISION_SCORE.evaluate(y_true, y_score, sample_weight)
+    }
 }
 
-/// `sklearn.metrics.label_ranking_loss(...)`; see [`LABEL_RANKING_LOSS`].
-///
-/// # Errors
-/// As [`coverage_error`].
-///
-/// # Example
-/// ```
-/// let v = rankmetrics::sklearn::label_ranking_loss(&[[1, 0, 0], [0, 0, 1]], &[[0.75, 0.5, 1.0], [1.0, 0.2, 0.1]], None);
-/// assert_eq!(v.unwrap(), 0.75);
-/// ```
-pub fn label_ranking_loss<T, Y, S>(
-    y_true: &Y,
-    y_score: &S,
-    sample_weight: Option<&[f64]>,
-) -> Result<f64, Error>
-where
-    T: Score,
-    Y: LabelMatrix + ?Sized,
-    S: ScoreMatrix<T> + ?Sized,
-{
-    LABEL_RANKING_LOSS.evaluate(y_true, y_score, sample_weight)
+toolkit_fn! {
+    /// `sklearn.metrics.label_ranking_loss(...)`; see [`LABEL_RANKING_LOSS`].
+    ///
+    /// # Errors
+    /// As [`coverage_error`].
+    ///
+    /// # Example
+    /// ```
+    /// let v = rankmetrics::sklearn::label_ranking_loss(&[[1, 0, 0], [0, 0, 1]], &[[0.75, 0.5, 1.0], [1.0, 0.2, 0.1]], None);
+    /// assert_eq!(v.unwrap(), 0.75);
+    /// ```
+    pub fn label_ranking_loss(y_true: &Y, y_score: &S, sample_weight: Option<&[f64]>) {
+        LABEL_RANKING_LOSS.evaluate(y_true, y_score, sample_weight)
+    }
 }
 
 /// `dcg_score` with its defaults (`k=None`, `log_base=2`, `ignore_ties=False`): tie-averaged
@@ -175,79 +154,60 @@ pub(crate) const fn ignore_ties_policy(ignore_ties: bool) -> TiePolicy {
     }
 }
 
-/// `sklearn.metrics.dcg_score(y_true, y_score, k=k, log_base=log_base,
-/// sample_weight=sample_weight, ignore_ties=ignore_ties)`; see [`DCG_SCORE`].
-///
-/// With `ignore_ties = true` and tied scores, scikit-learn's result depends on NumPy's
-/// unspecified argsort order (on x86 it differs from a stable sort even for 4 elements); this
-/// function uses the stable order (`TiePolicy::Last`), which lies within the range of every
-/// order scikit-learn can produce.
-///
-/// # Errors
-/// As scikit-learn raises: `k = Some(0)` ([`Error::InvalidK`]); a single label column
-/// ([`Error::TooFewLabels`]); non-finite gains or scores; mismatched shapes; zero total weight.
-/// Deliberate difference: `log_base` in (0, 1], which scikit-learn accepts (all discounts 0 or
-/// negative), is [`Error::InvalidLogBase`].
-///
-/// # Example
-/// ```
-/// use rankmetrics::sklearn::dcg_score;
-/// let (y, s) = ([[10, 0, 0, 1, 5]], [[1.0, 0.0, 0.0, 0.0, 1.0]]);
-/// assert_eq!(dcg_score(&y, &s, Some(1), 2.0, None, false).unwrap(), 7.5); // (10 + 5) / 2
-/// assert_eq!(dcg_score(&y, &s, Some(1), 2.0, None, true).unwrap(), 5.0); // column 4 first
-/// ```
-pub fn dcg_score<T, Y, S>(
-    y_true: &Y,
-    y_score: &S,
-    k: Option<usize>,
-    log_base: f64,
-    sample_weight: Option<&[f64]>,
-    ignore_ties: bool,
-) -> Result<f64, Error>
-where
-    T: Score,
-    Y: LabelMatrix + ?Sized,
-    S: ScoreMatrix<T> + ?Sized,
-{
-    DCG_SCORE
-        .with_ties(ignore_ties_policy(ignore_ties))
-        .with_k(k)?
-        .with_log_base(log_base)?
-        .evaluate(y_true, y_score, sample_weight)
+toolkit_fn! {
+    /// `sklearn.metrics.dcg_score(y_true, y_score, k=k, log_base=log_base,
+    /// sample_weight=sample_weight, ignore_ties=ignore_ties)`; see [`DCG_SCORE`].
+    ///
+    /// With `ignore_ties = true` and tied scores, scikit-learn's result depends on NumPy's
+    /// unspecified argsort order (on x86 it differs from a stable sort even for 4 elements); this
+    /// function uses the stable order (`TiePolicy::Last`), which lies within the range of every
+    /// order scikit-learn can produce.
+    ///
+    /// # Errors
+    /// As scikit-learn raises: `k = Some(0)` ([`Error::InvalidK`]); a single label column
+    /// ([`Error::TooFewLabels`]); non-finite gains or scores; mismatched shapes; zero total weight.
+    /// Deliberate difference: `log_base` in (0, 1], which scikit-learn accepts (all discounts 0 or
+    /// negative), is [`Error::InvalidLogBase`].
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::sklearn::dcg_score;
+    /// let (y, s) = ([[10, 0, 0, 1, 5]], [[1.0, 0.0, 0.0, 0.0, 1.0]]);
+    /// assert_eq!(dcg_score(&y, &s, Some(1), 2.0, None, false).unwrap(), 7.5); // (10 + 5) / 2
+    /// assert_eq!(dcg_score(&y, &s, Some(1), 2.0, None, true).unwrap(), 5.0); // column 4 first
+    /// ```
+    pub fn dcg_score(y_true: &Y, y_score: &S, k: Option<usize>, log_base: f64, sample_weight: Option<&[f64]>, ignore_ties: bool) {
+        DCG_SCORE
+            .with_ties(ignore_ties_policy(ignore_ties))
+            .with_k(k)?
+            .with_log_base(log_base)?
+            .evaluate(y_true, y_score, sample_weight)
+    }
 }
 
-/// `sklearn.metrics.ndcg_score(y_true, y_score, k=k, sample_weight=sample_weight,
-/// ignore_ties=ignore_ties)`; see [`NDCG_SCORE`], and [`dcg_score`] for `ignore_ties`.
-///
-/// # Errors
-/// As scikit-learn raises: `k = Some(0)`; a negative gain ([`Error::InvalidLabel`] with its
-/// row and column); a single label column ([`Error::TooFewLabels`]); non-finite gains or
-/// scores; mismatched shapes; zero total weight.
-///
-/// # Example
-/// ```
-/// use rankmetrics::sklearn::ndcg_score;
-/// // The all-zero second row scores 0 and counts: the mean is 0.5, not 1.
-/// let (y, s) = ([[3, 1, 0], [0, 0, 0]], [[0.9, 0.5, 0.1], [0.1, 0.2, 0.3]]);
-/// assert_eq!(ndcg_score(&y, &s, None, None::<&[f64]>, false).unwrap(), 0.5);
-/// assert!(ndcg_score(&[[1], [2]], &[[0.5], [0.1]], None, None::<&[f64]>, false).is_err());
-/// ```
-pub fn ndcg_score<T, Y, S>(
-    y_true: &Y,
-    y_score: &S,
-    k: Option<usize>,
-    sample_weight: Option<&[f64]>,
-    ignore_ties: bool,
-) -> Result<f64, Error>
-where
-    T: Score,
-    Y: LabelMatrix + ?Sized,
-    S: ScoreMatrix<T> + ?Sized,
-{
-    NDCG_SCORE
-        .with_ties(ignore_ties_policy(ignore_ties))
-        .with_k(k)?
-        .evaluate(y_true, y_score, sample_weight)
+toolkit_fn! {
+    /// `sklearn.metrics.ndcg_score(y_true, y_score, k=k, sample_weight=sample_weight,
+    /// ignore_ties=ignore_ties)`; see [`NDCG_SCORE`], and [`dcg_score`] for `ignore_ties`.
+    ///
+    /// # Errors
+    /// As scikit-learn raises: `k = Some(0)`; a negative gain ([`Error::InvalidLabel`] with its
+    /// row and column); a single label column ([`Error::TooFewLabels`]); non-finite gains or
+    /// scores; mismatched shapes; zero total weight.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::sklearn::ndcg_score;
+    /// // The all-zero second row scores 0 and counts: the mean is 0.5, not 1.
+    /// let (y, s) = ([[3, 1, 0], [0, 0, 0]], [[0.9, 0.5, 0.1], [0.1, 0.2, 0.3]]);
+    /// assert_eq!(ndcg_score(&y, &s, None, None::<&[f64]>, false).unwrap(), 0.5);
+    /// assert!(ndcg_score(&[[1], [2]], &[[0.5], [0.1]], None, None::<&[f64]>, false).is_err());
+    /// ```
+    pub fn ndcg_score(y_true: &Y, y_score: &S, k: Option<usize>, sample_weight: Option<&[f64]>, ignore_ties: bool) {
+        NDCG_SCORE
+            .with_ties(ignore_ties_policy(ignore_ties))
+            .with_k(k)?
+            .evaluate(y_true, y_score, sample_weight)
+    }
 }
 
 /// `roc_auc_score(average="macro")` on a multilabel indicator matrix: each column's
@@ -283,59 +243,43 @@ pub const AVERAGE_PRECISION_SCORE: LabelAveragePrecision =
         .with_label_domain(LabelDomain::Binary)
         .one_column_binary(true);
 
-/// `sklearn.metrics.roc_auc_score(y_true, y_score, average=..., sample_weight=...)` for
-/// multilabel input; see [`ROC_AUC_SCORE`].
-///
-/// # Errors
-/// Labels other than 0/1, non-finite scores, mismatched shapes, invalid weights; zero total
-/// weight under `samples`.
-///
-/// # Example
-/// ```
-/// use rankmetrics::{sklearn, Average};
-/// let v = sklearn::roc_auc_score(&[[1, 0], [0, 1]], &[[0.9, 0.3], [0.2, 0.8]], Average::Macro, None);
-/// assert_eq!(v.unwrap(), 1.0);
-/// ```
-pub fn roc_auc_score<T, Y, S>(
-    y_true: &Y,
-    y_score: &S,
-    average: Average,
-    sample_weight: Option<&[f64]>,
-) -> Result<f64, Error>
-where
-    T: Score,
-    Y: LabelMatrix + ?Sized,
-    S: ScoreMatrix<T> + ?Sized,
-{
-    ROC_AUC_SCORE
-        .averaged(average)
-        .evaluate(y_true, y_score, sample_weight)
+toolkit_fn! {
+    /// `sklearn.metrics.roc_auc_score(y_true, y_score, average=..., sample_weight=...)` for
+    /// multilabel input; see [`ROC_AUC_SCORE`].
+    ///
+    /// # Errors
+    /// Labels other than 0/1, non-finite scores, mismatched shapes, invalid weights; zero total
+    /// weight under `samples`.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{sklearn, Average};
+    /// let v = sklearn::roc_auc_score(&[[1, 0], [0, 1]], &[[0.9, 0.3], [0.2, 0.8]], Average::Macro, None);
+    /// assert_eq!(v.unwrap(), 1.0);
+    /// ```
+    pub fn roc_auc_score(y_true: &Y, y_score: &S, average: Average, sample_weight: Option<&[f64]>) {
+        ROC_AUC_SCORE
+            .averaged(average)
+            .evaluate(y_true, y_score, sample_weight)
+    }
 }
 
-/// `sklearn.metrics.average_precision_score(y_true, y_score, average=..., sample_weight=...)`
-/// for multilabel input; see [`AVERAGE_PRECISION_SCORE`].
-///
-/// # Errors
-/// As [`roc_auc_score`].
-///
-/// # Example
-/// ```
-/// use rankmetrics::{sklearn, Average};
-/// let v = sklearn::average_precision_score(&[[1, 0], [0, 1]], &[[0.9, 0.3], [0.2, 0.8]], Average::Micro, None);
-/// assert_eq!(v.unwrap(), 1.0);
-/// ```
-pub fn average_precision_score<T, Y, S>(
-    y_true: &Y,
-    y_score: &S,
-    average: Average,
-    sample_weight: Option<&[f64]>,
-) -> Result<f64, Error>
-where
-    T: Score,
-    Y: LabelMatrix + ?Sized,
-    S: ScoreMatrix<T> + ?Sized,
-{
-    AVERAGE_PRECISION_SCORE
-        .averaged(average)
-        .evaluate(y_true, y_score, sample_weight)
+toolkit_fn! {
+    /// `sklearn.metrics.average_precision_score(y_true, y_score, average=..., sample_weight=...)`
+    /// for multilabel input; see [`AVERAGE_PRECISION_SCORE`].
+    ///
+    /// # Errors
+    /// As [`roc_auc_score`].
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{sklearn, Average};
+    /// let v = sklearn::average_precision_score(&[[1, 0], [0, 1]], &[[0.9, 0.3], [0.2, 0.8]], Average::Micro, None);
+    /// assert_eq!(v.unwrap(), 1.0);
+    /// ```
+    pub fn average_precision_score(y_true: &Y, y_score: &S, average: Average, sample_weight: Option<&[f64]>) {
+        AVERAGE_PRECISION_SCORE
+            .averaged(average)
+            .evaluate(y_true, y_score, sample_weight)
+    }
 }

@@ -283,68 +283,59 @@ where
     metric.evaluate(target, &logits, weights)
 }
 
-/// `torchmetrics.functional.classification.multilabel_coverage_error(preds, target, num_labels)`.
-///
-/// # Errors
-/// Targets other than 0/1, fewer than 2 labels, non-finite scores, mismatched shapes.
-///
-/// # Example
-/// ```
-/// let v = rankmetrics::torchmetrics::multilabel_coverage_error(&[[0.75, 0.5, 1.0], [1.0, 0.2, 0.1]], &[[1, 0, 0], [0, 0, 1]]);
-/// assert_eq!(v.unwrap(), 2.5);
-/// ```
-pub fn multilabel_coverage_error<T, S, Y>(preds: &S, target: &Y) -> Result<f64, Error>
-where
-    T: Score,
-    Y: LabelMatrix + ?Sized,
-    S: ScoreMatrix<T> + ?Sized,
-{
-    evaluate_on_logits(&MULTILABEL_COVERAGE_ERROR, preds, target, None, false)
+toolkit_fn! {
+    /// `torchmetrics.functional.classification.multilabel_coverage_error(preds, target, num_labels)`.
+    ///
+    /// # Errors
+    /// Targets other than 0/1, fewer than 2 labels, non-finite scores, mismatched shapes.
+    ///
+    /// # Example
+    /// ```
+    /// let v = rankmetrics::torchmetrics::multilabel_coverage_error(&[[0.75, 0.5, 1.0], [1.0, 0.2, 0.1]], &[[1, 0, 0], [0, 0, 1]]);
+    /// assert_eq!(v.unwrap(), 2.5);
+    /// ```
+    pub fn multilabel_coverage_error(preds: &S, target: &Y) {
+        evaluate_on_logits(&MULTILABEL_COVERAGE_ERROR, preds, target, None, false)
+    }
 }
 
-/// `torchmetrics.functional.classification.multilabel_ranking_average_precision(preds, target, num_labels)`.
-///
-/// # Errors
-/// As [`multilabel_coverage_error`].
-///
-/// # Example
-/// ```
-/// let v = rankmetrics::torchmetrics::multilabel_ranking_average_precision(&[[0.75, 0.5, 1.0], [1.0, 0.2, 0.1]], &[[1, 0, 0], [0, 0, 1]]);
-/// assert!((v.unwrap() - 0.41666666666666663).abs() < 1e-16);
-/// ```
-pub fn multilabel_ranking_average_precision<T, S, Y>(preds: &S, target: &Y) -> Result<f64, Error>
-where
-    T: Score,
-    Y: LabelMatrix + ?Sized,
-    S: ScoreMatrix<T> + ?Sized,
-{
-    evaluate_on_logits(
-        &MULTILABEL_RANKING_AVERAGE_PRECISION,
-        preds,
-        target,
-        None,
-        false,
-    )
+toolkit_fn! {
+    /// `torchmetrics.functional.classification.multilabel_ranking_average_precision(preds, target, num_labels)`.
+    ///
+    /// # Errors
+    /// As [`multilabel_coverage_error`].
+    ///
+    /// # Example
+    /// ```
+    /// let v = rankmetrics::torchmetrics::multilabel_ranking_average_precision(&[[0.75, 0.5, 1.0], [1.0, 0.2, 0.1]], &[[1, 0, 0], [0, 0, 1]]);
+    /// assert!((v.unwrap() - 0.41666666666666663).abs() < 1e-16);
+    /// ```
+    pub fn multilabel_ranking_average_precision(preds: &S, target: &Y) {
+        evaluate_on_logits(
+            &MULTILABEL_RANKING_AVERAGE_PRECISION,
+            preds,
+            target,
+            None,
+            false,
+        )
+    }
 }
 
-/// `torchmetrics.functional.classification.multilabel_ranking_loss(preds, target, num_labels)`.
-///
-/// # Errors
-/// As [`multilabel_coverage_error`].
-///
-/// # Example
-/// ```
-/// // Logits: 40 and 38 saturate to the same probability, so the pair ties (sklearn says 0.5).
-/// let v = rankmetrics::torchmetrics::multilabel_ranking_loss(&[[40.0, 38.0, -1.0]], &[[0, 1, 0]]);
-/// assert_eq!(v.unwrap(), 0.0);
-/// ```
-pub fn multilabel_ranking_loss<T, S, Y>(preds: &S, target: &Y) -> Result<f64, Error>
-where
-    T: Score,
-    Y: LabelMatrix + ?Sized,
-    S: ScoreMatrix<T> + ?Sized,
-{
-    evaluate_on_logits(&MULTILABEL_RANKING_LOSS, preds, target, None, false)
+toolkit_fn! {
+    /// `torchmetrics.functional.classification.multilabel_ranking_loss(preds, target, num_labels)`.
+    ///
+    /// # Errors
+    /// As [`multilabel_coverage_error`].
+    ///
+    /// # Example
+    /// ```
+    /// // Logits: 40 and 38 saturate to the same probability, so the pair ties (sklearn says 0.5).
+    /// let v = rankmetrics::torchmetrics::multilabel_ranking_loss(&[[40.0, 38.0, -1.0]], &[[0, 1, 0]]);
+    /// assert_eq!(v.unwrap(), 0.0);
+    /// ```
+    pub fn multilabel_ranking_loss(preds: &S, target: &Y) {
+        evaluate_on_logits(&MULTILABEL_RANKING_LOSS, preds, target, None, false)
+    }
 }
 
 /// `RetrievalNormalizedDCG(top_k=None, empty_target_action="neg")` with one query per row (on
@@ -425,41 +416,34 @@ impl<T: Score, S: Matrix<Elem = T> + ?Sized> Matrix for Float32Scores<'_, S> {
     }
 }
 
-/// `torchmetrics.retrieval.RetrievalNormalizedDCG(top_k=top_k, empty_target_action="neg")`
-/// updated with `indexes` = the row number: the mean over rows of each row's NDCG, on `preds`
-/// cast to `float32` ([`Float32Scores`]). (The functional `retrieval_normalized_dcg` flattens
-/// a matrix into one query; this is the per-query form.)
-///
-/// Equal to scikit-learn's `ndcg_score(k=top_k)` except where the cast merges scores, and it
-/// takes 1-label rows and negative targets, where scikit-learn raises. Targets are used in
-/// `f64` (torchmetrics casts them to `float32` too, which changes gains that `float32` cannot
-/// hold by at most half an ulp of `float32`).
-///
-/// # Errors
-/// `top_k = Some(0)` ([`Error::InvalidK`]), non-finite scores or targets, mismatched shapes.
-///
-/// # Example
-/// ```
-/// use rankmetrics::torchmetrics::retrieval_normalized_dcg;
-/// // Scores 1e-8 apart tie in float32: the two gains are averaged at position 1.
-/// let (preds, target) = ([[0.5 + 1e-8, 0.5]], [[0, 1]]);
-/// assert_eq!(retrieval_normalized_dcg(&preds, &target, Some(1)).unwrap(), 0.5);
-/// let sklearn = rankmetrics::sklearn::ndcg_score(&target, &preds, Some(1), None, false).unwrap();
-/// assert_eq!(sklearn, 0.0);
-/// ```
-pub fn retrieval_normalized_dcg<T, S, Y>(
-    preds: &S,
-    target: &Y,
-    top_k: Option<usize>,
-) -> Result<f64, Error>
-where
-    T: Score,
-    Y: LabelMatrix + ?Sized,
-    S: ScoreMatrix<T> + ?Sized,
-{
-    RETRIEVAL_NORMALIZED_DCG
-        .with_k(top_k)?
-        .evaluate(target, &Float32Scores::new(preds), None)
+toolkit_fn! {
+    /// `torchmetrics.retrieval.RetrievalNormalizedDCG(top_k=top_k, empty_target_action="neg")`
+    /// updated with `indexes` = the row number: the mean over rows of each row's NDCG, on `preds`
+    /// cast to `float32` ([`Float32Scores`]). (The functional `retrieval_normalized_dcg` flattens
+    /// a matrix into one query; this is the per-query form.)
+    ///
+    /// Equal to scikit-learn's `ndcg_score(k=top_k)` except where the cast merges scores, and it
+    /// takes 1-label rows and negative targets, where scikit-learn raises. Targets are used in
+    /// `f64` (torchmetrics casts them to `float32` too, which changes gains that `float32` cannot
+    /// hold by at most half an ulp of `float32`).
+    ///
+    /// # Errors
+    /// `top_k = Some(0)` ([`Error::InvalidK`]), non-finite scores or targets, mismatched shapes.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::torchmetrics::retrieval_normalized_dcg;
+    /// // Scores 1e-8 apart tie in float32: the two gains are averaged at position 1.
+    /// let (preds, target) = ([[0.5 + 1e-8, 0.5]], [[0, 1]]);
+    /// assert_eq!(retrieval_normalized_dcg(&preds, &target, Some(1)).unwrap(), 0.5);
+    /// let sklearn = rankmetrics::sklearn::ndcg_score(&target, &preds, Some(1), None, false).unwrap();
+    /// assert_eq!(sklearn, 0.0);
+    /// ```
+    pub fn retrieval_normalized_dcg(preds: &S, target: &Y, top_k: Option<usize>) {
+        RETRIEVAL_NORMALIZED_DCG
+            .with_k(top_k)?
+            .evaluate(target, &Float32Scores::new(preds), None)
+    }
 }
 
 #[cfg(test)]
