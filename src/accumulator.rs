@@ -90,17 +90,12 @@ impl<M: RankingMetric<f64>> LabelwiseAccumulator<M> {
     /// Non-finite scores, labels outside the metric's domain, weights of the wrong length or
     /// value (rows numbered across batches), and [`Error::Incompatible`] when the label count
     /// or weighting differs from earlier batches.
-    pub fn update<T, Y, S>(
+    pub fn update<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
         &mut self,
         y_true: &Y,
         y_score: &S,
         sample_weight: Option<&[f64]>,
-    ) -> Result<(), Error>
-    where
-        T: Score,
-        Y: LabelMatrix + ?Sized,
-        S: ScoreMatrix<T> + ?Sized,
-    {
+    ) -> Result<(), Error> {
         let (n, l) = match check_shapes(y_true, y_score, 1) {
             Err(Error::NoSamples) if sample_weight.map_or(true, <[f64]>::is_empty) => return Ok(()),
             other => other?,

@@ -32,17 +32,12 @@ struct RowLane<'m> {
 /// equal, bitwise, `metric.evaluate(y_true, y_score, sample_weight)` for each. The metrics
 /// rank the labels' own gains ([`RowMetric::gain_weights`] is `None`, as for every registry
 /// metric).
-pub(crate) fn evaluate_rows<T, Y, S>(
+pub(crate) fn evaluate_rows<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
     metrics: &[&(dyn RowMetric + Sync)],
     y_true: &Y,
     y_score: &S,
     sample_weight: Option<&[f64]>,
-) -> Vec<Result<f64, Error>>
-where
-    T: Score,
-    Y: LabelMatrix + ?Sized,
-    S: ScoreMatrix<T> + ?Sized,
-{
+) -> Vec<Result<f64, Error>> {
     evaluate_row_lanes(metrics, y_true, y_score, sample_weight, pass)
 }
 

@@ -151,18 +151,13 @@ pub(crate) fn propensity_options(
 }
 
 /// pyxclib's normalisation: the mean of `value` over the rows over the mean of `best`.
-pub(crate) fn ratio_of_means<T, Y, S>(
+pub(crate) fn ratio_of_means<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
     value: &impl RankingMetric<T>,
     best: &impl RankingMetric<T>,
     y_true: &Y,
     y_score: &S,
     w: Option<&[f64]>,
-) -> Result<f64, Error>
-where
-    T: Score,
-    Y: LabelMatrix + ?Sized,
-    S: ScoreMatrix<T> + ?Sized,
-{
+) -> Result<f64, Error> {
     Ok(value.evaluate(y_true, y_score, w)? / best.evaluate(y_true, y_score, w)?)
 }
 

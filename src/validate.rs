@@ -11,15 +11,11 @@ use crate::score::{Label, Score};
 
 /// Checks that both inputs are matrices of one shape, with rows, and at least `min_labels`
 /// columns; returns (rows, labels).
-pub(crate) fn check_shapes<Y, S>(
+pub(crate) fn check_shapes<Y: Matrix + ?Sized, S: Matrix + ?Sized>(
     y_true: &Y,
     y_score: &S,
     min_labels: usize,
-) -> Result<(usize, usize), Error>
-where
-    Y: Matrix + ?Sized,
-    S: Matrix + ?Sized,
-{
+) -> Result<(usize, usize), Error> {
     y_true.check_shape()?;
     y_score.check_shape()?;
     let shape = (y_true.nrows(), y_true.ncols());
@@ -246,14 +242,11 @@ pub(crate) type IndicatorValues = [Option<f64>; 2];
 /// scikit-learn's `type_of_target(...) == "multilabel-indicator"` (or "binary" for one
 /// column): integral values, at most two distinct ones in the whole matrix (across batches:
 /// `seen` carries the values met so far). Reports the first cell, in row order, that breaks it.
-pub(crate) fn check_indicator<Y>(
+pub(crate) fn check_indicator<Y: LabelMatrix + ?Sized>(
     y_true: &Y,
     first_row: usize,
     seen: &mut IndicatorValues,
-) -> Result<(), Error>
-where
-    Y: LabelMatrix + ?Sized,
-{
+) -> Result<(), Error> {
     // A matrix that lends its columns is read column by column (each one contiguous, where its
     // rows would be gathered cell by cell); the rows are read only when that check fails, for
     // the first bad cell in row order.
@@ -315,13 +308,10 @@ pub(crate) fn admit(value: f64, seen: &mut IndicatorValues) -> bool {
 /// The matrix-wide [`check_indicator`] that evaluating many metrics in one pass makes before
 /// the first row: once, and only where one of `domains` (those of the metrics still running)
 /// is [`LabelDomain::Indicator`]; its error goes to every such metric.
-pub(crate) fn check_indicator_if_asked<Y>(
+pub(crate) fn check_indicator_if_asked<Y: LabelMatrix + ?Sized>(
     y_true: &Y,
     mut domains: impl Iterator<Item = LabelDomain>,
-) -> Result<(), Error>
-where
-    Y: LabelMatrix + ?Sized,
-{
+) -> Result<(), Error> {
     if domains.any(|d| d == LabelDomain::Indicator) {
         check_indicator(y_true, 0, &mut Default::default())
     } else {
@@ -331,16 +321,13 @@ where
 
 /// [`check_indicator`] on `rows`; with `until_known`, stops at the row where both label
 /// values are known. Returns the row where it stopped (`rows.end` when it did not).
-pub(crate) fn check_indicator_rows<Y>(
+pub(crate) fn check_indicator_rows<Y: LabelMatrix + ?Sized>(
     y_true: &Y,
     rows: Range<usize>,
     first_row: usize,
     seen: &mut IndicatorValues,
     until_known: bool,
-) -> Result<usize, Error>
-where
-    Y: LabelMatrix + ?Sized,
-{
+) -> Result<usize, Error> {
     let mut reader = RowReader::new(y_true, Input::Labels);
     for row in rows.clone() {
         if until_known && seen.iter().all(Option::is_some) {

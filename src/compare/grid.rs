@@ -102,17 +102,12 @@ pub fn cell_count() -> usize {
 /// let coverage = &rows[1]; // coverage (ranks from 1)
 /// assert_eq!(coverage.value(Column::Toolkit(Convention::Sklearn)), Some(1.5));
 /// ```
-pub fn compare<T, Y, S>(
+pub fn compare<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
     y_true: &Y,
     y_score: &S,
     weights: Option<&[f64]>,
     options: Options,
-) -> Vec<Row>
-where
-    T: Score,
-    Y: LabelMatrix + ?Sized,
-    S: ScoreMatrix<T> + ?Sized,
-{
+) -> Vec<Row> {
     grid(options, weights.is_some(), |presets| {
         evaluate_all(presets, y_true, y_score, weights)
     })

@@ -12,15 +12,11 @@ use crate::validate::{first_bad_row, read_checked_row};
 
 /// The error for an input whose shape is no longer `validated` (the scores asked first, as a
 /// row's reading asks them first), if either's is not.
-pub(super) fn changed_shape<Y, S>(
+pub(super) fn changed_shape<Y: LabelMatrix + ?Sized, S: crate::matrix::Matrix + ?Sized>(
     y_true: &Y,
     y_score: &S,
     validated: (usize, usize),
-) -> Option<Error>
-where
-    Y: LabelMatrix + ?Sized,
-    S: crate::matrix::Matrix + ?Sized,
-{
+) -> Option<Error> {
     [
         (Input::Scores, (y_score.nrows(), y_score.ncols())),
         (Input::Labels, (y_true.nrows(), y_true.ncols())),
@@ -92,17 +88,12 @@ const TRANSPOSE_ROWS: usize = 32;
 
 /// Reads both matrices, validating each row as the row metrics do, into the `layouts` asked
 /// for.
-pub(super) fn read_cells<T, Y, S>(
+pub(super) fn read_cells<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
     y_true: &Y,
     y_score: &S,
     domain: LabelDomain,
     layouts: Layouts,
-) -> Result<Cells<T, Y::Elem>, Error>
-where
-    T: Score,
-    Y: LabelMatrix + ?Sized,
-    S: ScoreMatrix<T> + ?Sized,
-{
+) -> Result<Cells<T, Y::Elem>, Error> {
     let (n, l) = (y_true.nrows(), y_true.ncols());
     let cells = n.saturating_mul(l);
     let mut by_row = match layouts.by_row {
@@ -154,16 +145,11 @@ where
 /// Validates the rows `rows` of both matrices as [`read_cells`] does, copying nothing: where no
 /// average reads a copy (columns, pieces and rows read straight from the input), this is the
 /// whole of the reading before them.
-pub(super) fn check_rows<T, Y, S>(
+pub(super) fn check_rows<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
     (y_true, y_score): (&Y, &S),
     domain: LabelDomain,
     rows: Range<usize>,
-) -> Result<(), Error>
-where
-    T: Score,
-    Y: LabelMatrix + ?Sized,
-    S: ScoreMatrix<T> + ?Sized,
-{
+) -> Result<(), Error> {
     let mut truth = RowReader::new(y_true, Input::Labels);
     let mut reader = RowReader::new(y_score, Input::Scores);
     let mut gains = vec![0.0; y_true.ncols()];
@@ -177,17 +163,12 @@ where
 /// column by column in `columns` of matrices that lend them whole (each column one contiguous
 /// read, where a column-major matrix's rows are gathered cell by cell): n when every cell
 /// passes, 0 when a column is not lent whole. The rows before it need no reading.
-pub(super) fn first_suspect_row<T, Y, S>(
+pub(super) fn first_suspect_row<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
     (y_true, y_score): (&Y, &S),
     domain: LabelDomain,
     n: usize,
     columns: Range<usize>,
-) -> usize
-where
-    T: Score,
-    Y: LabelMatrix + ?Sized,
-    S: ScoreMatrix<T> + ?Sized,
-{
+) -> usize {
     let mut first = n;
     for j in columns {
         // Lengths asked again: a column lent whole when the layout was decided may not be now.

@@ -122,16 +122,11 @@ pub(super) enum InPlace {
 }
 
 /// Where the columns of `shape` (validated) can be read without a copy, if anywhere.
-pub(super) fn columns_in_place<T, Y, S>(
+pub(super) fn columns_in_place<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
     y_true: &Y,
     y_score: &S,
     shape: (usize, usize),
-) -> Option<InPlace>
-where
-    T: Score,
-    Y: LabelMatrix + ?Sized,
-    S: ScoreMatrix<T> + ?Sized,
-{
+) -> Option<InPlace> {
     match lends_columns(y_true, y_score, shape) {
         true => Some(InPlace::Columns),
         false => reads_in_blocks(y_true, y_score).then_some(InPlace::RowBlocks),

@@ -36,16 +36,11 @@ pub(super) type LaneRunner<'a, M, T, Y, S> = fn(
 pub(super) type Check<Y, S> = fn((&Y, &S), LabelDomain, (usize, usize)) -> Result<(), Error>;
 
 /// Validates every row of the validated `shape`, in order, on the calling thread.
-pub(super) fn check_all_rows<T, Y, S>(
+pub(super) fn check_all_rows<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
     (y_true, y_score): (&Y, &S),
     domain: LabelDomain,
     shape: (usize, usize),
-) -> Result<(), Error>
-where
-    T: Score,
-    Y: LabelMatrix + ?Sized,
-    S: ScoreMatrix<T> + ?Sized,
-{
+) -> Result<(), Error> {
     let rows = rows_to_read((y_true, y_score), shape, |n, columns| {
         first_suspect_row((y_true, y_score), domain, n, columns)
     })?;
@@ -57,16 +52,11 @@ where
 /// only a bad row, or a matrix whose rows differ from its columns, has its rows read; else all
 /// of them. A shape changed since the validation, before or while the columns are read, is
 /// refused, as the rows' reading refuses it.
-fn rows_to_read<T, Y, S>(
+fn rows_to_read<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
     (y_true, y_score): (&Y, &S),
     shape: (usize, usize),
     first_suspect: impl FnOnce(usize, Range<usize>) -> usize,
-) -> Result<Range<usize>, Error>
-where
-    T: Score,
-    Y: LabelMatrix + ?Sized,
-    S: ScoreMatrix<T> + ?Sized,
-{
+) -> Result<Range<usize>, Error> {
     let unchanged = || changed_shape(y_true, y_score, shape).map_or(Ok(()), Err);
     if !lends_columns(y_true, y_score, shape) {
         return Ok(0..shape.0);

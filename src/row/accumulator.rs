@@ -103,17 +103,12 @@ impl<M: RowMetric> RowAccumulator<M> {
     /// As [`RankingMetric::evaluate`](crate::RankingMetric::evaluate), plus
     /// [`Error::Incompatible`] when the batch's label count or weighting differs from earlier
     /// batches.
-    pub fn update<T, Y, S>(
+    pub fn update<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
         &mut self,
         y_true: &Y,
         y_score: &S,
         sample_weight: Option<&[f64]>,
-    ) -> Result<(), Error>
-    where
-        T: Score,
-        Y: LabelMatrix + ?Sized,
-        S: ScoreMatrix<T> + ?Sized,
-    {
+    ) -> Result<(), Error> {
         self.state
             .update(&self.metric, y_true, y_score, sample_weight)
     }

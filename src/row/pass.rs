@@ -54,18 +54,13 @@ pub(crate) struct CheckedInputs {
 /// The checks made once per input before rows are read: shapes and, for indicator labels,
 /// the label matrix up to the row where both label values are known (with the values `seen`
 /// in earlier batches); the row pass checks the rest against them.
-pub(crate) fn check_inputs<M, Y, S>(
+pub(crate) fn check_inputs<M: RowMetric, Y: LabelMatrix + ?Sized, S: Matrix + ?Sized>(
     metric: &M,
     y_true: &Y,
     y_score: &S,
     first_row: usize,
     seen: &mut IndicatorValues,
-) -> Result<CheckedInputs, Error>
-where
-    M: RowMetric,
-    Y: LabelMatrix + ?Sized,
-    S: Matrix + ?Sized,
-{
+) -> Result<CheckedInputs, Error> {
     let options = metric.options();
     let (n, _) = check_shapes(y_true, y_score, options.min_labels)?;
     let mut indicator_from = None;
@@ -201,10 +196,7 @@ impl CheckedInputs {
     /// The label-type error the checks made before rows are read would have found in rows
     /// `from..` (checked before any error of a row the row pass reads, as scikit-learn
     /// checks the whole label matrix first).
-    fn first_error<Y>(&self, y_true: &Y, from: usize) -> Result<(), Error>
-    where
-        Y: LabelMatrix + ?Sized,
-    {
+    fn first_error<Y: LabelMatrix + ?Sized>(&self, y_true: &Y, from: usize) -> Result<(), Error> {
         match self.indicator_from {
             Some((checked, [a, b])) => {
                 let rows = from.max(checked)..y_true.nrows();

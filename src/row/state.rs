@@ -142,7 +142,7 @@ impl RowState {
 
     /// Adds a batch whose row values `rows(first_row, indicator, sink)` gives in row order;
     /// on error the state is left as it was.
-    fn update_by<T, Y, S>(
+    fn update_by<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
         &mut self,
         y_true: &Y,
         y_score: &S,
@@ -152,12 +152,7 @@ impl RowState {
             &mut IndicatorValues,
             &mut dyn FnMut(usize, Option<f64>),
         ) -> Result<(), Error>,
-    ) -> Result<(), Error>
-    where
-        T: Score,
-        Y: LabelMatrix + ?Sized,
-        S: ScoreMatrix<T> + ?Sized,
-    {
+    ) -> Result<(), Error> {
         let n = y_true.nrows();
         if n == 0 && y_score.nrows() == 0 && sample_weight.map_or(true, <[f64]>::is_empty) {
             return Ok(()); // an empty batch adds nothing (NoSamples is for `value`)

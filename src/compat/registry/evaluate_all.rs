@@ -98,17 +98,12 @@ macro_rules! row_presets {
 /// let values = evaluate_all(&presets, &[[0, 1, 0]], &[[0.5, 0.5, 0.1]], None::<&[f64]>);
 /// assert_eq!(values[0], Ok(1.0)); // average_precision under ties_method = "last"
 /// ```
-pub fn evaluate_all<T, Y, S>(
+pub fn evaluate_all<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
     presets: &[Preset],
     y_true: &Y,
     y_score: &S,
     sample_weight: Option<&[f64]>,
-) -> Vec<Result<f64, Error>>
-where
-    T: Score,
-    Y: LabelMatrix + ?Sized,
-    S: ScoreMatrix<T> + ?Sized,
-{
+) -> Vec<Result<f64, Error>> {
     let mut results = row_presets!(
         crate::many::evaluate_rows,
         presets,
@@ -201,18 +196,13 @@ fn labelwise_presets(
 
 /// Every preset's result: the computed ones, and the others (which no shared pass serves)
 /// evaluated on their own.
-fn finish<T, Y, S>(
+fn finish<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
     presets: &[Preset],
     results: Vec<Option<Result<f64, Error>>>,
     y_true: &Y,
     y_score: &S,
     sample_weight: Option<&[f64]>,
-) -> Vec<Result<f64, Error>>
-where
-    T: Score,
-    Y: LabelMatrix + ?Sized,
-    S: ScoreMatrix<T> + ?Sized,
-{
+) -> Vec<Result<f64, Error>> {
     presets
         .iter()
         .zip(results)

@@ -163,17 +163,12 @@ impl Preset {
     /// let p = Preset::lookup(Convention::Sklearn, "label_ranking_loss", Preset::NO_PARAMS, None).unwrap();
     /// assert_eq!(p.evaluate(&[[1, 0], [0, 1]], &[[0.5, 0.5], [0.2, 0.8]], Some(&[1.0, 3.0])).unwrap(), 0.25);
     /// ```
-    pub fn evaluate<T, Y, S>(
+    pub fn evaluate<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
         &self,
         y_true: &Y,
         y_score: &S,
         sample_weight: Option<&[f64]>,
-    ) -> Result<f64, Error>
-    where
-        T: Score,
-        Y: LabelMatrix + ?Sized,
-        S: ScoreMatrix<T> + ?Sized,
-    {
+    ) -> Result<f64, Error> {
         match &self.plan {
             Plan::Row {
                 metric,
@@ -289,16 +284,12 @@ impl Preset {
 /// A preset is a metric like any other: generic code and
 /// [`DynRankingMetric`](crate::DynRankingMetric) lists take it.
 impl<T: Score> RankingMetric<T> for Preset {
-    fn evaluate<Y, S>(
+    fn evaluate<Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
         &self,
         y_true: &Y,
         y_score: &S,
         sample_weight: Option<&[f64]>,
-    ) -> Result<f64, Error>
-    where
-        Y: LabelMatrix + ?Sized,
-        S: ScoreMatrix<T> + ?Sized,
-    {
+    ) -> Result<f64, Error> {
         Preset::evaluate(self, y_true, y_score, sample_weight)
     }
 }
