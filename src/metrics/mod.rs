@@ -36,6 +36,44 @@ pub use ranking_loss::RankingLoss;
 pub use recall_at_k::RecallAtK;
 pub use roc_auc::{Direction, RocAuc};
 
+/// Calls `$declare!($ Type, ...)` with every row-wise metric type: the one list from which the
+/// registry's run-time choice of a row-wise metric is declared. A new row-wise metric is added
+/// here, beside its module.
+macro_rules! row_metric_types {
+    ($declare:ident) => {
+        $declare!(
+            $Coverage,
+            AveragePrecision,
+            RankingLoss,
+            OneError,
+            IsError,
+            ErrorSetSize,
+            Dcg,
+            Ndcg,
+            PrecisionAtK,
+            RecallAtK,
+            NdcgAtK,
+            PsPrecisionAtK,
+            PsNdcgAtK,
+        );
+    };
+}
+pub(crate) use row_metric_types;
+
+/// Calls `$declare!($ Variant(Type), ...)` with every label-wise metric type, each under the
+/// variant name that stored accumulator states carry: the one list from which the registry's
+/// run-time choice of a label-wise metric is declared.
+macro_rules! labelwise_metric_types {
+    ($declare:ident) => {
+        $declare!(
+            $RocAuc(RocAuc),
+            AveragePrecision(LabelAveragePrecision),
+            Interpolated(InterpolatedAveragePrecision),
+        );
+    };
+}
+pub(crate) use labelwise_metric_types;
+
 /// The option builders every row-wise metric shares, written once. Each metric type has a
 /// field `options: RowOptions`.
 macro_rules! row_option_builders {

@@ -289,7 +289,7 @@ pub(super) fn mldr_auc(ctx: &mut Ctx<'_>, base: metrics::RocAuc) -> Result<Plan,
     ));
     ctx.echo.push(("na_rm", ParamValue::Bool(na_rm)));
     let auc = base.on_undefined(mldr::undefined_rule(undefined_value, na_rm));
-    Ok(Plan::Labelwise(AnyLabelwise::RocAuc(auc)))
+    Ok(Plan::Labelwise(AnyLabelwise::from(auc)))
 }
 
 /// MULAN's row-wise measures, with the tie grouping of the Weka release (`weka`).
@@ -324,7 +324,7 @@ pub(super) fn mulan_interpolated(
     };
     ctx.echo
         .push(("num_recall_levels", ParamValue::Number(levels as f64)));
-    Ok(Plan::Labelwise(AnyLabelwise::Interpolated(metric(levels))))
+    Ok(Plan::Labelwise(AnyLabelwise::from(metric(levels))))
 }
 
 /// scikit-learn's `dcg_score` {k, log_base, ignore_ties} and `ndcg_score` {k, ignore_ties}.

@@ -14,45 +14,36 @@ use crate::row::metric::{RowMetric, RowOptions};
 use crate::score::Score;
 use crate::ties::TiePolicy;
 
-/// One of the row-wise metric types, chosen at run time.
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub(super) enum AnyRow {
-    Coverage(metrics::Coverage),
-    AveragePrecision(metrics::AveragePrecision),
-    RankingLoss(metrics::RankingLoss),
-    OneError(metrics::OneError),
-    IsError(metrics::IsError),
-    ErrorSetSize(metrics::ErrorSetSize),
-    Dcg(metrics::Dcg),
-    Ndcg(metrics::Ndcg),
-    PrecisionAtK(metrics::PrecisionAtK),
-    RecallAtK(metrics::RecallAtK),
-    NdcgAtK(metrics::NdcgAtK),
-    PsPrecisionAtK(metrics::PsPrecisionAtK),
-    PsNdcgAtK(metrics::PsNdcgAtK),
-}
+/// Declares [`AnyRow`] over the row-wise metric types that [`metrics::row_metric_types`]
+/// lists: the enum (a variant per type, named after it), `From` for each type, and
+/// `each_row!`, which applies an expression to the metric inside any variant. `$d` is a `$`,
+/// for the inner macro's own variables.
+macro_rules! declare_any_row {
+    ($d:tt $($variant:ident),* $(,)?) => {
+        /// One of the row-wise metric types, chosen at run time.
+        #[derive(Debug, Clone, PartialEq)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+        pub(super) enum AnyRow {
+            $($variant(metrics::$variant),)*
+        }
 
-/// Applies `$body` to the metric inside any `AnyRow` variant.
-macro_rules! each_row {
-    ($value:expr, $m:ident => $body:expr) => {
-        match $value {
-            AnyRow::Coverage($m) => $body,
-            AnyRow::AveragePrecision($m) => $body,
-            AnyRow::RankingLoss($m) => $body,
-            AnyRow::OneError($m) => $body,
-            AnyRow::IsError($m) => $body,
-            AnyRow::ErrorSetSize($m) => $body,
-            AnyRow::Dcg($m) => $body,
-            AnyRow::Ndcg($m) => $body,
-            AnyRow::PrecisionAtK($m) => $body,
-            AnyRow::RecallAtK($m) => $body,
-            AnyRow::NdcgAtK($m) => $body,
-            AnyRow::PsPrecisionAtK($m) => $body,
-            AnyRow::PsNdcgAtK($m) => $body,
+        $(impl From<metrics::$variant> for AnyRow {
+            fn from(m: metrics::$variant) -> Self {
+                AnyRow::$variant(m)
+            }
+        })*
+
+        /// Applies `$body` to the metric inside any `AnyRow` variant.
+        macro_rules! each_row {
+            ($d value:expr, $d m:ident => $d body:expr) => {
+                match $d value {
+                    $(AnyRow::$variant($d m) => $d body,)*
+                }
+            };
         }
     };
 }
+metrics::row_metric_types!(declare_any_row);
 pub(super) use each_row;
 
 impl AnyRow {
@@ -60,31 +51,6 @@ impl AnyRow {
         each_row!(self, m => AnyRow::from(m.with_ties(ties)))
     }
 }
-
-macro_rules! any_row_from {
-    ($($variant:ident),*) => {$(
-        impl From<metrics::$variant> for AnyRow {
-            fn from(m: metrics::$variant) -> Self {
-                AnyRow::$variant(m)
-            }
-        }
-    )*};
-}
-any_row_from!(
-    Coverage,
-    AveragePrecision,
-    RankingLoss,
-    OneError,
-    IsError,
-    ErrorSetSize,
-    Dcg,
-    Ndcg,
-    PrecisionAtK,
-    RecallAtK,
-    NdcgAtK,
-    PsPrecisionAtK,
-    PsNdcgAtK
-);
 
 impl RowMetric for AnyRow {
     fn options(&self) -> RowOptions {
@@ -149,127 +115,97 @@ impl Plan {
     }
 }
 
-/// One of the label-wise metric types, chosen at run time.
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub(super) enum AnyLabelwise {
-    RocAuc(metrics::RocAuc),
-    AveragePrecision(metrics::LabelAveragePrecision),
-    Interpolated(metrics::InterpolatedAveragePrecision),
+/// Declares [`AnyLabelwise`] over the label-wise metric types that
+/// [`metrics::labelwise_metric_types`] lists (a variant name and a type each), `From` for each
+/// type, and its dispatch to the metric inside: [`VectorMetric`] and [`RankingMetric`].
+macro_rules! declare_any_labelwise {
+    ($d:tt $($variant:ident($metric:ident)),* $(,)?) => {
+        /// One of the label-wise metric types, chosen at run time.
+        #[derive(Debug, Clone, Copy, PartialEq)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+        pub(super) enum AnyLabelwise {
+            $($variant(metrics::$metric),)*
+        }
+
+        $(impl From<metrics::$metric> for AnyLabelwise {
+            fn from(m: metrics::$metric) -> Self {
+                AnyLabelwise::$variant(m)
+            }
+        })*
+
+        /// Applies `$body` to the metric inside any `AnyLabelwise` variant.
+        macro_rules! each_labelwise {
+            ($d value:expr, $d m:ident => $d body:expr) => {
+                match $d value {
+                    $(AnyLabelwise::$variant($d m) => $d body,)*
+                }
+            };
+        }
+    };
 }
+metrics::labelwise_metric_types!(declare_any_labelwise);
 
 impl AnyLabelwise {
     pub(super) fn with_ties(self, t: TiePolicy) -> Self {
-        match self {
-            AnyLabelwise::RocAuc(m) => AnyLabelwise::RocAuc(m.with_ties(t)),
-            AnyLabelwise::AveragePrecision(m) => AnyLabelwise::AveragePrecision(m.with_ties(t)),
-            AnyLabelwise::Interpolated(m) => AnyLabelwise::Interpolated(m.with_ties(t)),
-        }
+        each_labelwise!(self, m => AnyLabelwise::from(m.with_ties(t)))
     }
 
     /// The labels the metric accepts.
     pub(super) fn label_domain(&self) -> LabelDomain {
-        match self {
-            AnyLabelwise::RocAuc(m) => m.options().labels,
-            AnyLabelwise::AveragePrecision(m) => m.options().labels,
-            AnyLabelwise::Interpolated(m) => m.options().labels,
-        }
+        each_labelwise!(self, m => m.options().labels)
     }
 }
 
 impl VectorMetric for AnyLabelwise {
     fn options(&self) -> LabelwiseOptions {
-        match self {
-            AnyLabelwise::RocAuc(m) => m.options(),
-            AnyLabelwise::AveragePrecision(m) => m.options(),
-            AnyLabelwise::Interpolated(m) => m.options(),
-        }
+        each_labelwise!(self, m => m.options())
     }
 
     fn ends_unproven(&self, items_weighted: bool) -> Option<&'static str> {
-        match self {
-            AnyLabelwise::RocAuc(m) => m.ends_unproven(items_weighted),
-            AnyLabelwise::AveragePrecision(m) => m.ends_unproven(items_weighted),
-            AnyLabelwise::Interpolated(m) => m.ends_unproven(items_weighted),
-        }
+        each_labelwise!(self, m => m.ends_unproven(items_weighted))
     }
 
     fn expected_missing(&self, items_weighted: bool) -> Option<&'static str> {
-        match self {
-            AnyLabelwise::RocAuc(m) => m.expected_missing(items_weighted),
-            AnyLabelwise::AveragePrecision(m) => m.expected_missing(items_weighted),
-            AnyLabelwise::Interpolated(m) => m.expected_missing(items_weighted),
-        }
+        each_labelwise!(self, m => m.expected_missing(items_weighted))
     }
 
     fn check(&self, weighted: bool) -> Result<(), Error> {
-        match self {
-            AnyLabelwise::RocAuc(m) => m.check(weighted),
-            AnyLabelwise::AveragePrecision(m) => m.check(weighted),
-            AnyLabelwise::Interpolated(m) => m.check(weighted),
-        }
+        each_labelwise!(self, m => m.check(weighted))
     }
 
     fn vector_value<T: Score>(&self, v: &Vector<'_, T>, row: &RankedRow<'_>) -> Option<f64> {
-        match self {
-            AnyLabelwise::RocAuc(m) => m.vector_value(v, row),
-            AnyLabelwise::AveragePrecision(m) => m.vector_value(v, row),
-            AnyLabelwise::Interpolated(m) => m.vector_value(v, row),
-        }
+        each_labelwise!(self, m => m.vector_value(v, row))
     }
 
     fn reads_only_relevant_blocks(&self, weighted: bool, items: usize) -> bool {
-        match self {
-            AnyLabelwise::RocAuc(m) => m.reads_only_relevant_blocks(weighted, items),
-            AnyLabelwise::AveragePrecision(m) => m.reads_only_relevant_blocks(weighted, items),
-            AnyLabelwise::Interpolated(m) => m.reads_only_relevant_blocks(weighted, items),
-        }
+        each_labelwise!(self, m => m.reads_only_relevant_blocks(weighted, items))
     }
 
     fn reads_scores(&self) -> bool {
-        match self {
-            AnyLabelwise::RocAuc(m) => m.reads_scores(),
-            AnyLabelwise::AveragePrecision(m) => m.reads_scores(),
-            AnyLabelwise::Interpolated(m) => m.reads_scores(),
-        }
+        each_labelwise!(self, m => m.reads_scores())
     }
 
     fn reads_pieces(&self, weighted: bool) -> bool {
-        match self {
-            AnyLabelwise::RocAuc(m) => m.reads_pieces(weighted),
-            AnyLabelwise::AveragePrecision(m) => m.reads_pieces(weighted),
-            AnyLabelwise::Interpolated(m) => m.reads_pieces(weighted),
-        }
+        each_labelwise!(self, m => m.reads_pieces(weighted))
     }
 
     fn piece_sums(&self, items: usize, weighted: bool) -> PieceSums {
-        match self {
-            AnyLabelwise::RocAuc(m) => m.piece_sums(items, weighted),
-            AnyLabelwise::AveragePrecision(m) => m.piece_sums(items, weighted),
-            AnyLabelwise::Interpolated(m) => m.piece_sums(items, weighted),
-        }
+        each_labelwise!(self, m => m.piece_sums(items, weighted))
     }
 
     fn pieces_value(&self, sums: &PieceSums, medians: Option<ClassMedians>) -> Option<f64> {
-        match self {
-            AnyLabelwise::RocAuc(m) => m.pieces_value(sums, medians),
-            AnyLabelwise::AveragePrecision(m) => m.pieces_value(sums, medians),
-            AnyLabelwise::Interpolated(m) => m.pieces_value(sums, medians),
-        }
+        each_labelwise!(self, m => m.pieces_value(sums, medians))
     }
 }
 
 impl<T: Score> RankingMetric<T> for AnyLabelwise {
-    fn evaluate<Y, S>(&self, y_true: &Y, y_score: &S, w: Option<&[f64]>) -> Result<f64, Error>
-    where
-        Y: LabelMatrix + ?Sized,
-        S: ScoreMatrix<T> + ?Sized,
-    {
-        match self {
-            AnyLabelwise::RocAuc(m) => m.evaluate(y_true, y_score, w),
-            AnyLabelwise::AveragePrecision(m) => m.evaluate(y_true, y_score, w),
-            AnyLabelwise::Interpolated(m) => m.evaluate(y_true, y_score, w),
-        }
+    fn evaluate<Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
+        &self,
+        y_true: &Y,
+        y_score: &S,
+        w: Option<&[f64]>,
+    ) -> Result<f64, Error> {
+        each_labelwise!(self, m => m.evaluate(y_true, y_score, w))
     }
 }
 

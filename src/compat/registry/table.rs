@@ -210,14 +210,14 @@ const RANKMETRICS: &[MetricEntry] = &[
     ], |c| {
         let (average, undefined) = rankmetrics_labelwise(c)?;
         let auc = metrics::RocAuc::new(average, c.policy).on_undefined(undefined);
-        Ok(Plan::Labelwise(AnyLabelwise::RocAuc(auc)))
+        Ok(Plan::Labelwise(AnyLabelwise::from(auc)))
     }),
     entry!("label_average_precision", ties: MAX, default_run: false, [
         "average": Name = (Some("macro")), "undefined": NumberOrName = (Some("nan")),
     ], |c| {
         let (average, undefined) = rankmetrics_labelwise(c)?;
         let ap = metrics::LabelAveragePrecision::new(average, c.policy).on_undefined(undefined);
-        Ok(Plan::Labelwise(AnyLabelwise::AveragePrecision(ap)))
+        Ok(Plan::Labelwise(AnyLabelwise::from(ap)))
     }),
     entry!("interpolated_average_precision", ties: MAX, default_run: false, [
         "average": Name = (Some("macro")), "undefined": NumberOrName = (Some("nan")),
@@ -261,12 +261,12 @@ const SKLEARN: &[MetricEntry] = &[
         "k": Integer = None, "ignore_ties": Bool = (Some("false")),
     ], |c| sklearn_graded("ndcg_score", c)),
     entry!("roc_auc_score", ties: None, default_run: true, ["average": Name = (Some("macro"))],
-        |c| sklearn_averaged(c, |a| AnyLabelwise::RocAuc(sklearn::ROC_AUC_SCORE.averaged(a)))),
+        |c| sklearn_averaged(c, |a| AnyLabelwise::from(sklearn::ROC_AUC_SCORE.averaged(a)))),
     entry!("average_precision_score", ties: None, default_run: true, [
         "average": Name = (Some("macro")),
     ], |c| {
         sklearn_averaged(c, |a| {
-            AnyLabelwise::AveragePrecision(sklearn::AVERAGE_PRECISION_SCORE.averaged(a))
+            AnyLabelwise::from(sklearn::AVERAGE_PRECISION_SCORE.averaged(a))
         })
     }),
 ];
@@ -312,7 +312,7 @@ const MLDR: &[MetricEntry] = &[
         "undefined_value": NumberOrName = (Some("0.5")), "na_rm": Bool = (Some("false")),
     ], |c| mldr_auc(c, mldr::EXAMPLE_AUC)),
     entry!("micro_auc", ties: None, default_run: true, [],
-        |_| Ok(Plan::Labelwise(AnyLabelwise::RocAuc(mldr::MICRO_AUC)))),
+        |_| Ok(Plan::Labelwise(AnyLabelwise::from(mldr::MICRO_AUC)))),
 ];
 
 /// MULAN (git 43f6389).
@@ -330,14 +330,14 @@ const MULAN: &[MetricEntry] = &[
     entry!("RankingLoss", ties: None, default_run: true, ["weka": Name = (Some("3.7"))],
         |c| mulan_row(c, mulan::RankingLoss.into())),
     entry!("MacroAUC", ties: None, default_run: true, [],
-        |_| Ok(Plan::Labelwise(AnyLabelwise::RocAuc(mulan::MacroAUC)))),
+        |_| Ok(Plan::Labelwise(AnyLabelwise::from(mulan::MacroAUC)))),
     entry!("MicroAUC", ties: None, default_run: true, [],
-        |_| Ok(Plan::Labelwise(AnyLabelwise::RocAuc(mulan::MicroAUC)))),
+        |_| Ok(Plan::Labelwise(AnyLabelwise::from(mulan::MicroAUC)))),
     entry!("MeanAveragePrecision", ties: None, default_run: true, [],
-        |_| Ok(Plan::Labelwise(AnyLabelwise::AveragePrecision(mulan::MeanAveragePrecision)))),
+        |_| Ok(Plan::Labelwise(AnyLabelwise::from(mulan::MeanAveragePrecision)))),
     entry!("GeometricMeanAveragePrecision", ties: None, default_run: true, [], |_| {
         let ap = mulan::GeometricMeanAveragePrecision;
-        Ok(Plan::Labelwise(AnyLabelwise::AveragePrecision(ap)))
+        Ok(Plan::Labelwise(AnyLabelwise::from(ap)))
     }),
     entry!("MeanAverageInterpolatedPrecision", ties: None, default_run: true, [
         "num_recall_levels": Integer = (Some("10")),
@@ -346,7 +346,7 @@ const MULAN: &[MetricEntry] = &[
         "num_recall_levels": Integer = (Some("10")),
     ], |c| mulan_interpolated(c, mulan::geometric_mean_average_interpolated_precision)),
     entry!("MacroAUCPR", ties: None, default_run: true, [],
-        |_| Ok(Plan::Labelwise(AnyLabelwise::AveragePrecision(mulan::MacroAUCPR)))),
+        |_| Ok(Plan::Labelwise(AnyLabelwise::from(mulan::MacroAUCPR)))),
 ];
 
 /// The entries' names, as [`Convention::metric_names`] hands them out.
