@@ -28,9 +28,7 @@ use common::{Input, LABELS};
 const ROWS: usize = 10_000;
 
 fn bench_metric<M: RankingMetric<f64>>(
-    c: &mut Criterion,
-    metric_name: &str,
-    metric: impl Fn(TiePolicy) -> M,
+    c: &mut Criterion, metric_name: &str, metric: impl Fn(TiePolicy) -> M,
     shapes: &[(&str, &Input)],
 ) {
     let mut group = c.benchmark_group(metric_name);
@@ -93,11 +91,7 @@ fn row_metrics(c: &mut Criterion) {
 
 /// `metric` on shape A's f32 scores, as `metric_name/A/max/f32`.
 fn bench_f32<M: RankingMetric<f32>>(
-    c: &mut Criterion,
-    metric_name: &str,
-    metric: &M,
-    y: &RowMajor<'_, u8>,
-    s32: &RowMajor<'_, f32>,
+    c: &mut Criterion, metric_name: &str, metric: &M, y: &RowMajor<'_, u8>, s32: &RowMajor<'_, f32>,
 ) {
     let mut group = c.benchmark_group(metric_name);
     group.throughput(Throughput::Elements((ROWS * LABELS) as u64));

@@ -17,10 +17,7 @@ use common::{Input, LABELS};
 const ROWS: usize = 100_000;
 
 fn bench_metric<M: RankingMetric<f64>>(
-    c: &mut Criterion,
-    name: &str,
-    metric: impl Fn(TiePolicy) -> M,
-    shapes: &[(&str, &Input)],
+    c: &mut Criterion, name: &str, metric: impl Fn(TiePolicy) -> M, shapes: &[(&str, &Input)],
 ) {
     let mut group = c.benchmark_group(format!("{name}_100k"));
     group.throughput(Throughput::Elements((ROWS * LABELS) as u64));

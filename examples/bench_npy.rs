@@ -590,8 +590,7 @@ fn main() -> Result<(), Box<dyn Error>> {
 
 #[cfg(feature = "rayon")]
 fn with_threads(
-    threads: usize,
-    run: impl FnOnce() -> Result<(), Box<dyn Error>> + Send,
+    threads: usize, run: impl FnOnce() -> Result<(), Box<dyn Error>> + Send,
 ) -> Result<(), Box<dyn Error>> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -602,8 +601,7 @@ fn with_threads(
 
 #[cfg(not(feature = "rayon"))]
 fn with_threads(
-    threads: usize,
-    run: impl FnOnce() -> Result<(), Box<dyn Error>> + Send,
+    threads: usize, run: impl FnOnce() -> Result<(), Box<dyn Error>> + Send,
 ) -> Result<(), Box<dyn Error>> {
     if threads != 1 {
         return Err("--threads needs the rayon feature".into());

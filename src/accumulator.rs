@@ -91,10 +91,7 @@ impl<M: RankingMetric<f64>> LabelwiseAccumulator<M> {
     /// value (rows numbered across batches), and [`Error::Incompatible`] when the label count
     /// or weighting differs from earlier batches.
     pub fn update<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
-        &mut self,
-        y_true: &Y,
-        y_score: &S,
-        sample_weight: Option<&[f64]>,
+        &mut self, y_true: &Y, y_score: &S, sample_weight: Option<&[f64]>,
     ) -> Result<(), Error> {
         let (n, l) = match check_shapes(y_true, y_score, 1) {
             Err(Error::NoSamples) if sample_weight.map_or(true, <[f64]>::is_empty) => return Ok(()),
@@ -205,11 +202,7 @@ impl<M: RankingMetric<f64>> LabelwiseAccumulator<M> {
 /// The rows of `a` (at row numbers `a_rows`) and of `b` (at `b_rows`), `width` values per row,
 /// in row order. The ranges of each are sorted, and no row is in both.
 fn interleave(
-    a_rows: &[Range<usize>],
-    a: &[f64],
-    b_rows: &[Range<usize>],
-    b: &[f64],
-    width: usize,
+    a_rows: &[Range<usize>], a: &[f64], b_rows: &[Range<usize>], b: &[f64], width: usize,
 ) -> Vec<f64> {
     // Each range with the side it comes from and where its values start.
     let mut pieces: Vec<(usize, &[f64], usize, usize)> = Vec::new();
@@ -291,8 +284,7 @@ pub(crate) mod wire {
         /// The accumulator, or the error for the first rule it breaks; `metric_domain`: the
         /// label domain its metric takes.
         pub(crate) fn check(
-            self,
-            metric_domain: impl FnOnce(&M) -> LabelDomain,
+            self, metric_domain: impl FnOnce(&M) -> LabelDomain,
         ) -> Result<super::LabelwiseAccumulator<M>, Error> {
             check_domain(self.domain, metric_domain(&self.metric))?;
             self.shape.check(&self.rows, 1)?;

@@ -54,18 +54,14 @@ pub trait DynRankingMetric<T: Score, L: Label = f64> {
     /// assert_eq!(m.evaluate_dyn(&[[1, 0]], &[[0.2, 0.8]], None).unwrap(), 1.0);
     /// ```
     fn evaluate_dyn(
-        &self,
-        y_true: &dyn Matrix<Elem = L>,
-        y_score: &dyn Matrix<Elem = T>,
+        &self, y_true: &dyn Matrix<Elem = L>, y_score: &dyn Matrix<Elem = T>,
         sample_weight: Option<&[f64]>,
     ) -> Result<f64, Error>;
 }
 
 impl<T: Score, L: Label, M: RankingMetric<T>> DynRankingMetric<T, L> for M {
     fn evaluate_dyn(
-        &self,
-        y_true: &dyn Matrix<Elem = L>,
-        y_score: &dyn Matrix<Elem = T>,
+        &self, y_true: &dyn Matrix<Elem = L>, y_score: &dyn Matrix<Elem = T>,
         sample_weight: Option<&[f64]>,
     ) -> Result<f64, Error> {
         self.evaluate(y_true, y_score, sample_weight)

@@ -33,10 +33,7 @@ struct RowLane<'m> {
 /// rank the labels' own gains ([`RowMetric::gain_weights`] is `None`, as for every registry
 /// metric).
 pub(crate) fn evaluate_rows<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
-    metrics: &[&(dyn RowMetric + Sync)],
-    y_true: &Y,
-    y_score: &S,
-    sample_weight: Option<&[f64]>,
+    metrics: &[&(dyn RowMetric + Sync)], y_true: &Y, y_score: &S, sample_weight: Option<&[f64]>,
 ) -> Vec<Result<f64, Error>> {
     evaluate_row_lanes(metrics, y_true, y_score, sample_weight, pass)
 }
@@ -47,10 +44,7 @@ type Pass<'m, Y, S> = fn(&mut [RowLane<'m>], (&Y, &S), Option<&[f64]>, (usize, u
 /// Makes the checks one-shot evaluation makes before the first row, lets `pass` run the rows,
 /// and gives each lane's result.
 fn evaluate_row_lanes<'m, T, Y, S>(
-    metrics: &[&'m (dyn RowMetric + Sync)],
-    y_true: &Y,
-    y_score: &S,
-    sample_weight: Option<&[f64]>,
+    metrics: &[&'m (dyn RowMetric + Sync)], y_true: &Y, y_score: &S, sample_weight: Option<&[f64]>,
     pass: Pass<'m, Y, S>,
 ) -> Vec<Result<f64, Error>>
 where
@@ -116,10 +110,7 @@ where
 /// same.
 #[cfg(feature = "rayon")]
 pub(crate) fn evaluate_rows_parallel<T, Y, S>(
-    metrics: &[&(dyn RowMetric + Sync)],
-    y_true: &Y,
-    y_score: &S,
-    sample_weight: Option<&[f64]>,
+    metrics: &[&(dyn RowMetric + Sync)], y_true: &Y, y_score: &S, sample_weight: Option<&[f64]>,
 ) -> Vec<Result<f64, Error>>
 where
     T: Score,
@@ -281,9 +272,7 @@ impl RowScratch {
 
 /// Row `i` of both inputs (scores first, as the row pass reads them).
 fn read_row<'r, T, Y, S>(
-    scores: &'r mut RowReader<'_, S>,
-    truth: &'r mut RowReader<'_, Y>,
-    i: usize,
+    scores: &'r mut RowReader<'_, S>, truth: &'r mut RowReader<'_, Y>, i: usize,
 ) -> Result<(&'r [T], &'r [Y::Elem]), Error>
 where
     T: Score,
@@ -297,12 +286,8 @@ where
 /// running (`lanes` is read only, so that rows can be ranked in parallel and their outcomes
 /// added in order by [`add_outcomes`]).
 fn row_outcomes<T: Score, L: Label>(
-    lanes: &[RowLane<'_>],
-    plan: &RowRankings,
-    row: Result<(&[T], &[L]), Error>,
-    (i, l): (usize, usize),
-    scratch: &mut RowScratch,
-    outcomes: &mut Outcomes,
+    lanes: &[RowLane<'_>], plan: &RowRankings, row: Result<(&[T], &[L]), Error>,
+    (i, l): (usize, usize), scratch: &mut RowScratch, outcomes: &mut Outcomes,
 ) {
     let out = &mut scratch.out;
     out.clear();
@@ -432,9 +417,7 @@ fn add_outcomes(lanes: &mut [RowLane<'_>], outcomes: &[Outcome], errors: &[Error
 
 /// The row loop.
 fn pass<T, Y, S>(
-    lanes: &mut [RowLane<'_>],
-    (y_true, y_score): (&Y, &S),
-    weights: Option<&[f64]>,
+    lanes: &mut [RowLane<'_>], (y_true, y_score): (&Y, &S), weights: Option<&[f64]>,
     (n, l): (usize, usize),
 ) where
     T: Score,
@@ -462,9 +445,7 @@ fn pass<T, Y, S>(
 /// window at a time, the window's outcomes added in row order.
 #[cfg(feature = "rayon")]
 fn pass_parallel<T, Y, S>(
-    lanes: &mut [RowLane<'_>],
-    (y_true, y_score): (&Y, &S),
-    weights: Option<&[f64]>,
+    lanes: &mut [RowLane<'_>], (y_true, y_score): (&Y, &S), weights: Option<&[f64]>,
     (n, l): (usize, usize),
 ) where
     T: Score,
@@ -522,11 +503,7 @@ fn pass_parallel<T, Y, S>(
 /// unless the row is `sorted_whole` under a tolerance grouping already: placing that sort
 /// again costs less than looking.
 fn counted_by_kernel(
-    ranking: Ranking,
-    n: usize,
-    relevant: usize,
-    r: Reach,
-    sorted_whole: bool,
+    ranking: Ranking, n: usize, relevant: usize, r: Reach, sorted_whole: bool,
 ) -> bool {
     let sorted_near = sorted_whole && ranking.grouping != TieGrouping::Exact;
     !sorted_near && may_count(ranking, n, relevant, r)

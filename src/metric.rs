@@ -42,19 +42,13 @@ pub trait RankingMetric<T: Score> {
     /// # Errors
     /// Shape, label, score and weight problems, each as its own [`Error`] variant.
     fn evaluate<Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
-        &self,
-        y_true: &Y,
-        y_score: &S,
-        sample_weight: Option<&[f64]>,
+        &self, y_true: &Y, y_score: &S, sample_weight: Option<&[f64]>,
     ) -> Result<f64, Error>;
 }
 
 impl<T: Score, M: RowMetric> RankingMetric<T> for M {
     fn evaluate<Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
-        &self,
-        y_true: &Y,
-        y_score: &S,
-        sample_weight: Option<&[f64]>,
+        &self, y_true: &Y, y_score: &S, sample_weight: Option<&[f64]>,
     ) -> Result<f64, Error> {
         // One batch of a fresh accumulator: streaming and one-shot share every step.
         let mut state = RowState::new(self.options(), 0);

@@ -36,10 +36,7 @@ use crate::score::Score;
 /// assert!((v - 5.0 / 12.0).abs() < 1e-15);
 /// ```
 pub fn evaluate<M, T, Y, S>(
-    metric: &M,
-    y_true: &Y,
-    y_score: &S,
-    sample_weight: Option<&[f64]>,
+    metric: &M, y_true: &Y, y_score: &S, sample_weight: Option<&[f64]>,
 ) -> Result<f64, Error>
 where
     M: RowMetric + Sync,
@@ -66,9 +63,7 @@ where
 /// assert_eq!(v.unwrap(), [Some(1.0), Some(0.0)]);
 /// ```
 pub fn per_sample<M, T, Y, S>(
-    metric: &M,
-    y_true: &Y,
-    y_score: &S,
+    metric: &M, y_true: &Y, y_score: &S,
 ) -> Result<Vec<Option<f64>>, Error>
 where
     M: RowMetric + Sync,

@@ -140,9 +140,7 @@ pub(crate) fn check_inverse_propensities(weights: &[f64]) -> Result<(), Error> {
 /// The options and `k` of a propensity-scored metric: 0/1 labels, rows without a relevant
 /// label score 0; checks `k` and the inverse propensities.
 pub(crate) fn propensity_options(
-    ties: TiePolicy,
-    k: usize,
-    inverse_propensities: &[f64],
+    ties: TiePolicy, k: usize, inverse_propensities: &[f64],
 ) -> Result<(RowOptions, usize), Error> {
     check_inverse_propensities(inverse_propensities)?;
     let mut options = RowOptions::new(ties, RowRule::Value(0.0), RowRule::Formula);
@@ -152,10 +150,7 @@ pub(crate) fn propensity_options(
 
 /// pyxclib's normalisation: the mean of `value` over the rows over the mean of `best`.
 pub(crate) fn ratio_of_means<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
-    value: &impl RankingMetric<T>,
-    best: &impl RankingMetric<T>,
-    y_true: &Y,
-    y_score: &S,
+    value: &impl RankingMetric<T>, best: &impl RankingMetric<T>, y_true: &Y, y_score: &S,
     w: Option<&[f64]>,
 ) -> Result<f64, Error> {
     Ok(value.evaluate(y_true, y_score, w)? / best.evaluate(y_true, y_score, w)?)

@@ -51,10 +51,7 @@ impl SparseLabels {
     /// assert_eq!(err, Error::SparseColumnOutOfRange { row: 0, column: 3, n_labels: 3 });
     /// ```
     pub fn new(
-        n_labels: usize,
-        indptr: Vec<usize>,
-        indices: Vec<u32>,
-        gains: Option<Vec<f64>>,
+        n_labels: usize, indptr: Vec<usize>, indices: Vec<u32>, gains: Option<Vec<f64>>,
     ) -> Result<Self, Error> {
         SparseLabelsView::new(n_labels, &indptr, &indices, gains.as_deref())?;
         Ok(SparseLabels {
@@ -116,10 +113,7 @@ impl<'a> SparseLabelsView<'a> {
     /// assert_eq!(err, Error::InvalidIndptr { position: 2 });
     /// ```
     pub fn new(
-        n_labels: usize,
-        indptr: &'a [usize],
-        indices: &'a [u32],
-        gains: Option<&'a [f64]>,
+        n_labels: usize, indptr: &'a [usize], indices: &'a [u32], gains: Option<&'a [f64]>,
     ) -> Result<Self, Error> {
         check_indptr(indptr, indices.len())?;
         if let Some(g) = gains.filter(|g| g.len() != indices.len()) {

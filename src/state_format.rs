@@ -69,9 +69,7 @@ pub(crate) mod vec_f64_bits {
 /// The error for a state read back that breaks a rule at `field` (entry `index`, for a list).
 #[cfg(feature = "serde")]
 pub(crate) fn invalid(
-    field: &'static str,
-    index: Option<usize>,
-    fault: crate::error::StateFault,
+    field: &'static str, index: Option<usize>, fault: crate::error::StateFault,
 ) -> crate::Error {
     crate::Error::InvalidState {
         field,
@@ -83,9 +81,7 @@ pub(crate) fn invalid(
 /// The error for a value of a state read back that the inputs' own checks refuse with `error`.
 #[cfg(feature = "serde")]
 pub(crate) fn refused(
-    field: &'static str,
-    index: Option<usize>,
-    error: crate::Error,
+    field: &'static str, index: Option<usize>, error: crate::Error,
 ) -> crate::Error {
     invalid(
         field,
@@ -106,8 +102,7 @@ pub(crate) fn checked<'de, D: serde::Deserializer<'de>, T>(
 /// accumulator was made with.
 #[cfg(feature = "serde")]
 pub(crate) fn check_domain(
-    domain: crate::LabelDomain,
-    metric_domain: crate::LabelDomain,
+    domain: crate::LabelDomain, metric_domain: crate::LabelDomain,
 ) -> Result<(), crate::Error> {
     if domain == metric_domain {
         return Ok(());

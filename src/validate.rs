@@ -12,9 +12,7 @@ use crate::score::{Label, Score};
 /// Checks that both inputs are matrices of one shape, with rows, and at least `min_labels`
 /// columns; returns (rows, labels).
 pub(crate) fn check_shapes<Y: Matrix + ?Sized, S: Matrix + ?Sized>(
-    y_true: &Y,
-    y_score: &S,
-    min_labels: usize,
+    y_true: &Y, y_score: &S, min_labels: usize,
 ) -> Result<(usize, usize), Error> {
     y_true.check_shape()?;
     y_score.check_shape()?;
@@ -105,10 +103,8 @@ pub(crate) fn numbered_from(error: Error, first_row: usize) -> Error {
 /// its labels in `domain` (their values written to `gains`). Errors name the row `number`
 /// (i, or i numbered across batches).
 pub(crate) fn read_checked_row<'r, T, Y, S>(
-    (truth, reader): (&'r mut RowReader<'_, Y>, &'r mut RowReader<'_, S>),
-    domain: LabelDomain,
-    (i, number): (usize, usize),
-    gains: &mut [f64],
+    (truth, reader): (&'r mut RowReader<'_, Y>, &'r mut RowReader<'_, S>), domain: LabelDomain,
+    (i, number): (usize, usize), gains: &mut [f64],
 ) -> Result<(&'r [T], &'r [Y::Elem]), Error>
 where
     T: Score,
@@ -125,10 +121,7 @@ where
 /// Converts one row of labels to gains, checking each against `domain`. Every gain is written,
 /// also when a label fails the check.
 pub(crate) fn read_labels<L: Label>(
-    labels: &[L],
-    domain: LabelDomain,
-    row: usize,
-    gains: &mut [f64],
+    labels: &[L], domain: LabelDomain, row: usize, gains: &mut [f64],
 ) -> Result<(), Error> {
     let rejected = match domain {
         LabelDomain::Binary => convert_labels(labels, gains, is_binary_label),
@@ -151,9 +144,7 @@ pub(crate) fn read_labels<L: Label>(
 /// checks a row's cells; `None` when every cell passes. Branch-free passes first (they
 /// vectorise); the position only for a bad column.
 pub(crate) fn first_bad_row<T: Score, L: Label>(
-    scores: &[T],
-    labels: &[L],
-    domain: LabelDomain,
+    scores: &[T], labels: &[L], domain: LabelDomain,
 ) -> Option<usize> {
     let bad_score = match all_finite(scores) {
         true => None,
@@ -201,9 +192,7 @@ pub(crate) fn is_non_negative_label(v: f64) -> bool {
 /// Writes each label's value to `gains`; the first label `accepts` refuses (its column and
 /// value), if any. A branch-free pass first (it vectorises); the column only for a bad row.
 fn convert_labels<L: Label>(
-    labels: &[L],
-    gains: &mut [f64],
-    accepts: impl Fn(f64) -> bool,
+    labels: &[L], gains: &mut [f64], accepts: impl Fn(f64) -> bool,
 ) -> Option<(usize, f64)> {
     if convert_checked(labels, gains, &accepts) {
         return None;
@@ -223,9 +212,7 @@ crate::wide::wide! {
 /// [`convert_checked`]'s loop, branch-free.
 #[inline(always)]
 fn convert_checked_body<L: Label>(
-    labels: &[L],
-    gains: &mut [f64],
-    accepts: impl Fn(f64) -> bool,
+    labels: &[L], gains: &mut [f64], accepts: impl Fn(f64) -> bool,
 ) -> bool {
     let mut ok = true;
     for (g, &label) in gains.iter_mut().zip(labels) {
@@ -243,9 +230,7 @@ pub(crate) type IndicatorValues = [Option<f64>; 2];
 /// column): integral values, at most two distinct ones in the whole matrix (across batches:
 /// `seen` carries the values met so far). Reports the first cell, in row order, that breaks it.
 pub(crate) fn check_indicator<Y: LabelMatrix + ?Sized>(
-    y_true: &Y,
-    first_row: usize,
-    seen: &mut IndicatorValues,
+    y_true: &Y, first_row: usize, seen: &mut IndicatorValues,
 ) -> Result<(), Error> {
     // A matrix that lends its columns is read column by column (each one contiguous, where its
     // rows would be gathered cell by cell); the rows are read only when that check fails, for
@@ -309,8 +294,7 @@ pub(crate) fn admit(value: f64, seen: &mut IndicatorValues) -> bool {
 /// the first row: once, and only where one of `domains` (those of the metrics still running)
 /// is [`LabelDomain::Indicator`]; its error goes to every such metric.
 pub(crate) fn check_indicator_if_asked<Y: LabelMatrix + ?Sized>(
-    y_true: &Y,
-    mut domains: impl Iterator<Item = LabelDomain>,
+    y_true: &Y, mut domains: impl Iterator<Item = LabelDomain>,
 ) -> Result<(), Error> {
     if domains.any(|d| d == LabelDomain::Indicator) {
         check_indicator(y_true, 0, &mut Default::default())
@@ -322,11 +306,7 @@ pub(crate) fn check_indicator_if_asked<Y: LabelMatrix + ?Sized>(
 /// [`check_indicator`] on `rows`; with `until_known`, stops at the row where both label
 /// values are known. Returns the row where it stopped (`rows.end` when it did not).
 pub(crate) fn check_indicator_rows<Y: LabelMatrix + ?Sized>(
-    y_true: &Y,
-    rows: Range<usize>,
-    first_row: usize,
-    seen: &mut IndicatorValues,
-    until_known: bool,
+    y_true: &Y, rows: Range<usize>, first_row: usize, seen: &mut IndicatorValues, until_known: bool,
 ) -> Result<usize, Error> {
     let mut reader = RowReader::new(y_true, Input::Labels);
     for row in rows.clone() {

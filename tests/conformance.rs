@@ -140,11 +140,7 @@ struct Tally {
 }
 
 fn evaluate(
-    convention: Convention,
-    metric: &str,
-    params: &[(String, String)],
-    case: &Case,
-    weighted: bool,
+    convention: Convention, metric: &str, params: &[(String, String)], case: &Case, weighted: bool,
 ) -> Result<f64, String> {
     let preset = Preset::lookup(convention, metric, params, None).map_err(|e| e.to_string())?;
     let y_true = RowMajor::new(&case.y_true, case.n, case.l).map_err(|e| e.to_string())?;

@@ -30,10 +30,7 @@ fn every_preset() -> Vec<Preset> {
 
 /// The preset `name` of `convention` with `params` and `ties`.
 fn lookup(
-    convention: Convention,
-    name: &str,
-    params: &[(&str, &str)],
-    ties: Option<TiePolicy>,
+    convention: Convention, name: &str, params: &[(&str, &str)], ties: Option<TiePolicy>,
 ) -> Preset {
     let params: Vec<(String, String)> = params
         .iter()

@@ -158,12 +158,8 @@ fn labelwise_metrics() -> Vec<(String, Eval, bool)> {
 /// The value at `weights` next to the value at the same weights brought into normal range:
 /// equal, but 0 where the `weighted` rule reads a total of 1e-8 or less.
 fn check(
-    what: &str,
-    weighted_rule: bool,
-    eval: impl Fn(&[f64]) -> Result<f64, Error>,
-    y: &[f64],
-    l: usize,
-    weights: &[f64],
+    what: &str, weighted_rule: bool, eval: impl Fn(&[f64]) -> Result<f64, Error>, y: &[f64],
+    l: usize, weights: &[f64],
 ) {
     let got = eval(weights);
     let expected = if weighted_rule && relevant_weight(y, weights, l).abs() <= 1e-8 {

@@ -71,10 +71,7 @@ fn all_metrics(ties: TiePolicy, y: &[Vec<f64>], s: &[Vec<f64>]) -> Vec<Vec<Optio
 /// The per-sample values of the metrics that take a tie grouping, under `ties` and
 /// `grouping`, as bits.
 fn grouped_metrics(
-    ties: TiePolicy,
-    grouping: TieGrouping,
-    y: &[Vec<f64>],
-    s: &[Vec<f64>],
+    ties: TiePolicy, grouping: TieGrouping, y: &[Vec<f64>], s: &[Vec<f64>],
 ) -> Vec<Vec<Option<u64>>> {
     let any = LabelDomain::NonZero;
     let coverage = Coverage::new(ties)
@@ -236,8 +233,7 @@ impl RowMetric for WeightedBlocks {
 /// The values `values` gives on the sorting path, the counting path and the automatic choice
 /// (`what` names the case) are the same.
 fn paths_agree<V: PartialEq + std::fmt::Debug>(
-    values: impl Fn() -> V,
-    what: String,
+    values: impl Fn() -> V, what: String,
 ) -> Result<(), TestCaseError> {
     set_kernel_path(KernelPath::Full);
     let full = values();

@@ -319,10 +319,7 @@ fn the_example_of_docs_streaming_md() {
 
 /// Each metric, runs state against the rows' one-shot value: bitwise equal, or refused.
 fn runs_equal_rows_or_refuse<T: rankmetrics::Score>(
-    what: &str,
-    y: &[[u8; 3]],
-    s: &[[T; 3]],
-    auc: RocAuc,
+    what: &str, y: &[[u8; 3]], s: &[[T; 3]], auc: RocAuc,
 ) {
     let one = auc.evaluate(y, s, None);
     match auc.runs_accumulator() {

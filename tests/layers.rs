@@ -256,9 +256,7 @@ fn reexports(modules: &BTreeSet<String>) -> BTreeMap<String, String> {
 
 /// The modules `code` names through `crate::`, each resolved to its top-level module.
 fn referenced(
-    code: &str,
-    modules: &BTreeSet<String>,
-    reexports: &BTreeMap<String, String>,
+    code: &str, modules: &BTreeSet<String>, reexports: &BTreeMap<String, String>,
 ) -> Result<BTreeSet<String>, String> {
     let resolve = |name: &str| -> Result<Option<String>, String> {
         if name == "self" || name.is_empty() {
@@ -459,9 +457,7 @@ fn paths_after(prefix: &[String], s: &str, out: &mut Vec<Vec<String>>) {
 /// and `self::`: each path cut to its longest prefix that is a module. A name a folder's
 /// mod.rs re-exports counts as the folder's.
 fn referenced_modules(
-    code: &str,
-    here: &[String],
-    modules: &BTreeSet<Vec<String>>,
+    code: &str, here: &[String], modules: &BTreeSet<Vec<String>>,
 ) -> BTreeSet<Vec<String>> {
     let mut paths = Vec::new();
     for keyword in ["crate::", "super::", "self::"] {

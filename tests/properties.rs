@@ -77,32 +77,20 @@ macro_rules! with_metric {
 type Labels = Vec<Vec<u8>>;
 
 fn evaluate_g<T: Score>(
-    kind: Kind,
-    ties: TiePolicy,
-    grouping: TieGrouping,
-    y: &[Vec<u8>],
-    s: &[Vec<T>],
+    kind: Kind, ties: TiePolicy, grouping: TieGrouping, y: &[Vec<u8>], s: &[Vec<T>],
     w: Option<&[f64]>,
 ) -> Result<f64, Error> {
     with_metric!(kind, ties, grouping, |m| m.evaluate(y, s, w))
 }
 
 fn evaluate<T: Score>(
-    kind: Kind,
-    ties: TiePolicy,
-    y: &[Vec<u8>],
-    s: &[Vec<T>],
-    w: Option<&[f64]>,
+    kind: Kind, ties: TiePolicy, y: &[Vec<u8>], s: &[Vec<T>], w: Option<&[f64]>,
 ) -> Result<f64, Error> {
     evaluate_g(kind, ties, TieGrouping::Exact, y, s, w)
 }
 
 fn per_sample_g<T: Score>(
-    kind: Kind,
-    ties: TiePolicy,
-    grouping: TieGrouping,
-    y: &[Vec<u8>],
-    s: &[Vec<T>],
+    kind: Kind, ties: TiePolicy, grouping: TieGrouping, y: &[Vec<u8>], s: &[Vec<T>],
 ) -> Vec<f64> {
     let values = with_metric!(kind, ties, grouping, |m| m.per_sample(y, s)).unwrap();
     // The default row rules never skip a row.

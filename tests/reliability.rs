@@ -242,8 +242,7 @@ fn rows_repeated<T: Copy>(m: &[Vec<T>], times: &[u8]) -> Vec<Vec<T>> {
 // nothing but exact ties, and the float32 cast is exact.
 
 fn dataset(
-    rows: Range<usize>,
-    cols: Range<usize>,
+    rows: Range<usize>, cols: Range<usize>,
 ) -> impl Strategy<Value = (Vec<Vec<u8>>, Vec<Vec<f64>>)> {
     (rows, cols).prop_flat_map(|(n, l)| {
         let y = prop::collection::vec(prop::collection::vec(0u8..2, l), n);

@@ -49,11 +49,8 @@ fn round_trip<A: Accumulator + Serialize + DeserializeOwned>(acc: &A) -> A {
 
 /// Shards of random data, each sent through serde, merged in every order (tests/common/shards.rs).
 fn check_through_serde<A: Accumulator + Serialize + DeserializeOwned>(
-    what: &str,
-    make: impl Fn(usize) -> A,
-    one_shot: impl Fn(&Data) -> Result<f64, Error>,
-    rng: &mut Rng,
-    rounds: usize,
+    what: &str, make: impl Fn(usize) -> A, one_shot: impl Fn(&Data) -> Result<f64, Error>,
+    rng: &mut Rng, rounds: usize,
 ) {
     for _ in 0..rounds {
         let d = Data::random(rng);

@@ -14,8 +14,7 @@ use rankmetrics::{
 use shards::{check_shards, Data};
 
 fn check<M: RowMetric + RankingMetric<f64> + Clone + PartialEq + std::fmt::Debug>(
-    metric: M,
-    rng: &mut Rng,
+    metric: M, rng: &mut Rng,
 ) {
     for _ in 0..40 {
         let d = Data::random(rng);

@@ -27,10 +27,7 @@ struct Subject {
 }
 
 fn subject(
-    convention: Convention,
-    metric: &'static str,
-    params: &[(&str, &str)],
-    axis: Axis,
+    convention: Convention, metric: &'static str, params: &[(&str, &str)], axis: Axis,
     higher_is_better: bool,
 ) -> Subject {
     Subject {

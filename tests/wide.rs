@@ -31,10 +31,7 @@ fn every_preset() -> Vec<Preset> {
 
 /// Every preset's value and per-sample values on one input, as bits (errors as text).
 fn values<T: rankmetrics::Score>(
-    presets: &[Preset],
-    y: &RowMajor<'_, u8>,
-    s: &RowMajor<'_, T>,
-    w: Option<&[f64]>,
+    presets: &[Preset], y: &RowMajor<'_, u8>, s: &RowMajor<'_, T>, w: Option<&[f64]>,
 ) -> Vec<String> {
     presets
         .iter()

@@ -15,10 +15,7 @@ use rankmetrics::Matrix;
 /// A message if the mapping names a preset the registry does not know (ruled out by the
 /// library's tests).
 pub fn compare<Y, S>(
-    y_true: &Y,
-    y_score: &S,
-    weights: Option<&[f64]>,
-    scores_float32: bool,
+    y_true: &Y, y_score: &S, weights: Option<&[f64]>, scores_float32: bool,
 ) -> Result<Vec<Row>, String>
 where
     Y: Matrix<Elem = f64> + Sync + ?Sized,

@@ -86,11 +86,7 @@ impl Merge {
     /// The interval [pessimistic, optimistic] of each concept with this rule's ties, all in
     /// one evaluation; `None` where the reference cannot take the rule or has no value.
     fn intervals<Y, S>(
-        self,
-        concepts: &[&Concept],
-        y_true: &Y,
-        y_score: &S,
-        weights: Option<&[f64]>,
+        self, concepts: &[&Concept], y_true: &Y, y_score: &S, weights: Option<&[f64]>,
     ) -> Vec<Interval>
     where
         Y: Matrix<Elem = f64> + Sync + ?Sized,
@@ -376,11 +372,7 @@ impl<'w> Census<'w> {
 /// "row 3 has no relevant label (2 of 8 rows have one class)": the first of the `bad`
 /// vectors, what it `lacks`, and how many of the `total` lack `what`.
 fn first_of(
-    kind: &str,
-    bad: &[usize],
-    lacks: impl Fn(usize) -> &'static str,
-    total: &str,
-    what: &str,
+    kind: &str, bad: &[usize], lacks: impl Fn(usize) -> &'static str, total: &str, what: &str,
 ) -> Option<String> {
     let &i = bad.first()?;
     let has = if bad.len() == 1 { "has" } else { "have" };

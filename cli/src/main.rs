@@ -177,11 +177,7 @@ fn results_of(outcomes: &[Outcome<'_>]) -> Vec<Result<f64, Error>> {
 /// `requested` (the others are the tie note's interval ends); if it cannot be written, nothing
 /// is printed (status 2).
 fn eval_with_per_sample(
-    all: &[Preset],
-    requested: usize,
-    args: &EvalArgs,
-    path: &std::path::Path,
-    progress: &Progress,
+    all: &[Preset], requested: usize, args: &EvalArgs, path: &std::path::Path, progress: &Progress,
 ) -> Result<(Vec<Result<f64, Error>>, Shapes), String> {
     let presets = &all[..requested.min(all.len())];
     let inputs = read_inputs(&args.data, progress)?;
@@ -228,10 +224,8 @@ fn eval_with_per_sample(
 /// values). Presets without per-sample values (label-wise ones, or an error) are returned
 /// with the reason instead.
 fn per_sample_csv<'n>(
-    presets: &[Preset],
-    names: &'n [String],
-    (y_true, y_score): (&RowMajor<'_, f64>, &RowMajor<'_, f64>),
-    weights: &Option<Vec<f64>>,
+    presets: &[Preset], names: &'n [String],
+    (y_true, y_score): (&RowMajor<'_, f64>, &RowMajor<'_, f64>), weights: &Option<Vec<f64>>,
     provenance: &Provenance,
 ) -> (String, Vec<(&'n str, Error)>) {
     let mut columns: Vec<(&str, Vec<Option<f64>>)> = Vec::new();

@@ -78,9 +78,7 @@ impl Provenance {
     /// # Errors
     /// A message naming a file that cannot be read again for its hash.
     pub fn new(
-        data: &DataArgs,
-        shapes: Shapes,
-        conventions: impl IntoIterator<Item = Convention>,
+        data: &DataArgs, shapes: Shapes, conventions: impl IntoIterator<Item = Convention>,
     ) -> Result<Provenance, String> {
         let mut seen: Vec<Convention> = Vec::new();
         for c in conventions {

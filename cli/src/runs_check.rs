@@ -35,9 +35,7 @@ impl RunsCheck {
     /// After a chunk, with `seen` rows fed: counts, or compares and takes the presets whose
     /// scores rarely repeat out (`None`). True when no preset is left.
     pub(crate) fn after_chunk(
-        &mut self,
-        accumulators: &mut [Option<PresetAccumulator>],
-        seen: usize,
+        &mut self, accumulators: &mut [Option<PresetAccumulator>], seen: usize,
     ) -> bool {
         let runs = |slot: &Option<PresetAccumulator>| {
             slot.as_ref().and_then(PresetAccumulator::label_run_counts)

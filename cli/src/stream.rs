@@ -36,9 +36,7 @@ use crate::runs_check::RunsCheck;
 /// # Errors
 /// A file that cannot be read or parsed, or label and score files of different lengths.
 pub fn evaluate(
-    presets: &[Preset],
-    data: &DataArgs,
-    progress: &Progress,
+    presets: &[Preset], data: &DataArgs, progress: &Progress,
 ) -> Result<(Vec<Result<f64, Error>>, Shapes), String> {
     let (streamed, shapes) = stream(presets, data, progress).map_err(|e| e.to_string())?;
     if let (true, Some(shapes)) = (streamed.iter().all(Option::is_some), shapes) {
@@ -71,11 +69,8 @@ pub fn evaluate(
 /// bitwise each preset's own result): label-wise ones share each column's ranking and run on
 /// the pool.
 fn evaluate_together(
-    presets: &[Preset],
-    results: &mut [Option<Result<f64, Error>>],
-    wanted: impl Fn(&Preset) -> bool,
-    y_true: &RowMajor<'_, f64>,
-    y_score: &RowMajor<'_, f64>,
+    presets: &[Preset], results: &mut [Option<Result<f64, Error>>],
+    wanted: impl Fn(&Preset) -> bool, y_true: &RowMajor<'_, f64>, y_score: &RowMajor<'_, f64>,
     weights: Option<&[f64]>,
 ) {
     let (slots, chosen): (Vec<_>, Vec<Preset>) = (results.iter_mut().zip(presets))
@@ -95,9 +90,7 @@ type Streamed = Vec<Option<Result<f64, Error>>>;
 /// The streamed value of each preset, or its one-shot result on the chunks kept or on data of
 /// one chunk (label-wise presets), and the inputs' shapes when every file was read to its end.
 fn stream(
-    presets: &[Preset],
-    data: &DataArgs,
-    progress: &Progress,
+    presets: &[Preset], data: &DataArgs, progress: &Progress,
 ) -> Result<(Streamed, Option<Shapes>), InputError> {
     // Label-wise presets keep each label's runs where that is exact; one that cannot (sample
     // weights, a tie policy that orders ties by position, the samples average, pROC's
@@ -279,8 +272,7 @@ fn logits(rows: &[f64], n: usize, cols: usize, test: LogitTest) -> bool {
 
 /// The first row of the last chunk of `CHUNK_ROWS` rows that holds a logit, if any does.
 fn last_logit_chunk(
-    mut scores: RowStream<'_>,
-    test: LogitTest,
+    mut scores: RowStream<'_>, test: LogitTest,
 ) -> Result<Option<usize>, InputError> {
     let (mut rows, mut last) = (Vec::new(), None);
     loop {
@@ -303,10 +295,7 @@ fn last_logit_chunk(
 /// is the last chunk that does), a chunk ends only where it holds one and the rows after it
 /// do too: every batch then decides as the whole file would.
 fn read_chunk(
-    scores: &mut RowStream<'_>,
-    chunk: &mut Vec<f64>,
-    logit_chunk: Option<usize>,
-    test: LogitTest,
+    scores: &mut RowStream<'_>, chunk: &mut Vec<f64>, logit_chunk: Option<usize>, test: LogitTest,
 ) -> Result<(usize, bool), InputError> {
     let first = scores.rows();
     let mut has_logit = false;
@@ -338,10 +327,7 @@ mod tests {
     /// `rows` CSV lines of `cols` values from `value(i, j)`, written to a file of this test's
     /// own directory.
     fn csv(
-        dir: &Path,
-        name: &str,
-        (rows, cols): (usize, usize),
-        value: impl Fn(usize, usize) -> f64,
+        dir: &Path, name: &str, (rows, cols): (usize, usize), value: impl Fn(usize, usize) -> f64,
     ) -> PathBuf {
         let text: String = (0..rows)
             .map(|i| {
@@ -461,11 +447,8 @@ mod tests {
     /// (and weights 0, 1, 2, ... where `weighted`), and what each preset's own one-shot
     /// evaluation gives, as text (an error may hold a NaN).
     fn streamed_and_one_shot(
-        presets: &[Preset],
-        rows: usize,
-        label: fn(usize, usize) -> f64,
-        score: fn(usize, usize) -> f64,
-        weighted: bool,
+        presets: &[Preset], rows: usize, label: fn(usize, usize) -> f64,
+        score: fn(usize, usize) -> f64, weighted: bool,
     ) -> (Vec<Option<String>>, Vec<String>) {
         // A directory of each call's own: tests run in parallel.
         static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);

@@ -67,9 +67,7 @@ pub fn ends(presets: &[Preset], weighted: bool) -> Vec<Ends> {
 /// The note (without the `rankmetrics: ` prefix) when some value of `values` lies outside its
 /// interval; `end_values` holds the values of every [`Ends::presets`], in order.
 pub fn note(
-    presets: &[Preset],
-    values: &[Result<f64, Error>],
-    ends: &[Ends],
+    presets: &[Preset], values: &[Result<f64, Error>], ends: &[Ends],
     end_values: &[Result<f64, Error>],
 ) -> Option<String> {
     let outside_values: Vec<String> = ends

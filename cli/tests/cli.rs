@@ -747,9 +747,7 @@ fn expectation(toolkit: Convention, record: &Value, labels: usize) -> Expected {
 /// `cases`; returns the groups and the number of records skipped (metrics not in the
 /// registry).
 fn golden_groups(
-    toolkit: Convention,
-    golden: &str,
-    cases: &HashMap<String, CaseFiles>,
+    toolkit: Convention, golden: &str, cases: &HashMap<String, CaseFiles>,
 ) -> (BTreeMap<GroupKey, Group>, usize) {
     let path = data_dir().join(golden);
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
@@ -819,10 +817,7 @@ fn check(expected: &Expected, got: &Result<Value, String>, labels: usize) -> Res
 
 /// Runs one group; returns (passed, failures).
 fn run_group(
-    toolkit: Convention,
-    (case, params, weighted): &GroupKey,
-    group: &Group,
-    files: &CaseFiles,
+    toolkit: Convention, (case, params, weighted): &GroupKey, group: &Group, files: &CaseFiles,
 ) -> (usize, Vec<String>) {
     let mut args: Vec<&OsStr> = vec![
         "eval".as_ref(),
@@ -1556,9 +1551,7 @@ fn compare_reads_files_and_reports_errors_like_eval() {
 
 /// Writes the files and runs `compare -q --format FORMAT` on them (weights if given).
 fn compare_files(
-    s: &Scratch,
-    (y_true, y_score, weights): (&str, &str, Option<&str>),
-    format: &str,
+    s: &Scratch, (y_true, y_score, weights): (&str, &str, Option<&str>), format: &str,
 ) -> Run {
     let t = s.file("t.txt", y_true);
     let sc = s.file("s.txt", y_score);
@@ -1649,9 +1642,7 @@ fn compare_says_which_row_leaves_a_cell_undefined() {
     &["average precision (LRAP): undefined, the sample weights sum to zero"],
 )]
 fn compare_says_why_a_cell_is_undefined(
-    #[case] y_true: &str,
-    #[case] weights: Option<&str>,
-    #[case] notes: &[&str],
+    #[case] y_true: &str, #[case] weights: Option<&str>, #[case] notes: &[&str],
 ) {
     let s = Scratch::new("undefined");
     let files = (y_true, "0.1 0.5 0.3\n0.2 0.2 0.9\n0.4 0.1 0.3\n", weights);

@@ -257,11 +257,7 @@ fn matches(expected: &[String], actual: &[String]) -> bool {
 
 /// Checks a policy table against `eval ARGS --metric M... --ties P,... --format json`.
 fn check_policies(
-    dir: &Path,
-    line: usize,
-    args: &[String],
-    metrics: &[String],
-    rows: &[(String, Vec<String>)],
+    dir: &Path, line: usize, args: &[String], metrics: &[String], rows: &[(String, Vec<String>)],
 ) {
     let policies: Vec<&str> = rows.iter().map(|(p, _)| p.as_str()).collect();
     let mut command = args.to_vec();

@@ -14,9 +14,7 @@ use crate::threads::pool;
 
 /// A cell's column and preset (`convention`, `metric`, `params` as (key, value) strings).
 fn cell_dict<'py>(
-    py: Python<'py>,
-    column: Column,
-    preset: &Preset,
+    py: Python<'py>, column: Column, preset: &Preset,
 ) -> PyResult<Bound<'py, PyDict>> {
     let c = PyDict::new(py);
     c.set_item("column", column.name())?;
@@ -59,10 +57,7 @@ fn row_dict<'py>(py: Python<'py>, row: &Row) -> PyResult<Bound<'py, PyDict>> {
 #[pyfunction]
 #[pyo3(signature = (y_true, y_score, sample_weight=None, threads=1))]
 pub fn compare<'py>(
-    py: Python<'py>,
-    y_true: Labels<'_>,
-    y_score: Scores<'_>,
-    sample_weight: Weights<'_>,
+    py: Python<'py>, y_true: Labels<'_>, y_score: Scores<'_>, sample_weight: Weights<'_>,
     threads: usize,
 ) -> PyResult<Bound<'py, PyList>> {
     let w = weights(&sample_weight)?;
@@ -104,10 +99,7 @@ fn summary_items(dict: &Bound<'_, PyDict>, summary: &Summary, tie: &TieAnalysis)
 #[pyfunction]
 #[pyo3(signature = (metric, values, weighted=false))]
 pub fn grid_summary<'py>(
-    py: Python<'py>,
-    metric: &str,
-    values: Vec<(String, f64)>,
-    weighted: bool,
+    py: Python<'py>, metric: &str, values: Vec<(String, f64)>, weighted: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let Some(concept) = CONCEPTS.iter().find(|c| c.name == metric) else {
         return Err(pyo3::exceptions::PyValueError::new_err(format!(

@@ -40,10 +40,7 @@ impl Metric {
     #[staticmethod]
     #[pyo3(signature = (convention, metric, params, ties=None))]
     fn preset(
-        convention: &str,
-        metric: &str,
-        params: Vec<(String, String)>,
-        ties: Option<&str>,
+        convention: &str, metric: &str, params: Vec<(String, String)>, ties: Option<&str>,
     ) -> PyResult<Metric> {
         let convention = parse_convention(convention)?;
         let ties = ties.map(|t| parse_name(t, "ties")).transpose()?;
@@ -54,11 +51,7 @@ impl Metric {
     /// The metric's value on `y_true` and `y_score`.
     #[pyo3(signature = (y_true, y_score, sample_weight=None, threads=1))]
     fn evaluate(
-        &self,
-        py: Python<'_>,
-        y_true: Labels<'_>,
-        y_score: Scores<'_>,
-        sample_weight: Weights<'_>,
+        &self, py: Python<'_>, y_true: Labels<'_>, y_score: Scores<'_>, sample_weight: Weights<'_>,
         threads: usize,
     ) -> PyResult<f64> {
         let w = weights(&sample_weight)?;
@@ -82,11 +75,7 @@ impl Metric {
     /// Each row's value, NaN for rows the metric leaves out (row-wise metrics only).
     #[pyo3(signature = (y_true, y_score, threads=1))]
     fn per_sample<'py>(
-        &self,
-        py: Python<'py>,
-        y_true: Labels<'_>,
-        y_score: Scores<'_>,
-        threads: usize,
+        &self, py: Python<'py>, y_true: Labels<'_>, y_score: Scores<'_>, threads: usize,
     ) -> PyResult<Bound<'py, PyArray1<f64>>> {
         let pool = if threads > 1 {
             Some(pool(threads)?)
@@ -111,9 +100,7 @@ impl Metric {
     /// runs cannot give the value exactly).
     #[pyo3(signature = (first_row=None, runs=false))]
     fn accumulator(
-        &self,
-        first_row: Option<&Bound<'_, PyAny>>,
-        runs: bool,
+        &self, first_row: Option<&Bound<'_, PyAny>>, runs: bool,
     ) -> PyResult<Accumulator> {
         let first_row = first_row.map(|v| count(v, "first_row")).transpose()?;
         let first_row = first_row.unwrap_or(0);
@@ -169,10 +156,7 @@ pub fn param_keys(convention: &str, metric: &str) -> PyResult<Vec<&'static str>>
 #[pyfunction]
 #[pyo3(signature = (frequencies, n, a=0.55, b=1.5))]
 pub fn inverse_propensities(
-    frequencies: Vec<f64>,
-    n: &Bound<'_, PyAny>,
-    a: f64,
-    b: f64,
+    frequencies: Vec<f64>, n: &Bound<'_, PyAny>, a: f64, b: f64,
 ) -> PyResult<Vec<f64>> {
     let n = count(n, "n")?;
     PropensityModel::new(a, b)

@@ -64,12 +64,8 @@ impl Accumulator {
     /// Adds a batch of rows.
     #[pyo3(signature = (y_true, y_score, sample_weight=None, threads=1))]
     fn update(
-        &mut self,
-        py: Python<'_>,
-        y_true: Labels<'_>,
-        y_score: Scores<'_>,
-        sample_weight: Weights<'_>,
-        threads: usize,
+        &mut self, py: Python<'_>, y_true: Labels<'_>, y_score: Scores<'_>,
+        sample_weight: Weights<'_>, threads: usize,
     ) -> PyResult<()> {
         let w = weights(&sample_weight)?;
         let pool = if threads > 1 {

@@ -13,8 +13,7 @@ use crate::score::Score;
 /// # Errors
 /// The registry's error if a preset of the mapping is unknown to it (ruled out by the tests).
 fn cell_presets(
-    columns: &[Column],
-    options: Options,
+    columns: &[Column], options: Options,
 ) -> Result<Vec<Vec<Option<Preset>>>, LookupError> {
     let dtype: Vec<(&str, String)> = options
         .torchmetrics_float32
@@ -103,10 +102,7 @@ pub fn cell_count() -> usize {
 /// assert_eq!(coverage.value(Column::Toolkit(Convention::Sklearn)), Some(1.5));
 /// ```
 pub fn compare<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
-    y_true: &Y,
-    y_score: &S,
-    weights: Option<&[f64]>,
-    options: Options,
+    y_true: &Y, y_score: &S, weights: Option<&[f64]>, options: Options,
 ) -> Vec<Row> {
     grid(options, weights.is_some(), |presets| {
         evaluate_all(presets, y_true, y_score, weights)
@@ -126,10 +122,7 @@ pub fn compare<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
 #[cfg(feature = "rayon")]
 #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
 pub fn compare_parallel<T, Y, S>(
-    y_true: &Y,
-    y_score: &S,
-    weights: Option<&[f64]>,
-    options: Options,
+    y_true: &Y, y_score: &S, weights: Option<&[f64]>, options: Options,
 ) -> Vec<Row>
 where
     T: Score,
@@ -143,9 +136,7 @@ where
 
 /// The rows, each cell's preset evaluated by `evaluate` (all at once, in row-major order).
 fn grid(
-    options: Options,
-    weighted: bool,
-    evaluate: impl FnOnce(&[Preset]) -> Vec<Result<f64, Error>>,
+    options: Options, weighted: bool, evaluate: impl FnOnce(&[Preset]) -> Vec<Result<f64, Error>>,
 ) -> Vec<Row> {
     let columns = Column::all();
     let grid = match cell_presets(&columns, options) {

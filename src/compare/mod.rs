@@ -474,9 +474,7 @@ pub fn outside(v: f64, (lo, hi): (f64, f64)) -> bool {
 /// The registry's error if it does not know the preset (a bug of the mapping, which the tests
 /// rule out).
 fn lookup(
-    convention: Convention,
-    (metric, params): Named,
-    extra: &[(&str, String)],
+    convention: Convention, (metric, params): Named, extra: &[(&str, String)],
     ties: Option<TiePolicy>,
 ) -> Result<Preset, LookupError> {
     let params: Vec<(String, String)> = params

@@ -263,11 +263,7 @@ impl<T: Score, S: Matrix<Elem = T> + ?Sized> Matrix for Logits<'_, S> {
 /// `float32` when `float32` (or the scores are `f32`). Weights are an extension (torchmetrics
 /// has none).
 pub(crate) fn evaluate_on_logits<M, T, Y, S>(
-    metric: &M,
-    preds: &S,
-    target: &Y,
-    weights: Option<&[f64]>,
-    float32: bool,
+    metric: &M, preds: &S, target: &Y, weights: Option<&[f64]>, float32: bool,
 ) -> Result<f64, Error>
 where
     M: RankingMetric<T>,

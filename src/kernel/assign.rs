@@ -15,10 +15,7 @@ impl Ranker {
     /// value (relevant when non-zero; a missing gain counts as 0); `row` seeds
     /// [`TiePolicy::Random`]. The sorted row is left as it was, for the next policy.
     pub fn assign<'a>(
-        &'a mut self,
-        gains: &'a [f64],
-        ties: TiePolicy,
-        row: usize,
+        &'a mut self, gains: &'a [f64], ties: TiePolicy, row: usize,
     ) -> RankedRow<'a> {
         let sharing = ties.sharing();
         let n = self.keys.len().min(gains.len());
@@ -144,10 +141,7 @@ impl Ranker {
     /// these same gains: without ties every policy gives the same blocks and order (a group of
     /// one has one order and one rank), so that assignment is handed on as it is.
     pub(crate) fn reassign<'a>(
-        &'a mut self,
-        gains: &'a [f64],
-        ties: TiePolicy,
-        row: usize,
+        &'a mut self, gains: &'a [f64], ties: TiePolicy, row: usize,
     ) -> RankedRow<'a> {
         if !self.untied.valid {
             return self.assign(gains, ties, row);

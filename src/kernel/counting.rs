@@ -54,11 +54,7 @@ impl Ranker {
     /// assert_eq!((b.len(), b[0].start), (1, 1)); // Last: column 2 before column 1
     /// ```
     pub fn rank_relevant<'a, T: Score>(
-        &'a mut self,
-        scores: &[T],
-        gains: &'a [f64],
-        ranking: Ranking,
-        row: usize,
+        &'a mut self, scores: &[T], gains: &'a [f64], ranking: Ranking, row: usize,
     ) -> RankedRow<'a> {
         self.gather(gains);
         self.rank_gathered(scores, gains, ranking, row, Reach::All)
@@ -86,11 +82,7 @@ impl Ranker {
     /// assert_eq!((first.relevant_blocks().count(), first.n_relevant()), (1, 3));
     /// ```
     pub fn rank_relevant_end<'a, T: Score>(
-        &'a mut self,
-        scores: &[T],
-        gains: &'a [f64],
-        ranking: Ranking,
-        row: usize,
+        &'a mut self, scores: &[T], gains: &'a [f64], ranking: Ranking, row: usize,
         end: RelevantEnd,
     ) -> RankedRow<'a> {
         self.gather(gains);
@@ -113,12 +105,7 @@ impl Ranker {
     /// [`rank_relevant_end`](Self::rank_relevant_end) ([`Reach::End`]) or the relevant blocks
     /// of the top k ([`Reach::Top`]), once the relevant columns are gathered.
     pub(crate) fn rank_gathered<'a, T: Score>(
-        &'a mut self,
-        scores: &[T],
-        gains: &'a [f64],
-        ranking: Ranking,
-        row: usize,
-        reach: Reach,
+        &'a mut self, scores: &[T], gains: &'a [f64], ranking: Ranking, row: usize, reach: Reach,
     ) -> RankedRow<'a> {
         self.forget_assignment();
         let n = ranked_len(scores, gains);
@@ -190,12 +177,7 @@ impl Ranker {
     /// another policy: the counted groups are placed again under the new policy, not counted
     /// again.
     pub(crate) fn rank_gathered_again<'a, T: Score>(
-        &'a mut self,
-        scores: &[T],
-        gains: &'a [f64],
-        ranking: Ranking,
-        row: usize,
-        reach: Reach,
+        &'a mut self, scores: &[T], gains: &'a [f64], ranking: Ranking, row: usize, reach: Reach,
     ) -> RankedRow<'a> {
         let n = ranked_len(scores, gains);
         // One end under a rank-sharing policy is not placed from the groups (`rank_end_shared`).
@@ -219,12 +201,7 @@ impl Ranker {
     /// line: most rows are counted.
     #[inline(never)]
     fn rank_sorted<'a, T: Score>(
-        &'a mut self,
-        scores: &[T],
-        gains: &'a [f64],
-        ranking: Ranking,
-        row: usize,
-        reach: Reach,
+        &'a mut self, scores: &[T], gains: &'a [f64], ranking: Ranking, row: usize, reach: Reach,
     ) -> RankedRow<'a> {
         match reach {
             Reach::Top(k) => self.rank_top(scores, gains, ranking, row, k),
@@ -237,12 +214,8 @@ impl Ranker {
     /// as the best (worst) of them. `extreme`: the end's relevant count and score
     /// ([`end_score`]); `counted`: the labels above and equal to that score.
     fn rank_end_shared<'a, T: Score>(
-        &'a mut self,
-        scores: &[T],
-        gains: &'a [f64],
-        extreme: Option<(usize, T)>,
-        counted: Option<(usize, usize)>,
-        sharing: RankSharing,
+        &'a mut self, scores: &[T], gains: &'a [f64], extreme: Option<(usize, T)>,
+        counted: Option<(usize, usize)>, sharing: RankSharing,
     ) -> RankedRow<'a> {
         self.forget_assignment();
         self.blocks.clear();
@@ -275,10 +248,7 @@ impl Ranker {
     /// positions the groups cover. Under a tolerance grouping (`tolerance`: its eps), `None`
     /// as soon as a score lies near a counted one (`count_near`): the row must be sorted.
     fn count_groups<T: Score>(
-        &mut self,
-        scores: &[T],
-        top: usize,
-        tolerance: Option<f64>,
+        &mut self, scores: &[T], top: usize, tolerance: Option<f64>,
     ) -> Option<usize> {
         self.counted.clear();
         self.places_known = false;
@@ -347,11 +317,7 @@ impl Ranker {
 
     /// The counting path's other half: the counted groups' blocks under `ties`.
     fn place_counted<'a, T: Score>(
-        &'a mut self,
-        scores: &[T],
-        gains: &'a [f64],
-        ties: TiePolicy,
-        covered: usize,
+        &'a mut self, scores: &[T], gains: &'a [f64], ties: TiePolicy, covered: usize,
     ) -> RankedRow<'a> {
         let sharing = ties.sharing();
         if sharing.is_none() {

@@ -172,9 +172,7 @@ impl Ranker {
     /// positions covered: all of them.
     #[inline(never)] // inlined into `rank_gathered`, its loop compiles slower
     pub(super) fn count_groups_in_one_pass<T: Score>(
-        &mut self,
-        scores: &[T],
-        gains: &[f64],
+        &mut self, scores: &[T], gains: &[f64],
     ) -> usize {
         self.counted.clear();
         self.places_known = false;
@@ -418,11 +416,7 @@ mod tests {
     /// one-pass count (forced for short vectors too), placed again (`Some(true)`) after a
     /// count under another policy.
     fn snapshot_relevant(
-        ranker: &mut Ranker,
-        scores: &[f64],
-        gains: &[f64],
-        ranking: Ranking,
-        counted: Option<bool>,
+        ranker: &mut Ranker, scores: &[f64], gains: &[f64], ranking: Ranking, counted: Option<bool>,
     ) -> String {
         force_one_pass(true);
         let row = match counted {

@@ -132,10 +132,7 @@ impl<'a> RankedRow<'a> {
     /// `n_relevant` relevant items in all), as counting gives it: a long vector's relevant
     /// blocks gathered piece by piece, read as if the whole had been counted at once.
     pub(crate) fn of_relevant_blocks(
-        blocks: &'a [Block],
-        n_labels: usize,
-        n_relevant: usize,
-        sharing: Option<RankSharing>,
+        blocks: &'a [Block], n_labels: usize, n_relevant: usize, sharing: Option<RankSharing>,
     ) -> Self {
         RankedRow {
             blocks,
@@ -346,11 +343,7 @@ impl Ranker {
     /// metrics validate before they call this; other input gives a meaningless ranking, never
     /// a panic).
     pub fn rank<'a, T: Score>(
-        &'a mut self,
-        scores: &[T],
-        gains: &'a [f64],
-        ranking: Ranking,
-        row: usize,
+        &'a mut self, scores: &[T], gains: &'a [f64], ranking: Ranking, row: usize,
     ) -> RankedRow<'a> {
         self.sort(&scores[..scores.len().min(gains.len())], ranking.grouping);
         self.assign(gains, ranking.ties, row)

@@ -173,9 +173,7 @@ impl Ranker {
     /// `None` under [`TiePolicy::First`], [`TiePolicy::Last`] and [`TiePolicy::Random`], which
     /// order a tie group by its items' positions.
     pub(crate) fn rank_runs<'a>(
-        &'a mut self,
-        runs: &[ScoreRun],
-        ranking: Ranking,
+        &'a mut self, runs: &[ScoreRun], ranking: Ranking,
     ) -> Option<RankedRow<'a>> {
         let sharing = ranking.ties.sharing();
         let relevant_first = match ranking.ties {

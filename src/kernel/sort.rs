@@ -95,9 +95,7 @@ const PARALLEL_SORT_FROM: usize = 1 << 18;
 /// branches. `in_column_order`: the pairs come in column order, so a tie is broken by position
 /// (one comparison per pair instead of two). Longer lists are sorted as usual.
 pub(super) fn sort_few(
-    keys: &mut Vec<(u64, u32)>,
-    scratch: &mut Vec<(u64, u32)>,
-    in_column_order: bool,
+    keys: &mut Vec<(u64, u32)>, scratch: &mut Vec<(u64, u32)>, in_column_order: bool,
 ) {
     const FEW: usize = 16;
     if keys.len() > FEW {

@@ -28,12 +28,7 @@ impl Ranker {
     /// assert_eq!((top.n_labels(), top.n_relevant()), (5, 3));
     /// ```
     pub fn rank_top<'a, T: Score>(
-        &'a mut self,
-        scores: &[T],
-        gains: &'a [f64],
-        ranking: Ranking,
-        row: usize,
-        k: usize,
+        &'a mut self, scores: &[T], gains: &'a [f64], ranking: Ranking, row: usize, k: usize,
     ) -> RankedRow<'a> {
         if !selects_top(scores.len().min(gains.len()), k, ranking.grouping) {
             return self.rank(scores, gains, ranking, row);
@@ -55,11 +50,7 @@ impl Ranker {
     /// [`rank_top`](Self::rank_top) under `ties` after [`sort_top`](Self::sort_top); `again`:
     /// the caller has assigned this top already, with these gains ([`reassign`](Self::reassign)).
     pub(crate) fn assign_top<'a>(
-        &'a mut self,
-        gains: &'a [f64],
-        ties: TiePolicy,
-        row: usize,
-        again: bool,
+        &'a mut self, gains: &'a [f64], ties: TiePolicy, row: usize, again: bool,
     ) -> RankedRow<'a> {
         let n = self.top_of.min(gains.len());
         let n_relevant = gains[..n].iter().filter(|&&g| g != 0.0).count();

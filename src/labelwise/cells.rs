@@ -13,9 +13,7 @@ use crate::validate::{first_bad_row, read_checked_row};
 /// The error for an input whose shape is no longer `validated` (the scores asked first, as a
 /// row's reading asks them first), if either's is not.
 pub(super) fn changed_shape<Y: LabelMatrix + ?Sized, S: crate::matrix::Matrix + ?Sized>(
-    y_true: &Y,
-    y_score: &S,
-    validated: (usize, usize),
+    y_true: &Y, y_score: &S, validated: (usize, usize),
 ) -> Option<Error> {
     [
         (Input::Scores, (y_score.nrows(), y_score.ncols())),
@@ -34,8 +32,7 @@ pub(super) fn changed_shape<Y: LabelMatrix + ?Sized, S: crate::matrix::Matrix + 
 /// a pooled ranking's relevant items, which the folds of its relevant blocks read before the first
 /// piece ([`PieceSums::reads_relevant`](super::micro::fold::PieceSums::reads_relevant)).
 pub(super) fn count_relevant<Y: LabelMatrix + ?Sized>(
-    y_true: &Y,
-    rows: Range<usize>,
+    y_true: &Y, rows: Range<usize>,
 ) -> Result<usize, Error> {
     let mut labels = RowReader::new(y_true, Input::Labels);
     let mut relevant = 0;
@@ -89,10 +86,7 @@ const TRANSPOSE_ROWS: usize = 32;
 /// Reads both matrices, validating each row as the row metrics do, into the `layouts` asked
 /// for.
 pub(super) fn read_cells<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
-    y_true: &Y,
-    y_score: &S,
-    domain: LabelDomain,
-    layouts: Layouts,
+    y_true: &Y, y_score: &S, domain: LabelDomain, layouts: Layouts,
 ) -> Result<Cells<T, Y::Elem>, Error> {
     let (n, l) = (y_true.nrows(), y_true.ncols());
     let cells = n.saturating_mul(l);
@@ -146,9 +140,7 @@ pub(super) fn read_cells<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + 
 /// average reads a copy (columns, pieces and rows read straight from the input), this is the
 /// whole of the reading before them.
 pub(super) fn check_rows<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
-    (y_true, y_score): (&Y, &S),
-    domain: LabelDomain,
-    rows: Range<usize>,
+    (y_true, y_score): (&Y, &S), domain: LabelDomain, rows: Range<usize>,
 ) -> Result<(), Error> {
     let mut truth = RowReader::new(y_true, Input::Labels);
     let mut reader = RowReader::new(y_score, Input::Scores);
@@ -164,10 +156,7 @@ pub(super) fn check_rows<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + 
 /// read, where a column-major matrix's rows are gathered cell by cell): n when every cell
 /// passes, 0 when a column is not lent whole. The rows before it need no reading.
 pub(super) fn first_suspect_row<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
-    (y_true, y_score): (&Y, &S),
-    domain: LabelDomain,
-    n: usize,
-    columns: Range<usize>,
+    (y_true, y_score): (&Y, &S), domain: LabelDomain, n: usize, columns: Range<usize>,
 ) -> usize {
     let mut first = n;
     for j in columns {

@@ -18,13 +18,8 @@ use crate::sum::ExactSum;
 /// weight (the weighted average's weight of the column; 0 when no lane averages by weight,
 /// which never reads it).
 pub(super) fn column_values<M: VectorMetric, T: Score>(
-    lanes: &[VectorLane<'_, M>],
-    plan: &VectorRankings,
-    (scores, labels): (&[T], &[f64]),
-    weights: Option<&[f64]>,
-    j: usize,
-    ranker: &mut Ranker,
-    out: &mut Values,
+    lanes: &[VectorLane<'_, M>], plan: &VectorRankings, (scores, labels): (&[T], &[f64]),
+    weights: Option<&[f64]>, j: usize, ranker: &mut Ranker, out: &mut Values,
 ) -> f64 {
     let weights_of_rows = weights.map_or(Weights::Unit, Weights::Each);
     let v = Vector {
@@ -45,9 +40,7 @@ pub(super) fn column_values<M: VectorMetric, T: Score>(
 /// column's weight summed in row order as [`column_values`] sums it: read row by row, for
 /// weights that [`column_values`] reads scaled.
 pub(super) fn positive_weight_total<Y: LabelMatrix + ?Sized>(
-    y_true: &Y,
-    weights: &[f64],
-    (n, l): (usize, usize),
+    y_true: &Y, weights: &[f64], (n, l): (usize, usize),
 ) -> Result<f64, Error> {
     let mut columns = vec![0.0; l];
     let mut labels = RowReader::new(y_true, Input::Labels);
@@ -123,9 +116,7 @@ pub(super) enum InPlace {
 
 /// Where the columns of `shape` (validated) can be read without a copy, if anywhere.
 pub(super) fn columns_in_place<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
-    y_true: &Y,
-    y_score: &S,
-    shape: (usize, usize),
+    y_true: &Y, y_score: &S, shape: (usize, usize),
 ) -> Option<InPlace> {
     match lends_columns(y_true, y_score, shape) {
         true => Some(InPlace::Columns),
@@ -136,9 +127,7 @@ pub(super) fn columns_in_place<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix
 /// The columns `block` of both matrices (validated already), column after column: `scores`
 /// and `labels` (label values) hold column `block.start + c` at `c·n..(c+1)·n`.
 pub(super) fn read_block<T, Y, S>(
-    (y_true, y_score): (&Y, &S),
-    block: Range<usize>,
-    n: usize,
+    (y_true, y_score): (&Y, &S), block: Range<usize>, n: usize,
     (scores, labels): (&mut Vec<T>, &mut Vec<f64>),
 ) where
     T: Score,

@@ -37,9 +37,7 @@ pub(super) type Check<Y, S> = fn((&Y, &S), LabelDomain, (usize, usize)) -> Resul
 
 /// Validates every row of the validated `shape`, in order, on the calling thread.
 pub(super) fn check_all_rows<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
-    (y_true, y_score): (&Y, &S),
-    domain: LabelDomain,
-    shape: (usize, usize),
+    (y_true, y_score): (&Y, &S), domain: LabelDomain, shape: (usize, usize),
 ) -> Result<(), Error> {
     let rows = rows_to_read((y_true, y_score), shape, |n, columns| {
         first_suspect_row((y_true, y_score), domain, n, columns)
@@ -53,8 +51,7 @@ pub(super) fn check_all_rows<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T
 /// of them. A shape changed since the validation, before or while the columns are read, is
 /// refused, as the rows' reading refuses it.
 fn rows_to_read<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
-    (y_true, y_score): (&Y, &S),
-    shape: (usize, usize),
+    (y_true, y_score): (&Y, &S), shape: (usize, usize),
     first_suspect: impl FnOnce(usize, Range<usize>) -> usize,
 ) -> Result<Range<usize>, Error> {
     let unchanged = || changed_shape(y_true, y_score, shape).map_or(Ok(()), Err);
@@ -71,9 +68,7 @@ fn rows_to_read<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
 /// column by column): the first bad row in row order gives the error, as on one thread.
 #[cfg(feature = "rayon")]
 pub(super) fn check_all_rows_parallel<T, Y, S>(
-    (y_true, y_score): (&Y, &S),
-    domain: LabelDomain,
-    shape: (usize, usize),
+    (y_true, y_score): (&Y, &S), domain: LabelDomain, shape: (usize, usize),
 ) -> Result<(), Error>
 where
     T: Score,
@@ -92,12 +87,8 @@ where
 /// Validates, reads the cells once and lets `run` value the vectors; the lanes' results.
 /// `check` validates the rows where no copy of them is made.
 pub(super) fn evaluate_vector_lanes<'m, M, T, Y, S>(
-    metrics: &'m [M],
-    y_true: &Y,
-    y_score: &S,
-    sample_weight: Option<&[f64]>,
-    run: LaneRunner<'m, M, T, Y, S>,
-    check: Check<Y, S>,
+    metrics: &'m [M], y_true: &Y, y_score: &S, sample_weight: Option<&[f64]>,
+    run: LaneRunner<'m, M, T, Y, S>, check: Check<Y, S>,
 ) -> Vec<Result<f64, Error>>
 where
     M: VectorMetric,
@@ -207,9 +198,7 @@ where
 /// metric's own parameters, the policies it cannot take, the averaging of a single column
 /// (`l_in` labels; `weighted`: sample weights are given).
 pub(super) fn new_lanes<M: VectorMetric>(
-    metrics: &[M],
-    l_in: usize,
-    weighted: bool,
+    metrics: &[M], l_in: usize, weighted: bool,
 ) -> Vec<VectorLane<'_, M>> {
     metrics
         .iter()
@@ -244,11 +233,8 @@ pub(super) fn new_lanes<M: VectorMetric>(
 /// Runs every lane over the vectors its averaging asks for: each vector sorted once per
 /// grouping, ranked once per policy; then the pooled ranking in pieces.
 pub(super) fn vectors<M, T, Y, S>(
-    lanes: &mut [VectorLane<'_, M>],
-    cells: &Cells<T, Y::Elem>,
-    (y_true, y_score): (&Y, &S),
-    weights: Option<&[f64]>,
-    (n, l): (usize, usize),
+    lanes: &mut [VectorLane<'_, M>], cells: &Cells<T, Y::Elem>, (y_true, y_score): (&Y, &S),
+    weights: Option<&[f64]>, (n, l): (usize, usize),
 ) where
     M: VectorMetric,
     T: Score,
@@ -309,11 +295,8 @@ pub(super) fn vectors<M, T, Y, S>(
 /// [`vectors`] adds it, so each result is bitwise the same.
 #[cfg(feature = "rayon")]
 pub(super) fn vectors_parallel<M, T, Y, S>(
-    lanes: &mut [VectorLane<'_, M>],
-    cells: &Cells<T, Y::Elem>,
-    (y_true, y_score): (&Y, &S),
-    weights: Option<&[f64]>,
-    (n, l): (usize, usize),
+    lanes: &mut [VectorLane<'_, M>], cells: &Cells<T, Y::Elem>, (y_true, y_score): (&Y, &S),
+    weights: Option<&[f64]>, (n, l): (usize, usize),
 ) where
     M: VectorMetric + Sync,
     T: Score,
@@ -497,9 +480,7 @@ where
 {
     /// The reader of the columns, none when no running lane of `lanes` reads them.
     fn new<M>(
-        lanes: &[VectorLane<'_, M>],
-        cells: &'a Cells<T, Y::Elem>,
-        matrices: (&'a Y, &'a S),
+        lanes: &[VectorLane<'_, M>], cells: &'a Cells<T, Y::Elem>, matrices: (&'a Y, &'a S),
         shape: (usize, usize),
     ) -> Self {
         // `evaluate_vector_lanes` asked for the copy unless it found the columns in place.

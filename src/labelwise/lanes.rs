@@ -22,9 +22,7 @@ pub(super) struct VectorLane<'m, M> {
 
 /// Records `error` for every running lane that `which` selects.
 pub(super) fn fail<M>(
-    lanes: &mut [VectorLane<'_, M>],
-    which: impl Fn(&VectorLane<'_, M>) -> bool,
-    error: Error,
+    lanes: &mut [VectorLane<'_, M>], which: impl Fn(&VectorLane<'_, M>) -> bool, error: Error,
 ) {
     for lane in lanes.iter_mut().filter(|l| l.failed.is_none() && which(l)) {
         lane.failed = Some(error.clone());
@@ -64,8 +62,7 @@ impl VectorRankings {
     /// The plan of the lanes that `selects` picks, rankings in the order of their first lane
     /// (failed or not: the values do not depend on the order the rankings are made in).
     pub(super) fn new<M>(
-        lanes: &[VectorLane<'_, M>],
-        selects: impl Fn(&VectorLane<'_, M>) -> bool,
+        lanes: &[VectorLane<'_, M>], selects: impl Fn(&VectorLane<'_, M>) -> bool,
     ) -> Self {
         let mut rankings: Vec<(Ranking, Vec<usize>)> = Vec::new();
         for (k, lane) in lanes.iter().enumerate().filter(|(_, lane)| selects(lane)) {
@@ -88,8 +85,7 @@ impl VectorRankings {
 
     /// Each ranking that a lane still running asks for, with those lanes, in order.
     pub(super) fn running<'a, M>(
-        &'a self,
-        lanes: &'a [VectorLane<'_, M>],
+        &'a self, lanes: &'a [VectorLane<'_, M>],
     ) -> impl Iterator<Item = (Ranking, impl Iterator<Item = usize> + Clone + 'a)> + 'a {
         self.rankings.iter().filter_map(move |(ranking, asking)| {
             let running = asking
@@ -110,12 +106,8 @@ impl VectorRankings {
 /// only, so that vectors can be valued in parallel and their values added in order
 /// ([`add_values`]).
 pub(super) fn vector_values<M: VectorMetric, T: Score>(
-    lanes: &[VectorLane<'_, M>],
-    plan: &VectorRankings,
-    v: &Vector<'_, T>,
-    seed: usize,
-    ranker: &mut Ranker,
-    out: &mut Values,
+    lanes: &[VectorLane<'_, M>], plan: &VectorRankings, v: &Vector<'_, T>, seed: usize,
+    ranker: &mut Ranker, out: &mut Values,
 ) {
     let (mut sorted, mut counted) = (None, None);
     let relevant = v.labels.iter().filter(|&&y| y != 0.0).count();
@@ -162,10 +154,7 @@ pub(super) fn vector_values<M: VectorMetric, T: Score>(
 /// Whether every lane of `asking` reads only the blocks holding relevant items of a vector of
 /// `n` items (`weighted`: with weights).
 fn reads_only_relevant_blocks<M: VectorMetric>(
-    lanes: &[VectorLane<'_, M>],
-    mut asking: impl Iterator<Item = usize>,
-    weighted: bool,
-    n: usize,
+    lanes: &[VectorLane<'_, M>], mut asking: impl Iterator<Item = usize>, weighted: bool, n: usize,
 ) -> bool {
     asking.all(|k| lanes[k].metric.reads_only_relevant_blocks(weighted, n))
 }
@@ -173,11 +162,8 @@ fn reads_only_relevant_blocks<M: VectorMetric>(
 /// The values of `v`, ranked as `row`, for the lanes `asking` (which ask for that ranking),
 /// appended to `out` as `(lane, value)`.
 pub(super) fn push_values<M: VectorMetric, T: Score>(
-    lanes: &[VectorLane<'_, M>],
-    asking: impl Iterator<Item = usize>,
-    v: &Vector<'_, T>,
-    row: &RankedRow<'_>,
-    out: &mut Values,
+    lanes: &[VectorLane<'_, M>], asking: impl Iterator<Item = usize>, v: &Vector<'_, T>,
+    row: &RankedRow<'_>, out: &mut Values,
 ) {
     for k in asking {
         out.push((k, lanes[k].metric.vector_value(v, row)));
@@ -187,8 +173,7 @@ pub(super) fn push_values<M: VectorMetric, T: Score>(
 /// Adds one vector's `values` (from [`vector_values`]) to their lanes' means, with the weight
 /// each lane's averaging gives the vector; a lane that fails stops there.
 pub(super) fn add_values<M>(
-    lanes: &mut [VectorLane<'_, M>],
-    values: &[(usize, Option<f64>)],
+    lanes: &mut [VectorLane<'_, M>], values: &[(usize, Option<f64>)],
     weight_of: impl Fn(Average) -> f64,
 ) {
     for &(k, value) in values {

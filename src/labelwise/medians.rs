@@ -80,8 +80,7 @@ impl PieceClasses {
     /// (or irrelevant) cells, in any order ([`class_in`] of its cells), or the error met
     /// reading them again.
     pub(super) fn medians<T: Score>(
-        &self,
-        mut class_of: impl FnMut(usize, bool) -> Result<Vec<T>, Error>,
+        &self, mut class_of: impl FnMut(usize, bool) -> Result<Vec<T>, Error>,
     ) -> Result<ClassMedians, Error> {
         Ok(ClassMedians {
             cases: self.class_median(true, &mut class_of)?,
@@ -95,9 +94,7 @@ impl PieceClasses {
     /// of that piece's class (O(piece)), with the next one for an even count (in the same
     /// piece, or the best of the next piece holding the class).
     fn class_median<T: Score>(
-        &self,
-        relevant: bool,
-        class_of: &mut impl FnMut(usize, bool) -> Result<Vec<T>, Error>,
+        &self, relevant: bool, class_of: &mut impl FnMut(usize, bool) -> Result<Vec<T>, Error>,
     ) -> Result<f64, Error> {
         let of_class = |&(r, i): &(usize, usize)| if relevant { r } else { i };
         let count: usize = self.counts.iter().map(of_class).sum();
@@ -137,8 +134,7 @@ impl PieceClasses {
 
 /// The scores of the relevant (or irrelevant) cells of `segments`.
 pub(super) fn class_in<T: Score, L: Label>(
-    segments: &[Segment<'_, T, L>],
-    relevant: bool,
+    segments: &[Segment<'_, T, L>], relevant: bool,
 ) -> Vec<T> {
     let mut class: Vec<T> = Vec::new();
     for segment in segments {
@@ -153,9 +149,7 @@ pub(super) fn class_in<T: Score, L: Label>(
 /// the best of those after it (none when it is the last); none when `class` holds no k-th. R's
 /// median reads the middle one, or the middle two. O(n): a selection, then one scan.
 pub(crate) fn kth_best<T: Score>(
-    class: &mut [T],
-    k: usize,
-    with_next: bool,
+    class: &mut [T], k: usize, with_next: bool,
 ) -> Option<(T, Option<T>)> {
     if k >= class.len() {
         return None;

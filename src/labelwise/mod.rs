@@ -306,10 +306,7 @@ impl LabelwiseOptions {
 /// Validates the inputs, runs `metric` over the vectors its averaging asks for and combines
 /// the values.
 pub(crate) fn evaluate<M, T, Y, S>(
-    metric: &M,
-    y_true: &Y,
-    y_score: &S,
-    sample_weight: Option<&[f64]>,
+    metric: &M, y_true: &Y, y_score: &S, sample_weight: Option<&[f64]>,
 ) -> Result<f64, Error>
 where
     M: VectorMetric,
@@ -334,10 +331,7 @@ where
 /// ranked once per policy, and each metric reads that ranking. Each metric's values are
 /// combined in the same order as alone, so every result equals, bitwise, its own evaluation.
 pub(crate) fn evaluate_many<M, T, Y, S>(
-    metrics: &[M],
-    y_true: &Y,
-    y_score: &S,
-    sample_weight: Option<&[f64]>,
+    metrics: &[M], y_true: &Y, y_score: &S, sample_weight: Option<&[f64]>,
 ) -> Vec<Result<f64, Error>>
 where
     M: VectorMetric,
@@ -352,10 +346,7 @@ where
 /// [`evaluate_many`] on the threads of the current rayon pool: bitwise the same values.
 #[cfg(feature = "rayon")]
 pub(crate) fn evaluate_many_parallel<M, T, Y, S>(
-    metrics: &[M],
-    y_true: &Y,
-    y_score: &S,
-    sample_weight: Option<&[f64]>,
+    metrics: &[M], y_true: &Y, y_score: &S, sample_weight: Option<&[f64]>,
 ) -> Vec<Result<f64, Error>>
 where
     M: VectorMetric + Sync,

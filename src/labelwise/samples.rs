@@ -46,12 +46,8 @@ impl<'a, Y: LabelMatrix + ?Sized, S: Matrix + ?Sized> SampleRows<'a, Y, S> {
     /// finite (the kernel given NaN scores would make blocks with more relevant items than
     /// places).
     pub(super) fn values<M: VectorMetric, T: Score>(
-        &mut self,
-        lanes: &[VectorLane<'_, M>],
-        plan: &VectorRankings,
-        i: usize,
-        ranker: &mut Ranker,
-        out: &mut Values,
+        &mut self, lanes: &[VectorLane<'_, M>], plan: &VectorRankings, i: usize,
+        ranker: &mut Ranker, out: &mut Values,
     ) -> Result<(), Error>
     where
         S: ScoreMatrix<T>,

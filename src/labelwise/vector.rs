@@ -79,11 +79,7 @@ impl<T> Vector<'_, T> {
     /// (subnormal) weights make the plain ratio overflow, the same ratio is taken with both
     /// sides scaled by the larger of the weight above and the block's weight.
     pub(crate) fn precision(
-        &self,
-        row: &RankedRow<'_>,
-        b: &Block,
-        above: f64,
-        relevant: f64,
+        &self, row: &RankedRow<'_>, b: &Block, above: f64, relevant: f64,
     ) -> f64 {
         let plain = relevant / self.rank_weight(row, b, above);
         if plain.is_finite() || self.weights.is_unit() {

@@ -171,10 +171,7 @@ pub(crate) fn discounted_gain(row: &RankedRow<'_>, k: Option<usize>, log_base: f
 /// nDCG@k on binary relevance. Each block's weight is spread evenly over its members, each
 /// member discounted as the tie policy places it; blocks from position `k + 1` on are not read.
 pub(crate) fn discounted(
-    row: &RankedRow<'_>,
-    k: Option<usize>,
-    log_base: f64,
-    weight: impl Fn(&Block) -> f64,
+    row: &RankedRow<'_>, k: Option<usize>, log_base: f64, weight: impl Fn(&Block) -> f64,
 ) -> f64 {
     let k = k.unwrap_or(usize::MAX);
     let sum = |table: &mut Discounts| {

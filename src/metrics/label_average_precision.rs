@@ -218,10 +218,7 @@ pub(crate) struct PrStep {
 /// cost of a long vector. `relevant_before`: the relevant weight ranked above the first block
 /// (a part of an unweighted ranking; 0 for a whole one).
 pub(crate) fn precision_recall_steps<'r, T>(
-    v: &'r Vector<'r, T>,
-    row: &'r RankedRow<'r>,
-    steps_only: bool,
-    relevant_before: f64,
+    v: &'r Vector<'r, T>, row: &'r RankedRow<'r>, steps_only: bool, relevant_before: f64,
 ) -> impl Iterator<Item = PrStep> + 'r {
     // Unweighted, `above` is never read: a block's precision reads its rank.
     let (mut relevant, mut above) = (relevant_before, 0.0);

@@ -340,9 +340,7 @@ pub(crate) fn mis_ordered_pairs(row: &crate::kernel::RankedRow<'_>) -> f64 {
 /// `weight` must be 0 for a block without a relevant label: only the relevant blocks are read,
 /// so that a row ranked by counting gives the same sum.
 pub(crate) fn top_k_sum(
-    row: &crate::kernel::RankedRow<'_>,
-    k: usize,
-    weight: impl Fn(&crate::kernel::Block) -> f64,
+    row: &crate::kernel::RankedRow<'_>, k: usize, weight: impl Fn(&crate::kernel::Block) -> f64,
 ) -> f64 {
     use crate::ties::RankSharing;
     if !row.covers_top(k) {

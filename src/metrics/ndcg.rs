@@ -146,9 +146,7 @@ fn ideal_dcg(gains: &[f64], n_relevant: usize, k: Option<usize>) -> f64 {
 /// ranking. With `top = Some(k)`, only its top `k` positions are ranked
 /// ([`Ranker::rank_top`]).
 pub(crate) fn with_ideal_ranking(
-    gains: &[f64],
-    top: Option<usize>,
-    f: impl FnOnce(&RankedRow<'_>) -> f64,
+    gains: &[f64], top: Option<usize>, f: impl FnOnce(&RankedRow<'_>) -> f64,
 ) -> f64 {
     let ideal = |ranker: &mut Ranker| {
         let first = Ranking::new(TiePolicy::First);

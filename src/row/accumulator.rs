@@ -104,10 +104,7 @@ impl<M: RowMetric> RowAccumulator<M> {
     /// [`Error::Incompatible`] when the batch's label count or weighting differs from earlier
     /// batches.
     pub fn update<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
-        &mut self,
-        y_true: &Y,
-        y_score: &S,
-        sample_weight: Option<&[f64]>,
+        &mut self, y_true: &Y, y_score: &S, sample_weight: Option<&[f64]>,
     ) -> Result<(), Error> {
         self.state
             .update(&self.metric, y_true, y_score, sample_weight)
@@ -134,10 +131,7 @@ impl<M: RowMetric> RowAccumulator<M> {
     #[cfg(feature = "rayon")]
     #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
     pub fn update_parallel<T, Y, S>(
-        &mut self,
-        y_true: &Y,
-        y_score: &S,
-        sample_weight: Option<&[f64]>,
+        &mut self, y_true: &Y, y_score: &S, sample_weight: Option<&[f64]>,
     ) -> Result<(), Error>
     where
         M: Sync,

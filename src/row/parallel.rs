@@ -24,11 +24,7 @@ pub const WINDOW_ROWS: usize = 64 * CHUNK_ROWS;
 /// row's value to `sink` in row order, a window at a time; on the first bad row (in row order)
 /// returns its error after the values of the rows before it.
 pub(crate) fn for_each_row<M, T, Y, S>(
-    metric: &M,
-    y_true: &Y,
-    y_score: &S,
-    first_row: usize,
-    indicator: &mut IndicatorValues,
+    metric: &M, y_true: &Y, y_score: &S, first_row: usize, indicator: &mut IndicatorValues,
     mut sink: impl FnMut(usize, Option<f64>),
 ) -> Result<(), Error>
 where
@@ -66,10 +62,8 @@ where
 /// the pool ranks the next, instead of adding them all after the last. Stops consuming at the
 /// first error, which it returns once every chunk has run.
 pub(crate) fn in_chunks_in_order<S: Send, R: Send, E>(
-    rows: Range<usize>,
-    scratch: impl Fn() -> S + Sync,
-    work: impl Fn(&mut S, Range<usize>) -> R + Sync,
-    mut consume: impl FnMut(R) -> Result<(), E>,
+    rows: Range<usize>, scratch: impl Fn() -> S + Sync,
+    work: impl Fn(&mut S, Range<usize>) -> R + Sync, mut consume: impl FnMut(R) -> Result<(), E>,
 ) -> Result<(), E> {
     let (start, end) = (rows.start, rows.end);
     let count = (end - start).div_ceil(CHUNK_ROWS);
@@ -125,8 +119,7 @@ pub(crate) fn in_chunks_in_order<S: Send, R: Send, E>(
 /// Runs `work` on every chunk of `rows` in parallel, with a scratch (from `scratch`) per task,
 /// and returns the results in chunk order.
 pub(crate) fn in_chunks<S, R: Send>(
-    rows: Range<usize>,
-    scratch: impl Fn() -> S + Sync + Send,
+    rows: Range<usize>, scratch: impl Fn() -> S + Sync + Send,
     work: impl Fn(&mut S, Range<usize>) -> R + Sync,
 ) -> Vec<R> {
     let (start, end) = (rows.start, rows.end);

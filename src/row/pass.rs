@@ -22,11 +22,7 @@ use crate::validate::{
 /// in the one-shot evaluation; `indicator` carries scikit-learn's label-type check across
 /// batches.
 pub(crate) fn for_each_row<M, T, Y, S>(
-    metric: &M,
-    y_true: &Y,
-    y_score: &S,
-    first_row: usize,
-    indicator: &mut IndicatorValues,
+    metric: &M, y_true: &Y, y_score: &S, first_row: usize, indicator: &mut IndicatorValues,
     sink: impl FnMut(usize, Option<f64>),
 ) -> Result<(), Error>
 where
@@ -55,11 +51,7 @@ pub(crate) struct CheckedInputs {
 /// the label matrix up to the row where both label values are known (with the values `seen`
 /// in earlier batches); the row pass checks the rest against them.
 pub(crate) fn check_inputs<M: RowMetric, Y: LabelMatrix + ?Sized, S: Matrix + ?Sized>(
-    metric: &M,
-    y_true: &Y,
-    y_score: &S,
-    first_row: usize,
-    seen: &mut IndicatorValues,
+    metric: &M, y_true: &Y, y_score: &S, first_row: usize, seen: &mut IndicatorValues,
 ) -> Result<CheckedInputs, Error> {
     let options = metric.options();
     let (n, _) = check_shapes(y_true, y_score, options.min_labels)?;
@@ -95,13 +87,8 @@ impl RowScratch {
     /// Validates, ranks and scores the rows `rows` (after [`check_inputs`], which found
     /// `checked`), handing each value to `sink` in row order.
     pub(crate) fn each_row<M, T, Y, S>(
-        &mut self,
-        metric: &M,
-        y_true: &Y,
-        y_score: &S,
-        checked: &CheckedInputs,
-        rows: Range<usize>,
-        mut sink: impl FnMut(usize, Option<f64>),
+        &mut self, metric: &M, y_true: &Y, y_score: &S, checked: &CheckedInputs,
+        rows: Range<usize>, mut sink: impl FnMut(usize, Option<f64>),
     ) -> Result<(), Error>
     where
         M: RowMetric,
@@ -177,12 +164,7 @@ impl RowReach {
 
     /// Ranks one row (`row` numbers it for `Random`) as far as this reach needs.
     pub(crate) fn rank<'a, T: Score>(
-        self,
-        ranker: &'a mut Ranker,
-        scores: &[T],
-        gains: &'a [f64],
-        ranking: Ranking,
-        row: usize,
+        self, ranker: &'a mut Ranker, scores: &[T], gains: &'a [f64], ranking: Ranking, row: usize,
     ) -> RankedRow<'a> {
         match self {
             RowReach::Full => ranker.rank(scores, gains, ranking, row),
@@ -212,11 +194,7 @@ impl CheckedInputs {
 /// and labels (in `domain`, or one of the two `indicator` values). False when a check fails:
 /// [`check_scores`] and [`read_labels`] then say which.
 fn read_row<L: Label, T: Score>(
-    labels: &[L],
-    scores: &[T],
-    domain: LabelDomain,
-    indicator: Option<[f64; 2]>,
-    gains: &mut [f64],
+    labels: &[L], scores: &[T], domain: LabelDomain, indicator: Option<[f64; 2]>, gains: &mut [f64],
 ) -> bool {
     match (indicator, domain) {
         (Some([a, b]), _) => read_checked(labels, scores, gains, |v| (v == a) | (v == b)),
@@ -236,10 +214,7 @@ crate::wide::wide! {
 /// [`read_checked`]'s loop.
 #[inline(always)]
 fn read_checked_body<L: Label, T: Score>(
-    labels: &[L],
-    scores: &[T],
-    gains: &mut [f64],
-    accepts: impl Fn(f64) -> bool,
+    labels: &[L], scores: &[T], gains: &mut [f64], accepts: impl Fn(f64) -> bool,
 ) -> bool {
     let n = gains.len().min(labels.len()).min(scores.len());
     let mut ok = labels.len() == n && scores.len() == n;
@@ -255,11 +230,7 @@ fn read_checked_body<L: Label, T: Score>(
 /// the row is skipped, an error when it is rejected. `l` is the row's label count, `global` its
 /// row number in errors.
 pub(crate) fn row_outcome<M: RowMetric + ?Sized>(
-    metric: &M,
-    options: &RowOptions,
-    row: &RankedRow<'_>,
-    l: usize,
-    global: usize,
+    metric: &M, options: &RowOptions, row: &RankedRow<'_>, l: usize, global: usize,
 ) -> Result<Option<f64>, Error> {
     let rule = match row.n_relevant() {
         0 => (options.no_relevant, Degeneracy::NoRelevant),

@@ -102,11 +102,7 @@ impl RowState {
 
     /// Adds a batch; on error the state is left as it was.
     pub(crate) fn update<M, T, Y, S>(
-        &mut self,
-        metric: &M,
-        y_true: &Y,
-        y_score: &S,
-        sample_weight: Option<&[f64]>,
+        &mut self, metric: &M, y_true: &Y, y_score: &S, sample_weight: Option<&[f64]>,
     ) -> Result<(), Error>
     where
         M: RowMetric,
@@ -123,11 +119,7 @@ impl RowState {
     /// the values are summed in row order, so the state is bitwise the same.
     #[cfg(feature = "rayon")]
     pub(crate) fn update_parallel<M, T, Y, S>(
-        &mut self,
-        metric: &M,
-        y_true: &Y,
-        y_score: &S,
-        sample_weight: Option<&[f64]>,
+        &mut self, metric: &M, y_true: &Y, y_score: &S, sample_weight: Option<&[f64]>,
     ) -> Result<(), Error>
     where
         M: RowMetric + Sync,
@@ -143,10 +135,7 @@ impl RowState {
     /// Adds a batch whose row values `rows(first_row, indicator, sink)` gives in row order;
     /// on error the state is left as it was.
     fn update_by<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
-        &mut self,
-        y_true: &Y,
-        y_score: &S,
-        sample_weight: Option<&[f64]>,
+        &mut self, y_true: &Y, y_score: &S, sample_weight: Option<&[f64]>,
         rows: impl FnOnce(
             usize,
             &mut IndicatorValues,
@@ -258,10 +247,7 @@ impl IndicatorSeen {
     /// new ones), with the cell where each new one first occurs in `y_true` (rows numbered
     /// from `first`).
     fn with_batch<Y: LabelMatrix + ?Sized>(
-        &self,
-        after: IndicatorValues,
-        y_true: &Y,
-        first: usize,
+        &self, after: IndicatorValues, y_true: &Y, first: usize,
     ) -> Result<IndicatorSeen, Error> {
         let mut seen = *self;
         for value in after.into_iter().flatten() {

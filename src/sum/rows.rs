@@ -127,10 +127,7 @@ mod check {
         /// (`rows`: sorted, apart): what rows that count can have added (`weighted`: with
         /// sample weights).
         pub(crate) fn check(
-            &self,
-            mode: Summation,
-            rows: &[Range<usize>],
-            weighted: bool,
+            &self, mode: Summation, rows: &[Range<usize>], weighted: bool,
         ) -> Result<(), Error> {
             let same_mode = matches!(
                 (self, mode),

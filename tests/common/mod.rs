@@ -63,9 +63,7 @@ pub fn permutations(items: &[usize]) -> Vec<Vec<usize>> {
 /// Every strict re-scoring of `scores` that keeps the order between distinct scores of each
 /// vector and orders each tie group one way; `None` if there are more than `cap`.
 pub fn strict_rescorings(
-    scores: &[f64],
-    vectors: &[Vec<usize>],
-    cap: usize,
+    scores: &[f64], vectors: &[Vec<usize>], cap: usize,
 ) -> Option<Vec<Vec<f64>>> {
     // For each vector, its tie groups (best first), each with all its member orders.
     let mut choices: Vec<(usize, Vec<Vec<usize>>)> = vec![]; // (vector length, group orders)

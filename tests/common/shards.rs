@@ -114,13 +114,8 @@ pub fn identical(a: &Result<f64, Error>, b: &Result<f64, Error>) -> bool {
 /// whose first row is `r`, `one_shot` the one-shot value of all the rows, and `through` what
 /// each shard goes through before it is merged (a clone, or a serde round trip).
 pub fn check_shards<A: Accumulator>(
-    what: &str,
-    make: impl Fn(usize) -> A,
-    one_shot: &Result<f64, Error>,
-    d: &Data,
-    splits: &[Range<usize>],
-    rng: &mut Rng,
-    through: impl Fn(&A) -> A,
+    what: &str, make: impl Fn(usize) -> A, one_shot: &Result<f64, Error>, d: &Data,
+    splits: &[Range<usize>], rng: &mut Rng, through: impl Fn(&A) -> A,
 ) {
     // One accumulator fed every shard in row order: bitwise the one-shot value.
     let mut stream = make(0);

@@ -12,10 +12,7 @@ use super::{InputError, RowStream};
 /// The names differ (the message names the first difference), or with `align`: a file
 /// without a header line, or names that do not match one to one.
 pub fn match_columns(
-    labels: &mut RowStream<'_>,
-    scores: &mut RowStream<'_>,
-    align: bool,
-    read: &mut [f64],
+    labels: &mut RowStream<'_>, scores: &mut RowStream<'_>, align: bool, read: &mut [f64],
 ) -> Result<(), InputError> {
     let label_names = labels.column_names()?;
     let score_names = scores.column_names()?;

@@ -36,11 +36,7 @@ pub(super) struct CountingLine {
 ///   in that column without either: a number format that writes `j` plainly writes such a
 ///   `v` plainly too (`%d`, `%g`, `%.17g` alike), so the two lines were not written by one.
 pub(super) fn not_written_alike(
-    line_no: usize,
-    line: &str,
-    separator: Separator,
-    width: usize,
-    quoted: bool,
+    line_no: usize, line: &str, separator: Separator, width: usize, quoted: bool,
     first_data_line: bool,
 ) -> Option<String> {
     let fields = fields(line, separator);
@@ -125,9 +121,7 @@ struct Open {
 /// or both readings of line 1 remain possible (the message names the files, the line, both
 /// flags and both row counts).
 pub fn decide(
-    y_true: Option<&Path>,
-    y_score: Option<&Path>,
-    sample_weight: Option<&Path>,
+    y_true: Option<&Path>, y_score: Option<&Path>, sample_weight: Option<&Path>,
     options: ReadOptions,
 ) -> Result<FirstLines, InputError> {
     let mut decided = FirstLines::default();

@@ -9,9 +9,7 @@ use crate::progress::Progress;
 /// `file` as buffered bytes: decoded when `gz`; the bytes read from disk (compressed for
 /// `.gz`) advance `progress`.
 pub(super) fn reader<'a>(
-    file: std::fs::File,
-    gz: bool,
-    progress: &'a Progress,
+    file: std::fs::File, gz: bool, progress: &'a Progress,
 ) -> Box<dyn BufRead + 'a> {
     let counted = Counted {
         inner: file,

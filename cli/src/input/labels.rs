@@ -13,11 +13,7 @@ pub(super) struct LabelRows<'a> {
 
 impl LabelRows<'_> {
     pub(super) fn read_rows(
-        &mut self,
-        source: &str,
-        gz: bool,
-        max: usize,
-        out: &mut Vec<f64>,
+        &mut self, source: &str, gz: bool, max: usize, out: &mut Vec<f64>,
     ) -> Result<usize, InputError> {
         let n_labels = self.n_labels;
         let mut read = 0;

@@ -25,9 +25,7 @@ impl<'a> Lines<'a> {
 
     /// The next line and its number; `None` at the end.
     pub(super) fn next(
-        &mut self,
-        source: &str,
-        gz: bool,
+        &mut self, source: &str, gz: bool,
     ) -> Result<Option<(usize, &str)>, InputError> {
         self.buf.clear();
         let read = self.reader.read_until(b'\n', &mut self.buf);

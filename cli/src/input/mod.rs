@@ -165,11 +165,8 @@ impl Inputs {
     /// A file that cannot be read or parsed, or whose number of samples differs from the
     /// scores'.
     pub fn read(
-        y_true: Option<&Path>,
-        y_score: Option<&Path>,
-        sample_weight: Option<&Path>,
-        options: ReadOptions,
-        progress: &Progress,
+        y_true: Option<&Path>, y_score: Option<&Path>, sample_weight: Option<&Path>,
+        options: ReadOptions, progress: &Progress,
     ) -> Result<Inputs, InputError> {
         let mut scores = RowStream::scores(y_true, y_score, options, progress)?;
         scores.start_stage(progress);
@@ -280,10 +277,7 @@ impl<'a> RowStream<'a> {
     /// # Errors
     /// As [`open`](Self::open); only one of the two data files given.
     pub fn scores(
-        y_true: Option<&Path>,
-        y_score: Option<&Path>,
-        options: ReadOptions,
-        progress: &'a Progress,
+        y_true: Option<&Path>, y_score: Option<&Path>, options: ReadOptions, progress: &'a Progress,
     ) -> Result<RowStream<'a>, InputError> {
         match (y_true, y_score) {
             (Some(_), Some(s)) => RowStream::open(s, Role::Scores, options, None, progress),
@@ -301,10 +295,7 @@ impl<'a> RowStream<'a> {
     /// # Errors
     /// As [`open`](Self::open).
     pub fn labels_for(
-        &self,
-        y_true: Option<&Path>,
-        options: ReadOptions,
-        progress: &'a Progress,
+        &self, y_true: Option<&Path>, options: ReadOptions, progress: &'a Progress,
     ) -> Result<RowStream<'a>, InputError> {
         match y_true {
             Some(t) => RowStream::open(t, Role::Labels, options, Some(self.cols), progress),
@@ -318,10 +309,7 @@ impl<'a> RowStream<'a> {
     /// The file cannot be opened, its format cannot hold `role`, or (`.npy`) its header is
     /// unusable.
     pub fn open(
-        path: &Path,
-        role: Role,
-        options: ReadOptions,
-        n_labels: Option<usize>,
+        path: &Path, role: Role, options: ReadOptions, n_labels: Option<usize>,
         progress: &'a Progress,
     ) -> Result<RowStream<'a>, InputError> {
         let source = path.display().to_string();

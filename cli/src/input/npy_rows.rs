@@ -11,9 +11,7 @@ use crate::npy;
 impl<'a> RowStream<'a> {
     /// The `.npy` reader: rows as they come in C order, the whole array in Fortran order.
     pub(super) fn npy(
-        &mut self,
-        mut reader: Box<dyn BufRead + 'a>,
-        role: Role,
+        &mut self, mut reader: Box<dyn BufRead + 'a>, role: Role,
     ) -> Result<Kind<'a>, InputError> {
         let header = npy::read_header(&mut reader)
             .map_err(|e| self.io_error(e))?
@@ -71,11 +69,7 @@ pub(super) struct NpyRows<'a> {
 
 impl NpyRows<'_> {
     pub(super) fn read_rows(
-        &mut self,
-        source: &str,
-        gz: bool,
-        max: usize,
-        out: &mut Vec<f64>,
+        &mut self, source: &str, gz: bool, max: usize, out: &mut Vec<f64>,
     ) -> Result<usize, InputError> {
         let done = self.next * self.header.row_len();
         let n = max.min(self.header.rows - self.next);

@@ -67,9 +67,7 @@ struct Parser {
 
 impl<'a> TextRows<'a> {
     pub(super) fn new(
-        reader: Box<dyn BufRead + 'a>,
-        separator: Separator,
-        width: Option<usize>,
+        reader: Box<dyn BufRead + 'a>, separator: Separator, width: Option<usize>,
         header: HeaderRule,
     ) -> Self {
         TextRows {
@@ -95,9 +93,7 @@ impl<'a> TextRows<'a> {
     /// # Errors
     /// The first line cannot be read.
     pub(super) fn names(
-        &mut self,
-        source: &str,
-        gz: bool,
+        &mut self, source: &str, gz: bool,
     ) -> Result<Option<&[String]>, InputError> {
         if !self.started {
             self.started = true;
@@ -117,9 +113,7 @@ impl<'a> TextRows<'a> {
     /// # Errors
     /// A line cannot be read.
     pub(super) fn weigh_first_line(
-        &mut self,
-        source: &str,
-        gz: bool,
+        &mut self, source: &str, gz: bool,
     ) -> Result<Option<CountingLine>, InputError> {
         let Some((_, first)) = self.lines.next(source, gz)? else {
             return Ok(None);
@@ -156,11 +150,7 @@ impl<'a> TextRows<'a> {
     }
 
     pub(super) fn read_rows(
-        &mut self,
-        source: &str,
-        gz: bool,
-        max: usize,
-        out: &mut Vec<f64>,
+        &mut self, source: &str, gz: bool, max: usize, out: &mut Vec<f64>,
     ) -> Result<usize, InputError> {
         self.names(source, gz)?;
         let mut read = 0;
@@ -224,11 +214,7 @@ impl Parser {
     /// Parses a line that is not the header into `out`; returns whether it was a sample (not
     /// a blank line).
     fn line(
-        &mut self,
-        source: &str,
-        line_no: usize,
-        line: &str,
-        out: &mut Vec<f64>,
+        &mut self, source: &str, line_no: usize, line: &str, out: &mut Vec<f64>,
     ) -> Result<bool, InputError> {
         let error = |column: usize, message: String| InputError {
             source: source.to_string(),

@@ -125,8 +125,7 @@ impl Preset {
     /// assert!(mldr.runs_accumulator_starting_at(0).is_err()); // pROC's automatic direction
     /// ```
     pub fn runs_accumulator_starting_at(
-        &self,
-        first_row: usize,
+        &self, first_row: usize,
     ) -> Result<PresetAccumulator, Error> {
         let state = match &self.plan {
             Plan::Labelwise(m) => {
@@ -217,10 +216,7 @@ impl PresetAccumulator {
     /// As [`Preset::evaluate`](super::Preset::evaluate), plus [`Error::Incompatible`] when the
     /// batch's label count or weighting differs from earlier batches.
     pub fn update<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
-        &mut self,
-        y_true: &Y,
-        y_score: &S,
-        sample_weight: Option<&[f64]>,
+        &mut self, y_true: &Y, y_score: &S, sample_weight: Option<&[f64]>,
     ) -> Result<(), Error> {
         feed_batch!(self, update, y_true, y_score, sample_weight)
     }
@@ -244,10 +240,7 @@ impl PresetAccumulator {
     #[cfg(feature = "rayon")]
     #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
     pub fn update_parallel<T, Y, S>(
-        &mut self,
-        y_true: &Y,
-        y_score: &S,
-        sample_weight: Option<&[f64]>,
+        &mut self, y_true: &Y, y_score: &S, sample_weight: Option<&[f64]>,
     ) -> Result<(), Error>
     where
         T: Score,

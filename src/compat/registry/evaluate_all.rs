@@ -99,10 +99,7 @@ macro_rules! row_presets {
 /// assert_eq!(values[0], Ok(1.0)); // average_precision under ties_method = "last"
 /// ```
 pub fn evaluate_all<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
-    presets: &[Preset],
-    y_true: &Y,
-    y_score: &S,
-    sample_weight: Option<&[f64]>,
+    presets: &[Preset], y_true: &Y, y_score: &S, sample_weight: Option<&[f64]>,
 ) -> Vec<Result<f64, Error>> {
     let mut results = row_presets!(
         crate::many::evaluate_rows,
@@ -136,10 +133,7 @@ pub fn evaluate_all<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Size
 #[cfg(feature = "rayon")]
 #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
 pub fn evaluate_all_parallel<T, Y, S>(
-    presets: &[Preset],
-    y_true: &Y,
-    y_score: &S,
-    sample_weight: Option<&[f64]>,
+    presets: &[Preset], y_true: &Y, y_score: &S, sample_weight: Option<&[f64]>,
 ) -> Vec<Result<f64, Error>>
 where
     T: Score,
@@ -175,8 +169,7 @@ where
 /// The label-wise presets' values into `results`, from `evaluate` (sequential or parallel)
 /// over their metrics: the cells read once, each vector sorted once for all of them.
 fn labelwise_presets(
-    presets: &[Preset],
-    results: &mut [Option<Result<f64, Error>>],
+    presets: &[Preset], results: &mut [Option<Result<f64, Error>>],
     evaluate: impl FnOnce(&[AnyLabelwise]) -> Vec<Result<f64, Error>>,
 ) {
     let (indices, metrics): (Vec<usize>, Vec<AnyLabelwise>) = presets
@@ -197,10 +190,7 @@ fn labelwise_presets(
 /// Every preset's result: the computed ones, and the others (which no shared pass serves)
 /// evaluated on their own.
 fn finish<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
-    presets: &[Preset],
-    results: Vec<Option<Result<f64, Error>>>,
-    y_true: &Y,
-    y_score: &S,
+    presets: &[Preset], results: Vec<Option<Result<f64, Error>>>, y_true: &Y, y_score: &S,
     sample_weight: Option<&[f64]>,
 ) -> Vec<Result<f64, Error>> {
     presets

@@ -33,10 +33,7 @@ impl<'a> Ctx<'a> {
 
 /// What [`Preset::lookup`] does.
 pub(super) fn lookup<K: AsRef<str>, V: AsRef<str>>(
-    convention: Convention,
-    metric: &str,
-    params: &[(K, V)],
-    ties: Option<TiePolicy>,
+    convention: Convention, metric: &str, params: &[(K, V)], ties: Option<TiePolicy>,
 ) -> Result<Preset, LookupError> {
     let entry = convention
         .entry(metric)
@@ -91,9 +88,7 @@ pub(super) fn lookup<K: AsRef<str>, V: AsRef<str>>(
 /// rankmetrics' row-wise options on `base`: grouping, the rules for rows with no or only
 /// relevant labels, and (`labels`: metrics of relevance, not graded ones) the label domain.
 pub(super) fn rankmetrics_row(
-    ctx: &mut Ctx<'_>,
-    base: AnyRow,
-    labels: bool,
+    ctx: &mut Ctx<'_>, base: AnyRow, labels: bool,
 ) -> Result<Plan, LookupError> {
     let mut options = base.options();
     if let Some(v) = ctx.get("grouping") {
@@ -221,8 +216,7 @@ pub(super) fn propensity_error(e: crate::error::Error) -> LookupError {
 
 /// scikit-learn's `average` of `roc_auc_score` and `average_precision_score`.
 pub(super) fn sklearn_averaged(
-    ctx: &mut Ctx<'_>,
-    metric: fn(Average) -> AnyLabelwise,
+    ctx: &mut Ctx<'_>, metric: fn(Average) -> AnyLabelwise,
 ) -> Result<Plan, LookupError> {
     let average = ctx.get("average").unwrap_or("macro");
     let Some(parsed) = Average::parse(average) else {
@@ -314,8 +308,7 @@ pub(super) fn mulan_row(ctx: &mut Ctx<'_>, metric: AnyRow) -> Result<Plan, Looku
 
 /// MULAN's interpolated average precisions {num_recall_levels}.
 pub(super) fn mulan_interpolated(
-    ctx: &mut Ctx<'_>,
-    metric: impl FnOnce(usize) -> metrics::InterpolatedAveragePrecision,
+    ctx: &mut Ctx<'_>, metric: impl FnOnce(usize) -> metrics::InterpolatedAveragePrecision,
 ) -> Result<Plan, LookupError> {
     let value = ctx.get("num_recall_levels").unwrap_or("10");
     let levels = match value.parse::<usize>() {

@@ -98,10 +98,7 @@ impl Preset {
     /// );
     /// ```
     pub fn lookup<K: AsRef<str>, V: AsRef<str>>(
-        convention: Convention,
-        metric: &str,
-        params: &[(K, V)],
-        ties: Option<TiePolicy>,
+        convention: Convention, metric: &str, params: &[(K, V)], ties: Option<TiePolicy>,
     ) -> Result<Preset, LookupError> {
         lookup::lookup(convention, metric, params, ties)
     }
@@ -164,10 +161,7 @@ impl Preset {
     /// assert_eq!(p.evaluate(&[[1, 0], [0, 1]], &[[0.5, 0.5], [0.2, 0.8]], Some(&[1.0, 3.0])).unwrap(), 0.25);
     /// ```
     pub fn evaluate<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
-        &self,
-        y_true: &Y,
-        y_score: &S,
-        sample_weight: Option<&[f64]>,
+        &self, y_true: &Y, y_score: &S, sample_weight: Option<&[f64]>,
     ) -> Result<f64, Error> {
         match &self.plan {
             Plan::Row {
@@ -262,9 +256,7 @@ impl Preset {
     #[cfg(feature = "rayon")]
     #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
     pub fn per_sample_parallel<T, Y, S>(
-        &self,
-        y_true: &Y,
-        y_score: &S,
+        &self, y_true: &Y, y_score: &S,
     ) -> Result<Vec<Option<f64>>, Error>
     where
         T: Score,
@@ -285,10 +277,7 @@ impl Preset {
 /// [`DynRankingMetric`](crate::DynRankingMetric) lists take it.
 impl<T: Score> RankingMetric<T> for Preset {
     fn evaluate<Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
-        &self,
-        y_true: &Y,
-        y_score: &S,
-        sample_weight: Option<&[f64]>,
+        &self, y_true: &Y, y_score: &S, sample_weight: Option<&[f64]>,
     ) -> Result<f64, Error> {
         Preset::evaluate(self, y_true, y_score, sample_weight)
     }

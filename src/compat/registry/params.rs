@@ -111,9 +111,7 @@ pub(super) fn rule_name(r: RowRule) -> String {
 
 /// A truncation parameter: absent means none (and is not echoed); otherwise an integer >= 1.
 pub(super) fn parse_k(
-    key: &'static str,
-    value: Option<&str>,
-    echo: &mut Vec<(&'static str, ParamValue)>,
+    key: &'static str, value: Option<&str>, echo: &mut Vec<(&'static str, ParamValue)>,
 ) -> Result<Option<usize>, LookupError> {
     let Some(v) = value else { return Ok(None) };
     match v.parse::<usize>() {
@@ -141,9 +139,7 @@ pub(super) fn zero_k(key: &'static str) -> impl Fn(Error) -> LookupError {
 
 /// DCG's `log_base` parameter, default 2, echoed.
 pub(super) fn with_log_base(
-    dcg: metrics::Dcg,
-    value: Option<&str>,
-    echo: &mut Vec<(&'static str, ParamValue)>,
+    dcg: metrics::Dcg, value: Option<&str>, echo: &mut Vec<(&'static str, ParamValue)>,
 ) -> Result<metrics::Dcg, LookupError> {
     let v = value.unwrap_or("2");
     let dcg = v

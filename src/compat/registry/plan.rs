@@ -200,10 +200,7 @@ impl VectorMetric for AnyLabelwise {
 
 impl<T: Score> RankingMetric<T> for AnyLabelwise {
     fn evaluate<Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
-        &self,
-        y_true: &Y,
-        y_score: &S,
-        w: Option<&[f64]>,
+        &self, y_true: &Y, y_score: &S, w: Option<&[f64]>,
     ) -> Result<f64, Error> {
         each_labelwise!(self, m => m.evaluate(y_true, y_score, w))
     }

@@ -102,9 +102,7 @@ fn key<T: Score>(s: &T) -> u64 {
 
 /// Calls `f` with each of `rows` of the scores (its index, its scores), in order.
 pub(in crate::labelwise) fn each_row<T: Score, S: ScoreMatrix<T> + ?Sized>(
-    y_score: &S,
-    rows: Range<usize>,
-    f: &mut RowVisitor<'_, T>,
+    y_score: &S, rows: Range<usize>, f: &mut RowVisitor<'_, T>,
 ) -> Result<(), Error> {
     let mut reader = RowReader::new(y_score, Input::Scores);
     rows.into_iter().try_for_each(|i| f(i, reader.row(i)?))
@@ -112,8 +110,7 @@ pub(in crate::labelwise) fn each_row<T: Score, S: ScoreMatrix<T> + ?Sized>(
 
 /// The smallest and largest key of `rows`' cells ((`u64::MAX`, 0) for none).
 pub(in crate::labelwise) fn key_range<T: Score, S: ScoreMatrix<T> + ?Sized>(
-    y_score: &S,
-    rows: Range<usize>,
+    y_score: &S, rows: Range<usize>,
 ) -> Result<(u64, u64), Error> {
     let mut range = (u64::MAX, 0);
     each_row(y_score, rows, &mut |_, row| {
@@ -158,10 +155,7 @@ impl Bucketing {
 
     /// Counts the cells of `rows` by bucket into `counts[b + 1]` (`BUCKETS + 1` counts).
     pub(in crate::labelwise) fn count<T: Score, S: ScoreMatrix<T> + ?Sized>(
-        self,
-        y_score: &S,
-        rows: Range<usize>,
-        counts: &mut [usize],
+        self, y_score: &S, rows: Range<usize>, counts: &mut [usize],
     ) -> Result<(), Error> {
         each_row(y_score, rows, &mut |_, row| {
             for s in row {
@@ -252,8 +246,7 @@ pub(in crate::labelwise) fn to_offsets(counts: &mut [usize]) -> usize {
 /// The value the pool's label vectors start from (any label of the input), none when there
 /// are no cells.
 pub(in crate::labelwise) fn any_label<Y: LabelMatrix + ?Sized>(
-    y_true: &Y,
-    total: usize,
+    y_true: &Y, total: usize,
 ) -> Result<Option<Y::Elem>, Error> {
     Ok(match total {
         0 => None,
@@ -327,13 +320,8 @@ impl<T: Score, L: Label> Pool<T, L> {
     /// passes keep the cells' order, so a bucket's cells end in pooled order, as one scatter
     /// leaves them, and a group left whole holds its cells in pooled order.
     pub(in crate::labelwise) fn place<Y, S>(
-        (y_true, y_score): (&Y, &S),
-        rows: Range<usize>,
-        bucketing: Bucketing,
-        buckets: Range<usize>,
-        next: &mut [usize],
-        split: &SplitGroups,
-        mut slots: Slots<'_, T, L>,
+        (y_true, y_score): (&Y, &S), rows: Range<usize>, bucketing: Bucketing,
+        buckets: Range<usize>, next: &mut [usize], split: &SplitGroups, mut slots: Slots<'_, T, L>,
     ) -> Result<(), Error>
     where
         Y: LabelMatrix<Elem = L> + ?Sized,
@@ -413,11 +401,8 @@ impl Targets {
     /// cell is placed without the test.
     #[inline(always)]
     fn scatter<const WINDOWED: bool, T, L, Y, S>(
-        &mut self,
-        (mut truth, mut scores): (RowReader<'_, Y>, RowReader<'_, S>),
-        rows: Range<usize>,
-        bucketing: Bucketing,
-        buckets: Range<usize>,
+        &mut self, (mut truth, mut scores): (RowReader<'_, Y>, RowReader<'_, S>),
+        rows: Range<usize>, bucketing: Bucketing, buckets: Range<usize>,
         slots: &mut Slots<'_, T, L>,
     ) -> Result<(), Error>
     where

@@ -49,10 +49,7 @@ pub(super) fn check_pool_size<M>(lanes: &mut [VectorLane<'_, M>], n: usize, l: u
 
 /// The pooled cells as one vector (micro lanes that do not read pieces).
 pub(super) fn pooled_values<M: VectorMetric, T: Score, L>(
-    lanes: &[VectorLane<'_, M>],
-    cells: &Cells<T, L>,
-    weights: Option<&[f64]>,
-    l: usize,
+    lanes: &[VectorLane<'_, M>], cells: &Cells<T, L>, weights: Option<&[f64]>, l: usize,
     mut ranker: Ranker,
 ) -> Values {
     let mut values = Vec::new();
@@ -79,9 +76,7 @@ pub(super) struct PieceRankings {
 
 impl PieceRankings {
     pub(super) fn new<M: VectorMetric>(
-        lanes: &[VectorLane<'_, M>],
-        items: usize,
-        weighted: bool,
+        lanes: &[VectorLane<'_, M>], items: usize, weighted: bool,
     ) -> Self {
         let mut rankings: Vec<Ranking> = Vec::new();
         let running = || {
@@ -106,9 +101,7 @@ impl PieceRankings {
 
 /// Sums for each lane of a pool of `items` cells, before any piece.
 pub(super) fn first_sums<M: VectorMetric>(
-    lanes: &[VectorLane<'_, M>],
-    items: usize,
-    weighted: bool,
+    lanes: &[VectorLane<'_, M>], items: usize, weighted: bool,
 ) -> Vec<PieceSums> {
     let sums = |lane: &VectorLane<'_, M>| match lane.pieces {
         true => lane.metric.piece_sums(items, weighted),
@@ -153,12 +146,8 @@ impl<T: Score> PieceRanker<T> {
     /// a whole group of buckets, in pooled order), the segments in pooled order, ranks as the
     /// pool.
     pub(super) fn rank<L: Label>(
-        &mut self,
-        segments: &[Segment<'_, T, L>],
-        weights: Option<&[f64]>,
-        plans: &PieceRankings,
-        classes: &mut PieceClasses,
-        mut each: impl FnMut(Ranking, &Vector<'_, T>, &RankedRow<'_>),
+        &mut self, segments: &[Segment<'_, T, L>], weights: Option<&[f64]>, plans: &PieceRankings,
+        classes: &mut PieceClasses, mut each: impl FnMut(Ranking, &Vector<'_, T>, &RankedRow<'_>),
     ) {
         let PieceRanker {
             ranker,
@@ -237,10 +226,7 @@ pub(super) fn reads_piece<M>(lane: &VectorLane<'_, M>, ranking: Ranking) -> bool
 /// Each piece is sorted (or, for metrics that read only its relevant blocks, counted) once
 /// and ranked once per policy.
 pub(super) fn micro_in_pieces<M, T, Y, S>(
-    lanes: &[VectorLane<'_, M>],
-    y_true: &Y,
-    y_score: &S,
-    weights: Option<&[f64]>,
+    lanes: &[VectorLane<'_, M>], y_true: &Y, y_score: &S, weights: Option<&[f64]>,
     (n, l): (usize, usize),
 ) -> Result<PooledSums, Error>
 where
@@ -335,9 +321,7 @@ impl<Y: LabelMatrix + ?Sized, S: ?Sized> Placing<'_, Y, S> {
     /// Places the cells of `rows` in `window` in `pool`, in a pass over those rows; where each
     /// bucket's cells start in the pool.
     pub(super) fn place<T: Score>(
-        &self,
-        window: &Window,
-        pool: &mut Pool<T, Y::Elem>,
+        &self, window: &Window, pool: &mut Pool<T, Y::Elem>,
     ) -> Result<Vec<usize>, Error>
     where
         S: ScoreMatrix<T>,
@@ -361,8 +345,7 @@ impl<Y: LabelMatrix + ?Sized, S: ?Sized> Placing<'_, Y, S> {
 /// Adds the value of each piece-reading lane's pooled ranking (its sums, from
 /// [`micro_in_pieces`]) to its mean; `sums`' error fails them.
 pub(super) fn finish_pieces<M: VectorMetric>(
-    lanes: &mut [VectorLane<'_, M>],
-    sums: Result<PooledSums, Error>,
+    lanes: &mut [VectorLane<'_, M>], sums: Result<PooledSums, Error>,
 ) {
     let PooledSums { sums, medians } = match sums {
         Ok(sums) => sums,
@@ -405,11 +388,7 @@ mod tests {
 
     /// The metric on the pool ranked whole (sorted), as the kernel ranks any vector.
     fn whole_pool_value<M: VectorMetric>(
-        metric: &M,
-        y: &[f64],
-        s: &[f64],
-        w: Option<&[f64]>,
-        l: usize,
+        metric: &M, y: &[f64], s: &[f64], w: Option<&[f64]>, l: usize,
     ) -> Option<f64> {
         let v = Vector {
             scores: s,

@@ -46,10 +46,7 @@ const PIECES_PER_THREAD: usize = 4;
 /// A piece gathered from the ranges holds its cells in another order than the sequential
 /// pool, but its equal keys (one bucket) in the same, pooled order: it ranks the same.
 pub(in crate::labelwise) fn micro_in_pieces_parallel<M, T, Y, S>(
-    lanes: &[VectorLane<'_, M>],
-    y_true: &Y,
-    y_score: &S,
-    weights: Option<&[f64]>,
+    lanes: &[VectorLane<'_, M>], y_true: &Y, y_score: &S, weights: Option<&[f64]>,
     (n, l): (usize, usize),
 ) -> Result<PooledSums, Error>
 where
@@ -215,9 +212,7 @@ where
 /// A piece's cells in the window placed in `pools` (where each bucket starts in each: `starts`):
 /// its buckets in each range's pool, the ranges in row order.
 fn piece_cells<'a, T: Score, L: Label>(
-    pieces: &'a [Piece],
-    pools: &'a [Pool<T, L>],
-    starts: &'a [Vec<usize>],
+    pieces: &'a [Piece], pools: &'a [Pool<T, L>], starts: &'a [Vec<usize>],
 ) -> impl Fn(usize) -> Vec<Segment<'a, T, L>> + Sync + 'a {
     move |p| {
         let Some(piece) = pieces.get(p) else {

@@ -133,9 +133,7 @@ impl<'w> HeldWindow<'w> {
     /// The window holding piece `p` (none for a piece of no window), once `place` has placed it
     /// unless the pool holds it already.
     pub(in crate::labelwise) fn holding<E>(
-        &mut self,
-        p: usize,
-        place: impl FnOnce(&Window) -> Result<(), E>,
+        &mut self, p: usize, place: impl FnOnce(&Window) -> Result<(), E>,
     ) -> Result<Option<&'w Window>, E> {
         let Some(w) = self.windows.iter().position(|w| w.pieces.contains(&p)) else {
             return Ok(None);

@@ -122,10 +122,7 @@ impl<M: VectorMetric> LabelRunsAccumulator<M> {
     /// metric's domain or other than 0 and 1 (rows numbered across batches), and
     /// [`Error::Incompatible`] when the label count differs from earlier batches.
     pub fn update<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
-        &mut self,
-        y_true: &Y,
-        y_score: &S,
-        sample_weight: Option<&[f64]>,
+        &mut self, y_true: &Y, y_score: &S, sample_weight: Option<&[f64]>,
     ) -> Result<(), Error> {
         if sample_weight.is_some() {
             return Err(Error::NotExactInRuns(RunsLimit::SampleWeights));

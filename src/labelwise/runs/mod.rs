@@ -91,11 +91,7 @@ impl LabelRuns {
 
     /// Label j's runs: its samples' scores and labels (0 or 1), ranked into runs by `ranker`.
     pub(crate) fn set_column(
-        &mut self,
-        j: usize,
-        scores: &[f64],
-        labels: &[f64],
-        ranker: &mut Ranker,
+        &mut self, j: usize, scores: &[f64], labels: &[f64], ranker: &mut Ranker,
     ) {
         if let Some(column) = self.columns.get_mut(j) {
             *column = ranker.runs(scores, labels);
@@ -209,9 +205,7 @@ impl RunLevels {
     /// cannot value exactly. The levels are merged one label at a time, not as a copy of the
     /// whole state.
     pub(crate) fn evaluate<M: VectorMetric>(
-        &self,
-        metrics: &[M],
-        rows: usize,
+        &self, metrics: &[M], rows: usize,
     ) -> Vec<Result<f64, Error>> {
         let l = self.labels();
         let mut lanes = new_lanes(metrics, l, false);
@@ -317,10 +311,7 @@ fn refusal<M: VectorMetric>(lane: &VectorLane<'_, M>) -> Option<RunsLimit> {
 /// `averages`: the runs ranked once per policy ([`vector_values`](super::lanes::vector_values)
 /// for runs).
 fn runs_values<M: VectorMetric>(
-    lanes: &[VectorLane<'_, M>],
-    averages: &[Average],
-    runs: &[ScoreRun],
-    ranker: &mut Ranker,
+    lanes: &[VectorLane<'_, M>], averages: &[Average], runs: &[ScoreRun], ranker: &mut Ranker,
     out: &mut Values,
 ) {
     let plan = VectorRankings::new(lanes, |lane| averages.contains(&lane.average));

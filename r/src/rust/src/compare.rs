@@ -122,9 +122,7 @@ where
 /// for the whole call; the errors of some conventions only (labels outside a toolkit's domain)
 /// stay in their cells.
 pub fn check_common(
-    labels: (usize, usize),
-    scores: (usize, usize),
-    w: Option<&[f64]>,
+    labels: (usize, usize), scores: (usize, usize), w: Option<&[f64]>,
 ) -> Result<(), Failure> {
     let error = if labels != scores {
         Some(Error::ShapeMismatch {

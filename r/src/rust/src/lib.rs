@@ -51,15 +51,8 @@ fn guarded(f: impl FnOnce() -> Result<Robj, Failure>) -> Robj {
 #[extendr]
 #[allow(clippy::too_many_arguments)]
 fn rm_evaluate_impl(
-    y_true: Robj,
-    y_score: Robj,
-    sample_weight: Robj,
-    convention: &str,
-    metric: &str,
-    keys: Vec<String>,
-    values: Vec<String>,
-    ties: &str,
-    per_sample: bool,
+    y_true: Robj, y_score: Robj, sample_weight: Robj, convention: &str, metric: &str,
+    keys: Vec<String>, values: Vec<String>, ties: &str, per_sample: bool,
 ) -> Robj {
     guarded(|| {
         let m = metric::Metric::lookup(convention, metric, &keys, &values, ties)?;
@@ -89,11 +82,7 @@ fn rm_evaluate_impl(
 /// @noRd
 #[extendr]
 fn rm_unproven_end_impl(
-    convention: &str,
-    metric: &str,
-    keys: Vec<String>,
-    values: Vec<String>,
-    ties: &str,
+    convention: &str, metric: &str, keys: Vec<String>, values: Vec<String>, ties: &str,
     weighted: bool,
 ) -> Robj {
     guarded(|| {

@@ -24,11 +24,7 @@ impl Metric {
     /// The metric `metric` of `convention` with parameters `keys` = `values` and the tie
     /// policy `tie_rule` (`""`: the convention's own).
     pub fn lookup(
-        convention_name: &str,
-        metric: &str,
-        keys: &[String],
-        values: &[String],
-        tie_rule: &str,
+        convention_name: &str, metric: &str, keys: &[String], values: &[String], tie_rule: &str,
     ) -> Result<Metric, Failure> {
         if keys.len() != values.len() {
             return Err(parameter("parameters must be named".into()));
