@@ -218,16 +218,34 @@ macro_rules! top_k_metric {
 }
 pub(crate) use top_k_metric;
 
-/// What both propensity-scored top-k metrics share, written once: the constructor that checks
-/// `k` and the inverse propensities, `best_achievable`, `normalised` (pyxclib's ratio of
-/// means), `k()`, the option builders, and the [`RowMetric`] impl that ranks the labels'
-/// inverse propensities as gains. Each metric type has the fields `options`, `k`,
-/// `inverse_propensities` and `best`, and an inherent `top_k_value(&self, row)`: its value on
-/// one ranked row.
+/// What both propensity-scored top-k metrics share, written once: the type with the
+/// documentation given (its fields `options`, `k`, `inverse_propensities` and `best`), the
+/// constructor that checks `k` and the inverse propensities, `best_achievable`, `normalised`
+/// (pyxclib's ratio of means), `k()`, the option builders, and the [`RowMetric`] impl that
+/// ranks the labels' inverse propensities as gains. Each metric's file writes its inherent
+/// `top_k_value(&self, row)`: its value on one ranked row.
 ///
 /// [`RowMetric`]: crate::row::metric::RowMetric
 macro_rules! propensity_top_k_metric {
-    ($metric:ident, $short:literal, $pyxclib:literal) => {
+    ($(#[$attr:meta])* $metric:ident, $short:literal, $pyxclib:literal) => {
+        $(#[$attr])*
+        #[derive(Debug, Clone, PartialEq)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+        pub struct $metric {
+            options: $crate::row::metric::RowOptions,
+            #[cfg_attr(feature = "serde", serde(deserialize_with = "super::checked::top_k"))]
+            k: usize,
+            #[cfg_attr(
+                feature = "serde",
+                serde(
+                    serialize_with = "crate::state_format::vec_f64_bits::serialize",
+                    deserialize_with = "super::checked::inverse_propensities"
+                )
+            )]
+            inverse_propensities: Vec<f64>,
+            best: bool,
+        }
+
         impl $metric {
             #[doc = concat!($short, " with the given tie policy and one inverse propensity per label (from ",
                 "[`PropensityModel::inverse_propensities`](crate::PropensityModel::inverse_propensities), ",

@@ -4,53 +4,37 @@ use crate::kernel::RankedRow;
 use crate::metrics::dcg::discounted;
 use crate::metrics::ndcg::with_ideal_ranking;
 use crate::metrics::{ideal_binary_dcg, propensity_top_k_metric};
-use crate::row::metric::RowOptions;
 
-/// Propensity-scored nDCG@k (Jain, Prabhu & Varma 2016): the XMC [`NdcgAtK`](crate::NdcgAtK)
-/// in which each hit counts its label's inverse propensity `1/p_l` (see
-/// [`PropensityModel`](crate::PropensityModel)).
-///
-/// ```text
-/// PSDCG@k  = Σ_{r=1}^{k} y_(r) / (p_(r) · log2(r + 1))
-/// PSnDCG@k = PSDCG@k / Σ_{r=1}^{min(k, |y|)} 1 / log2(r + 1)      (the paper's definition)
-/// ```
-///
-/// Labels are 0 or 1 by default. Ties are placed as in [`NdcgAtK`](crate::NdcgAtK), each
-/// label weighted by `1/p_l`; `Optimistic` and `Pessimistic` order a tie group by `y_l/p_l`.
-///
-/// **Normalisation.** As for [`PsPrecisionAtK`](crate::PsPrecisionAtK): pyxclib's `psndcg`
-/// and the papers that use it report `mean_i PSnDCG@k(i) / mean_i best_i`, the best being the
-/// row's relevant labels ranked by decreasing `1/p_l` ([`normalised`](Self::normalised);
-/// [`best_achievable`](Self::best_achievable) for the per-row denominators). A row without a
-/// relevant label scores 0 and counts in both means.
-///
-/// # Example
-/// ```
-/// use rankmetrics::{PsNdcgAtK, RankingMetric, TiePolicy};
-/// let psndcg = PsNdcgAtK::new(TiePolicy::Max, 2, vec![1.0, 3.0, 1.0]).unwrap();
-/// // One relevant label (weight 3) at position 2: 3 / log2(3), over the ideal DCG of 1 label.
-/// let v = psndcg.evaluate(&[[0, 1, 0]], &[[0.9, 0.5, 0.1]], None).unwrap();
-/// assert!((v - 3.0 / 3f64.log2()).abs() < 1e-15);
-/// ```
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[doc(alias("psndcg@k", "PSnDCG@k"))]
-pub struct PsNdcgAtK {
-    options: RowOptions,
-    #[cfg_attr(feature = "serde", serde(deserialize_with = "super::checked::top_k"))]
-    k: usize,
-    #[cfg_attr(
-        feature = "serde",
-        serde(
-            serialize_with = "crate::state_format::vec_f64_bits::serialize",
-            deserialize_with = "super::checked::inverse_propensities"
-        )
-    )]
-    inverse_propensities: Vec<f64>,
-    best: bool,
+propensity_top_k_metric! {
+    /// Propensity-scored nDCG@k (Jain, Prabhu & Varma 2016): the XMC [`NdcgAtK`](crate::NdcgAtK)
+    /// in which each hit counts its label's inverse propensity `1/p_l` (see
+    /// [`PropensityModel`](crate::PropensityModel)).
+    ///
+    /// ```text
+    /// PSDCG@k  = Σ_{r=1}^{k} y_(r) / (p_(r) · log2(r + 1))
+    /// PSnDCG@k = PSDCG@k / Σ_{r=1}^{min(k, |y|)} 1 / log2(r + 1)      (the paper's definition)
+    /// ```
+    ///
+    /// Labels are 0 or 1 by default. Ties are placed as in [`NdcgAtK`](crate::NdcgAtK), each
+    /// label weighted by `1/p_l`; `Optimistic` and `Pessimistic` order a tie group by `y_l/p_l`.
+    ///
+    /// **Normalisation.** As for [`PsPrecisionAtK`](crate::PsPrecisionAtK): pyxclib's `psndcg`
+    /// and the papers that use it report `mean_i PSnDCG@k(i) / mean_i best_i`, the best being the
+    /// row's relevant labels ranked by decreasing `1/p_l` ([`normalised`](Self::normalised);
+    /// [`best_achievable`](Self::best_achievable) for the per-row denominators). A row without a
+    /// relevant label scores 0 and counts in both means.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{PsNdcgAtK, RankingMetric, TiePolicy};
+    /// let psndcg = PsNdcgAtK::new(TiePolicy::Max, 2, vec![1.0, 3.0, 1.0]).unwrap();
+    /// // One relevant label (weight 3) at position 2: 3 / log2(3), over the ideal DCG of 1 label.
+    /// let v = psndcg.evaluate(&[[0, 1, 0]], &[[0.9, 0.5, 0.1]], None).unwrap();
+    /// assert!((v - 3.0 / 3f64.log2()).abs() < 1e-15);
+    /// ```
+    #[doc(alias("psndcg@k", "PSnDCG@k"))]
+    PsNdcgAtK, "PSnDCG@k", "psndcg"
 }
-
-propensity_top_k_metric!(PsNdcgAtK, "PSnDCG@k", "psndcg");
 
 impl PsNdcgAtK {
     /// The metric on one ranked row.

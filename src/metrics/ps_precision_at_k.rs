@@ -3,56 +3,40 @@
 use crate::kernel::RankedRow;
 use crate::metrics::ndcg::with_ideal_ranking;
 use crate::metrics::{propensity_top_k_metric, top_k_sum};
-use crate::row::metric::RowOptions;
 
-/// Propensity-scored precision@k (Jain, Prabhu & Varma 2016): precision@k in which each hit
-/// counts its label's inverse propensity `1/p_l` (see [`PropensityModel`](crate::PropensityModel)),
-/// so that finding rare labels counts more.
-///
-/// ```text
-/// PSP@k = (1/k) Σ_{l ∈ top k} y_l / p_l                       (the paper's definition)
-/// ```
-///
-/// Labels are 0 or 1 by default. Ties at the `k` boundary count as in
-/// [`PrecisionAtK`](crate::PrecisionAtK), with each label weighted by `1/p_l`: `Average` and
-/// `Expected` count a straddling group's weighted hits times (k − o)/m; `Optimistic` and
-/// `Pessimistic` order a group by `y_l/p_l`, so that they are the best and worst orderings.
-///
-/// **Normalisation.** Papers and pyxclib (`psprecision`) report PSP@k divided by the best
-/// PSP@k any ranking achieves, as a ratio of means over the rows:
-/// `mean_i PSP@k(i) / mean_i best_i`, where `best_i` puts the row's relevant labels with the
-/// largest `1/p_l` first. [`normalised`](Self::normalised) computes that ratio;
-/// [`best_achievable`](Self::best_achievable) gives the denominator's per-row values. A row
-/// without a relevant label scores 0 and counts in both means, as in pyxclib.
-///
-/// # Example
-/// ```
-/// use rankmetrics::{PsPrecisionAtK, RankingMetric, TiePolicy};
-/// let inverse_propensities = vec![1.0, 4.0, 2.0];
-/// let psp = PsPrecisionAtK::new(TiePolicy::Max, 1, inverse_propensities).unwrap();
-/// let (y, s) = ([[1, 1, 0]], [[0.9, 0.1, 0.5]]);
-/// assert_eq!(psp.evaluate(&y, &s, None).unwrap(), 1.0); // label 0 at the top
-/// assert_eq!(psp.normalised(&y, &s, None).unwrap(), 0.25); // label 1 would give 4
-/// ```
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[doc(alias("psp@k", "PSP@k"))]
-pub struct PsPrecisionAtK {
-    options: RowOptions,
-    #[cfg_attr(feature = "serde", serde(deserialize_with = "super::checked::top_k"))]
-    k: usize,
-    #[cfg_attr(
-        feature = "serde",
-        serde(
-            serialize_with = "crate::state_format::vec_f64_bits::serialize",
-            deserialize_with = "super::checked::inverse_propensities"
-        )
-    )]
-    inverse_propensities: Vec<f64>,
-    best: bool,
+propensity_top_k_metric! {
+    /// Propensity-scored precision@k (Jain, Prabhu & Varma 2016): precision@k in which each hit
+    /// counts its label's inverse propensity `1/p_l` (see [`PropensityModel`](crate::PropensityModel)),
+    /// so that finding rare labels counts more.
+    ///
+    /// ```text
+    /// PSP@k = (1/k) Σ_{l ∈ top k} y_l / p_l                       (the paper's definition)
+    /// ```
+    ///
+    /// Labels are 0 or 1 by default. Ties at the `k` boundary count as in
+    /// [`PrecisionAtK`](crate::PrecisionAtK), with each label weighted by `1/p_l`: `Average` and
+    /// `Expected` count a straddling group's weighted hits times (k − o)/m; `Optimistic` and
+    /// `Pessimistic` order a group by `y_l/p_l`, so that they are the best and worst orderings.
+    ///
+    /// **Normalisation.** Papers and pyxclib (`psprecision`) report PSP@k divided by the best
+    /// PSP@k any ranking achieves, as a ratio of means over the rows:
+    /// `mean_i PSP@k(i) / mean_i best_i`, where `best_i` puts the row's relevant labels with the
+    /// largest `1/p_l` first. [`normalised`](Self::normalised) computes that ratio;
+    /// [`best_achievable`](Self::best_achievable) gives the denominator's per-row values. A row
+    /// without a relevant label scores 0 and counts in both means, as in pyxclib.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{PsPrecisionAtK, RankingMetric, TiePolicy};
+    /// let inverse_propensities = vec![1.0, 4.0, 2.0];
+    /// let psp = PsPrecisionAtK::new(TiePolicy::Max, 1, inverse_propensities).unwrap();
+    /// let (y, s) = ([[1, 1, 0]], [[0.9, 0.1, 0.5]]);
+    /// assert_eq!(psp.evaluate(&y, &s, None).unwrap(), 1.0); // label 0 at the top
+    /// assert_eq!(psp.normalised(&y, &s, None).unwrap(), 0.25); // label 1 would give 4
+    /// ```
+    #[doc(alias("psp@k", "PSP@k"))]
+    PsPrecisionAtK, "PSP@k", "psprecision"
 }
-
-propensity_top_k_metric!(PsPrecisionAtK, "PSP@k", "psprecision");
 
 impl PsPrecisionAtK {
     /// The metric on one ranked row.

@@ -118,6 +118,16 @@ pub(super) struct PooledSums {
     pub(super) medians: Option<ClassMedians>,
 }
 
+impl PooledSums {
+    /// The sums of a pool without cells: one empty piece, with no value to read the medians.
+    fn without_cells(sums: Vec<PieceSums>) -> Self {
+        PooledSums {
+            sums,
+            medians: None,
+        }
+    }
+}
+
 /// The scratch that ranks one piece at a time: the kernel's, and the piece's scores (when
 /// gathered from several segments), gains and weights.
 pub(super) struct PieceRanker<T> {
@@ -247,11 +257,7 @@ where
     let plans = PieceRankings::new(lanes, items, weights.is_some());
     let mut sums = first_sums(lanes, items, weights.is_some());
     let Some(zero) = any_label(y_true, total)? else {
-        // No cells: the pool is one empty piece, with no value to read the medians.
-        return Ok(PooledSums {
-            sums,
-            medians: None,
-        });
+        return Ok(PooledSums::without_cells(sums));
     };
     if reads_relevant(lanes, &sums) {
         let relevant = count_relevant(y_true, 0..n)?;

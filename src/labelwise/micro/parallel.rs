@@ -94,10 +94,7 @@ where
     let (pieces, total, split_groups) = cut_pieces(&mut ends);
     let mut sums = first_sums(lanes, items, weights.is_some());
     let Some(zero) = any_label(y_true, total)? else {
-        return Ok(PooledSums {
-            sums,
-            medians: None,
-        });
+        return Ok(PooledSums::without_cells(sums));
     };
     if reads_relevant(lanes, &sums) {
         let counts: Vec<_> = row_ranges
