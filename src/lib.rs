@@ -43,13 +43,12 @@
 #![deny(missing_debug_implementations)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-mod accumulator;
 mod convention;
 mod dyn_metric;
 mod error;
 mod kernel;
 mod labelwise;
-mod many;
+mod labelwise_accumulator;
 mod matrix;
 mod memory;
 mod metric;
@@ -59,6 +58,7 @@ mod propensity;
 mod radix;
 mod row;
 mod score;
+mod shared_pass;
 mod sparse;
 mod state_format;
 mod sum;
@@ -72,7 +72,6 @@ pub mod compat;
 #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
 pub mod parallel;
 
-pub use accumulator::LabelwiseAccumulator;
 pub use compat::{mldr, mulan, registry, sklearn, torchmetrics};
 pub use dyn_metric::DynRankingMetric;
 pub use error::{
@@ -83,6 +82,7 @@ pub use kernel::{set_kernel_path, KernelPath};
 pub use kernel::{Block, RankedRow, Ranker, Ranking, RelevantEnd};
 pub use labelwise::{set_micro_pool_cells, LabelRunsAccumulator};
 pub use labelwise::{Average, LabelwiseOptions, Mean, Undefined};
+pub use labelwise_accumulator::LabelwiseAccumulator;
 pub use matrix::{LabelMatrix, Matrix, RowMajor, ScoreMatrix};
 pub use metric::RankingMetric;
 // Every metric type that metrics/mod.rs makes public, so a new metric needs no line here.

@@ -229,17 +229,36 @@ fn modules() -> BTreeSet<String> {
     modules
 }
 
-/// What lib.rs re-exports: each name, with the top-level module it comes from.
+/// What lib.rs re-exports: each name, with the top-level module it comes from. A glob
+/// (`pub use metrics::*`) re-exports the names that module's own `pub use`s export.
 fn reexports(modules: &BTreeSet<String>) -> BTreeMap<String, String> {
-    let code = code_only(&read(&root().join("src/lib.rs")));
     let mut names = BTreeMap::new();
+    for (module, name) in pub_uses(&read(&root().join("src/lib.rs"))) {
+        assert!(
+            modules.contains(&module),
+            "lib.rs re-exports from `{module}`, which is not a module of src/"
+        );
+        if name == "*" {
+            let folder = root().join("src").join(&module).join("mod.rs");
+            let file = root().join("src").join(format!("{module}.rs"));
+            let own = read(if folder.exists() { &folder } else { &file });
+            for (_, name) in pub_uses(&own).into_iter().filter(|(_, n)| n != "*") {
+                names.insert(name, module.clone());
+            }
+        } else {
+            names.insert(name, module);
+        }
+    }
+    names
+}
+
+/// The names a file's `pub use` statements export, each with the first segment of its path.
+fn pub_uses(source: &str) -> Vec<(String, String)> {
+    let code = code_only(source);
+    let mut names = Vec::new();
     for statement in code.split("pub use ").skip(1) {
         let path = &statement[..statement.find(';').expect("a `pub use` ends with `;`")];
         let module = leading_ident(path);
-        assert!(
-            modules.contains(module),
-            "lib.rs re-exports from `{module}`, which is not a module of src/"
-        );
         let brace = path.find('{');
         let elements = match brace {
             Some(b) => group_elements(&path[b..]).0,
@@ -248,7 +267,7 @@ fn reexports(modules: &BTreeSet<String>) -> BTreeMap<String, String> {
         for element in elements.iter().map(|e| e.trim()).filter(|e| !e.is_empty()) {
             // The name a path or a `path as name` exports.
             let name = element.rsplit([':', ' ']).next().unwrap_or(element);
-            names.insert(name.to_string(), module.to_string());
+            names.push((module.to_string(), name.to_string()));
         }
     }
     names

@@ -452,10 +452,13 @@ fn conventions_help() -> String {
                     .iter()
                     .map(|(k, v)| format!(" {k}={v}"))
                     .collect(),
-                Err(_) => entry
-                    .params
-                    .iter()
-                    .map(|p| format!(" {}={}", p.key, p.default.unwrap_or("REQUIRED")))
+                // The tie policy first, as a preset echoes it.
+                Err(_) => (entry.default_ties.iter())
+                    .map(|t| format!(" ties={}", t.name()))
+                    .chain(
+                        (entry.params.iter())
+                            .map(|p| format!(" {}={}", p.key, p.default.unwrap_or("REQUIRED"))),
+                    )
                     .collect::<String>(),
             };
             let _ = writeln!(help, "    {name:<w$}{defaults}", w = width.unwrap_or(0));

@@ -6,7 +6,7 @@ mod compare;
 mod errors;
 mod input;
 mod metric;
-mod pool;
+mod micro_cells;
 mod state;
 mod threads;
 
@@ -24,6 +24,6 @@ fn _rankmetrics(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(metric::metric_names, m)?)?;
     m.add_function(wrap_pyfunction!(metric::param_keys, m)?)?;
     m.add_function(wrap_pyfunction!(metric::inverse_propensities, m)?)?;
-    m.add_function(wrap_pyfunction!(pool::set_micro_pool_cells, m)?)?;
+    m.add_function(wrap_pyfunction!(micro_cells::set_micro_pool_cells, m)?)?;
     Ok(())
 }

@@ -51,6 +51,7 @@ pub(crate) use builders::labelwise_builders;
 pub(crate) use micro::fold as piece_sums;
 pub use micro::windows::set_micro_pool_cells;
 pub use runs::accumulator::LabelRunsAccumulator;
+pub(crate) use runs::runs_limit;
 pub(crate) use vector::Vector;
 pub(crate) use vector_metric::VectorMetric;
 

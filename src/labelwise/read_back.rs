@@ -2,7 +2,7 @@
 //! against the label domain of the metric it holds, which this layer knows.
 
 use super::VectorMetric;
-use crate::accumulator::wire;
+use crate::labelwise_accumulator::wire;
 use crate::state_format::checked;
 use crate::LabelwiseAccumulator;
 

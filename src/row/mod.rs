@@ -19,9 +19,10 @@
 //! accumulator sits beside it. `row/` imports the kernel, the matrices, the checks of
 //! `validate` and the sums, never the metrics or the modules above; `metric.rs` (the
 //! [`RankingMetric`](crate::RankingMetric) every metric implements, given to row-wise metrics
-//! by a blanket impl), `accumulator.rs` (the label-wise accumulator), the public `parallel`
-//! and the many-metric driver are built on it. The public paths (`rankmetrics::RowMetric`,
-//! `rankmetrics::RowAccumulator`, ...) are the crate root's re-exports and do not change.
+//! by a blanket impl), `labelwise_accumulator.rs`, the public `parallel` and `shared_pass.rs`
+//! (many row-wise metrics in one pass) are built on it. The public paths
+//! (`rankmetrics::RowMetric`, `rankmetrics::RowAccumulator`, ...) are the crate root's
+//! re-exports and do not change.
 //!
 //! [`RowMetric`]: metric::RowMetric
 //! [`RowOptions`]: metric::RowOptions

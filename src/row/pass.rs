@@ -136,7 +136,7 @@ impl RowScratch {
 
 /// How a metric's rows are ranked, from what its formula reads: the whole ranking, the top k,
 /// or (through the counting paths) only some of the blocks holding a relevant label. Every
-/// driver of rows (`RowScratch::each_row`, `many::evaluate_rows`) ranks through this, so a
+/// driver of rows (`RowScratch::each_row`, `shared_pass::evaluate_rows`) ranks through this, so a
 /// metric's values are bitwise the same whichever drives it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum RowReach {

@@ -5,11 +5,11 @@ use core::ops::Range;
 
 use super::plan::{AnyLabelwise, AnyRow, Plan, ScoreView};
 use super::Preset;
-use crate::accumulator::LabelwiseAccumulator;
 use crate::compat::torchmetrics::{Float32Scores, Logits};
 use crate::error::Error;
 use crate::error::Incompatibility;
 use crate::labelwise::LabelRunsAccumulator;
+use crate::labelwise_accumulator::LabelwiseAccumulator;
 use crate::matrix::{LabelMatrix, ScoreMatrix};
 use crate::row::accumulator::RowAccumulator;
 use crate::score::Score;

@@ -102,7 +102,7 @@ pub fn evaluate_all<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Size
     presets: &[Preset], y_true: &Y, y_score: &S, sample_weight: Option<&[f64]>,
 ) -> Vec<Result<f64, Error>> {
     let mut results = row_presets!(
-        crate::many::evaluate_rows,
+        crate::shared_pass::evaluate_rows,
         presets,
         y_true,
         y_score,
@@ -143,7 +143,7 @@ where
     let (mut results, labelwise) = rayon::join(
         || {
             row_presets!(
-                crate::many::evaluate_rows_parallel,
+                crate::shared_pass::evaluate_rows_parallel,
                 presets,
                 y_true,
                 y_score,

@@ -36,7 +36,8 @@ mod table;
 mod tie_analysis;
 
 use crate::compat::torchmetrics::{evaluate_on_logits, Float32Scores, Logits};
-use crate::error::Error;
+use crate::error::{Error, RunsLimit};
+use crate::labelwise::runs_limit;
 use crate::matrix::{LabelMatrix, ScoreMatrix};
 use crate::metric::RankingMetric;
 use crate::row::metric::RowMetric;
@@ -146,6 +147,31 @@ impl Preset {
     /// ```
     pub fn is_row_wise(&self) -> bool {
         !matches!(self.plan, Plan::Labelwise(_))
+    }
+
+    /// Why a runs state ([`runs_accumulator_starting_at`](Self::runs_accumulator_starting_at))
+    /// cannot give this preset's value exactly, for batches with sample weights (`weighted`) or
+    /// without; `None` where it gives the one-shot value bitwise. Row-wise presets keep sums
+    /// and counts, exact either way; a label-wise preset's runs are exact unless its tie policy
+    /// orders ties by position, it averages per sample, it reads the scores (pROC's automatic
+    /// direction) or its tie grouping groups no tie, and never with sample weights.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::registry::{Convention, Preset};
+    /// use rankmetrics::{RunsLimit, TiePolicy};
+    /// let auc = |t| Preset::lookup(Convention::Rankmetrics, "roc_auc", Preset::NO_PARAMS, t);
+    /// assert_eq!(auc(None).unwrap().runs_limit(false), None);
+    /// assert_eq!(auc(None).unwrap().runs_limit(true), Some(RunsLimit::SampleWeights));
+    /// let first = auc(Some(TiePolicy::First)).unwrap();
+    /// assert_eq!(first.runs_limit(false), Some(RunsLimit::OrderPolicy(TiePolicy::First)));
+    /// ```
+    pub fn runs_limit(&self, weighted: bool) -> Option<RunsLimit> {
+        match &self.plan {
+            Plan::Labelwise(_) if weighted => Some(RunsLimit::SampleWeights),
+            Plan::Labelwise(m) => runs_limit(m),
+            _ => None,
+        }
     }
 
     /// Evaluates the preset. Weights are applied even where the toolkit has none (a weighted

@@ -172,7 +172,7 @@ impl Bucketing {
 #[derive(Debug, Clone)]
 pub(in crate::labelwise) struct Piece {
     pub(in crate::labelwise) cells: Range<usize>,
-    #[cfg_attr(not(feature = "rayon"), allow(dead_code))] // used on a rayon pool only
+    #[cfg_attr(not(feature = "rayon"), allow(dead_code))] // used on rayon's threads only
     pub(in crate::labelwise) buckets: Range<usize>,
 }
 

@@ -4,7 +4,7 @@
 //! * `buckets.rs`: the cells bucketed by the leading bits of their keys and cut into pieces.
 //! * `windows.rs`: the runs of pieces held at once, and the limit on the cells held.
 //! * `fold.rs`: what a metric keeps of the pieces added so far, and what one piece adds.
-//! * `parallel.rs` (feature `rayon`): the pieces on the threads of a rayon pool.
+//! * `parallel.rs` (feature `rayon`): the pieces on rayon's threads.
 //! * this file: the pooled vector read whole, and the serial driver of the pieces.
 
 pub(in crate::labelwise) mod buckets;

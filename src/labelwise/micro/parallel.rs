@@ -1,4 +1,4 @@
-//! [`micro_in_pieces`] on the threads of the current rayon pool (feature `rayon`), bitwise the
+//! [`micro_in_pieces`] on the threads of rayon's current thread pool (feature `rayon`), bitwise the
 //! same for any number of threads: the passes over the cells and the ranking of the pieces
 //! are shared out, and each piece's sums are added in piece order on the calling thread.
 

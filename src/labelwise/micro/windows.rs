@@ -39,7 +39,7 @@ pub(in crate::labelwise) static TEST_WINDOW_CELLS: AtomicUsize = AtomicUsize::ne
 /// labels once more first, to count the relevant cells). Values are the same bits
 /// whatever the limit. pROC's automatic direction (mldr's micro AUC) reads the class medians
 /// after the last piece: the windows holding them are placed again, up to four more passes.
-/// On a rayon pool each range of rows places its cells of a window in a pool of its own, sized
+/// On rayon's threads each range of rows places its cells of a window in a pool of its own, sized
 /// for its largest share of a window: together up to the number of ranges times the limit
 /// (when the ranges' scores differ, rows sorted by score), about the limit when they are alike.
 /// The setting holds for the whole process and every thread.

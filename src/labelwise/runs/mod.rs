@@ -273,12 +273,14 @@ impl serde::Serialize for RunLevels {
 
 /// Whether runs can give `metric`'s value exactly ([`Error::NotExactInRuns`] if not).
 pub(crate) fn check_runs<M: VectorMetric>(metric: &M) -> Result<(), Error> {
+    runs_limit(metric).map_or(Ok(()), |limit| Err(Error::NotExactInRuns(limit)))
+}
+
+/// Why runs cannot give `metric`'s value exactly (unweighted), if they cannot.
+pub(crate) fn runs_limit<M: VectorMetric>(metric: &M) -> Option<RunsLimit> {
     // Two labels: a one-column input's binary reading does not decide.
     let lanes = new_lanes(core::slice::from_ref(metric), 2, false);
-    match lanes.first().and_then(refusal) {
-        Some(limit) => Err(Error::NotExactInRuns(limit)),
-        None => Ok(()),
-    }
+    lanes.first().and_then(refusal)
 }
 
 /// Why `lane`'s metric cannot be valued from runs, if it cannot (the state takes no sample
