@@ -22,8 +22,8 @@ pub enum Convention {
     Rankmetrics,
     /// scikit-learn 1.9.
     Sklearn,
-    /// torchmetrics 1.9, on float32 or float64 predictions (the score type, or the `dtype`
-    /// parameter, decides).
+    /// torchmetrics 1.9, on float32, float64, float16 or bfloat16 predictions (the score type,
+    /// or the `dtype` parameter, decides).
     Torchmetrics,
     /// mldr 0.4.2.
     Mldr,

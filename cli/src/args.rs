@@ -502,9 +502,10 @@ Parameter values:
                              item)
   inv_propensities           one inverse propensity per label, comma-separated, or @FILE: a
                              file of them separated by commas, spaces or newlines
-  dtype                      float32 | float64: torchmetrics' preds dtype (its sigmoid and ties
-                             follow it) [default: the scores file's: float32 for an <f4 .npy
-                             file, float64 for text and other .npy files]
+  dtype                      float32 | float64 | float16 | bfloat16: torchmetrics' preds dtype
+                             (the scores are cast to it; its sigmoid and ties follow it)
+                             [default: the scores file's: float32 for an <f4 .npy file,
+                             float64 for text and other .npy files]
 
 Examples:
   rankmetrics eval

@@ -2062,6 +2062,12 @@ fn an_f8_file_is_float64_preds_and_an_f4_file_float32() {
     for file in &files {
         assert_eq!(coverage(file, &["--param", "dtype=float32"]), f32_preds);
         assert_eq!(coverage(file, &["--param", "dtype=float64"]), f64_preds);
+        // Half types saturate both too (torchmetrics 1.9 on float16 and bfloat16 tensors).
+        for half in ["float16", "bfloat16"] {
+            let param = format!("dtype={half}");
+            let half_preds = (Value::from(half), Value::from(2.0));
+            assert_eq!(coverage(file, &["--param", &param]), half_preds);
+        }
     }
     // Where golden-torchmetrics.json (float64 preds) and golden-torchmetrics-f32.json differ
     // by more than torch's tie order, an f8 file gives the former, an f4 file the latter.

@@ -18,12 +18,12 @@ the same way.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Optional, Tuple
 
 import numpy as np
 
 from . import _core, _input
-from .exceptions import ParameterError
+from .exceptions import ParameterError, RankmetricsError
 
 __all__ = [
     "multilabel_coverage_error",
@@ -31,6 +31,45 @@ __all__ = [
     "multilabel_ranking_loss",
     "retrieval_normalized_dcg",
 ]
+
+
+def _untracked(x: Any) -> Tuple[Any, Optional[str]]:
+    """``x`` as numpy can read it, and torch's dtype name where numpy has no such dtype.
+
+    A torch tensor (recognised by its methods; torch is not imported) is detached from
+    autograd and brought to the CPU, as a model's output needs before numpy reads it; a
+    bfloat16 tensor, which numpy lacks, is widened to float32 (exactly) and named
+    ``"bfloat16"``.
+    """
+    detach, cpu = getattr(x, "detach", None), getattr(x, "cpu", None)
+    if callable(detach) and callable(cpu) and hasattr(x, "dtype"):
+        x = x.detach().cpu()
+        if str(x.dtype) == "torch.bfloat16":
+            return x.float(), "bfloat16"
+    return x, None
+
+
+def _preds(preds: Any) -> Tuple[np.ndarray, str]:
+    """``preds`` as a numpy array, and the torch dtype torchmetrics computes its sigmoid in.
+
+    Integer and boolean preds are refused, as torchmetrics refuses them.
+    """
+    preds, dtype = _untracked(preds)
+    shown = str(getattr(preds, "dtype", ""))
+    s = _input.as_array(preds, "preds")
+    if dtype is None:
+        names = {np.dtype(np.float16): "float16", np.dtype(np.float32): "float32", np.dtype(np.float64): "float64"}
+        dtype = names.get(s.dtype.newbyteorder("="))
+    if dtype is None:
+        if s.dtype.kind in "biu":
+            raise RankmetricsError(
+                "Expected preds tensor to be floating point, but received input with dtype "
+                f"{shown if shown.startswith('torch.') else s.dtype}",
+                "Input",
+                {"input": "preds"},
+            )
+        dtype = "float64"
+    return s, dtype
 
 
 def _multilabel(
@@ -44,8 +83,9 @@ def _multilabel(
 ) -> float:
     if ignore_index is not None:
         raise NotImplementedError("ignore_index is not reproduced by rankmetrics")
+    preds, dtype = _preds(preds)
     s = _input.scores(preds, "preds")
-    y = _input.labels(target, "target")
+    y = _input.labels(_untracked(target)[0], "target")
     if not isinstance(num_labels, int) or num_labels < 2:
         raise ParameterError(
             f"Expected argument `num_labels` to be an integer larger than 1, but got {num_labels}",
@@ -59,8 +99,15 @@ def _multilabel(
             "InvalidParam",
             {"parameter": "num_labels", "value": num_labels},
         )
-    m = _core.lookup("torchmetrics", metric, ties, {})
+    m = _core.lookup("torchmetrics", metric, ties, {"dtype": dtype})
+    if s.shape[0] == 0 and y.shape == s.shape and metric in _NO_ROWS:
+        # torchmetrics on 0 rows: LRAP 0/0, the ranking loss its "(0.0, 1)"; coverage raises
+        # (the minimum of an empty tensor), as the crate does for every metric.
+        return _NO_ROWS[metric]
     return _core.run(m, y, s, None, threads)
+
+
+_NO_ROWS = {"multilabel_ranking_average_precision": float("nan"), "multilabel_ranking_loss": 0.0}
 
 
 def multilabel_coverage_error(
@@ -148,13 +195,15 @@ def multilabel_ranking_loss(
 def retrieval_normalized_dcg(
     preds: Any, target: Any, top_k: Optional[int] = None, *, ties: Optional[str] = None, threads: Optional[int] = None
 ) -> float:
-    """``torchmetrics.functional.retrieval_normalized_dcg`` for one query (1-D inputs), or
-    its mean over queries (2-D inputs, one query per row).
+    """``torchmetrics.functional.retrieval_normalized_dcg``: the NDCG of one query, the
+    documents being every element of ``preds`` (flattened in row-major order, as torchmetrics
+    flattens a tensor of any shape). For one query per row, use :func:`rankmetrics.evaluate`
+    with ``"retrieval_normalized_dcg"`` under ``"torchmetrics"``.
 
     Parameters
     ----------
-    preds : array-like of shape (n_documents,) or (n_queries, n_documents)
-        Scores.
+    preds : array-like of any shape
+        Scores (floating point; cast to float32, as torchmetrics does).
     target : array-like of the same shape
         Gains.
     top_k : int, default=None
@@ -168,9 +217,25 @@ def retrieval_normalized_dcg(
     >>> from rankmetrics.torchmetrics import retrieval_normalized_dcg
     >>> retrieval_normalized_dcg([0.1, 0.2, 0.3, 4.0, 70.0], [10, 0, 0, 1, 5])
     0.695...
+    >>> retrieval_normalized_dcg([[0.9, 0.1], [0.1, 0.9]], [[1, 0], [1, 0]])  # one query of 4
+    0.785...
     """
-    s, y = np.asarray(preds), np.asarray(target)
-    if s.ndim == 1:
-        s, y = s.reshape(1, -1), y.reshape(1, -1)
+    preds, _ = _untracked(preds)
+    target, _ = _untracked(target)
+    s, y = _input.as_array(preds, "preds"), _input.as_array(target, "target")
+    if s.shape != y.shape:
+        raise RankmetricsError("`preds` and `target` must be of the same shape", "ShapeMismatch", {"input": "target"})
+    if s.ndim == 0 or s.size == 0:
+        raise RankmetricsError(
+            "`preds` and `target` must be non-empty and non-scalar tensors", "Input", {"input": "preds"}
+        )
+    if s.dtype.kind not in "f":
+        raise RankmetricsError("`preds` must be a tensor of floats", "Input", {"input": "preds"})
+    if y.dtype.kind not in "bf" and y.dtype.newbyteorder("=") not in (np.dtype(np.int64), np.dtype(np.int32)):
+        raise RankmetricsError(
+            "`target` must be a tensor of booleans, integers or floats", "Input", {"input": "target"}
+        )
+    if isinstance(top_k, bool):  # torchmetrics' check takes a bool as the int it is
+        top_k = int(top_k)
     m = _core.lookup("torchmetrics", "retrieval_normalized_dcg", ties, {"top_k": top_k})
-    return _core.run(m, y, s, None, threads)
+    return _core.run(m, y.reshape(1, -1), s.reshape(1, -1), None, threads)

@@ -94,7 +94,9 @@ def _named(
         return lambda: getattr(sklearn, metric)(y, s, sample_weight=w, **params)
     if toolkit == "torchmetrics":
         if metric == "retrieval_normalized_dcg":
-            return lambda: torchmetrics.retrieval_normalized_dcg(s, y, **params)
+            # The records are RetrievalNormalizedDCG's, one query per row; the functional
+            # flattens its inputs into one query, so it gives the one-row records only.
+            return lambda: rankmetrics.evaluate(y, s, convention="torchmetrics", metric=metric, **params)
         return lambda: getattr(torchmetrics, metric)(s, y, num_labels=s.shape[1], **params)
     if toolkit == "mldr":
         p = dict(params)

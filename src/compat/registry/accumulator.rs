@@ -54,7 +54,7 @@ fn checked_streaming<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Streaming
     use crate::state_format::{checked, invalid};
     let state = <Streaming as serde::Deserialize>::deserialize(d)?;
     if let Streaming::Row { acc, view, sigmoid } = &state {
-        let logits = matches!(view, ScoreView::Logits | ScoreView::Float32Logits);
+        let logits = matches!(view, ScoreView::Logits(_));
         if sigmoid.is_some() != (logits && !acc.rows().is_empty()) {
             let expected = "a decision once rows were seen through a logit view, none else";
             return checked::<D, _>(Err(invalid(
@@ -147,12 +147,11 @@ macro_rules! feed_batch {
         match &mut $acc.state {
             Streaming::Row {
                 acc,
-                view: view @ (ScoreView::Logits | ScoreView::Float32Logits),
+                view: ScoreView::Logits(dtype),
                 sigmoid,
             } if $y_score.nrows() > 0 => {
                 crate::validate::check_shapes($y_true, $y_score, 1)?;
-                let float32 = *view == ScoreView::Float32Logits;
-                let logits = Logits::with_float32($y_score, float32)?;
+                let logits = Logits::with_dtype($y_score, *dtype)?;
                 let applies = logits.applies_sigmoid();
                 agree_on_sigmoid(*sigmoid, Some(applies))?;
                 acc.$update($y_true, &logits, $weights)?;
@@ -162,7 +161,7 @@ macro_rules! feed_batch {
             // An empty batch is a no-op, with or without the logit view.
             Streaming::Row {
                 acc,
-                view: ScoreView::AsIs | ScoreView::Logits | ScoreView::Float32Logits,
+                view: ScoreView::AsIs | ScoreView::Logits(_),
                 ..
             } => acc.$update($y_true, $y_score, $weights),
             Streaming::Row {
@@ -192,14 +191,9 @@ impl PresetAccumulator {
         let state = match plan {
             Plan::Row { metric, logits } => row(
                 metric.clone(),
-                if *logits {
-                    ScoreView::Logits
-                } else {
-                    ScoreView::AsIs
-                },
+                logits.map_or(ScoreView::AsIs, ScoreView::Logits),
             ),
             Plan::Float32Row { metric } => row(metric.clone(), ScoreView::Float32),
-            Plan::Float32Logits { metric } => row(metric.clone(), ScoreView::Float32Logits),
             Plan::Labelwise(m) => {
                 Streaming::Labelwise(LabelwiseAccumulator::new(*m, m.label_domain(), first_row))
             }

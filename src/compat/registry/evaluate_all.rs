@@ -3,7 +3,7 @@
 
 use super::plan::{AnyLabelwise, Plan, ScoreView};
 use super::Preset;
-use crate::compat::torchmetrics::{Float32Scores, Logits};
+use crate::compat::torchmetrics::{Float32Scores, Logits, PredsDtype};
 use crate::error::Error;
 use crate::matrix::{LabelMatrix, ScoreMatrix};
 use crate::row::metric::RowMetric;
@@ -16,34 +16,23 @@ macro_rules! row_presets {
         let (presets, y_true, y_score, sample_weight) = ($presets, $y_true, $y_score, $weights);
         let mut results: Vec<Option<Result<f64, Error>>> = vec![None; presets.len()];
         // Row-wise presets, grouped by how they see the scores: one pass over the rows a group.
-        for view in [
-            ScoreView::AsIs,
-            ScoreView::Logits,
-            ScoreView::Float32,
-            ScoreView::Float32Logits,
-        ] {
+        let views = [ScoreView::AsIs, ScoreView::Float32]
+            .into_iter()
+            .chain(PredsDtype::ALL.map(ScoreView::Logits));
+        for view in views {
             let (indices, metrics): (Vec<usize>, Vec<&(dyn RowMetric + Sync)>) = presets
                 .iter()
                 .enumerate()
                 .filter_map(|(k, p)| match (&p.plan, view) {
-                    (
-                        Plan::Row {
-                            metric,
-                            logits: false,
-                        },
-                        ScoreView::AsIs,
-                    )
-                    | (
-                        Plan::Row {
-                            metric,
-                            logits: true,
-                        },
-                        ScoreView::Logits,
-                    )
-                    | (Plan::Float32Row { metric }, ScoreView::Float32)
-                    | (Plan::Float32Logits { metric }, ScoreView::Float32Logits)
-                        // The shared pass does not scale gains: propensity-scored metrics
-                        // are evaluated on their own.
+                    (Plan::Row { metric, logits }, _)
+                        if logits.map_or(ScoreView::AsIs, ScoreView::Logits) == view
+                            // The shared pass does not scale gains: propensity-scored
+                            // metrics are evaluated on their own.
+                            && metric.gain_weights().is_none() =>
+                    {
+                        Some((k, metric as &(dyn RowMetric + Sync)))
+                    }
+                    (Plan::Float32Row { metric }, ScoreView::Float32)
                         if metric.gain_weights().is_none() =>
                     {
                         Some((k, metric as &(dyn RowMetric + Sync)))
@@ -62,10 +51,10 @@ macro_rules! row_presets {
                     &Float32Scores::new(y_score),
                     sample_weight,
                 ),
-                ScoreView::Logits | ScoreView::Float32Logits => {
-                    match crate::validate::check_shapes(y_true, y_score, 1).and_then(|_| {
-                        Logits::with_float32(y_score, view == ScoreView::Float32Logits)
-                    }) {
+                ScoreView::Logits(dtype) => {
+                    match crate::validate::check_shapes(y_true, y_score, 1)
+                        .and_then(|_| Logits::with_dtype(y_score, dtype))
+                    {
                         Ok(logits) => $evaluate_rows(&metrics, y_true, &logits, sample_weight),
                         Err(e) => vec![Err(e); metrics.len()],
                     }

@@ -39,7 +39,7 @@ fn preset_of(name: &'static str, metric: AnyRow, own: Vec<(&'static str, String)
     }
     let plan = Plan::Row {
         metric,
-        logits: false,
+        logits: None,
     };
     let ties = Some(options.ranking.ties);
     match Preset::lookup(Convention::Rankmetrics, name, &params, ties) {

@@ -8,6 +8,7 @@ use super::params::{
 };
 use super::plan::{each_row, AnyLabelwise, AnyRow, Plan};
 use super::Preset;
+use crate::compat::torchmetrics::PredsDtype;
 use crate::compat::{mldr, sklearn};
 use crate::convention::Convention;
 use crate::error::{LabelDomain, LookupError};
@@ -230,25 +231,19 @@ pub(super) fn sklearn_averaged(
     Ok(Plan::Labelwise(metric(parsed)))
 }
 
-/// torchmetrics' ranking metrics: sigmoid on logits, on float32 or float64 preds.
+/// torchmetrics' ranking metrics: sigmoid on logits, in the preds' dtype (`dtype`).
 pub(super) fn torchmetrics_logits(ctx: &mut Ctx<'_>, metric: AnyRow) -> Result<Plan, LookupError> {
-    // Absent: the score type decides (`f32` scores are float32 preds).
-    let mut float32 = false;
-    if let Some(dtype) = ctx.get("dtype") {
-        float32 = match dtype {
-            "float32" => true,
-            "float64" => false,
-            v => return Err(invalid("dtype", v, "float32 or float64")),
-        };
-        ctx.echo.push(("dtype", ParamValue::Str(dtype.into())));
+    // Absent: the score type decides (`f32` scores are float32 preds, `f64` float64).
+    let mut dtype = PredsDtype::Float64;
+    if let Some(name) = ctx.get("dtype") {
+        dtype = name
+            .parse()
+            .map_err(|_| invalid("dtype", name, "float32, float64, float16 or bfloat16"))?;
+        ctx.echo.push(("dtype", ParamValue::Str(name.into())));
     }
-    Ok(if float32 {
-        Plan::Float32Logits { metric }
-    } else {
-        Plan::Row {
-            metric,
-            logits: true,
-        }
+    Ok(Plan::Row {
+        metric,
+        logits: Some(dtype),
     })
 }
 

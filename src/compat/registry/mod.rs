@@ -192,17 +192,14 @@ impl Preset {
         match &self.plan {
             Plan::Row {
                 metric,
-                logits: true,
-            } => evaluate_on_logits(metric, y_score, y_true, sample_weight, false),
-            Plan::Float32Logits { metric } => {
-                evaluate_on_logits(metric, y_score, y_true, sample_weight, true)
-            }
+                logits: Some(dtype),
+            } => evaluate_on_logits(metric, y_score, y_true, sample_weight, *dtype),
             Plan::Float32Row { metric } => {
                 metric.evaluate(y_true, &Float32Scores::new(y_score), sample_weight)
             }
             Plan::Row {
                 metric,
-                logits: false,
+                logits: None,
             } => metric.evaluate(y_true, y_score, sample_weight),
             Plan::Labelwise(metric) => metric.evaluate(y_true, y_score, sample_weight),
         }
@@ -247,19 +244,15 @@ impl Preset {
         match &self.plan {
             Plan::Row {
                 metric,
-                logits: true,
+                logits: Some(dtype),
             } => {
                 crate::validate::check_shapes(y_true, y_score, 1)?;
-                metric.per_sample(y_true, &Logits::new(y_score)?)
-            }
-            Plan::Float32Logits { metric } => {
-                crate::validate::check_shapes(y_true, y_score, 1)?;
-                metric.per_sample(y_true, &Logits::float32(y_score)?)
+                metric.per_sample(y_true, &Logits::with_dtype(y_score, *dtype)?)
             }
             Plan::Float32Row { metric } => metric.per_sample(y_true, &Float32Scores::new(y_score)),
             Plan::Row {
                 metric,
-                logits: false,
+                logits: None,
             } => metric.per_sample(y_true, y_score),
             Plan::Labelwise(_) => Err(Error::NotRowWise),
         }
@@ -292,7 +285,7 @@ impl Preset {
         match &self.plan {
             Plan::Row {
                 metric,
-                logits: false,
+                logits: None,
             } => crate::parallel::per_sample(metric, y_true, y_score),
             _ => self.per_sample(y_true, y_score),
         }

@@ -2,6 +2,7 @@
 //! [`AnyLabelwise`]), the [`Plan`] that holds one, and the view of the scores a row-wise plan
 //! takes ([`ScoreView`]).
 
+use crate::compat::torchmetrics::PredsDtype;
 use crate::error::{Error, LabelDomain};
 use crate::kernel::{RankedRow, RelevantEnd};
 use crate::labelwise::medians::ClassMedians;
@@ -78,12 +79,14 @@ impl RowMetric for AnyRow {
 /// How a preset computes its value.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum Plan {
-    /// A row-wise metric; `logits`: torchmetrics' sigmoid normalisation applies first.
-    Row { metric: AnyRow, logits: bool },
+    /// A row-wise metric; `logits`: torchmetrics' sigmoid normalisation applies first, in that
+    /// preds dtype (`Float64`: the scores' own, `float32` for `f32` scores).
+    Row {
+        metric: AnyRow,
+        logits: Option<PredsDtype>,
+    },
     /// A row-wise metric on scores cast to `float32` (torchmetrics' retrieval metrics).
     Float32Row { metric: AnyRow },
-    /// A row-wise metric through torchmetrics' sigmoid normalisation on `float32` preds.
-    Float32Logits { metric: AnyRow },
     /// A label-wise, pooled or per-sample-averaged binary metric.
     Labelwise(AnyLabelwise),
 }
@@ -93,7 +96,7 @@ impl Plan {
     pub(super) fn row(metric: AnyRow) -> Plan {
         Plan::Row {
             metric,
-            logits: false,
+            logits: None,
         }
     }
 
@@ -105,9 +108,6 @@ impl Plan {
                 logits,
             },
             Plan::Float32Row { metric } => Plan::Float32Row {
-                metric: metric.with_ties(t),
-            },
-            Plan::Float32Logits { metric } => Plan::Float32Logits {
                 metric: metric.with_ties(t),
             },
             Plan::Labelwise(m) => Plan::Labelwise(m.with_ties(t)),
@@ -211,10 +211,9 @@ impl<T: Score> RankingMetric<T> for AnyLabelwise {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(super) enum ScoreView {
     AsIs,
-    /// torchmetrics' sigmoid when a score of the batch lies outside [0, 1].
-    Logits,
+    /// torchmetrics' sigmoid, in that preds dtype, when a score of the batch lies outside
+    /// [0, 1] ([`Logits::with_dtype`](crate::torchmetrics::Logits::with_dtype)).
+    Logits(PredsDtype),
     /// Cast to `float32` (torchmetrics' retrieval metrics).
     Float32,
-    /// torchmetrics' sigmoid as on `float32` preds ([`Logits::float32`](crate::torchmetrics::Logits::float32)).
-    Float32Logits,
 }

@@ -21,9 +21,7 @@ impl Preset {
     /// ```
     pub fn ties(&self) -> TiePolicy {
         match &self.plan {
-            Plan::Row { metric, .. }
-            | Plan::Float32Row { metric }
-            | Plan::Float32Logits { metric } => metric.options().ranking.ties,
+            Plan::Row { metric, .. } | Plan::Float32Row { metric } => metric.options().ranking.ties,
             Plan::Labelwise(metric) => metric.options().ranking.ties,
         }
     }

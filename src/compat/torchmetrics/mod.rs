@@ -16,17 +16,19 @@
 //!
 //! The functions take `(preds, target)` in torchmetrics' order.
 
-use core::any::TypeId;
 use core::ops::Range;
 
-use crate::error::{Error, Input, LabelDomain};
-use crate::matrix::{LabelMatrix, Matrix, RowReader, ScoreMatrix};
+use crate::error::{Error, LabelDomain};
+use crate::matrix::{LabelMatrix, Matrix, ScoreMatrix};
 use crate::metric::RankingMetric;
 use crate::metrics::{AveragePrecision, Coverage, Ndcg, RankingLoss};
 use crate::row::metric::RowRule;
 use crate::score::Score;
 use crate::ties::TiePolicy;
-use crate::validate::{check_scores, check_shapes};
+use crate::validate::check_shapes;
+
+mod logits;
+pub use logits::{sigmoid_f32, Logits, PredsDtype, UnknownDtype};
 
 /// `multilabel_coverage_error` (on scores already normalised; see [`Logits`]).
 ///
@@ -68,202 +70,11 @@ pub const MULTILABEL_RANKING_LOSS: RankingLoss = RankingLoss::new(TiePolicy::Las
     .with_label_domain(LabelDomain::Binary)
     .with_min_labels(2);
 
-/// torchmetrics' score normalisation as a [`Matrix`] view: the sigmoid `1 / (1 + e^-x)` of
-/// every score when some score lies outside [0, 1], the scores unchanged otherwise. Computed
-/// on the fly; the caller's scores are not copied or modified.
-///
-/// torch computes in the tensor's dtype, and so does the view:
-/// * `float64` preds ([`Logits::new`] on `f64` scores): the sigmoid in `f64`.
-/// * `float32` preds ([`Logits::new`] on `f32` scores, or [`Logits::float32`] on any): the
-///   scores are the `float32` values (an `f64` is cast, one beyond `f32::MAX` giving
-///   ±`f32::MAX`, which the sigmoid maps where torch maps ±inf), the test for [0, 1] reads
-///   them, and the sigmoid is torch's `float32` arithmetic ([`sigmoid_f32`]): exactly 1.0
-///   above about 16.6, exactly 0.0 below about -88.7, and logits closer than `float32`
-///   resolution tie.
-///
-/// # Example
-/// ```
-/// use rankmetrics::{torchmetrics::Logits, Matrix};
-/// let scores = [[40.0, 38.0, -1.0]];
-/// let view = Logits::new(&scores).unwrap();
-/// assert!(view.applies_sigmoid());
-/// let mut row = Vec::new();
-/// view.extend_rows(0..1, &mut row);
-/// assert_eq!(row[0], row[1]); // both saturate to 1.0: a new tie
-///
-/// // float32 preds saturate much earlier: 20 and 18 are both 1.0.
-/// let scores = [[20.0f32, 18.0]];
-/// let mut row = Vec::new();
-/// Logits::new(&scores).unwrap().extend_rows(0..1, &mut row);
-/// assert_eq!(row, [1.0, 1.0]);
-/// ```
-#[derive(Debug, Clone, Copy)]
-pub struct Logits<'a, S: ?Sized> {
-    scores: &'a S,
-    sigmoid: bool,
-    float32: bool,
-}
-
-impl<'a, T: Score, S: Matrix<Elem = T> + ?Sized> Logits<'a, S> {
-    /// Looks at every score once to decide whether the sigmoid applies; computes in the
-    /// precision of `T` (`float32` for `f32` scores, `float64` for `f64`).
-    ///
-    /// # Errors
-    /// [`Error::NonFiniteScore`] for the first NaN or infinite score, [`Error::RaggedRow`] for
-    /// a ragged input.
-    pub fn new(scores: &'a S) -> Result<Self, Error> {
-        Self::with_float32(scores, false)
-    }
-
-    /// As [`new`](Self::new), but as torchmetrics computes on `float32` preds whatever `T` is:
-    /// the scores are cast to `float32` first (so `f64` scores that hold `float32` values, as
-    /// read from a `float32` file, give what `f32` scores give).
-    ///
-    /// # Errors
-    /// As [`new`](Self::new).
-    ///
-    /// # Example
-    /// ```
-    /// use rankmetrics::{torchmetrics::Logits, Matrix};
-    /// let scores = [[-90.0, -100.0, 0.5]];
-    /// let mut row = Vec::new();
-    /// Logits::float32(&scores).unwrap().extend_rows(0..1, &mut row);
-    /// assert_eq!(&row[..2], [0.0, 0.0]); // exp(90) overflows float32
-    /// ```
-    pub fn float32(scores: &'a S) -> Result<Self, Error> {
-        Self::with_float32(scores, true)
-    }
-
-    /// `float32` or `f32` scores: the float32 path; otherwise the path of `T`.
-    pub(crate) fn with_float32(scores: &'a S, float32: bool) -> Result<Self, Error> {
-        let is_f32 = TypeId::of::<T>() == TypeId::of::<f32>();
-        let float32 = float32 || is_f32;
-        scores.check_shape()?;
-        let mut reader = RowReader::new(scores, Input::Scores);
-        let mut sigmoid = false;
-        for i in 0..scores.nrows() {
-            let row = reader.row(i)?;
-            check_scores(row, i)?;
-            sigmoid = sigmoid
-                || match float32 && !is_f32 {
-                    // torch tests the float32 tensor: 1 + 1e-12 is 1.0 there, inside [0, 1].
-                    true => row
-                        .iter()
-                        .map(|s| saturating_f32(s.as_f64()))
-                        .any(|s| !(0.0..=1.0).contains(&s)),
-                    // No cast, or finite `f32` scores, which the cast leaves as they are:
-                    // compared as they are, without a branch per score.
-                    false => row
-                        .iter()
-                        .fold(false, |out, &s| out | (s < T::zero()) | (s > T::one())),
-                };
-        }
-        Ok(Logits {
-            scores,
-            sigmoid,
-            float32,
-        })
-    }
-
-    /// Whether the scores go through the sigmoid.
-    pub fn applies_sigmoid(&self) -> bool {
-        self.sigmoid
-    }
-
-    /// Whether the view computes as torch does on `float32` preds.
-    ///
-    /// ```
-    /// use rankmetrics::torchmetrics::Logits;
-    /// assert!(Logits::new(&[[0.5f32, 2.0]]).unwrap().is_float32());
-    /// assert!(!Logits::new(&[[0.5f64, 2.0]]).unwrap().is_float32());
-    /// ```
-    pub fn is_float32(&self) -> bool {
-        self.float32
-    }
-}
-
-/// torch's sigmoid of a `float32` tensor, as the `float32` formula `1 / (1 + e)` with
-/// `e = exp(-x)` rounded to `float32` and the addition and division in `float32`. This is what
-/// reproduces torchmetrics on `float32` preds; a correctly rounded sigmoid does not (below
-/// -88.7, where `exp(-x)` overflows `float32`, it gives distinct subnormals where torch gives
-/// ties at 0, and above 16.6, where `1 + e` rounds to 1, it stays below 1).
-///
-/// # Example
-/// ```
-/// use rankmetrics::torchmetrics::sigmoid_f32;
-/// assert_eq!(sigmoid_f32(0.0), 0.5);
-/// assert_eq!((sigmoid_f32(20.0), sigmoid_f32(-90.0)), (1.0, 0.0));
-/// ```
-pub fn sigmoid_f32(x: f32) -> f32 {
-    let e = (-f64::from(x)).exp() as f32;
-    1.0 / (1.0 + e)
-}
-
-/// `x` cast to `float32`, an overflow giving ±`f32::MAX`: the sigmoid gives the same as for
-/// torch's ±inf (1 and 0), and any such score lies outside [0, 1], so the sigmoid applies.
-fn saturating_f32(x: f64) -> f32 {
-    (x as f32).clamp(f32::MIN, f32::MAX)
-}
-
-impl<T: Score, S: Matrix<Elem = T> + ?Sized> Logits<'_, S> {
-    /// Whether the scores are read as they are: without the sigmoid, the cast to float32
-    /// leaves finite `f32` scores unchanged (torchmetrics' usual input, probabilities as
-    /// float32), so their rows and columns are lent in place, not copied.
-    fn unchanged(&self) -> bool {
-        let cast_changes = self.float32 && TypeId::of::<T>() != TypeId::of::<f32>();
-        !self.sigmoid && !cast_changes
-    }
-}
-
-impl<T: Score, S: Matrix<Elem = T> + ?Sized> Matrix for Logits<'_, S> {
-    type Elem = T;
-    fn nrows(&self) -> usize {
-        self.scores.nrows()
-    }
-    fn ncols(&self) -> usize {
-        self.scores.ncols()
-    }
-    fn row(&self, i: usize) -> Option<&[T]> {
-        self.unchanged().then(|| self.scores.row(i)).flatten()
-    }
-    fn column(&self, j: usize) -> Option<&[T]> {
-        self.unchanged().then(|| self.scores.column(j)).flatten()
-    }
-    fn extend_rows(&self, rows: Range<usize>, out: &mut Vec<T>) {
-        let start = out.len();
-        self.scores.extend_rows(rows, out);
-        let Some(scores) = out.get_mut(start..) else {
-            return;
-        };
-        match (self.float32, self.sigmoid) {
-            (true, true) => {
-                for s in scores {
-                    *s = T::from_f64(f64::from(sigmoid_f32(saturating_f32(s.as_f64()))));
-                }
-            }
-            (true, false) => {
-                for s in scores {
-                    *s = T::from_f64(f64::from(saturating_f32(s.as_f64())));
-                }
-            }
-            (false, true) => {
-                for s in scores {
-                    *s = T::from_f64(1.0 / (1.0 + (-s.as_f64()).exp()));
-                }
-            }
-            (false, false) => {}
-        }
-    }
-    fn check_shape(&self) -> Result<(), Error> {
-        self.scores.check_shape()
-    }
-}
-
-/// Evaluates `metric` as torchmetrics does: shapes first, then the logit normalisation, in
-/// `float32` when `float32` (or the scores are `f32`). Weights are an extension (torchmetrics
-/// has none).
+/// Evaluates `metric` as torchmetrics does: shapes first, then the logit normalisation in
+/// `dtype` (at least `float32` for `f32` scores). Weights are an extension (torchmetrics has
+/// none).
 pub(crate) fn evaluate_on_logits<M, T, Y, S>(
-    metric: &M, preds: &S, target: &Y, weights: Option<&[f64]>, float32: bool,
+    metric: &M, preds: &S, target: &Y, weights: Option<&[f64]>, dtype: PredsDtype,
 ) -> Result<f64, Error>
 where
     M: RankingMetric<T>,
@@ -272,11 +83,7 @@ where
     S: ScoreMatrix<T> + ?Sized,
 {
     check_shapes(target, preds, 1)?;
-    let logits = match float32 {
-        true => Logits::float32(preds)?,
-        false => Logits::new(preds)?,
-    };
-    metric.evaluate(target, &logits, weights)
+    metric.evaluate(target, &Logits::with_dtype(preds, dtype)?, weights)
 }
 
 toolkit_fn! {
@@ -291,7 +98,7 @@ toolkit_fn! {
     /// assert_eq!(v.unwrap(), 2.5);
     /// ```
     pub fn multilabel_coverage_error(preds: &S, target: &Y) {
-        evaluate_on_logits(&MULTILABEL_COVERAGE_ERROR, preds, target, None, false)
+        evaluate_on_logits(&MULTILABEL_COVERAGE_ERROR, preds, target, None, PredsDtype::Float64)
     }
 }
 
@@ -312,7 +119,7 @@ toolkit_fn! {
             preds,
             target,
             None,
-            false,
+            PredsDtype::Float64,
         )
     }
 }
@@ -330,7 +137,7 @@ toolkit_fn! {
     /// assert_eq!(v.unwrap(), 0.0);
     /// ```
     pub fn multilabel_ranking_loss(preds: &S, target: &Y) {
-        evaluate_on_logits(&MULTILABEL_RANKING_LOSS, preds, target, None, false)
+        evaluate_on_logits(&MULTILABEL_RANKING_LOSS, preds, target, None, PredsDtype::Float64)
     }
 }
 

@@ -1,0 +1,220 @@
+"""torchmetrics 1.9.0 as a live oracle for ``rankmetrics.torchmetrics`` (run by
+scripts/oracle-torchmetrics, in a virtual environment with torch; not collected by pytest).
+
+Each case draws seeded inputs, passes the same tensors to torchmetrics and to rankmetrics, and
+is counted per function and preds dtype as: ``equal`` (within 1e-6 relative: torchmetrics'
+ranking metrics return float32), ``in interval`` (outside that, but inside rankmetrics' value
+range over the tie orders, where torchmetrics' order is its unstable sort's), ``differ``, or
+``raise`` (one side raises, the other does not). The first differences of each kind are
+printed. Exit status 0 always: the counts are the report.
+"""
+
+from __future__ import annotations
+
+import sys
+import warnings
+from collections import defaultdict
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+import numpy as np
+import torch
+from torchmetrics.functional.classification import (
+    multilabel_coverage_error,
+    multilabel_ranking_average_precision,
+    multilabel_ranking_loss,
+)
+from torchmetrics.functional.retrieval import retrieval_normalized_dcg
+
+import rankmetrics.torchmetrics as rm
+
+warnings.filterwarnings("ignore")
+DTYPES = {"float32": torch.float32, "float64": torch.float64, "float16": torch.float16, "bfloat16": torch.bfloat16}
+RANKING = {
+    "multilabel_coverage_error": multilabel_coverage_error,
+    "multilabel_ranking_average_precision": multilabel_ranking_average_precision,
+    "multilabel_ranking_loss": multilabel_ranking_loss,
+}
+# Where rankmetrics' interval over tie orders is read: the optimistic and pessimistic ends.
+ENDS = ("optimistic", "pessimistic")
+
+
+def draw_scores(rng: np.random.Generator, shape: Tuple[int, ...]) -> np.ndarray:
+    """Probabilities or logits, with ties, near-ties in float32 or saturating values."""
+    kind = rng.integers(6)
+    if kind == 0:
+        return rng.random(shape)
+    if kind == 1:
+        return np.round(rng.random(shape), 1)
+    if kind == 2:
+        return rng.normal(0, 3, shape)
+    if kind == 3:
+        return np.round(rng.normal(0, 3, shape))
+    if kind == 4:  # float32 neighbours of one value
+        base = np.float32(rng.normal(0, 2))
+        steps = rng.integers(0, 3, shape).astype(np.float32)
+        return (base + steps * np.spacing(base)).astype(np.float32)
+    return rng.choice([-100.0, -90.0, -5.0, 0.0, 5.0, 17.0, 20.0, 40.0], shape)
+
+
+def draw_target(rng: np.random.Generator, shape: Tuple[int, ...]) -> np.ndarray:
+    y = (rng.random(shape) < rng.choice([0.05, 0.3, 0.7])).astype(np.int64)
+    if y.ndim == 2 and rng.random() < 0.2 and y.shape[0] > 1:
+        y[0] = 0  # a row without a relevant label
+    return y
+
+
+def call(f: Callable[[], Any]) -> Tuple[Optional[float], Optional[str]]:
+    try:
+        v = f()
+        return float(v), None
+    except Exception as e:  # noqa: BLE001 (either side may raise anything)
+        return None, f"{type(e).__name__}: {e}"
+
+
+class Tally:
+    def __init__(self) -> None:
+        self.counts: Dict[Tuple[str, str], Dict[str, int]] = defaultdict(lambda: defaultdict(int))
+        self.examples: Dict[Tuple[str, str, str], List[str]] = defaultdict(list)
+
+    def add(self, function: str, dtype: str, outcome: str, example: str) -> None:
+        self.counts[(function, dtype)][outcome] += 1
+        key = (function, dtype, outcome)
+        if outcome in ("differ", "raise") and len(self.examples[key]) < 3:
+            self.examples[key].append(example)
+
+    def report(self) -> None:
+        print("| function | preds dtype | calls | equal | in interval | differ | raise on one side |")
+        print("|---|---|---|---|---|---|---|")
+        for (function, dtype), c in sorted(self.counts.items()):
+            n = sum(c.values())
+            print(f"| {function} | {dtype} | {n} | {c['equal']} | {c['in interval']} | {c['differ']} | {c['raise']} |")
+        for (function, dtype, outcome), lines in sorted(self.examples.items()):
+            print(f"\n{function} {dtype} {outcome}:")
+            for line in lines:
+                print("  " + line)
+
+
+def judge(
+    tally: Tally,
+    function: str,
+    dtype: str,
+    theirs: Tuple[Optional[float], Optional[str]],
+    ours: Tuple[Optional[float], Optional[str]],
+    ends: Callable[[], Tuple[float, float]],
+    what: str,
+) -> None:
+    (t, t_err), (o, o_err) = theirs, ours
+    if t_err is not None or o_err is not None:
+        outcome = "equal" if (t_err is None) == (o_err is None) else "raise"
+        tally.add(function, dtype, outcome, f"{what}: torchmetrics {t_err or t}, rankmetrics {o_err or o}")
+        return
+    assert t is not None and o is not None
+    if (np.isnan(t) and np.isnan(o)) or abs(t - o) <= 1e-6 * max(1.0, abs(t)):
+        tally.add(function, dtype, "equal", "")
+        return
+    low, high = ends()
+    inside = min(low, high) - 1e-6 <= t <= max(low, high) + 1e-6
+    tally.add(function, dtype, "in interval" if inside else "differ", f"{what}: torchmetrics {t!r}, rankmetrics {o!r}")
+
+
+def ranking_case(rng: np.random.Generator, tally: Tally, dtype: str) -> None:
+    n = int(rng.choice([1, 2, 5, 20, 100])) if rng.random() > 0.01 else 10_000
+    labels = int(rng.integers(2, 40))
+    s = draw_scores(rng, (n, labels))
+    y = draw_target(rng, (n, labels))
+    preds = torch.tensor(s).to(DTYPES[dtype])
+    if rng.random() < 0.3:
+        preds.requires_grad_(True)
+    if rng.random() < 0.2:  # a Fortran-order copy: the same values in another memory order
+        preds = preds.detach().t().contiguous().t().requires_grad_(preds.requires_grad)
+    target = torch.tensor(y)
+    for name, theirs in RANKING.items():
+        ours = getattr(rm, name)
+        judge(
+            tally,
+            name,
+            dtype,
+            call(lambda: theirs(preds, target, num_labels=labels)),
+            call(lambda: ours(preds, target, num_labels=labels)),
+            lambda: tuple(ours(preds, target, num_labels=labels, ties=t) for t in ENDS),
+            f"{n}x{labels} preds {s.ravel()[:4].tolist()}...",
+        )
+
+
+def retrieval_case(rng: np.random.Generator, tally: Tally, dtype: str) -> None:
+    shape = (int(rng.integers(1, 60)),) if rng.random() < 0.5 else (int(rng.integers(1, 6)), int(rng.integers(1, 20)))
+    s = draw_scores(rng, shape)
+    y = draw_target(rng, shape)
+    if rng.random() < 0.3:
+        y = y * rng.integers(1, 4, shape)
+    k = rng.choice([None, 1, 3, 100])
+    preds, target = torch.tensor(s).to(DTYPES[dtype]), torch.tensor(y)
+    top_k = None if k is None else int(k)
+    judge(
+        tally,
+        "retrieval_normalized_dcg",
+        dtype,
+        call(lambda: retrieval_normalized_dcg(preds, target, top_k=top_k)),
+        call(lambda: rm.retrieval_normalized_dcg(preds, target, top_k=top_k)),
+        lambda: tuple(rm.retrieval_normalized_dcg(preds, target, top_k=top_k, ties=t) for t in ENDS),
+        f"shape {shape} top_k {top_k} preds {s.ravel()[:4].tolist()}...",
+    )
+
+
+def edge_cases(tally: Tally) -> None:
+    """The inputs where the two may disagree on raising."""
+    f32 = torch.float32
+    cases: List[Tuple[str, Any, Any, Dict[str, Any]]] = [
+        ("0 rows", torch.zeros((0, 3), dtype=f32), torch.zeros((0, 3), dtype=torch.int64), {}),
+        ("int64 preds", torch.tensor([[1, 0, 1]]), torch.tensor([[1, 0, 0]]), {}),
+        ("bool preds", torch.tensor([[True, False, True]]), torch.tensor([[1, 0, 0]]), {}),
+        ("target 2", torch.tensor([[0.1, 0.5, 0.9]]), torch.tensor([[2, 0, 0]]), {}),
+        ("1 label", torch.tensor([[0.1], [0.4]]), torch.tensor([[1], [0]]), {}),
+    ]
+    for what, preds, target, _ in cases:
+        for name, theirs in RANKING.items():
+            labels = preds.shape[1] if preds.ndim == 2 else 1
+            judge(
+                tally,
+                name,
+                "edge",
+                call(lambda: theirs(preds, target, num_labels=labels)),
+                call(lambda: getattr(rm, name)(preds, target, num_labels=labels)),
+                lambda: (np.nan, np.nan),
+                what,
+            )
+    retrieval = [
+        ("int preds", torch.tensor([1, 0, 2]), torch.tensor([1, 0, 0]), None),
+        ("uint8 target", torch.tensor([0.2, 0.5]), torch.tensor([1, 0], dtype=torch.uint8), None),
+        ("top_k=True", torch.tensor([0.2, 0.5]), torch.tensor([1, 0]), True),
+        ("top_k=0", torch.tensor([0.2, 0.5]), torch.tensor([1, 0]), 0),
+        ("shape mismatch", torch.tensor([0.2, 0.5]), torch.tensor([[1, 0]]), None),
+        ("empty", torch.zeros(0), torch.zeros(0, dtype=torch.int64), None),
+    ]
+    for what, preds, target, k in retrieval:
+        judge(
+            tally,
+            "retrieval_normalized_dcg",
+            "edge",
+            call(lambda: retrieval_normalized_dcg(preds, target, top_k=k)),
+            call(lambda: rm.retrieval_normalized_dcg(preds, target, top_k=k)),
+            lambda: (np.nan, np.nan),
+            what,
+        )
+
+
+def main() -> None:
+    calls = int(sys.argv[1]) if len(sys.argv) > 1 else 250
+    rng = np.random.default_rng(20261129)
+    tally = Tally()
+    print(f"torch {torch.__version__}, capability {torch.backends.cpu.get_cpu_capability()}, {calls} cases a dtype")
+    for dtype in DTYPES:
+        for _ in range(calls):
+            ranking_case(rng, tally, dtype)
+            retrieval_case(rng, tally, dtype)
+    edge_cases(tally)
+    tally.report()
+
+
+if __name__ == "__main__":
+    main()

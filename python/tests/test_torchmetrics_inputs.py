@@ -1,0 +1,116 @@
+"""rankmetrics.torchmetrics on inputs as torch users pass them: tensors out of a model
+(tracked by autograd, half precision), 2-D retrieval inputs, and the edge inputs where
+torchmetrics returns a value or raises. The expected values are torchmetrics 1.9.0's own
+(torch 2.15, CPU), as scripts/oracle-torchmetrics checks them live; torch is not needed here:
+a stand-in tensor class has the methods that rankmetrics calls.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+
+from rankmetrics import torchmetrics
+from rankmetrics.exceptions import RankmetricsError
+
+
+class FakeTensor:
+    """What rankmetrics reads of a torch tensor: ``detach()``, ``cpu()``, ``float()``, a
+    ``dtype`` named as torch names it, and ``__array__``, which refuses while the tensor is
+    tracked by autograd (as torch does) and for bfloat16 (which numpy lacks)."""
+
+    def __init__(self, values: Any, dtype: str, requires_grad: bool = False) -> None:
+        self.values = np.asarray(values, dtype=np.float32 if dtype == "torch.bfloat16" else None)
+        self.dtype = dtype
+        self.requires_grad = requires_grad
+
+    def detach(self) -> "FakeTensor":
+        return FakeTensor(self.values, self.dtype)
+
+    def cpu(self) -> "FakeTensor":
+        return self
+
+    def float(self) -> "FakeTensor":
+        return FakeTensor(self.values.astype(np.float32), "torch.float32")
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        if self.requires_grad:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        if self.dtype == "torch.bfloat16":
+            raise TypeError("Got unsupported ScalarType BFloat16")
+        return self.values if dtype is None else self.values.astype(dtype)
+
+
+def test_tracked_tensors_are_read_detached() -> None:
+    preds = FakeTensor(np.array([[0.9, 0.5, 0.1], [0.2, 0.3, 0.8]], dtype=np.float32), "torch.float32", True)
+    target = [[0, 1, 0], [1, 0, 1]]
+    assert torchmetrics.multilabel_ranking_loss(preds, target, num_labels=3) == torchmetrics.multilabel_ranking_loss(
+        preds.values, target, num_labels=3
+    )
+
+
+def test_float16_logits_take_the_half_precision_sigmoid() -> None:
+    """torchmetrics: sigmoid(10) and sigmoid(9) are both 1.0 in float16, so coverage 2.0;
+    in float32 they stay apart (1.0)."""
+    target = [[1, 0]]
+    logits = np.array([[10.0, 9.0]], dtype=np.float16)
+    assert torchmetrics.multilabel_coverage_error(logits, target, num_labels=2) == 2.0
+    assert torchmetrics.multilabel_coverage_error(logits.astype(np.float32), target, num_labels=2) == 1.0
+    assert torchmetrics.multilabel_coverage_error(FakeTensor(logits, "torch.float16"), target, num_labels=2) == 2.0
+
+
+def test_bfloat16_tensors_are_widened_and_take_the_bfloat16_sigmoid() -> None:
+    """bfloat16 keeps 8 significant bits: sigmoid(3.0) and sigmoid(3.015625) round to one value
+    (torchmetrics: coverage 2.0 with the relevant label second)."""
+    preds = FakeTensor([[3.0, 3.015625, -2.0]], "torch.bfloat16")
+    target = [[0, 1, 0]]
+    assert torchmetrics.multilabel_coverage_error(preds, target, num_labels=3) == 2.0
+    assert torchmetrics.multilabel_coverage_error(preds.values, target, num_labels=3) == 1.0
+
+
+@pytest.mark.parametrize(
+    "preds",
+    [[[1, 0, 1]], np.array([[True, False, True]]), FakeTensor(np.array([[1, 0, 1]]), "torch.int64")],
+    ids=["list of ints", "bool", "int64 tensor"],
+)
+def test_integer_and_bool_preds_are_refused(preds: Any) -> None:
+    for f in (
+        torchmetrics.multilabel_coverage_error,
+        torchmetrics.multilabel_ranking_average_precision,
+        torchmetrics.multilabel_ranking_loss,
+    ):
+        with pytest.raises(RankmetricsError, match="Expected preds tensor to be floating point"):
+            f(preds, [[1, 0, 0]], num_labels=3)
+
+
+def test_zero_rows_give_what_torchmetrics_gives() -> None:
+    preds, target = np.zeros((0, 3), dtype=np.float32), np.zeros((0, 3), dtype=np.int64)
+    assert math.isnan(torchmetrics.multilabel_ranking_average_precision(preds, target, num_labels=3))
+    assert torchmetrics.multilabel_ranking_loss(preds, target, num_labels=3) == 0.0
+    with pytest.raises(RankmetricsError):  # torchmetrics: the minimum of an empty tensor
+        torchmetrics.multilabel_coverage_error(preds, target, num_labels=3)
+
+
+def test_retrieval_inputs_of_any_shape_are_one_query() -> None:
+    """torchmetrics flattens a 2-D call into one query of 4 documents: 0.7853209376335144
+    (its float32 arithmetic; rankmetrics' float64 value is 1e-7 from it)."""
+    preds, target = [[0.9, 0.1], [0.1, 0.9]], [[1, 0], [1, 0]]
+    got = torchmetrics.retrieval_normalized_dcg(preds, target)
+    assert abs(got - 0.7853209376335144) < 1e-6
+    assert got == torchmetrics.retrieval_normalized_dcg(np.ravel(preds), np.ravel(target))
+
+
+def test_retrieval_edge_inputs() -> None:
+    with pytest.raises(RankmetricsError, match="same shape"):
+        torchmetrics.retrieval_normalized_dcg([0.2, 0.5], [[1, 0]])
+    with pytest.raises(RankmetricsError, match="non-empty"):
+        torchmetrics.retrieval_normalized_dcg(np.zeros(0), np.zeros(0, dtype=np.int64))
+    with pytest.raises(RankmetricsError, match="tensor of floats"):
+        torchmetrics.retrieval_normalized_dcg(np.array([1, 0, 2]), [1, 0, 0])
+    with pytest.raises(RankmetricsError, match="booleans, integers or floats"):
+        torchmetrics.retrieval_normalized_dcg([0.2, 0.5], np.array([1, 0], dtype=np.uint8))
+    # A bool top_k is the int it is, as torchmetrics' check takes it: top_k=True is top_k=1.
+    assert torchmetrics.retrieval_normalized_dcg([0.2, 0.5], [1, 0], top_k=True) == 0.0
