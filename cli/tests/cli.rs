@@ -674,11 +674,6 @@ enum Expected {
     /// scikit-learn's `ignore_ties` result depends on NumPy's unspecified argsort tie order:
     /// a number in the exact range over all tie orders.
     Within { lo: f64, hi: f64 },
-    /// torchmetrics' ranking loss on float32 preds with tied pairs in rows over 16 labels:
-    /// `value` is one tie order of torch's unstable sort. It and the command's value lie
-    /// between the command's values with tied pairs never and always counted (`--ties
-    /// min,max`), within 1e-6.
-    TieOrder { value: f64 },
 }
 
 /// One invocation: the case, the parameters, and whether the case's weights are passed.
@@ -709,7 +704,7 @@ fn expected_value(v: &Value, rel: f64) -> Expected {
 }
 
 /// The expectation a golden record sets, under the tolerances of conformance/README.md.
-fn expectation(toolkit: Convention, record: &Value, labels: usize) -> Expected {
+fn expectation(toolkit: Convention, record: &Value) -> Expected {
     if let Some(error) = record.get("error") {
         return if toolkit == Convention::Mldr && error == "subscript out of bounds" {
             Expected::AnyValue
@@ -726,14 +721,10 @@ fn expectation(toolkit: Convention, record: &Value, labels: usize) -> Expected {
             }
         }
         Convention::Sklearn => expected_value(&record["value"], 1e-12),
-        Convention::Torchmetrics
-            if record["scores_f32"] == Value::Bool(true)
-                && record["tie_order_dependent"] == Value::Bool(true)
-                && labels > 16 =>
-        {
-            Expected::TieOrder {
-                value: record["value"].as_f64().unwrap(),
-            }
+        // torch's argsort order is followed: its own float32 output, not `value_f64`, which
+        // assumed a stable sort.
+        Convention::Torchmetrics if record["tie_order_dependent"] == Value::Bool(true) => {
+            expected_value(&record["value"], 1e-6)
         }
         Convention::Torchmetrics => match record.get("value_f64") {
             Some(v) => expected_value(v, 1e-12),
@@ -743,12 +734,9 @@ fn expectation(toolkit: Convention, record: &Value, labels: usize) -> Expected {
     }
 }
 
-/// Groups the records of `toolkit`'s golden file `golden` that the registry knows, on
-/// `cases`; returns the groups and the number of records skipped (metrics not in the
-/// registry).
-fn golden_groups(
-    toolkit: Convention, golden: &str, cases: &HashMap<String, CaseFiles>,
-) -> (BTreeMap<GroupKey, Group>, usize) {
+/// Groups the records of `toolkit`'s golden file `golden` that the registry knows; returns
+/// the groups and the number of records skipped (metrics not in the registry).
+fn golden_groups(toolkit: Convention, golden: &str) -> (BTreeMap<GroupKey, Group>, usize) {
     let path = data_dir().join(golden);
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let mut groups: BTreeMap<GroupKey, Group> = BTreeMap::new();
@@ -770,7 +758,7 @@ fn golden_groups(
         }
         weighted &= record.get("sample_weight_ignored") != Some(&Value::Bool(true));
         let case = record["case"].as_str().unwrap().to_string();
-        let expected = expectation(toolkit, record, cases[&case].labels);
+        let expected = expectation(toolkit, record);
         groups
             .entry((case.clone(), params.clone(), weighted))
             .or_default()
@@ -793,7 +781,6 @@ fn check(expected: &Expected, got: &Result<Value, String>, labels: usize) -> Res
         (Expected::Error, Err(_)) => Ok(()),
         (Expected::AnyValue, Ok(Value::Number(_))) if labels == 1 => Ok(()),
         (Expected::Literal(l), Ok(Value::String(s))) if s == l => Ok(()),
-        (Expected::TieOrder { .. }, _) => Err("no tie interval".into()),
         (Expected::Within { lo, hi }, Ok(Value::Number(n))) => {
             let x = n.as_f64().unwrap();
             let slack = 1e-12 * lo.abs().max(hi.abs());
@@ -850,28 +837,6 @@ fn run_group(
         args.push(metric.as_ref());
     }
     let where_ = format!("{case} {params:?} weighted={weighted}");
-    // The tie interval of each metric whose torchmetrics value follows torch's tie order.
-    let intervals: Vec<Option<(f64, f64)>> = if group
-        .iter()
-        .any(|(_, e)| matches!(e, Expected::TieOrder { .. }))
-    {
-        let mut ends = args.clone();
-        ends.extend(["--ties", "min,max"].map(OsStr::new));
-        let values: Vec<Option<f64>> = run(&ends)
-            .outcomes()
-            .into_iter()
-            .map(|(_, v)| v.ok().and_then(|v| v.as_f64()))
-            .collect();
-        values
-            .chunks(2)
-            .map(|ends| match *ends {
-                [Some(a), Some(b)] => Some((a.min(b), a.max(b))),
-                _ => None,
-            })
-            .collect()
-    } else {
-        vec![None; group.len()]
-    };
     let r = run(&args);
     if r.status != 0 && r.status != 1 {
         return (
@@ -890,8 +855,8 @@ fn run_group(
             r.status
         ));
     }
-    let checks = group.iter().zip(&outcomes).zip(&results).zip(&intervals);
-    for ((((metric, expected), (name, got)), result), interval) in checks {
+    let checks = group.iter().zip(&outcomes).zip(&results);
+    for (((metric, expected), (name, got)), result) in checks {
         let echo = &result["params"];
         let echoed = params
             .iter()
@@ -899,19 +864,7 @@ fn run_group(
             && (toolkit != Convention::Sklearn || echo["sample_weight"] == *weighted)
             && (!Preset::param_keys(toolkit, metric).contains(&"dtype")
                 || echo["dtype"] == files.dtype);
-        let checked = match (expected, interval) {
-            (Expected::TieOrder { value }, Some((lo, hi))) => {
-                let within = Expected::Within {
-                    lo: lo - 1e-6 * hi.abs(),
-                    hi: hi + 1e-6 * hi.abs(),
-                };
-                check(&within, &Ok(Value::from(*value)), files.labels)
-                    .map_err(|why| format!("torch's {why}"))
-                    .and_then(|()| check(&within, got, files.labels))
-            }
-            _ => check(expected, got, files.labels),
-        };
-        match checked {
+        match check(expected, got, files.labels) {
             Ok(()) if name == metric && echoed => passed += 1,
             Ok(()) => failures.push(format!(
                 "{where_} {metric}: printed as {name} with params {echo}"
@@ -947,7 +900,7 @@ fn conformance(#[case] toolkit: Convention, #[case] golden: &str, #[case] writte
         Written::Text => write_cases(&scratch),
         Written::Float32Npy => write_f32_cases(&scratch),
     };
-    let (groups, skipped) = golden_groups(toolkit, golden, &cases);
+    let (groups, skipped) = golden_groups(toolkit, golden);
     let groups: Vec<_> = groups.into_iter().collect();
     let expected_records: usize = groups.iter().map(|(_, g)| g.len()).sum();
     let next = AtomicUsize::new(0);
@@ -966,13 +919,8 @@ fn conformance(#[case] toolkit: Convention, #[case] golden: &str, #[case] writte
     });
     let passed = passed.into_inner();
     let failures = failures.into_inner().unwrap();
-    let tie_order = groups
-        .iter()
-        .flat_map(|(_, g)| g)
-        .filter(|(_, e)| matches!(e, Expected::TieOrder { .. }))
-        .count();
     println!(
-        "cli conformance {golden}: {passed} passed ({tie_order} of them by the tie interval), {} failed, {skipped} skipped (metric not in the registry), {} invocations",
+        "cli conformance {golden}: {passed} passed, {} failed, {skipped} skipped (metric not in the registry), {} invocations",
         expected_records - passed,
         groups.len()
     );

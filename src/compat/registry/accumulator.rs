@@ -5,7 +5,7 @@ use core::ops::Range;
 
 use super::plan::{AnyLabelwise, AnyRow, Plan, ScoreView};
 use super::Preset;
-use crate::compat::torchmetrics::{Float32Scores, Logits};
+use crate::compat::torchmetrics::{through_preds_view, Float32Scores, Logits};
 use crate::error::Error;
 use crate::error::Incompatibility;
 use crate::labelwise::LabelRunsAccumulator;
@@ -147,14 +147,15 @@ macro_rules! feed_batch {
         match &mut $acc.state {
             Streaming::Row {
                 acc,
-                view: ScoreView::Logits(dtype),
+                view: ScoreView::Logits(view),
                 sigmoid,
             } if $y_score.nrows() > 0 => {
                 crate::validate::check_shapes($y_true, $y_score, 1)?;
-                let logits = Logits::with_dtype($y_score, *dtype)?;
+                let logits = &Logits::with_dtype($y_score, view.dtype)?;
                 let applies = logits.applies_sigmoid();
                 agree_on_sigmoid(*sigmoid, Some(applies))?;
-                acc.$update($y_true, &logits, $weights)?;
+                through_preds_view!(view, logits, |scores| acc
+                    .$update($y_true, scores, $weights))?;
                 *sigmoid = Some(applies);
                 Ok(())
             }

@@ -3,7 +3,9 @@
 
 use super::plan::{AnyLabelwise, Plan, ScoreView};
 use super::Preset;
-use crate::compat::torchmetrics::{Float32Scores, Logits, PredsDtype};
+use crate::compat::torchmetrics::{
+    through_preds_view, Float32Scores, Logits, PredsDtype, PredsView,
+};
 use crate::error::Error;
 use crate::matrix::{LabelMatrix, ScoreMatrix};
 use crate::row::metric::RowMetric;
@@ -18,7 +20,8 @@ macro_rules! row_presets {
         // Row-wise presets, grouped by how they see the scores: one pass over the rows a group.
         let views = [ScoreView::AsIs, ScoreView::Float32]
             .into_iter()
-            .chain(PredsDtype::ALL.map(ScoreView::Logits));
+            .chain(PredsDtype::ALL.map(|d| ScoreView::Logits(PredsView::of(d))))
+            .chain(PredsDtype::ALL.map(|dtype| ScoreView::Logits(PredsView { dtype, argsort: true })));
         for view in views {
             let (indices, metrics): (Vec<usize>, Vec<&(dyn RowMetric + Sync)>) = presets
                 .iter()
@@ -51,11 +54,13 @@ macro_rules! row_presets {
                     &Float32Scores::new(y_score),
                     sample_weight,
                 ),
-                ScoreView::Logits(dtype) => {
+                ScoreView::Logits(view) => {
                     match crate::validate::check_shapes(y_true, y_score, 1)
-                        .and_then(|_| Logits::with_dtype(y_score, dtype))
+                        .and_then(|_| Logits::with_dtype(y_score, view.dtype))
                     {
-                        Ok(logits) => $evaluate_rows(&metrics, y_true, &logits, sample_weight),
+                        Ok(logits) => through_preds_view!(view, &logits, |scores| {
+                            $evaluate_rows(&metrics, y_true, scores, sample_weight)
+                        }),
                         Err(e) => vec![Err(e); metrics.len()],
                     }
                 }

@@ -8,7 +8,7 @@ use super::params::{
 };
 use super::plan::{each_row, AnyLabelwise, AnyRow, Plan};
 use super::Preset;
-use crate::compat::torchmetrics::PredsDtype;
+use crate::compat::torchmetrics::{PredsDtype, PredsView};
 use crate::compat::{mldr, sklearn};
 use crate::convention::Convention;
 use crate::error::{LabelDomain, LookupError};
@@ -232,7 +232,9 @@ pub(super) fn sklearn_averaged(
 }
 
 /// torchmetrics' ranking metrics: sigmoid on logits, in the preds' dtype (`dtype`).
-pub(super) fn torchmetrics_logits(ctx: &mut Ctx<'_>, metric: AnyRow) -> Result<Plan, LookupError> {
+pub(super) fn torchmetrics_logits(
+    ctx: &mut Ctx<'_>, metric: AnyRow, argsort: bool,
+) -> Result<Plan, LookupError> {
     // Absent: the score type decides (`f32` scores are float32 preds, `f64` float64).
     let mut dtype = PredsDtype::Float64;
     if let Some(name) = ctx.get("dtype") {
@@ -243,7 +245,7 @@ pub(super) fn torchmetrics_logits(ctx: &mut Ctx<'_>, metric: AnyRow) -> Result<P
     }
     Ok(Plan::Row {
         metric,
-        logits: Some(dtype),
+        logits: Some(PredsView { dtype, argsort }),
     })
 }
 

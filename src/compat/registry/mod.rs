@@ -35,7 +35,7 @@ mod plan;
 mod table;
 mod tie_analysis;
 
-use crate::compat::torchmetrics::{evaluate_on_logits, Float32Scores, Logits};
+use crate::compat::torchmetrics::{evaluate_on_logits, through_preds_view, Float32Scores, Logits};
 use crate::error::{Error, RunsLimit};
 use crate::labelwise::runs_limit;
 use crate::matrix::{LabelMatrix, ScoreMatrix};
@@ -192,8 +192,8 @@ impl Preset {
         match &self.plan {
             Plan::Row {
                 metric,
-                logits: Some(dtype),
-            } => evaluate_on_logits(metric, y_score, y_true, sample_weight, *dtype),
+                logits: Some(view),
+            } => evaluate_on_logits(metric, y_score, y_true, sample_weight, *view),
             Plan::Float32Row { metric } => {
                 metric.evaluate(y_true, &Float32Scores::new(y_score), sample_weight)
             }
@@ -244,10 +244,11 @@ impl Preset {
         match &self.plan {
             Plan::Row {
                 metric,
-                logits: Some(dtype),
+                logits: Some(view),
             } => {
                 crate::validate::check_shapes(y_true, y_score, 1)?;
-                metric.per_sample(y_true, &Logits::with_dtype(y_score, *dtype)?)
+                let logits = &Logits::with_dtype(y_score, view.dtype)?;
+                through_preds_view!(view, logits, |scores| metric.per_sample(y_true, scores))
             }
             Plan::Float32Row { metric } => metric.per_sample(y_true, &Float32Scores::new(y_score)),
             Plan::Row {

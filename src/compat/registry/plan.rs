@@ -2,7 +2,7 @@
 //! [`AnyLabelwise`]), the [`Plan`] that holds one, and the view of the scores a row-wise plan
 //! takes ([`ScoreView`]).
 
-use crate::compat::torchmetrics::PredsDtype;
+use crate::compat::torchmetrics::PredsView;
 use crate::error::{Error, LabelDomain};
 use crate::kernel::{RankedRow, RelevantEnd};
 use crate::labelwise::medians::ClassMedians;
@@ -80,10 +80,11 @@ impl RowMetric for AnyRow {
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum Plan {
     /// A row-wise metric; `logits`: torchmetrics' sigmoid normalisation applies first, in that
-    /// preds dtype (`Float64`: the scores' own, `float32` for `f32` scores).
+    /// view's preds dtype (`Float64`: the scores' own, `float32` for `f32` scores), and the
+    /// ranking loss reads torch's argsort order.
     Row {
         metric: AnyRow,
-        logits: Option<PredsDtype>,
+        logits: Option<PredsView>,
     },
     /// A row-wise metric on scores cast to `float32` (torchmetrics' retrieval metrics).
     Float32Row { metric: AnyRow },
@@ -103,9 +104,10 @@ impl Plan {
     /// The same plan under tie policy `t`.
     pub(super) fn with_ties(self, t: TiePolicy) -> Plan {
         match self {
+            // The caller's policy ranks the scores' own ties, not torch's argsort order.
             Plan::Row { metric, logits } => Plan::Row {
                 metric: metric.with_ties(t),
-                logits,
+                logits: logits.map(|view| PredsView::of(view.dtype)),
             },
             Plan::Float32Row { metric } => Plan::Float32Row {
                 metric: metric.with_ties(t),
@@ -213,7 +215,7 @@ pub(super) enum ScoreView {
     AsIs,
     /// torchmetrics' sigmoid, in that preds dtype, when a score of the batch lies outside
     /// [0, 1] ([`Logits::with_dtype`](crate::torchmetrics::Logits::with_dtype)).
-    Logits(PredsDtype),
+    Logits(PredsView),
     /// Cast to `float32` (torchmetrics' retrieval metrics).
     Float32,
 }

@@ -274,12 +274,12 @@ const SKLEARN: &[MetricEntry] = &[
 /// torchmetrics 1.9.
 const TORCHMETRICS: &[MetricEntry] = &[
     entry!("multilabel_coverage_error", ties: None, default_run: true, ["dtype": Name = None],
-        |c| torchmetrics_logits(c, torchmetrics::MULTILABEL_COVERAGE_ERROR.into())),
+        |c| torchmetrics_logits(c, torchmetrics::MULTILABEL_COVERAGE_ERROR.into(), false)),
     entry!("multilabel_ranking_average_precision" aka "lrap", ties: None, default_run: true,
         ["dtype": Name = None],
-        |c| torchmetrics_logits(c, torchmetrics::MULTILABEL_RANKING_AVERAGE_PRECISION.into())),
+        |c| torchmetrics_logits(c, torchmetrics::MULTILABEL_RANKING_AVERAGE_PRECISION.into(), false)),
     entry!("multilabel_ranking_loss", ties: None, default_run: true, ["dtype": Name = None],
-        |c| torchmetrics_logits(c, torchmetrics::MULTILABEL_RANKING_LOSS.into())),
+        |c| torchmetrics_logits(c, torchmetrics::MULTILABEL_RANKING_LOSS.into(), true)),
     entry!("retrieval_normalized_dcg", ties: None, default_run: true, ["top_k": Integer = None],
     |c| {
         let k = parse_k("top_k", c.get("top_k"), &mut c.echo)?;

@@ -8,10 +8,11 @@
 //!   `f64` one (saturating above about 36.7); see [`Logits`]. Both can merge distinct scores
 //!   into ties, and these presets do the same.
 //! * Targets must be 0 or 1, and there must be at least 2 labels.
-//! * Coverage and LRAP equal scikit-learn's; the ranking loss breaks ties by torch's CPU sort
-//!   order, which is `TiePolicy::Last` for rows of up to 16 labels. Above 16 labels torch's
-//!   sort is not stable, so with ties its value follows an unspecified order and lies in the
-//!   tie interval, while this preset gives the stable order's value (docs/conventions.md).
+//! * Coverage and LRAP equal scikit-learn's; the ranking loss breaks ties by the order of
+//!   torch's CPU argsort, which is `TiePolicy::Last` for rows of up to 16 labels and, above,
+//!   the order its introsort leaves; [`multilabel_ranking_loss`] and the registry's preset
+//!   follow that order (docs/conventions.md). [`MULTILABEL_RANKING_LOSS`] alone is the
+//!   `Last` rule.
 //! * Deliberate difference: NaN and infinite scores are errors here; torchmetrics has no check.
 //!
 //! The functions take `(preds, target)` in torchmetrics' order.
@@ -28,7 +29,44 @@ use crate::ties::TiePolicy;
 use crate::validate::check_shapes;
 
 mod logits;
+mod torch_order;
 pub use logits::{sigmoid_f32, Logits, PredsDtype, UnknownDtype};
+pub(crate) use torch_order::TorchOrder;
+
+/// How torchmetrics reads a preds tensor before its formula: the dtype its sigmoid computes in,
+/// and whether the formula ranks by torch's CPU `argsort` (the ranking loss), which places tied
+/// scores as that sort does ([`TorchOrder`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub(crate) struct PredsView {
+    pub(crate) dtype: PredsDtype,
+    pub(crate) argsort: bool,
+}
+
+impl PredsView {
+    /// The view of preds of `dtype`, ranked by the formula's own tie rule.
+    pub(crate) const fn of(dtype: PredsDtype) -> Self {
+        PredsView {
+            dtype,
+            argsort: false,
+        }
+    }
+}
+
+/// `$body` with `$scores` bound to the logit view `$logits` as `$view` has the formula read it:
+/// as it is, or in torch's argsort order.
+macro_rules! through_preds_view {
+    ($view:expr, $logits:expr, |$scores:ident| $body:expr) => {
+        if $view.argsort {
+            let $scores = &$crate::compat::torchmetrics::TorchOrder::new($logits);
+            $body
+        } else {
+            let $scores = $logits;
+            $body
+        }
+    };
+}
+pub(crate) use through_preds_view;
 
 /// `multilabel_coverage_error` (on scores already normalised; see [`Logits`]).
 ///
@@ -57,8 +95,10 @@ pub const MULTILABEL_RANKING_AVERAGE_PRECISION: AveragePrecision =
         .with_label_domain(LabelDomain::Binary)
         .with_min_labels(2);
 
-/// `multilabel_ranking_loss` (on scores already normalised; see [`Logits`]): a tied pair is
-/// an error only when the relevant label has the lower column index.
+/// `multilabel_ranking_loss`'s formula (on scores already normalised; see [`Logits`]): a tied
+/// pair is an error only when the relevant label has the lower column index, which is torch's
+/// argsort order on rows of up to 16 labels ([`multilabel_ranking_loss`] follows it on longer
+/// rows too).
 ///
 /// # Example
 /// ```
@@ -70,11 +110,20 @@ pub const MULTILABEL_RANKING_LOSS: RankingLoss = RankingLoss::new(TiePolicy::Las
     .with_label_domain(LabelDomain::Binary)
     .with_min_labels(2);
 
-/// Evaluates `metric` as torchmetrics does: shapes first, then the logit normalisation in
-/// `dtype` (at least `float32` for `f32` scores). Weights are an extension (torchmetrics has
-/// none).
+/// The scores' own dtype (`float32` for `f32` scores, `float64` for `f64`).
+const NATIVE: PredsView = PredsView::of(PredsDtype::Float64);
+
+/// As [`NATIVE`], ranked in torch's argsort order (the ranking loss).
+const IN_ARGSORT_ORDER: PredsView = PredsView {
+    dtype: PredsDtype::Float64,
+    argsort: true,
+};
+
+/// Evaluates `metric` as torchmetrics does: shapes first, then the logit normalisation in the
+/// view's dtype (at least `float32` for `f32` scores), then, for the ranking loss, torch's
+/// argsort order. Weights are an extension (torchmetrics has none).
 pub(crate) fn evaluate_on_logits<M, T, Y, S>(
-    metric: &M, preds: &S, target: &Y, weights: Option<&[f64]>, dtype: PredsDtype,
+    metric: &M, preds: &S, target: &Y, weights: Option<&[f64]>, view: PredsView,
 ) -> Result<f64, Error>
 where
     M: RankingMetric<T>,
@@ -83,7 +132,9 @@ where
     S: ScoreMatrix<T> + ?Sized,
 {
     check_shapes(target, preds, 1)?;
-    metric.evaluate(target, &Logits::with_dtype(preds, dtype)?, weights)
+    let logits = &Logits::with_dtype(preds, view.dtype)?;
+    through_preds_view!(view, logits, |scores| metric
+        .evaluate(target, scores, weights))
 }
 
 toolkit_fn! {
@@ -98,7 +149,7 @@ toolkit_fn! {
     /// assert_eq!(v.unwrap(), 2.5);
     /// ```
     pub fn multilabel_coverage_error(preds: &S, target: &Y) {
-        evaluate_on_logits(&MULTILABEL_COVERAGE_ERROR, preds, target, None, PredsDtype::Float64)
+        evaluate_on_logits(&MULTILABEL_COVERAGE_ERROR, preds, target, None, NATIVE)
     }
 }
 
@@ -119,7 +170,7 @@ toolkit_fn! {
             preds,
             target,
             None,
-            PredsDtype::Float64,
+            NATIVE,
         )
     }
 }
@@ -137,7 +188,7 @@ toolkit_fn! {
     /// assert_eq!(v.unwrap(), 0.0);
     /// ```
     pub fn multilabel_ranking_loss(preds: &S, target: &Y) {
-        evaluate_on_logits(&MULTILABEL_RANKING_LOSS, preds, target, None, PredsDtype::Float64)
+        evaluate_on_logits(&MULTILABEL_RANKING_LOSS, preds, target, None, IN_ARGSORT_ORDER)
     }
 }
 
