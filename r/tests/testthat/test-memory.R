@@ -11,8 +11,10 @@ test_that("a call that runs out of memory raises rankmetrics_memory and R goes o
     fail("prlimit (util-linux) is needed to lower a process's address-space limit")
   }
   set.seed(41)
-  # 2 x 10^6 cells: micro_auc copies them into a pool of 9 to 13 bytes a cell (about 20 MB).
-  n <- 200000L
+  # 2 x 10^7 cells: micro_auc copies them into a pool of 9 to 13 bytes a cell (about 200 MB),
+  # far more than the free space earlier tests may leave inside the memory R has mapped
+  # (2 x 10^6 cells, 20 MB, once fitted there).
+  n <- 2000000L
   y <- matrix(runif(n * 10) < 0.3, n, 10)
   s <- matrix(round(runif(n * 10), 2), n, 10)
   expected_small <- micro_auc(y[1:50, ], s[1:50, ])
