@@ -1,11 +1,13 @@
 """torchmetrics' (1.9) multilabel ranking metrics and ``retrieval_normalized_dcg``, with its
-argument order (``preds`` first) and names; torch is not needed: tensors on the CPU, numpy
-arrays and lists are read through ``__array__``.
+argument order (``preds`` first) and names; torch is not needed: tensors (detached from
+autograd and brought to the CPU as they are read), numpy arrays and lists are read through
+``__array__``.
 
 torchmetrics computes in the dtype of ``preds``: float32 predictions (torch's default) go
 through its float32 sigmoid when any score is outside [0, 1] (saturating to 1.0 above about
-16.6), float64 predictions through the float64 one. rankmetrics follows the array's dtype
-the same way.
+16.6), float64 predictions through the float64 one, float16 and bfloat16 ones through the
+float32 sigmoid rounded to their own precision. rankmetrics follows the dtype the same way.
+The ranking loss orders tied scores as torch's CPU argsort does.
 
 >>> import numpy as np
 >>> from rankmetrics.torchmetrics import multilabel_coverage_error
@@ -13,6 +15,8 @@ the same way.
 >>> multilabel_coverage_error(np.array([[20.0, 18.0]], dtype=np.float64), target, num_labels=2)
 1.0
 >>> multilabel_coverage_error(np.array([[20.0, 18.0]], dtype=np.float32), target, num_labels=2)
+2.0
+>>> multilabel_coverage_error(np.array([[10.0, 9.0]], dtype=np.float16), target, num_labels=2)
 2.0
 """
 
