@@ -465,7 +465,7 @@ fn preset_states_with_altered_label_values_or_views_are_refused() {
     let (acc, other) = shards_of(|r| tm.accumulator_starting_at(r), false);
     assert_eq!(
         serde_json::to_value(&acc).unwrap()["state"]["Row"]["view"],
-        "Logits"
+        json!({"Logits": {"dtype": "Float64", "argsort": false}})
     );
     refused(
         &acc,

@@ -3,7 +3,7 @@
 //! lies outside the interval (the rule of its convention that puts it there).
 
 use rankmetrics::registry::{evaluate_all_parallel, Preset};
-use rankmetrics::torchmetrics::{Float32Scores, Logits};
+use rankmetrics::torchmetrics::{Float32Scores, Logits, PredsDtype};
 use rankmetrics::{Matrix, TieGrouping, TiePolicy};
 
 use crate::compare::{outside, Cell, Column, Concept, Needs, Over, Row};
@@ -37,21 +37,24 @@ pub enum Merge {
     /// Scores are cast to float32 first (torchmetrics' retrieval metrics).
     Float32,
     /// Scores outside [0, 1] go through a sigmoid (torchmetrics' logits), which rounds large
-    /// ones to the same value; with `float32` (float32 preds) the scores are float32 values
-    /// and the sigmoid is torch's float32 one, which also ties close logits.
-    Sigmoid { float32: bool },
+    /// ones to the same value; in a narrower preds dtype than float64 the scores are cast to
+    /// it and the sigmoid rounded to it, which also ties close logits.
+    Sigmoid(PredsDtype),
 }
 
 /// An interval [pessimistic, optimistic], if both ends have a value.
 type Interval = Option<(f64, f64)>;
 
-/// The rules looked for, the coarser first: a Weka grouping also ties the float32 probe, and
-/// the float32 sigmoid every probe after it.
-const MERGES: [Merge; 4] = [
+/// The rules looked for, the coarser first: a half preds dtype ties every probe after it (its
+/// cast ties the Weka probe's two scores), a Weka grouping the float32 probe, and the float32
+/// sigmoid every probe after it.
+const MERGES: [Merge; 6] = [
+    Merge::Sigmoid(PredsDtype::BFloat16),
+    Merge::Sigmoid(PredsDtype::Float16),
     Merge::Grouping(TieGrouping::WEKA),
-    Merge::Sigmoid { float32: true },
+    Merge::Sigmoid(PredsDtype::Float32),
     Merge::Float32,
-    Merge::Sigmoid { float32: false },
+    Merge::Sigmoid(PredsDtype::Float64),
 ];
 
 impl Merge {
@@ -62,10 +65,14 @@ impl Merge {
             Merge::Grouping(_) => None,
             // A quarter of float32's spacing at 0.5: one float32, two f64.
             Merge::Float32 => Some((0.5, 0.5 + f64::from(f32::EPSILON) / 8.0)),
+            // The bfloat16 sigmoids are one value (0.953125), the float16 ones two.
+            Merge::Sigmoid(PredsDtype::BFloat16) => Some((3.0, 3.015625)),
+            // Both saturate to 1.0 in float16, not in float32.
+            Merge::Sigmoid(PredsDtype::Float16) => Some((9.0, 10.0)),
             // Both saturate to 1.0 in float32, not in f64.
-            Merge::Sigmoid { float32: true } => Some((18.0, 20.0)),
+            Merge::Sigmoid(PredsDtype::Float32) => Some((18.0, 20.0)),
             // Both saturate to 1.0 in f64.
-            Merge::Sigmoid { float32: false } => Some((40.0, 41.0)),
+            Merge::Sigmoid(_) => Some((40.0, 41.0)),
         }
     }
 
@@ -109,16 +116,10 @@ impl Merge {
             Merge::Float32 => {
                 evaluate_all_parallel(&presets, y_true, &Float32Scores::new(y_score), weights)
             }
-            Merge::Sigmoid { float32 } => {
-                let view = match float32 {
-                    true => Logits::float32(y_score),
-                    false => Logits::new(y_score),
-                };
-                match view {
-                    Ok(view) => evaluate_all_parallel(&presets, y_true, &view, weights),
-                    Err(_) => return vec![None; concepts.len()],
-                }
-            }
+            Merge::Sigmoid(dtype) => match Logits::with_dtype(y_score, dtype) {
+                Ok(view) => evaluate_all_parallel(&presets, y_true, &view, weights),
+                Err(_) => return vec![None; concepts.len()],
+            },
         };
         let mut values = values.into_iter();
         ends.iter()
@@ -148,14 +149,18 @@ impl Merge {
             Merge::Float32 => {
                 "scores are cast to float32, so scores that round to one float32 tie".into()
             }
-            Merge::Sigmoid { float32: false } => "scores outside [0, 1] go through a sigmoid, \
-                                                   which rounds large scores to one value, so \
-                                                   they tie"
+            Merge::Sigmoid(PredsDtype::Float32) => "scores are float32 preds: outside [0, 1] \
+                                                    they go through torch's float32 sigmoid, \
+                                                    which rounds scores above about 16.6 to 1 \
+                                                    and close scores to one value, so they tie"
                 .into(),
-            Merge::Sigmoid { float32: true } => "scores are float32 preds: outside [0, 1] they go \
-                                                 through torch's float32 sigmoid, which rounds \
-                                                 scores above about 16.6 to 1 and close scores \
-                                                 to one value, so they tie"
+            Merge::Sigmoid(dtype @ (PredsDtype::Float16 | PredsDtype::BFloat16)) => format!(
+                "scores are {} preds: cast to it, and outside [0, 1] through torch's sigmoid \
+                 rounded to it, close scores round to one value, so they tie",
+                dtype.name()
+            ),
+            Merge::Sigmoid(_) => "scores outside [0, 1] go through a sigmoid, which rounds \
+                                  large scores to one value, so they tie"
                 .into(),
         }
     }
@@ -419,15 +424,26 @@ mod tests {
         let ndcg = preset(Convention::Torchmetrics, "retrieval_normalized_dcg", &[]);
         assert_eq!(rules(ndcg), [Merge::Float32]);
         let loss = preset(Convention::Torchmetrics, "multilabel_ranking_loss", &[]);
-        assert_eq!(rules(loss), [Merge::Sigmoid { float32: false }]);
-        // float32 preds: torch's float32 sigmoid, the first rule found, ties every probe.
+        let sigmoid = Merge::Sigmoid;
+        assert_eq!(rules(loss), [sigmoid(PredsDtype::Float64)]);
+        // float32 preds: torch's float32 sigmoid, the first rule found, ties every probe after.
         let dtype = [("dtype", "float32")];
         let loss = preset(Convention::Torchmetrics, "multilabel_ranking_loss", &dtype);
-        let float32 = Merge::Sigmoid { float32: true };
-        assert_eq!(
-            rules(loss),
-            [float32, Merge::Float32, Merge::Sigmoid { float32: false }]
-        );
+        let float32 = [
+            sigmoid(PredsDtype::Float32),
+            Merge::Float32,
+            sigmoid(PredsDtype::Float64),
+        ];
+        assert_eq!(rules(loss), float32);
+        // Half preds: their own rule first; the cast ties the Weka probe's scores too.
+        let dtype = [("dtype", "float16")];
+        let loss = preset(Convention::Torchmetrics, "multilabel_ranking_loss", &dtype);
+        let float16 = [[sigmoid(PredsDtype::Float16), weka].as_slice(), &float32].concat();
+        assert_eq!(rules(loss), float16);
+        let dtype = [("dtype", "bfloat16")];
+        let loss = preset(Convention::Torchmetrics, "multilabel_ranking_loss", &dtype);
+        let bfloat16 = [[sigmoid(PredsDtype::BFloat16)].as_slice(), &float16].concat();
+        assert_eq!(rules(loss), bfloat16);
         for metric in Convention::Sklearn.metric_names() {
             assert_eq!(
                 rules(preset(Convention::Sklearn, metric, &[])),

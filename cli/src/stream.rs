@@ -13,7 +13,7 @@
 use std::path::Path;
 
 use rankmetrics::registry::{evaluate_all_parallel, Convention, Preset, PresetAccumulator};
-use rankmetrics::torchmetrics::Logits;
+use rankmetrics::torchmetrics::{Logits, PredsDtype};
 use rankmetrics::{Error, RowMajor};
 
 use crate::args::DataArgs;
@@ -110,7 +110,7 @@ fn stream(
     }
     let options = data.read_options();
     let (t, s) = (data.y_true.as_deref(), data.y_score.as_deref());
-    let test = LogitTest::of(presets);
+    let test = logit_test(presets);
     let logit_chunk = if presets
         .iter()
         .any(|p| p.convention() == Convention::Torchmetrics)
@@ -232,41 +232,30 @@ fn stream(
     Ok((values, Some(shapes)))
 }
 
-/// How torchmetrics tests a batch for logits: in the preds' dtype.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum LogitTest {
-    /// float64 preds: some score outside [0, 1].
-    Float64,
-    /// float32 preds: some score cast to float32 outside [0, 1] (`1 + 1e-12` is 1.0 there).
-    Float32,
-}
+/// How torchmetrics tests a batch for logits: in the preds' dtype (`Float64`: the scores as
+/// read; any other: the scores cast to it, `1 + 1e-12` being 1.0 in float32).
+type LogitTest = PredsDtype;
 
-impl LogitTest {
-    /// The test of the presets' torchmetrics metrics. One run gives them one dtype (the
-    /// scores file's, or `--param dtype`), which they echo.
-    fn of(presets: &[Preset]) -> LogitTest {
-        let float32 = presets.iter().any(|p| {
-            p.convention() == Convention::Torchmetrics
-                && p.params()
-                    .iter()
-                    .any(|(k, v)| *k == "dtype" && v.to_string() == "float32")
-        });
-        if float32 {
-            LogitTest::Float32
-        } else {
-            LogitTest::Float64
-        }
-    }
+/// The test of the presets' torchmetrics metrics. One run gives them one dtype (the scores
+/// file's, or `--param dtype`), which they echo.
+fn logit_test(presets: &[Preset]) -> LogitTest {
+    presets
+        .iter()
+        .filter(|p| p.convention() == Convention::Torchmetrics)
+        .flat_map(|p| p.params())
+        .find_map(|(k, v)| {
+            (*k == "dtype")
+                .then(|| v.to_string().parse().ok())
+                .flatten()
+        })
+        .unwrap_or(PredsDtype::Float64)
 }
 
 /// Whether torchmetrics would apply its sigmoid to these rows (some score outside [0, 1]);
 /// also for rows it rejects, which the accumulators report anyway.
 fn logits(rows: &[f64], n: usize, cols: usize, test: LogitTest) -> bool {
     RowMajor::new(rows, n, cols)
-        .and_then(|s| match test {
-            LogitTest::Float64 => Logits::new(&s).map(|l| l.applies_sigmoid()),
-            LogitTest::Float32 => Logits::float32(&s).map(|l| l.applies_sigmoid()),
-        })
+        .and_then(|s| Logits::with_dtype(&s, test).map(|l| l.applies_sigmoid()))
         .unwrap_or(true)
 }
 

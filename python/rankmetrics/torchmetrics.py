@@ -233,12 +233,13 @@ def retrieval_normalized_dcg(
         raise RankmetricsError(
             "`preds` and `target` must be non-empty and non-scalar tensors", "Input", {"input": "preds"}
         )
-    if s.dtype.kind not in "f":
-        raise RankmetricsError("`preds` must be a tensor of floats", "Input", {"input": "preds"})
+    # torchmetrics checks the target's dtype first.
     if y.dtype.kind not in "bf" and y.dtype.newbyteorder("=") not in (np.dtype(np.int64), np.dtype(np.int32)):
         raise RankmetricsError(
             "`target` must be a tensor of booleans, integers or floats", "Input", {"input": "target"}
         )
+    if s.dtype.kind not in "f":
+        raise RankmetricsError("`preds` must be a tensor of floats", "Input", {"input": "preds"})
     if isinstance(top_k, bool):  # torchmetrics' check takes a bool as the int it is
         top_k = int(top_k)
     m = _core.lookup("torchmetrics", "retrieval_normalized_dcg", ties, {"top_k": top_k})

@@ -8,7 +8,9 @@ use crate::ties::{TieAnalysis, TiePolicy};
 
 impl Preset {
     /// The tie policy the preset ranks with: the toolkit's rule, or the one
-    /// [`lookup`](Self::lookup) was given.
+    /// [`lookup`](Self::lookup) was given. torchmetrics' ranking loss without a policy given
+    /// says `Last`, the order of torch's CPU argsort on rows of up to 16 labels; on longer rows
+    /// it follows that sort's own order.
     ///
     /// # Example
     /// ```
