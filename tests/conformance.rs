@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use rankmetrics::registry::{Convention, Preset};
-use rankmetrics::{RowMajor, TiePolicy};
+use rankmetrics::RowMajor;
 use serde_json::Value;
 
 struct Case {
@@ -313,17 +313,15 @@ fn conformance_with_torchmetrics_on_float32_preds() {
         let id = record["case"].as_str().expect("case");
         let case = &cases[id];
         let scores: Vec<f32> = case.y_score.iter().map(|&x| x as f32).collect();
-        let value = |ties: Option<TiePolicy>| {
-            let preset =
-                Preset::lookup(Convention::Torchmetrics, metric, Preset::NO_PARAMS, ties).unwrap();
-            let y_true = RowMajor::new(&case.y_true, case.n, case.l);
-            let y_score = RowMajor::new(&scores, case.n, case.l);
-            match (y_true, y_score) {
-                (Ok(t), Ok(s)) => preset.evaluate(&t, &s, None).map_err(|e| e.to_string()),
-                (Err(e), _) | (_, Err(e)) => Err(e.to_string()),
-            }
+        let preset =
+            Preset::lookup(Convention::Torchmetrics, metric, Preset::NO_PARAMS, None).unwrap();
+        let got = match (
+            RowMajor::new(&case.y_true, case.n, case.l),
+            RowMajor::new(&scores, case.n, case.l),
+        ) {
+            (Ok(t), Ok(s)) => preset.evaluate(&t, &s, None).map_err(|e| e.to_string()),
+            (Err(e), _) | (_, Err(e)) => Err(e.to_string()),
         };
-        let got = value(None);
         let what = format!("torchmetrics f32 {metric} on {id}");
         // The same values as f64 scores with `dtype=float32`, as the command passes them.
         let rounded: Vec<f64> = scores.iter().map(|&x| f64::from(x)).collect();
