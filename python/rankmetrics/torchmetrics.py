@@ -30,6 +30,8 @@ from . import _core, _input
 from .exceptions import ParameterError, RankmetricsError
 
 __all__ = [
+    "multilabel_auroc",
+    "multilabel_average_precision",
     "multilabel_coverage_error",
     "multilabel_ranking_average_precision",
     "multilabel_ranking_loss",
@@ -84,6 +86,7 @@ def _multilabel(
     ignore_index: Optional[int],
     ties: Optional[str],
     threads: Optional[int],
+    **params: Any,
 ) -> float:
     if ignore_index is not None:
         raise NotImplementedError("ignore_index is not reproduced by rankmetrics")
@@ -103,7 +106,7 @@ def _multilabel(
             "InvalidParam",
             {"parameter": "num_labels", "value": num_labels},
         )
-    m = _core.lookup("torchmetrics", metric, ties, {"dtype": dtype})
+    m = _core.lookup("torchmetrics", metric, ties, {"dtype": dtype, **params})
     if s.shape[0] == 0 and y.shape == s.shape and metric in _NO_ROWS:
         # torchmetrics on 0 rows: LRAP 0/0, the ranking loss its "(0.0, 1)"; coverage raises
         # (the minimum of an empty tensor), as the crate does for every metric.
@@ -194,6 +197,97 @@ def multilabel_ranking_loss(
     1.0
     """
     return _multilabel("multilabel_ranking_loss", preds, target, num_labels, ignore_index, ties, threads)
+
+
+def _curve_average(average: Optional[str], thresholds: Any) -> str:
+    """The ``average`` that the crate's preset takes; what is not reproduced raises."""
+    if thresholds is not None:
+        raise NotImplementedError("binned curves (thresholds) are not reproduced: only thresholds=None")
+    if average is None or average == "none":
+        raise NotImplementedError("per-label values (average='none') are not reproduced: use macro, micro or weighted")
+    if average not in ("macro", "micro", "weighted"):
+        raise ParameterError(
+            f"Expected argument `average` to be one of ('micro', 'macro', 'weighted', 'none', None) but got {average}",
+            "InvalidParam",
+            {"parameter": "average", "value": average},
+        )
+    return average
+
+
+def multilabel_auroc(
+    preds: Any,
+    target: Any,
+    num_labels: int,
+    average: Optional[str] = "macro",
+    thresholds: Any = None,
+    ignore_index: Optional[int] = None,
+    validate_args: bool = True,
+    *,
+    ties: Optional[str] = None,
+    threads: Optional[int] = None,
+) -> float:
+    """``torchmetrics.functional.classification.multilabel_auroc`` with ``thresholds=None``
+    (the exact curves): each label's ROC AUC, tied scores one threshold. A label without
+    positives or without negatives scores 0.0 and counts in the macro mean (scikit-learn
+    gives NaN); ``"weighted"`` weighs labels by their positives; ``"micro"`` pools every cell.
+
+    Parameters
+    ----------
+    preds : array-like of shape (n_samples, num_labels)
+        Probabilities or logits (a sigmoid is applied when any value is outside [0, 1]).
+    target : array-like of shape (n_samples, num_labels)
+        0/1 labels.
+    num_labels : int
+    average : {"macro", "micro", "weighted"}, default="macro"
+        ``"none"`` (one value per label) is not reproduced.
+    thresholds : None
+        Only None (binned curves are not reproduced).
+    ignore_index : None
+        Not reproduced (only None).
+    validate_args : bool
+        Inputs are always validated.
+    ties : str, default=None
+        Replaces torchmetrics' tie rule (tied scores count half).
+    threads : int, default=None
+
+    Examples
+    --------
+    >>> from rankmetrics.torchmetrics import multilabel_auroc
+    >>> multilabel_auroc([[0.9, 0.2], [0.1, 0.8]], [[1, 0], [0, 0]], num_labels=2)
+    0.5
+    """
+    average = _curve_average(average, thresholds)
+    return _multilabel("multilabel_auroc", preds, target, num_labels, ignore_index, ties, threads, average=average)
+
+
+def multilabel_average_precision(
+    preds: Any,
+    target: Any,
+    num_labels: int,
+    average: Optional[str] = "macro",
+    thresholds: Any = None,
+    ignore_index: Optional[int] = None,
+    validate_args: bool = True,
+    *,
+    ties: Optional[str] = None,
+    threads: Optional[int] = None,
+) -> float:
+    """``torchmetrics.functional.classification.multilabel_average_precision`` with
+    ``thresholds=None``: each label's step-wise average precision, tied scores one threshold;
+    a label without positives scores 0 and counts in the macro mean.
+
+    Parameters are as for :func:`multilabel_auroc`.
+
+    Examples
+    --------
+    >>> from rankmetrics.torchmetrics import multilabel_average_precision
+    >>> multilabel_average_precision([[0.9, 0.2], [0.1, 0.8]], [[1, 0], [0, 0]], num_labels=2)
+    0.5
+    """
+    average = _curve_average(average, thresholds)
+    return _multilabel(
+        "multilabel_average_precision", preds, target, num_labels, ignore_index, ties, threads, average=average
+    )
 
 
 def retrieval_normalized_dcg(

@@ -5,7 +5,7 @@ use core::ops::Range;
 
 use super::plan::{AnyLabelwise, AnyRow, Plan, ScoreView};
 use super::Preset;
-use crate::compat::torchmetrics::{through_preds_view, Float32Scores, Logits};
+use crate::compat::torchmetrics::{through_preds_view, Float32Scores, Logits, PredsDtype};
 use crate::error::Error;
 use crate::error::Incompatibility;
 use crate::labelwise::LabelRunsAccumulator;
@@ -53,9 +53,18 @@ fn checked_streaming<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Streaming
     use crate::error::StateFault;
     use crate::state_format::{checked, invalid};
     let state = <Streaming as serde::Deserialize>::deserialize(d)?;
-    if let Streaming::Row { acc, view, sigmoid } = &state {
-        let logits = matches!(view, ScoreView::Logits(_));
-        if sigmoid.is_some() != (logits && !acc.rows().is_empty()) {
+    let decided = match &state {
+        Streaming::Row { acc, view, sigmoid } => Some((
+            sigmoid.is_some(),
+            matches!(view, ScoreView::Logits(_)) && !acc.rows().is_empty(),
+        )),
+        Streaming::LabelwiseOnLogits { acc, sigmoid, .. } => {
+            Some((sigmoid.is_some(), !acc.rows().is_empty()))
+        }
+        _ => None,
+    };
+    if let Some((decided, seen)) = decided {
+        if decided != seen {
             let expected = "a decision once rows were seen through a logit view, none else";
             return checked::<D, _>(Err(invalid(
                 "sigmoid",
@@ -81,6 +90,14 @@ enum Streaming {
         sigmoid: Option<bool>,
     },
     Labelwise(LabelwiseAccumulator<AnyLabelwise>),
+    /// A label-wise preset on torchmetrics' logit view in preds of `dtype`: the rows kept are
+    /// the normalised scores; `sigmoid` as for `Row`.
+    LabelwiseOnLogits {
+        acc: LabelwiseAccumulator<AnyLabelwise>,
+        dtype: PredsDtype,
+        #[cfg_attr(feature = "serde", serde(default))]
+        sigmoid: Option<bool>,
+    },
     /// A label-wise preset keeping each label's runs ([`Preset::runs_accumulator_starting_at`]).
     Runs(LabelRunsAccumulator<AnyLabelwise>),
 }
@@ -128,7 +145,8 @@ impl Preset {
         &self, first_row: usize,
     ) -> Result<PresetAccumulator, Error> {
         let state = match &self.plan {
-            Plan::Labelwise(m) => {
+            // On logits the rows are kept as normalised (no runs state).
+            Plan::Labelwise(m, None) => {
                 Streaming::Runs(LabelRunsAccumulator::new(*m, m.label_domain(), first_row)?)
             }
             _ => return Ok(self.accumulator_starting_at(first_row)),
@@ -171,6 +189,20 @@ macro_rules! feed_batch {
                 ..
             } => acc.$update($y_true, &Float32Scores::new($y_score), $weights),
             Streaming::Labelwise(acc) => acc.update($y_true, $y_score, $weights),
+            Streaming::LabelwiseOnLogits {
+                acc,
+                dtype,
+                sigmoid,
+            } if $y_score.nrows() > 0 => {
+                crate::validate::check_shapes($y_true, $y_score, 2)?; // num_labels > 1
+                let logits = &Logits::with_dtype($y_score, *dtype)?;
+                let applies = logits.applies_sigmoid();
+                agree_on_sigmoid(*sigmoid, Some(applies))?;
+                acc.update($y_true, logits, $weights)?;
+                *sigmoid = Some(applies);
+                Ok(())
+            }
+            Streaming::LabelwiseOnLogits { acc, .. } => acc.update($y_true, $y_score, $weights),
             Streaming::Runs(acc) => acc.update($y_true, $y_score, $weights),
         }
     };
@@ -195,9 +227,14 @@ impl PresetAccumulator {
                 logits.map_or(ScoreView::AsIs, ScoreView::Logits),
             ),
             Plan::Float32Row { metric } => row(metric.clone(), ScoreView::Float32),
-            Plan::Labelwise(m) => {
+            Plan::Labelwise(m, None) => {
                 Streaming::Labelwise(LabelwiseAccumulator::new(*m, m.label_domain(), first_row))
             }
+            Plan::Labelwise(m, Some(dtype)) => Streaming::LabelwiseOnLogits {
+                acc: LabelwiseAccumulator::new(*m, m.label_domain(), first_row),
+                dtype: *dtype,
+                sigmoid: None,
+            },
         };
         PresetAccumulator {
             version: StateVersion,
@@ -269,6 +306,23 @@ impl PresetAccumulator {
                 Ok(())
             }
             (Streaming::Labelwise(acc), Streaming::Labelwise(b)) => acc.merge(b),
+            (
+                Streaming::LabelwiseOnLogits {
+                    acc,
+                    dtype,
+                    sigmoid,
+                },
+                Streaming::LabelwiseOnLogits {
+                    acc: b,
+                    dtype: d,
+                    sigmoid: theirs,
+                },
+            ) if dtype == d => {
+                agree_on_sigmoid(*sigmoid, *theirs)?;
+                acc.merge(b)?;
+                *sigmoid = sigmoid.or(*theirs);
+                Ok(())
+            }
             (Streaming::Runs(acc), Streaming::Runs(b)) => acc.merge(b),
             _ => Err(Error::Incompatible(Incompatibility::Metric)),
         }
@@ -282,7 +336,7 @@ impl PresetAccumulator {
     pub fn value(&self) -> Result<f64, Error> {
         match &self.state {
             Streaming::Row { acc, .. } => acc.value(),
-            Streaming::Labelwise(acc) => acc.value(),
+            Streaming::Labelwise(acc) | Streaming::LabelwiseOnLogits { acc, .. } => acc.value(),
             Streaming::Runs(acc) => acc.value(),
         }
     }
@@ -301,7 +355,7 @@ impl PresetAccumulator {
     pub fn rows(&self) -> &[Range<usize>] {
         match &self.state {
             Streaming::Row { acc, .. } => acc.rows(),
-            Streaming::Labelwise(acc) => acc.rows(),
+            Streaming::Labelwise(acc) | Streaming::LabelwiseOnLogits { acc, .. } => acc.rows(),
             Streaming::Runs(acc) => acc.rows(),
         }
     }
@@ -323,7 +377,9 @@ impl PresetAccumulator {
     pub fn run_count(&self) -> Option<usize> {
         match &self.state {
             Streaming::Runs(acc) => Some(acc.run_count()),
-            Streaming::Row { .. } | Streaming::Labelwise(_) => None,
+            Streaming::Row { .. }
+            | Streaming::Labelwise(_)
+            | Streaming::LabelwiseOnLogits { .. } => None,
         }
     }
 
@@ -343,7 +399,9 @@ impl PresetAccumulator {
     pub fn label_run_counts(&self) -> Option<Vec<usize>> {
         match &self.state {
             Streaming::Runs(acc) => Some(acc.label_run_counts()),
-            Streaming::Row { .. } | Streaming::Labelwise(_) => None,
+            Streaming::Row { .. }
+            | Streaming::Labelwise(_)
+            | Streaming::LabelwiseOnLogits { .. } => None,
         }
     }
 }

@@ -170,7 +170,8 @@ fn labelwise_presets(
         .iter()
         .enumerate()
         .filter_map(|(k, p)| match p.plan {
-            Plan::Labelwise(m) => Some((k, m)),
+            // On logits, each on its own (through its sigmoid view).
+            Plan::Labelwise(m, None) => Some((k, m)),
             _ => None,
         })
         .unzip();

@@ -228,25 +228,45 @@ pub(super) fn sklearn_averaged(
         ));
     };
     ctx.echo.push(("average", ParamValue::Str(average.into())));
-    Ok(Plan::Labelwise(metric(parsed)))
+    Ok(Plan::Labelwise(metric(parsed), None))
 }
 
 /// torchmetrics' ranking metrics: sigmoid on logits, in the preds' dtype (`dtype`).
 pub(super) fn torchmetrics_logits(
     ctx: &mut Ctx<'_>, metric: AnyRow, argsort: bool,
 ) -> Result<Plan, LookupError> {
-    // Absent: the score type decides (`f32` scores are float32 preds, `f64` float64).
-    let mut dtype = PredsDtype::Float64;
-    if let Some(name) = ctx.get("dtype") {
-        dtype = name
-            .parse()
-            .map_err(|_| invalid("dtype", name, "float32, float64, float16 or bfloat16"))?;
-        ctx.echo.push(("dtype", ParamValue::Str(name.into())));
-    }
+    let dtype = preds_dtype(ctx)?;
     Ok(Plan::Row {
         metric,
         logits: Some(PredsView { dtype, argsort }),
     })
+}
+
+/// torchmetrics' preds `dtype`, echoed when given; absent, the score type decides (`f32`
+/// scores are float32 preds, `f64` float64).
+fn preds_dtype(ctx: &mut Ctx<'_>) -> Result<PredsDtype, LookupError> {
+    let Some(name) = ctx.get("dtype") else {
+        return Ok(PredsDtype::Float64);
+    };
+    let dtype = name
+        .parse()
+        .map_err(|_| invalid("dtype", name, "float32, float64, float16 or bfloat16"))?;
+    ctx.echo.push(("dtype", ParamValue::Str(name.into())));
+    Ok(dtype)
+}
+
+/// torchmetrics' multilabel AUROC and AP: `average` (macro, micro or weighted) and the preds
+/// `dtype` of the sigmoid on logits.
+pub(super) fn torchmetrics_labelwise(
+    ctx: &mut Ctx<'_>, metric: fn(Average) -> AnyLabelwise,
+) -> Result<Plan, LookupError> {
+    let average = ctx.get("average").unwrap_or("macro");
+    let parsed = match Average::parse(average) {
+        Some(a) if a != Average::Samples => a,
+        _ => return Err(invalid("average", average, "macro, micro or weighted")),
+    };
+    ctx.echo.push(("average", ParamValue::Str(average.into())));
+    Ok(Plan::Labelwise(metric(parsed), Some(preds_dtype(ctx)?)))
 }
 
 /// mldr's `ties_method` (R's `rank()`), echoed.
@@ -280,7 +300,7 @@ pub(super) fn mldr_auc(ctx: &mut Ctx<'_>, base: metrics::RocAuc) -> Result<Plan,
     ));
     ctx.echo.push(("na_rm", ParamValue::Bool(na_rm)));
     let auc = base.on_undefined(mldr::undefined_rule(undefined_value, na_rm));
-    Ok(Plan::Labelwise(AnyLabelwise::from(auc)))
+    Ok(Plan::Labelwise(AnyLabelwise::from(auc), None))
 }
 
 /// MULAN's row-wise measures, with the tie grouping of the Weka release (`weka`).
@@ -314,7 +334,7 @@ pub(super) fn mulan_interpolated(
     };
     ctx.echo
         .push(("num_recall_levels", ParamValue::Number(levels as f64)));
-    Ok(Plan::Labelwise(AnyLabelwise::from(metric(levels))))
+    Ok(Plan::Labelwise(AnyLabelwise::from(metric(levels)), None))
 }
 
 /// scikit-learn's `dcg_score` {k, log_base, ignore_ties} and `ndcg_score` {k, ignore_ties}.

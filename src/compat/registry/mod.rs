@@ -43,6 +43,7 @@ use crate::metric::RankingMetric;
 use crate::row::metric::RowMetric;
 use crate::score::Score;
 use crate::ties::TiePolicy;
+use crate::validate::check_shapes;
 
 pub use self::accumulator::PresetAccumulator;
 // Defined below the metrics, so that the crate's Error can hold a LookupError.
@@ -146,7 +147,7 @@ impl Preset {
     /// assert!(!lookup("roc_auc_score").is_row_wise());
     /// ```
     pub fn is_row_wise(&self) -> bool {
-        !matches!(self.plan, Plan::Labelwise(_))
+        !matches!(self.plan, Plan::Labelwise(..))
     }
 
     /// Why a runs state ([`runs_accumulator_starting_at`](Self::runs_accumulator_starting_at))
@@ -168,8 +169,8 @@ impl Preset {
     /// ```
     pub fn runs_limit(&self, weighted: bool) -> Option<RunsLimit> {
         match &self.plan {
-            Plan::Labelwise(_) if weighted => Some(RunsLimit::SampleWeights),
-            Plan::Labelwise(m) => runs_limit(m),
+            Plan::Labelwise(..) if weighted => Some(RunsLimit::SampleWeights),
+            Plan::Labelwise(m, _) => runs_limit(m),
             _ => None,
         }
     }
@@ -201,7 +202,11 @@ impl Preset {
                 metric,
                 logits: None,
             } => metric.evaluate(y_true, y_score, sample_weight),
-            Plan::Labelwise(metric) => metric.evaluate(y_true, y_score, sample_weight),
+            Plan::Labelwise(metric, None) => metric.evaluate(y_true, y_score, sample_weight),
+            Plan::Labelwise(metric, Some(dtype)) => {
+                check_shapes(y_true, y_score, 2)?; // torchmetrics' num_labels > 1
+                metric.evaluate(y_true, &Logits::with_dtype(y_score, *dtype)?, sample_weight)
+            }
         }
     }
 
@@ -255,7 +260,7 @@ impl Preset {
                 metric,
                 logits: None,
             } => metric.per_sample(y_true, y_score),
-            Plan::Labelwise(_) => Err(Error::NotRowWise),
+            Plan::Labelwise(..) => Err(Error::NotRowWise),
         }
     }
 

@@ -2,7 +2,7 @@
 //! [`AnyLabelwise`]), the [`Plan`] that holds one, and the view of the scores a row-wise plan
 //! takes ([`ScoreView`]).
 
-use crate::compat::torchmetrics::PredsView;
+use crate::compat::torchmetrics::{PredsDtype, PredsView};
 use crate::error::{Error, LabelDomain};
 use crate::kernel::{RankedRow, RelevantEnd};
 use crate::labelwise::medians::ClassMedians;
@@ -88,8 +88,9 @@ pub(super) enum Plan {
     },
     /// A row-wise metric on scores cast to `float32` (torchmetrics' retrieval metrics).
     Float32Row { metric: AnyRow },
-    /// A label-wise, pooled or per-sample-averaged binary metric.
-    Labelwise(AnyLabelwise),
+    /// A label-wise, pooled or per-sample-averaged binary metric; with a dtype, torchmetrics'
+    /// sigmoid normalisation in that preds dtype applies first (multilabel AUROC and AP).
+    Labelwise(AnyLabelwise, Option<PredsDtype>),
 }
 
 impl Plan {
@@ -112,7 +113,7 @@ impl Plan {
             Plan::Float32Row { metric } => Plan::Float32Row {
                 metric: metric.with_ties(t),
             },
-            Plan::Labelwise(m) => Plan::Labelwise(m.with_ties(t)),
+            Plan::Labelwise(m, logits) => Plan::Labelwise(m.with_ties(t), logits),
         }
     }
 }

@@ -6,7 +6,7 @@
 use super::lookup::{
     mldr_auc, mldr_ties_method, mulan_interpolated, mulan_row, propensity_error, propensity_params,
     rankmetrics_graded, rankmetrics_labelwise, rankmetrics_row, rankmetrics_top_k,
-    sklearn_averaged, sklearn_graded, torchmetrics_logits, Ctx,
+    sklearn_averaged, sklearn_graded, torchmetrics_labelwise, torchmetrics_logits, Ctx,
 };
 use super::params::{parse_bool, parse_k, zero_k, ParamValue};
 use super::plan::{AnyLabelwise, AnyRow, Plan};
@@ -210,14 +210,14 @@ const RANKMETRICS: &[MetricEntry] = &[
     ], |c| {
         let (average, undefined) = rankmetrics_labelwise(c)?;
         let auc = metrics::RocAuc::new(average, c.policy).on_undefined(undefined);
-        Ok(Plan::Labelwise(AnyLabelwise::from(auc)))
+        Ok(Plan::Labelwise(AnyLabelwise::from(auc), None))
     }),
     entry!("label_average_precision", ties: MAX, default_run: false, [
         "average": Name = (Some("macro")), "undefined": NumberOrName = (Some("nan")),
     ], |c| {
         let (average, undefined) = rankmetrics_labelwise(c)?;
         let ap = metrics::LabelAveragePrecision::new(average, c.policy).on_undefined(undefined);
-        Ok(Plan::Labelwise(AnyLabelwise::from(ap)))
+        Ok(Plan::Labelwise(AnyLabelwise::from(ap), None))
     }),
     entry!("interpolated_average_precision", ties: MAX, default_run: false, [
         "average": Name = (Some("macro")), "undefined": NumberOrName = (Some("nan")),
@@ -280,6 +280,16 @@ const TORCHMETRICS: &[MetricEntry] = &[
         |c| torchmetrics_logits(c, torchmetrics::MULTILABEL_RANKING_AVERAGE_PRECISION.into(), false)),
     entry!("multilabel_ranking_loss", ties: None, default_run: true, ["dtype": Name = None],
         |c| torchmetrics_logits(c, torchmetrics::MULTILABEL_RANKING_LOSS.into(), true)),
+    entry!("multilabel_auroc", ties: None, default_run: true, [
+        "average": Name = (Some("macro")), "dtype": Name = None,
+    ], |c| torchmetrics_labelwise(c, |a| AnyLabelwise::from(torchmetrics::MULTILABEL_AUROC.averaged(a)))),
+    entry!("multilabel_average_precision", ties: None, default_run: true, [
+        "average": Name = (Some("macro")), "dtype": Name = None,
+    ], |c| {
+        torchmetrics_labelwise(c, |a| {
+            AnyLabelwise::from(torchmetrics::MULTILABEL_AVERAGE_PRECISION.averaged(a))
+        })
+    }),
     entry!("retrieval_normalized_dcg", ties: None, default_run: true, ["top_k": Integer = None],
     |c| {
         let k = parse_k("top_k", c.get("top_k"), &mut c.echo)?;
@@ -312,7 +322,7 @@ const MLDR: &[MetricEntry] = &[
         "undefined_value": NumberOrName = (Some("0.5")), "na_rm": Bool = (Some("false")),
     ], |c| mldr_auc(c, mldr::EXAMPLE_AUC)),
     entry!("micro_auc", ties: None, default_run: true, [],
-        |_| Ok(Plan::Labelwise(AnyLabelwise::from(mldr::MICRO_AUC)))),
+        |_| Ok(Plan::Labelwise(AnyLabelwise::from(mldr::MICRO_AUC), None))),
 ];
 
 /// MULAN (git 43f6389).
@@ -330,14 +340,14 @@ const MULAN: &[MetricEntry] = &[
     entry!("RankingLoss", ties: None, default_run: true, ["weka": Name = (Some("3.7"))],
         |c| mulan_row(c, mulan::RankingLoss.into())),
     entry!("MacroAUC", ties: None, default_run: true, [],
-        |_| Ok(Plan::Labelwise(AnyLabelwise::from(mulan::MacroAUC)))),
+        |_| Ok(Plan::Labelwise(AnyLabelwise::from(mulan::MacroAUC), None))),
     entry!("MicroAUC", ties: None, default_run: true, [],
-        |_| Ok(Plan::Labelwise(AnyLabelwise::from(mulan::MicroAUC)))),
+        |_| Ok(Plan::Labelwise(AnyLabelwise::from(mulan::MicroAUC), None))),
     entry!("MeanAveragePrecision", ties: None, default_run: true, [],
-        |_| Ok(Plan::Labelwise(AnyLabelwise::from(mulan::MeanAveragePrecision)))),
+        |_| Ok(Plan::Labelwise(AnyLabelwise::from(mulan::MeanAveragePrecision), None))),
     entry!("GeometricMeanAveragePrecision", ties: None, default_run: true, [], |_| {
         let ap = mulan::GeometricMeanAveragePrecision;
-        Ok(Plan::Labelwise(AnyLabelwise::from(ap)))
+        Ok(Plan::Labelwise(AnyLabelwise::from(ap), None))
     }),
     entry!("MeanAverageInterpolatedPrecision", ties: None, default_run: true, [
         "num_recall_levels": Integer = (Some("10")),
@@ -346,7 +356,7 @@ const MULAN: &[MetricEntry] = &[
         "num_recall_levels": Integer = (Some("10")),
     ], |c| mulan_interpolated(c, mulan::geometric_mean_average_interpolated_precision)),
     entry!("MacroAUCPR", ties: None, default_run: true, [],
-        |_| Ok(Plan::Labelwise(AnyLabelwise::from(mulan::MacroAUCPR)))),
+        |_| Ok(Plan::Labelwise(AnyLabelwise::from(mulan::MacroAUCPR), None))),
 ];
 
 /// The entries' names, as [`Convention::metric_names`] hands them out.

@@ -24,7 +24,7 @@ impl Preset {
     pub fn ties(&self) -> TiePolicy {
         match &self.plan {
             Plan::Row { metric, .. } | Plan::Float32Row { metric } => metric.options().ranking.ties,
-            Plan::Labelwise(metric) => metric.options().ranking.ties,
+            Plan::Labelwise(metric, _) => metric.options().ranking.ties,
         }
     }
 
@@ -59,7 +59,7 @@ impl Preset {
     /// ```
     pub fn tie_analysis(&self, weighted: bool) -> TieAnalysis {
         match &self.plan {
-            Plan::Labelwise(metric) => tie_analysis(metric, weighted),
+            Plan::Labelwise(metric, _) => tie_analysis(metric, weighted),
             _ => TieAnalysis::EXACT,
         }
     }

@@ -20,9 +20,12 @@
 use core::ops::Range;
 
 use crate::error::{Error, LabelDomain};
+use crate::labelwise::{Average, Undefined};
 use crate::matrix::{LabelMatrix, Matrix, ScoreMatrix};
 use crate::metric::RankingMetric;
-use crate::metrics::{AveragePrecision, Coverage, Ndcg, RankingLoss};
+use crate::metrics::{
+    AveragePrecision, Coverage, LabelAveragePrecision, Ndcg, RankingLoss, RocAuc,
+};
 use crate::row::metric::RowRule;
 use crate::score::Score;
 use crate::ties::TiePolicy;
@@ -109,6 +112,40 @@ pub const MULTILABEL_RANKING_AVERAGE_PRECISION: AveragePrecision =
 pub const MULTILABEL_RANKING_LOSS: RankingLoss = RankingLoss::new(TiePolicy::Last)
     .with_label_domain(LabelDomain::Binary)
     .with_min_labels(2);
+
+/// `multilabel_auroc(preds, target, num_labels, average="macro", thresholds=None)` (on scores
+/// already normalised; see [`Logits`]): each label's exact ROC curve, tied scores one
+/// threshold (the trapezoid counts a tied pair as half), and **0.0** for a label without
+/// positives or without negatives, which counts in the macro mean (scikit-learn gives NaN).
+/// `.averaged(Average::Micro)` pools every cell, `Average::Weighted` weighs labels by their
+/// positives (0.0 when no label has one). torchmetrics has no `samples` average.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{torchmetrics, RankingMetric};
+/// // Label 1 has no positive: 0.0, in the mean.
+/// let (y, s) = ([[1, 0], [0, 0]], [[0.9, 0.2], [0.1, 0.8]]);
+/// assert_eq!(torchmetrics::MULTILABEL_AUROC.evaluate(&y, &s, None).unwrap(), 0.5);
+/// ```
+pub const MULTILABEL_AUROC: RocAuc = RocAuc::new(Average::Macro, TiePolicy::Average)
+    .on_undefined(Undefined::Value(0.0))
+    .with_label_domain(LabelDomain::Binary);
+
+/// `multilabel_average_precision(preds, target, num_labels, average="macro", thresholds=None)`
+/// (on scores already normalised; see [`Logits`]): each label's step-wise AP, tied scores one
+/// threshold (`TiePolicy::Max`), 0 for a label without positives (torchmetrics' `-0.0`),
+/// counted in the macro mean; averages as [`MULTILABEL_AUROC`]'s.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{torchmetrics, RankingMetric};
+/// let (y, s) = ([[1, 0], [0, 0]], [[0.9, 0.2], [0.1, 0.8]]);
+/// assert_eq!(torchmetrics::MULTILABEL_AVERAGE_PRECISION.evaluate(&y, &s, None).unwrap(), 0.5);
+/// ```
+pub const MULTILABEL_AVERAGE_PRECISION: LabelAveragePrecision =
+    LabelAveragePrecision::new(Average::Macro, TiePolicy::Max)
+        .on_undefined(Undefined::Value(0.0))
+        .with_label_domain(LabelDomain::Binary);
 
 /// The scores' own dtype (`float32` for `f32` scores, `float64` for `f64`).
 const NATIVE: PredsView = PredsView::of(PredsDtype::Float64);

@@ -9,6 +9,8 @@ torchmetrics.
     python3 tests/data/conformance/regen/compare_golden.py \
         tests/data/conformance/golden-torchmetrics.json /tmp/golden-torchmetrics.json
 
+    python3 tests/data/conformance/regen/torchmetrics_golden.py auc > /tmp/golden-torchmetrics-auc.json
+
     # Without torch: recompute only the float64 re-evaluation (value_f64, sigmoid_applied,
     # tie_order_dependent) and check it against the committed file.
     python3 tests/data/conformance/regen/torchmetrics_golden.py check-f64
@@ -29,6 +31,13 @@ The file formats and record order are those of the committed files
   `sigmoid_applied`, `sigmoid_is_f32_formula` (torch's sigmoid equals the float32 formula
   1 / (1 + e), e = exp(-x) rounded to float32, on every score) and, for ranking loss,
   `tie_order_dependent` (a relevant and an irrelevant label tie after the sigmoid).
+
+* auc (golden-torchmetrics-auc.json): the same cases as float32, each with preds as float32
+  and as float64 tensors: multilabel_auroc and multilabel_average_precision with
+  thresholds=None (exact) and average macro, micro, weighted. Records carry params
+  {"average", "dtype"}, `sigmoid_applied` and `sigmoid_is_scalar_formula` (torch's sigmoid
+  equals the one-element-at-a-time formula on every score; where it does not, torch's
+  vectorised exp changed some sigmoid by an ulp, which the presets do not follow).
 
 `value` on ranking-loss records with `tie_order_dependent: true` and more than 16 labels is
 this machine's order of ties (torch's CPU argsort is not stable there).
@@ -80,6 +89,17 @@ NOTES_F32 = [
     "applies its\nsigmoid (when any score lies outside [0, 1]) in float32, so it saturates to "
     "1.0 above ~16.6,\nunderflows to 0.0 below ~-88 and merges nearby logits: ties appear that "
     "float64 arithmetic\nwould not have."
+]
+
+
+NOTES_AUC = [
+    "multilabel_auroc and multilabel_average_precision from torchmetrics.functional."
+    "classification with thresholds=None (the exact curves), CPU, target int64, num_labels = L,"
+    " on the cases of golden-torchmetrics-f32.json, the preds passed once as float32 and once"
+    " as float64 tensors (params.dtype). torchmetrics computes the curves' areas in float32"
+    " (float64 when some label has a single class and the preds are float64): compare 'value'"
+    " at 1e-6 relative. A label without positives scores 0.0 (AUROC) or -0.0 (AP), one without"
+    " negatives 0.0 (AUROC), and counts in the macro mean."
 ]
 
 
@@ -256,6 +276,57 @@ def records_f32(torch, case):
     return out
 
 
+AUC_METRICS = ("multilabel_auroc", "multilabel_average_precision")
+AVERAGES = ("macro", "micro", "weighted")
+
+
+def sigmoid_is_scalar_formula(torch, preds):
+    """Whether torch's sigmoid, on the layout torchmetrics' AUROC and AP give it (the label-major
+    copy, transposed back), equals the one-element-at-a-time formula on every score:
+    1 / (1 + exp(-x)) with glibc's exp in float64, or e = exp(-x) rounded to float32 in float32.
+    torch computes runs of 2 x its vector width with a vectorised exp instead, which can differ
+    by an ulp and so split or merge ties."""
+    L = preds.shape[1]
+    laid_out = preds.transpose(0, 1).reshape(L, -1).T
+    got = torch.sigmoid(laid_out).numpy().ravel()
+    x = laid_out.numpy().ravel()
+    if preds.dtype == torch.float32:
+        one = np.float32(1.0)
+        want = [one / (one + np.float32(math.exp(min(-float(v), 709.0)))) for v in x]
+    else:
+        want = [1.0 / (1.0 + math.exp(-v)) if -v < 709.7 else 0.0 for v in x]
+    return all(float(a) == float(b) for a, b in zip(got, want))
+
+
+def records_auc(torch, case):
+    from torchmetrics.functional import classification
+
+    target = target_tensor(torch, case["y_true"])
+    out = []
+    for dtype in ("float32", "float64"):
+        with np.errstate(over="ignore"):
+            y_score = np.asarray(case["y_score"], dtype=np.float64).astype(dtype)
+        n, L = y_score.shape
+        preds = torch.tensor(y_score)
+        for name in AUC_METRICS:
+            fn = getattr(classification, name)
+            for average in AVERAGES:
+                params = {"average": average, "dtype": dtype}
+                record = {"case": case["id"], "metric": name, "params": params}
+                try:
+                    value = fn(preds, target, num_labels=L, average=average, thresholds=None)
+                    record["value"] = number(value)
+                    applied = needs_sigmoid(y_score)
+                    record["sigmoid_applied"] = applied
+                    record["sigmoid_is_scalar_formula"] = (
+                        sigmoid_is_scalar_formula(torch, preds) if applied else True
+                    )
+                except Exception as e:
+                    record["error"] = error_text(e)
+                out.append(record)
+    return out
+
+
 def environment(torch, **extra):
     return {
         "python": platform.python_version(),
@@ -324,8 +395,23 @@ def main(mode):
             "results": [r for case in cases if included_f32(case) for r in records_f32(torch, case)],
         }
         json.dump(doc, sys.stdout, indent=0)
+    elif mode == "auc":
+        import warnings
+
+        warnings.simplefilter("ignore")  # "No positive samples ...": the records say it
+        cases = load("cases.json")["cases"] + load("cases-logits.json")["cases"]
+        doc = {
+            "library": "torchmetrics",
+            "version": torchmetrics.__version__,
+            "environment": environment(torch),
+            "generator": "tests/data/conformance/regen/torchmetrics_golden.py auc",
+            "notes": NOTES_AUC,
+            "cases_files": ["cases.json", "cases-logits.json"],
+            "results": [r for case in cases if included_f32(case) for r in records_auc(torch, case)],
+        }
+        json.dump(doc, sys.stdout, indent=0)
     else:
-        sys.exit("usage: torchmetrics_golden.py float64 | float32 | check-f64")
+        sys.exit("usage: torchmetrics_golden.py float64 | float32 | auc | check-f64")
     return 0
 
 
