@@ -104,7 +104,12 @@ fn presets() -> Vec<(Preset, bool)> {
                 false,
             ));
             if Preset::param_keys(convention, name).contains(&"average") {
-                for average in ["micro", "macro", "weighted", "samples"] {
+                // torchmetrics has no samples average.
+                let averages = match convention {
+                    Convention::Torchmetrics => &["micro", "macro", "weighted"][..],
+                    _ => &["micro", "macro", "weighted", "samples"],
+                };
+                for &average in averages {
                     let params = [("average", average)];
                     presets.push((
                         Preset::lookup(convention, name, &params, None).unwrap(),

@@ -22,7 +22,8 @@ The ranking loss orders tied scores as torch's CPU argsort does.
 
 from __future__ import annotations
 
-from typing import Any, Optional, Tuple
+import sys
+from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 
@@ -114,6 +115,16 @@ def _multilabel(
     return _core.run(m, y, s, None, threads)
 
 
+def _kernel(sigmoid: str, torch_threads: Optional[int]) -> Dict[str, Any]:
+    """The registry's ``sigmoid`` and ``torch_threads``: torch's threads are its own count when
+    torch is loaded (``torch.get_num_threads()``), else 1, unless given."""
+    if torch_threads is None:
+        torch = sys.modules.get("torch")
+        get = getattr(torch, "get_num_threads", None)
+        torch_threads = int(get()) if callable(get) else 1
+    return {"sigmoid": sigmoid, "torch_threads": torch_threads}
+
+
 _NO_ROWS = {"multilabel_ranking_average_precision": float("nan"), "multilabel_ranking_loss": 0.0}
 
 
@@ -125,6 +136,8 @@ def multilabel_coverage_error(
     validate_args: bool = True,
     *,
     ties: Optional[str] = None,
+    sigmoid: str = "torch-cpu",
+    torch_threads: Optional[int] = None,
     threads: Optional[int] = None,
 ) -> float:
     """``torchmetrics.functional.classification.multilabel_coverage_error``.
@@ -142,6 +155,14 @@ def multilabel_coverage_error(
         Inputs are always validated.
     ties : str, default=None
         Replaces torchmetrics' tie rule.
+    sigmoid : {"torch-cpu", "scalar", "avx2", "avx512"}, default="torch-cpu"
+        Which of torch's CPU kernels computes the sigmoid on logits: the one torch picks on this
+        machine (``ATEN_CPU_CAPABILITY`` when set, else the CPU's), the one-element formula,
+        or the vector kernels of AVX2 and AVX-512 builds (they compute most elements with
+        another ``exp``, which can split or merge ties between neighbouring logits).
+    torch_threads : int, default=None
+        torch's threads, which split a tensor of 32,768 or more scores into chunks; None:
+        ``torch.get_num_threads()`` when torch is loaded, else 1.
     threads : int, default=None
 
     Examples
@@ -150,7 +171,16 @@ def multilabel_coverage_error(
     >>> multilabel_coverage_error([[0.9, 0.5, 0.1]], [[0, 0, 1]], num_labels=3)
     3.0
     """
-    return _multilabel("multilabel_coverage_error", preds, target, num_labels, ignore_index, ties, threads)
+    return _multilabel(
+        "multilabel_coverage_error",
+        preds,
+        target,
+        num_labels,
+        ignore_index,
+        ties,
+        threads,
+        **_kernel(sigmoid, torch_threads),
+    )
 
 
 def multilabel_ranking_average_precision(
@@ -161,6 +191,8 @@ def multilabel_ranking_average_precision(
     validate_args: bool = True,
     *,
     ties: Optional[str] = None,
+    sigmoid: str = "torch-cpu",
+    torch_threads: Optional[int] = None,
     threads: Optional[int] = None,
 ) -> float:
     """``torchmetrics.functional.classification.multilabel_ranking_average_precision``.
@@ -173,7 +205,16 @@ def multilabel_ranking_average_precision(
     >>> multilabel_ranking_average_precision([[0.9, 0.5, 0.1]], [[0, 0, 1]], num_labels=3)
     0.3333...
     """
-    return _multilabel("multilabel_ranking_average_precision", preds, target, num_labels, ignore_index, ties, threads)
+    return _multilabel(
+        "multilabel_ranking_average_precision",
+        preds,
+        target,
+        num_labels,
+        ignore_index,
+        ties,
+        threads,
+        **_kernel(sigmoid, torch_threads),
+    )
 
 
 def multilabel_ranking_loss(
@@ -184,6 +225,8 @@ def multilabel_ranking_loss(
     validate_args: bool = True,
     *,
     ties: Optional[str] = None,
+    sigmoid: str = "torch-cpu",
+    torch_threads: Optional[int] = None,
     threads: Optional[int] = None,
 ) -> float:
     """``torchmetrics.functional.classification.multilabel_ranking_loss``.
@@ -196,7 +239,16 @@ def multilabel_ranking_loss(
     >>> multilabel_ranking_loss([[0.9, 0.5, 0.1]], [[0, 0, 1]], num_labels=3)
     1.0
     """
-    return _multilabel("multilabel_ranking_loss", preds, target, num_labels, ignore_index, ties, threads)
+    return _multilabel(
+        "multilabel_ranking_loss",
+        preds,
+        target,
+        num_labels,
+        ignore_index,
+        ties,
+        threads,
+        **_kernel(sigmoid, torch_threads),
+    )
 
 
 def _curve_average(average: Optional[str], thresholds: Any) -> str:
@@ -224,6 +276,8 @@ def multilabel_auroc(
     validate_args: bool = True,
     *,
     ties: Optional[str] = None,
+    sigmoid: str = "torch-cpu",
+    torch_threads: Optional[int] = None,
     threads: Optional[int] = None,
 ) -> float:
     """``torchmetrics.functional.classification.multilabel_auroc`` with ``thresholds=None``
@@ -248,6 +302,8 @@ def multilabel_auroc(
         Inputs are always validated.
     ties : str, default=None
         Replaces torchmetrics' tie rule (tied scores count half).
+    sigmoid, torch_threads
+        As for :func:`multilabel_coverage_error`.
     threads : int, default=None
 
     Examples
@@ -257,7 +313,17 @@ def multilabel_auroc(
     0.5
     """
     average = _curve_average(average, thresholds)
-    return _multilabel("multilabel_auroc", preds, target, num_labels, ignore_index, ties, threads, average=average)
+    return _multilabel(
+        "multilabel_auroc",
+        preds,
+        target,
+        num_labels,
+        ignore_index,
+        ties,
+        threads,
+        average=average,
+        **_kernel(sigmoid, torch_threads),
+    )
 
 
 def multilabel_average_precision(
@@ -270,6 +336,8 @@ def multilabel_average_precision(
     validate_args: bool = True,
     *,
     ties: Optional[str] = None,
+    sigmoid: str = "torch-cpu",
+    torch_threads: Optional[int] = None,
     threads: Optional[int] = None,
 ) -> float:
     """``torchmetrics.functional.classification.multilabel_average_precision`` with
@@ -286,7 +354,15 @@ def multilabel_average_precision(
     """
     average = _curve_average(average, thresholds)
     return _multilabel(
-        "multilabel_average_precision", preds, target, num_labels, ignore_index, ties, threads, average=average
+        "multilabel_average_precision",
+        preds,
+        target,
+        num_labels,
+        ignore_index,
+        ties,
+        threads,
+        average=average,
+        **_kernel(sigmoid, torch_threads),
     )
 
 

@@ -19,6 +19,8 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 import numpy as np
 import torch
 from torchmetrics.functional.classification import (
+    multilabel_auroc,
+    multilabel_average_precision,
     multilabel_coverage_error,
     multilabel_ranking_average_precision,
     multilabel_ranking_loss,
@@ -34,6 +36,7 @@ RANKING = {
     "multilabel_ranking_average_precision": multilabel_ranking_average_precision,
     "multilabel_ranking_loss": multilabel_ranking_loss,
 }
+CURVES = {"multilabel_auroc": multilabel_auroc, "multilabel_average_precision": multilabel_average_precision}
 # Where rankmetrics' interval over tie orders is read: the optimistic and pessimistic ends.
 ENDS = ("optimistic", "pessimistic")
 
@@ -141,6 +144,28 @@ def ranking_case(rng: np.random.Generator, tally: Tally, dtype: str) -> None:
         )
 
 
+def curve_case(rng: np.random.Generator, tally: Tally, dtype: str) -> None:
+    """Multilabel AUROC and AP (exact curves) under a random average; float32 and float64 only
+    (torchmetrics' curves sort half-precision preds on the CPU only in newer torch builds)."""
+    n = int(rng.choice([1, 2, 5, 20, 100, 400]))
+    labels = int(rng.integers(2, 30))
+    s = draw_scores(rng, (n, labels))
+    y = draw_target(rng, (n, labels))
+    preds, target = torch.tensor(s).to(DTYPES[dtype]), torch.tensor(y)
+    average = str(rng.choice(["macro", "micro", "weighted"]))
+    for name, theirs in CURVES.items():
+        ours = getattr(rm, name)
+        judge(
+            tally,
+            f"{name} ({average})",
+            dtype,
+            call(lambda: theirs(preds, target, num_labels=labels, average=average, thresholds=None)),
+            call(lambda: ours(preds, target, num_labels=labels, average=average)),
+            lambda: tuple(ours(preds, target, num_labels=labels, average=average, ties=t) for t in ENDS),
+            f"{n}x{labels} preds {s.ravel()[:4].tolist()}...",
+        )
+
+
 def retrieval_case(rng: np.random.Generator, tally: Tally, dtype: str) -> None:
     shape = (int(rng.integers(1, 60)),) if rng.random() < 0.5 else (int(rng.integers(1, 6)), int(rng.integers(1, 20)))
     s = draw_scores(rng, shape)
@@ -212,6 +237,8 @@ def main() -> None:
         for _ in range(calls):
             ranking_case(rng, tally, dtype)
             retrieval_case(rng, tally, dtype)
+            if dtype in ("float32", "float64"):
+                curve_case(rng, tally, dtype)
     edge_cases(tally)
     tally.report()
 

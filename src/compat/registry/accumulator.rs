@@ -5,7 +5,7 @@ use core::ops::Range;
 
 use super::plan::{AnyLabelwise, AnyRow, Plan, ScoreView};
 use super::Preset;
-use crate::compat::torchmetrics::{through_preds_view, Float32Scores, Logits, PredsDtype};
+use crate::compat::torchmetrics::{through_preds_view, Float32Scores, PredsView};
 use crate::error::Error;
 use crate::error::Incompatibility;
 use crate::labelwise::LabelRunsAccumulator;
@@ -94,7 +94,7 @@ enum Streaming {
     /// the normalised scores; `sigmoid` as for `Row`.
     LabelwiseOnLogits {
         acc: LabelwiseAccumulator<AnyLabelwise>,
-        dtype: PredsDtype,
+        view: PredsView,
         #[cfg_attr(feature = "serde", serde(default))]
         sigmoid: Option<bool>,
     },
@@ -169,7 +169,7 @@ macro_rules! feed_batch {
                 sigmoid,
             } if $y_score.nrows() > 0 => {
                 crate::validate::check_shapes($y_true, $y_score, 1)?;
-                let logits = &Logits::with_dtype($y_score, view.dtype)?;
+                let logits = &view.logits($y_score)?;
                 let applies = logits.applies_sigmoid();
                 agree_on_sigmoid(*sigmoid, Some(applies))?;
                 through_preds_view!(view, logits, |scores| acc
@@ -189,13 +189,9 @@ macro_rules! feed_batch {
                 ..
             } => acc.$update($y_true, &Float32Scores::new($y_score), $weights),
             Streaming::Labelwise(acc) => acc.update($y_true, $y_score, $weights),
-            Streaming::LabelwiseOnLogits {
-                acc,
-                dtype,
-                sigmoid,
-            } if $y_score.nrows() > 0 => {
+            Streaming::LabelwiseOnLogits { acc, view, sigmoid } if $y_score.nrows() > 0 => {
                 crate::validate::check_shapes($y_true, $y_score, 2)?; // num_labels > 1
-                let logits = &Logits::with_dtype($y_score, *dtype)?;
+                let logits = &view.logits($y_score)?;
                 let applies = logits.applies_sigmoid();
                 agree_on_sigmoid(*sigmoid, Some(applies))?;
                 acc.update($y_true, logits, $weights)?;
@@ -230,9 +226,9 @@ impl PresetAccumulator {
             Plan::Labelwise(m, None) => {
                 Streaming::Labelwise(LabelwiseAccumulator::new(*m, m.label_domain(), first_row))
             }
-            Plan::Labelwise(m, Some(dtype)) => Streaming::LabelwiseOnLogits {
+            Plan::Labelwise(m, Some(view)) => Streaming::LabelwiseOnLogits {
                 acc: LabelwiseAccumulator::new(*m, m.label_domain(), first_row),
-                dtype: *dtype,
+                view: *view,
                 sigmoid: None,
             },
         };
@@ -307,17 +303,13 @@ impl PresetAccumulator {
             }
             (Streaming::Labelwise(acc), Streaming::Labelwise(b)) => acc.merge(b),
             (
-                Streaming::LabelwiseOnLogits {
-                    acc,
-                    dtype,
-                    sigmoid,
-                },
+                Streaming::LabelwiseOnLogits { acc, view, sigmoid },
                 Streaming::LabelwiseOnLogits {
                     acc: b,
-                    dtype: d,
+                    view: v,
                     sigmoid: theirs,
                 },
-            ) if dtype == d => {
+            ) if view == v => {
                 agree_on_sigmoid(*sigmoid, *theirs)?;
                 acc.merge(b)?;
                 *sigmoid = sigmoid.or(*theirs);

@@ -3,9 +3,7 @@
 
 use super::plan::{AnyLabelwise, Plan, ScoreView};
 use super::Preset;
-use crate::compat::torchmetrics::{
-    through_preds_view, Float32Scores, Logits, PredsDtype, PredsView,
-};
+use crate::compat::torchmetrics::{through_preds_view, Float32Scores, PredsDtype, PredsView};
 use crate::error::Error;
 use crate::matrix::{LabelMatrix, ScoreMatrix};
 use crate::row::metric::RowMetric;
@@ -21,7 +19,7 @@ macro_rules! row_presets {
         let views = [ScoreView::AsIs, ScoreView::Float32]
             .into_iter()
             .chain(PredsDtype::ALL.map(|d| ScoreView::Logits(PredsView::of(d))))
-            .chain(PredsDtype::ALL.map(|dtype| ScoreView::Logits(PredsView { dtype, argsort: true })));
+            .chain(PredsDtype::ALL.map(|dtype| ScoreView::Logits(PredsView { argsort: true, ..PredsView::of(dtype) })));
         for view in views {
             let (indices, metrics): (Vec<usize>, Vec<&(dyn RowMetric + Sync)>) = presets
                 .iter()
@@ -56,7 +54,7 @@ macro_rules! row_presets {
                 ),
                 ScoreView::Logits(view) => {
                     match crate::validate::check_shapes(y_true, y_score, 1)
-                        .and_then(|_| Logits::with_dtype(y_score, view.dtype))
+                        .and_then(|_| view.logits(y_score))
                     {
                         Ok(logits) => through_preds_view!(view, &logits, |scores| {
                             $evaluate_rows(&metrics, y_true, scores, sample_weight)

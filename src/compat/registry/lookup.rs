@@ -8,7 +8,7 @@ use super::params::{
 };
 use super::plan::{each_row, AnyLabelwise, AnyRow, Plan};
 use super::Preset;
-use crate::compat::torchmetrics::{PredsDtype, PredsView};
+use crate::compat::torchmetrics::{PredsDtype, PredsView, TorchCpu};
 use crate::compat::{mldr, sklearn};
 use crate::convention::Convention;
 use crate::error::{LabelDomain, LookupError};
@@ -235,24 +235,44 @@ pub(super) fn sklearn_averaged(
 pub(super) fn torchmetrics_logits(
     ctx: &mut Ctx<'_>, metric: AnyRow, argsort: bool,
 ) -> Result<Plan, LookupError> {
-    let dtype = preds_dtype(ctx)?;
     Ok(Plan::Row {
         metric,
-        logits: Some(PredsView { dtype, argsort }),
+        logits: Some(PredsView {
+            argsort,
+            ..preds_view(ctx)?
+        }),
     })
 }
 
-/// torchmetrics' preds `dtype`, echoed when given; absent, the score type decides (`f32`
-/// scores are float32 preds, `f64` float64).
-fn preds_dtype(ctx: &mut Ctx<'_>) -> Result<PredsDtype, LookupError> {
-    let Some(name) = ctx.get("dtype") else {
-        return Ok(PredsDtype::Float64);
-    };
-    let dtype = name
-        .parse()
-        .map_err(|_| invalid("dtype", name, "float32, float64, float16 or bfloat16"))?;
-    ctx.echo.push(("dtype", ParamValue::Str(name.into())));
-    Ok(dtype)
+/// How torch computes the sigmoid of the preds, each parameter echoed when given: `dtype`
+/// (absent, the score type decides: `f32` scores are float32 preds, `f64` float64), `sigmoid`
+/// (the CPU kernel: `scalar` by default, `avx2`, `avx512`, or `torch-cpu` for this machine's,
+/// echoed as the kernel found) and `torch_threads` (torch's threads, 1 by default).
+fn preds_view(ctx: &mut Ctx<'_>) -> Result<PredsView, LookupError> {
+    let mut view = PredsView::of(PredsDtype::Float64);
+    if let Some(name) = ctx.get("dtype") {
+        view.dtype = name
+            .parse()
+            .map_err(|_| invalid("dtype", name, "float32, float64, float16 or bfloat16"))?;
+        ctx.echo.push(("dtype", ParamValue::Str(name.into())));
+    }
+    if let Some(name) = ctx.get("sigmoid") {
+        view.cpu = name
+            .parse::<TorchCpu>()
+            .map_err(|_| invalid("sigmoid", name, "torch-cpu, scalar, avx2 or avx512"))?;
+        ctx.echo
+            .push(("sigmoid", ParamValue::Str(view.cpu.name().into())));
+    }
+    if let Some(text) = ctx.get("torch_threads") {
+        view.threads = text
+            .parse::<usize>()
+            .ok()
+            .filter(|&t| t > 0)
+            .ok_or_else(|| invalid("torch_threads", text, "a whole number from 1"))?;
+        ctx.echo
+            .push(("torch_threads", ParamValue::Number(view.threads as f64)));
+    }
+    Ok(view)
 }
 
 /// torchmetrics' multilabel AUROC and AP: `average` (macro, micro or weighted) and the preds
@@ -266,7 +286,7 @@ pub(super) fn torchmetrics_labelwise(
         _ => return Err(invalid("average", average, "macro, micro or weighted")),
     };
     ctx.echo.push(("average", ParamValue::Str(average.into())));
-    Ok(Plan::Labelwise(metric(parsed), Some(preds_dtype(ctx)?)))
+    Ok(Plan::Labelwise(metric(parsed), Some(preds_view(ctx)?)))
 }
 
 /// mldr's `ties_method` (R's `rank()`), echoed.

@@ -35,7 +35,7 @@ mod plan;
 mod table;
 mod tie_analysis;
 
-use crate::compat::torchmetrics::{evaluate_on_logits, through_preds_view, Float32Scores, Logits};
+use crate::compat::torchmetrics::{evaluate_on_logits, through_preds_view, Float32Scores};
 use crate::error::{Error, RunsLimit};
 use crate::labelwise::runs_limit;
 use crate::matrix::{LabelMatrix, ScoreMatrix};
@@ -203,9 +203,9 @@ impl Preset {
                 logits: None,
             } => metric.evaluate(y_true, y_score, sample_weight),
             Plan::Labelwise(metric, None) => metric.evaluate(y_true, y_score, sample_weight),
-            Plan::Labelwise(metric, Some(dtype)) => {
+            Plan::Labelwise(metric, Some(view)) => {
                 check_shapes(y_true, y_score, 2)?; // torchmetrics' num_labels > 1
-                metric.evaluate(y_true, &Logits::with_dtype(y_score, *dtype)?, sample_weight)
+                metric.evaluate(y_true, &view.logits(y_score)?, sample_weight)
             }
         }
     }
@@ -252,7 +252,7 @@ impl Preset {
                 logits: Some(view),
             } => {
                 crate::validate::check_shapes(y_true, y_score, 1)?;
-                let logits = &Logits::with_dtype(y_score, view.dtype)?;
+                let logits = &view.logits(y_score)?;
                 through_preds_view!(view, logits, |scores| metric.per_sample(y_true, scores))
             }
             Plan::Float32Row { metric } => metric.per_sample(y_true, &Float32Scores::new(y_score)),

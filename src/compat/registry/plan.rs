@@ -2,7 +2,7 @@
 //! [`AnyLabelwise`]), the [`Plan`] that holds one, and the view of the scores a row-wise plan
 //! takes ([`ScoreView`]).
 
-use crate::compat::torchmetrics::{PredsDtype, PredsView};
+use crate::compat::torchmetrics::PredsView;
 use crate::error::{Error, LabelDomain};
 use crate::kernel::{RankedRow, RelevantEnd};
 use crate::labelwise::medians::ClassMedians;
@@ -90,7 +90,7 @@ pub(super) enum Plan {
     Float32Row { metric: AnyRow },
     /// A label-wise, pooled or per-sample-averaged binary metric; with a dtype, torchmetrics'
     /// sigmoid normalisation in that preds dtype applies first (multilabel AUROC and AP).
-    Labelwise(AnyLabelwise, Option<PredsDtype>),
+    Labelwise(AnyLabelwise, Option<PredsView>),
 }
 
 impl Plan {
@@ -108,7 +108,10 @@ impl Plan {
             // The caller's policy ranks the scores' own ties, not torch's argsort order.
             Plan::Row { metric, logits } => Plan::Row {
                 metric: metric.with_ties(t),
-                logits: logits.map(|view| PredsView::of(view.dtype)),
+                logits: logits.map(|view| PredsView {
+                    argsort: false,
+                    ..view
+                }),
             },
             Plan::Float32Row { metric } => Plan::Float32Row {
                 metric: metric.with_ties(t),

@@ -273,18 +273,20 @@ const SKLEARN: &[MetricEntry] = &[
 
 /// torchmetrics 1.9.
 const TORCHMETRICS: &[MetricEntry] = &[
-    entry!("multilabel_coverage_error", ties: None, default_run: true, ["dtype": Name = None],
+    entry!("multilabel_coverage_error", ties: None, default_run: true, ["dtype": Name = None, "sigmoid": Name = (Some("scalar")), "torch_threads": Integer = (Some("1"))],
         |c| torchmetrics_logits(c, torchmetrics::MULTILABEL_COVERAGE_ERROR.into(), false)),
     entry!("multilabel_ranking_average_precision" aka "lrap", ties: None, default_run: true,
-        ["dtype": Name = None],
+        ["dtype": Name = None, "sigmoid": Name = (Some("scalar")), "torch_threads": Integer = (Some("1"))],
         |c| torchmetrics_logits(c, torchmetrics::MULTILABEL_RANKING_AVERAGE_PRECISION.into(), false)),
-    entry!("multilabel_ranking_loss", ties: None, default_run: true, ["dtype": Name = None],
+    entry!("multilabel_ranking_loss", ties: None, default_run: true, ["dtype": Name = None, "sigmoid": Name = (Some("scalar")), "torch_threads": Integer = (Some("1"))],
         |c| torchmetrics_logits(c, torchmetrics::MULTILABEL_RANKING_LOSS.into(), true)),
     entry!("multilabel_auroc", ties: None, default_run: true, [
         "average": Name = (Some("macro")), "dtype": Name = None,
+        "sigmoid": Name = (Some("scalar")), "torch_threads": Integer = (Some("1")),
     ], |c| torchmetrics_labelwise(c, |a| AnyLabelwise::from(torchmetrics::MULTILABEL_AUROC.averaged(a)))),
     entry!("multilabel_average_precision", ties: None, default_run: true, [
         "average": Name = (Some("macro")), "dtype": Name = None,
+        "sigmoid": Name = (Some("scalar")), "torch_threads": Integer = (Some("1")),
     ], |c| {
         torchmetrics_labelwise(c, |a| {
             AnyLabelwise::from(torchmetrics::MULTILABEL_AVERAGE_PRECISION.averaged(a))

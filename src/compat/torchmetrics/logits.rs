@@ -9,6 +9,8 @@ use crate::matrix::{Matrix, RowReader};
 use crate::score::Score;
 use crate::validate::check_scores;
 
+use super::sleef;
+
 /// The dtype of torch's preds, which torchmetrics' sigmoid computes in.
 ///
 /// # Example
@@ -62,15 +64,176 @@ impl PredsDtype {
         }
     }
 
-    /// torch's sigmoid of a value already cast to this dtype.
-    fn sigmoid(self, x: f64) -> f64 {
-        match self {
-            PredsDtype::Float64 => 1.0 / (1.0 + (-x).exp()),
-            PredsDtype::Float32 => f64::from(sigmoid_f32(x as f32)),
-            PredsDtype::Float16 | PredsDtype::BFloat16 => {
+    /// torch's sigmoid of a value already cast to this dtype, by the one-element formula or
+    /// (`vectorised`) by its vector kernel's. The half types' two paths agree on every value.
+    fn sigmoid(self, x: f64, vectorised: bool) -> f64 {
+        match (self, vectorised) {
+            (PredsDtype::Float64, false) => 1.0 / (1.0 + (-x).exp()),
+            (PredsDtype::Float64, true) => 1.0 / (1.0 + sleef::exp_u10(-x)),
+            (PredsDtype::Float32, false) => f64::from(sigmoid_f32(x as f32)),
+            (PredsDtype::Float32, true) => f64::from(1.0 / (1.0 + sleef::expf_u10(-(x as f32)))),
+            (PredsDtype::Float16 | PredsDtype::BFloat16, _) => {
                 self.cast(f64::from(sigmoid_f32(x as f32)))
             }
         }
+    }
+}
+
+/// The CPU kernel torch computes a sigmoid with: which elements of a dense tensor its vector
+/// code takes. torch's CPU kernels run through a tensor in memory order, `2 × lanes` elements
+/// at a time with a vectorised `exp` (SLEEF's), and the elements left at the end one at a time
+/// (`1 / (1 + exp(-x))` with the platform's `exp`); the two differ by an ulp or so on a few
+/// percent of values, which can split or merge a tie between neighbouring logits.
+///
+/// # Example
+/// ```
+/// use rankmetrics::torchmetrics::{PredsDtype, TorchCpu};
+/// assert_eq!(TorchCpu::Avx512.block(PredsDtype::Float32), 32);
+/// assert_eq!(TorchCpu::Avx2.block(PredsDtype::Float64), 8);
+/// assert_eq!("avx2".parse::<TorchCpu>(), Ok(TorchCpu::Avx2));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub enum TorchCpu {
+    /// Every element by the one-element formula: torch with `ATEN_CPU_CAPABILITY=default`,
+    /// and a tensor that is not dense.
+    #[default]
+    Scalar,
+    /// torch's AVX2 kernels (x86 CPUs with AVX2 and FMA): blocks of 16 `float32` or 8
+    /// `float64` elements.
+    Avx2,
+    /// torch's AVX-512 kernels (x86 CPUs with AVX-512 F, BW, VL and DQ): blocks of 32 `float32`
+    /// or 16 `float64` elements.
+    Avx512,
+}
+
+impl TorchCpu {
+    /// Every kernel, in the order of their names in messages.
+    pub const ALL: [TorchCpu; 3] = [TorchCpu::Scalar, TorchCpu::Avx2, TorchCpu::Avx512];
+
+    /// `scalar`, `avx2` or `avx512`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            TorchCpu::Scalar => "scalar",
+            TorchCpu::Avx2 => "avx2",
+            TorchCpu::Avx512 => "avx512",
+        }
+    }
+
+    /// How many elements the vector code takes at a time for preds of `dtype` (0: none; the
+    /// half types' two paths give the same values).
+    pub const fn block(self, dtype: PredsDtype) -> usize {
+        match (self, dtype) {
+            (TorchCpu::Avx2, PredsDtype::Float32) => 16,
+            (TorchCpu::Avx2, PredsDtype::Float64) => 8,
+            (TorchCpu::Avx512, PredsDtype::Float32) => 32,
+            (TorchCpu::Avx512, PredsDtype::Float64) => 16,
+            _ => 0,
+        }
+    }
+
+    /// The kernel torch picks on this machine: `ATEN_CPU_CAPABILITY` when set (`default`,
+    /// `avx2` or `avx512`), else the CPU's: AVX-512 F, BW, VL and DQ give `Avx512`, AVX2 with
+    /// FMA `Avx2`, anything else (other architectures included) `Scalar`.
+    ///
+    /// ```
+    /// let cpu = rankmetrics::torchmetrics::TorchCpu::detect();
+    /// assert!(rankmetrics::torchmetrics::TorchCpu::ALL.contains(&cpu));
+    /// ```
+    pub fn detect() -> TorchCpu {
+        if let Ok(name) = std::env::var("ATEN_CPU_CAPABILITY") {
+            match name.to_ascii_lowercase().as_str() {
+                "default" => return TorchCpu::Scalar,
+                "avx2" => return TorchCpu::Avx2,
+                "avx512" => return TorchCpu::Avx512,
+                _ => {}
+            }
+        }
+        Self::of_this_cpu()
+    }
+
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    fn of_this_cpu() -> TorchCpu {
+        if std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512bw")
+            && std::is_x86_feature_detected!("avx512vl")
+            && std::is_x86_feature_detected!("avx512dq")
+            && std::is_x86_feature_detected!("fma")
+        {
+            TorchCpu::Avx512
+        } else if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+            TorchCpu::Avx2
+        } else {
+            TorchCpu::Scalar
+        }
+    }
+
+    #[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
+    fn of_this_cpu() -> TorchCpu {
+        TorchCpu::Scalar
+    }
+}
+
+/// Reads a kernel's name (`scalar`, `avx2`, `avx512`), or `torch-cpu` for
+/// [`TorchCpu::detect`]; any other text is an [`UnknownName`](crate::UnknownName).
+impl FromStr for TorchCpu {
+    type Err = crate::names::UnknownName;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if s == "torch-cpu" {
+            return Ok(TorchCpu::detect());
+        }
+        TorchCpu::ALL
+            .into_iter()
+            .find(|c| c.name() == s)
+            .ok_or_else(|| {
+                crate::names::UnknownName::new(
+                    "sigmoid kernel",
+                    s,
+                    &["torch-cpu", "scalar", "avx2", "avx512"],
+                )
+            })
+    }
+}
+
+/// torch's grain: a tensor of at least this many elements is split among its threads.
+const GRAIN: usize = 32_768;
+
+/// Which elements of a tensor torch's sigmoid computes with its vector code: positions in
+/// memory order, as [`TorchCpu`] and torch's threads split the work.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct VectorBlocks {
+    /// Elements per vector step (0: none).
+    block: usize,
+    /// The elements of each thread's chunk (the last may be shorter).
+    chunk: usize,
+    len: usize,
+}
+
+impl VectorBlocks {
+    fn new(cpu: TorchCpu, dtype: PredsDtype, threads: usize, len: usize) -> Self {
+        // at::parallel_for: min(threads, ⌈len / grain⌉) chunks of ⌈len / chunks⌉ elements.
+        let chunks = if len < GRAIN || threads <= 1 {
+            1
+        } else {
+            threads.min(len.div_ceil(GRAIN))
+        };
+        VectorBlocks {
+            block: cpu.block(dtype),
+            chunk: len.div_ceil(chunks).max(1),
+            len,
+        }
+    }
+
+    /// Whether the element at `position` (in memory order) takes the vector code: it lies in
+    /// the whole blocks at the start of its thread's chunk.
+    fn vectorised(&self, position: usize) -> bool {
+        if self.block == 0 {
+            return false;
+        }
+        let start = position / self.chunk * self.chunk;
+        let chunk_len = self.chunk.min(self.len - start);
+        position - start < chunk_len / self.block * self.block
     }
 }
 
@@ -162,6 +325,8 @@ pub struct Logits<'a, S: ?Sized> {
     scores: &'a S,
     sigmoid: bool,
     dtype: PredsDtype,
+    blocks: VectorBlocks,
+    label_major: bool,
 }
 
 impl<'a, T: Score, S: Matrix<Elem = T> + ?Sized> Logits<'a, S> {
@@ -238,7 +403,41 @@ impl<'a, T: Score, S: Matrix<Elem = T> + ?Sized> Logits<'a, S> {
             scores,
             sigmoid,
             dtype,
+            blocks: VectorBlocks::new(TorchCpu::Scalar, dtype, 1, 0),
+            label_major: false,
         })
+    }
+
+    /// The same view with the sigmoid as torch's `cpu` kernel computes it on `threads` threads,
+    /// the tensor in row-major memory order (each row's labels side by side), as torchmetrics'
+    /// ranking metrics pass it.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{torchmetrics::{Logits, PredsDtype, TorchCpu}, Matrix};
+    /// // Two logits one float32 step apart: the vector kernel gives both sigmoids the same value.
+    /// let mut scores = [[-5.0f32; 16]; 2];
+    /// scores[0][0] = -1.040_839_2;
+    /// scores[0][1] = -1.040_839_1;
+    /// let view = |cpu| {
+    ///     let mut rows = Vec::new();
+    ///     Logits::new(&scores).unwrap().on_cpu(cpu, 1).extend_rows(0..1, &mut rows);
+    ///     rows[0] == rows[1]
+    /// };
+    /// assert!(view(TorchCpu::Avx512)); // all 32 in one vector block: tied
+    /// assert!(!view(TorchCpu::Scalar));
+    /// ```
+    pub fn on_cpu(mut self, cpu: TorchCpu, threads: usize) -> Self {
+        let len = self.scores.nrows() * self.scores.ncols();
+        self.blocks = VectorBlocks::new(cpu, self.dtype, threads, len);
+        self
+    }
+
+    /// The same view with the tensor in label-major memory order (each label's samples side
+    /// by side), as torchmetrics' AUROC and average precision pass it to the sigmoid.
+    pub fn label_major(mut self) -> Self {
+        self.label_major = true;
+        self
     }
 
     /// Whether casting scores of type `T` to `dtype` may change them.
@@ -284,9 +483,10 @@ impl<'a, T: Score, S: Matrix<Elem = T> + ?Sized> Logits<'a, S> {
     }
 }
 
-/// torch's sigmoid of a `float32` tensor, as the `float32` formula `1 / (1 + e)` with
-/// `e = exp(-x)` rounded to `float32` and the addition and division in `float32`. This is what
-/// reproduces torchmetrics on `float32` preds; a correctly rounded sigmoid does not (below
+/// torch's sigmoid of a `float32` element by its one-element formula, `1 / (1 + e)` with
+/// `e = expf(-x)`, the platform's `float32` exp (which torch's kernel calls: glibc's on Linux),
+/// and the addition and division in `float32`. torch's vector code computes most elements of a
+/// dense tensor otherwise ([`TorchCpu`]). A correctly rounded sigmoid does not reproduce torch (below
 /// -88.7, where `exp(-x)` overflows `float32`, it gives distinct subnormals where torch gives
 /// ties at 0, and above 16.6, where `1 + e` rounds to 1, it stays below 1).
 ///
@@ -297,8 +497,7 @@ impl<'a, T: Score, S: Matrix<Elem = T> + ?Sized> Logits<'a, S> {
 /// assert_eq!((sigmoid_f32(20.0), sigmoid_f32(-90.0)), (1.0, 0.0));
 /// ```
 pub fn sigmoid_f32(x: f32) -> f32 {
-    let e = (-f64::from(x)).exp() as f32;
-    1.0 / (1.0 + e)
+    1.0 / (1.0 + (-x).exp())
 }
 
 /// `x` cast to `float32`, an overflow giving ±`f32::MAX`: the sigmoid gives the same as for
@@ -322,7 +521,7 @@ impl<T: Score, S: Matrix<Elem = T> + ?Sized> Matrix for Logits<'_, S> {
         self.unchanged().then(|| self.scores.column(j)).flatten()
     }
     fn extend_rows(&self, rows: Range<usize>, out: &mut Vec<T>) {
-        let start = out.len();
+        let (start, first_row) = (out.len(), rows.start);
         self.scores.extend_rows(rows, out);
         let Some(scores) = out.get_mut(start..) else {
             return;
@@ -330,8 +529,17 @@ impl<T: Score, S: Matrix<Elem = T> + ?Sized> Matrix for Logits<'_, S> {
         let dtype = self.dtype;
         match (Self::cast_changes(dtype), self.sigmoid) {
             (_, true) => {
-                for s in scores {
-                    *s = T::from_f64(dtype.sigmoid(dtype.cast(s.as_f64())));
+                let (n, l) = (self.scores.nrows(), self.scores.ncols().max(1));
+                let first = first_row * l;
+                for (k, s) in scores.iter_mut().enumerate() {
+                    let (i, j) = ((first + k) / l, (first + k) % l);
+                    let position = if self.label_major {
+                        j * n + i
+                    } else {
+                        i * l + j
+                    };
+                    let vectorised = self.blocks.vectorised(position);
+                    *s = T::from_f64(dtype.sigmoid(dtype.cast(s.as_f64()), vectorised));
                 }
             }
             (true, false) => {
@@ -351,6 +559,29 @@ impl<T: Score, S: Matrix<Elem = T> + ?Sized> Matrix for Logits<'_, S> {
 mod tests {
     use super::{round_to, Logits, PredsDtype};
     use crate::matrix::Matrix;
+
+    /// Which elements torch's vector kernel takes, as measured on torch 2.15 (AVX-512): whole
+    /// blocks from the start of each thread's chunk, the rest left over.
+    #[test]
+    fn vector_blocks_start_each_threads_chunk() {
+        use super::{TorchCpu, VectorBlocks};
+        let blocks =
+            |n, threads| VectorBlocks::new(TorchCpu::Avx512, PredsDtype::Float32, threads, n);
+        let vectorised = |b: VectorBlocks| (0..b.len).filter(|&p| b.vectorised(p)).count();
+        assert_eq!(vectorised(blocks(31, 1)), 0);
+        assert_eq!(vectorised(blocks(70, 1)), 64);
+        // Below torch's grain of 32,768 one chunk, whatever the threads.
+        assert_eq!(vectorised(blocks(32_767, 8)), 32_736);
+        // 100,001 on 2 threads: chunks of 50,001 and 50,000; 49,984..50,001 left over.
+        let two = blocks(100_001, 2);
+        assert!(two.vectorised(49_983) && !two.vectorised(49_984) && !two.vectorised(50_000));
+        assert!(two.vectorised(50_001) && !two.vectorised(100_000));
+        assert!(blocks(100_001, 1).vectorised(49_984));
+        let f64_avx2 = VectorBlocks::new(TorchCpu::Avx2, PredsDtype::Float64, 1, 20);
+        assert_eq!(vectorised(f64_avx2), 16);
+        let half = VectorBlocks::new(TorchCpu::Avx512, PredsDtype::Float16, 1, 64);
+        assert_eq!(vectorised(half), 0);
+    }
 
     /// torch 2.15's `sigmoid()` of these bfloat16 and float16 tensors, printed with `repr`.
     #[test]

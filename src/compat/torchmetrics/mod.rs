@@ -32,27 +32,57 @@ use crate::ties::TiePolicy;
 use crate::validate::check_shapes;
 
 mod logits;
+mod sleef;
 mod torch_order;
-pub use logits::{sigmoid_f32, Logits, PredsDtype, UnknownDtype};
+pub use logits::{sigmoid_f32, Logits, PredsDtype, TorchCpu, UnknownDtype};
 pub(crate) use torch_order::TorchOrder;
 
 /// How torchmetrics reads a preds tensor before its formula: the dtype its sigmoid computes in,
-/// and whether the formula ranks by torch's CPU `argsort` (the ranking loss), which places tied
-/// scores as that sort does ([`TorchOrder`]).
+/// the CPU kernel and threads that compute it, in which memory order (label-major for AUROC and
+/// AP), and whether the formula ranks by torch's CPU `argsort` (the ranking loss), which places
+/// tied scores as that sort does ([`TorchOrder`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct PredsView {
     pub(crate) dtype: PredsDtype,
     pub(crate) argsort: bool,
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub(crate) cpu: TorchCpu,
+    #[cfg_attr(feature = "serde", serde(default = "one_thread"))]
+    pub(crate) threads: usize,
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub(crate) label_major: bool,
+}
+
+/// States written before the kernel was recorded computed on one thread.
+#[cfg(feature = "serde")]
+fn one_thread() -> usize {
+    1
 }
 
 impl PredsView {
-    /// The view of preds of `dtype`, ranked by the formula's own tie rule.
+    /// The view of preds of `dtype`, ranked by the formula's own tie rule, the sigmoid by the
+    /// one-element formula.
     pub(crate) const fn of(dtype: PredsDtype) -> Self {
         PredsView {
             dtype,
             argsort: false,
+            cpu: TorchCpu::Scalar,
+            threads: 1,
+            label_major: false,
         }
+    }
+
+    /// The logit view of `scores` that this view describes.
+    pub(crate) fn logits<'a, T: Score, S: Matrix<Elem = T> + ?Sized>(
+        &self, scores: &'a S,
+    ) -> Result<Logits<'a, S>, Error> {
+        let logits = Logits::with_dtype(scores, self.dtype)?.on_cpu(self.cpu, self.threads);
+        Ok(if self.label_major {
+            logits.label_major()
+        } else {
+            logits
+        })
     }
 }
 
@@ -152,8 +182,8 @@ const NATIVE: PredsView = PredsView::of(PredsDtype::Float64);
 
 /// As [`NATIVE`], ranked in torch's argsort order (the ranking loss).
 const IN_ARGSORT_ORDER: PredsView = PredsView {
-    dtype: PredsDtype::Float64,
     argsort: true,
+    ..NATIVE
 };
 
 /// Evaluates `metric` as torchmetrics does: shapes first, then the logit normalisation in the
@@ -169,7 +199,7 @@ where
     S: ScoreMatrix<T> + ?Sized,
 {
     check_shapes(target, preds, 1)?;
-    let logits = &Logits::with_dtype(preds, view.dtype)?;
+    let logits = &view.logits(preds)?;
     through_preds_view!(view, logits, |scores| metric
         .evaluate(target, scores, weights))
 }
@@ -342,9 +372,8 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// The float32 formula spelled with f64 operations, each rounded to f32: an f32 `+` or `/`
-    /// of f32 operands is the f64 result rounded once (f64 holds the exact sum, and its quotient
-    /// rounds to f32 as the f32 division does, 53 ≥ 2·24 + 2).
+    /// The float32 formula with `exp(-x)` correctly rounded to f32 (through f64), each step
+    /// rounded to f32: an f32 `+` or `/` of f32 operands is the f64 result rounded once.
     fn by_f64_steps(x: f32) -> f32 {
         let e = (-f64::from(x)).exp() as f32;
         let denominator = (1.0 + f64::from(e)) as f32;
@@ -355,13 +384,10 @@ mod tests {
         #[test]
         fn sigmoid_f32_is_the_float32_formula(x in -120.0f32..120.0) {
             let y = sigmoid_f32(x);
-            prop_assert_eq!(y.to_bits(), by_f64_steps(x).to_bits());
-            // Against f32 arithmetic throughout (libm's expf, itself up to an ulp off, an error
-            // that 1 + e and the division carry on): a scan of every f32 in this range against
-            // glibc's expf found at most 4 ulps (2 or more for about 20,000 of them, such as
-            // -4.963377, where expf is one ulp high and the results two apart).
-            let direct = 1.0f32 / (1.0 + (-x).exp());
-            prop_assert!((y.to_bits() as i64 - direct.to_bits() as i64).abs() <= 4, "{x}");
+            // libm's expf is within an ulp of the correctly rounded exp, an error that 1 + e
+            // and the division carry on: a scan of every f32 in this range found at most 4
+            // ulps between the two (2 or more for about 20,000 of them).
+            prop_assert!((y.to_bits() as i64 - by_f64_steps(x).to_bits() as i64).abs() <= 4, "{x}");
             // Saturation and underflow, as torch.
             if x > 16.7 {
                 prop_assert_eq!(y, 1.0);

@@ -403,7 +403,11 @@ def main(mode):
         doc = {
             "library": "torchmetrics",
             "version": torchmetrics.__version__,
-            "environment": environment(torch),
+            "environment": environment(
+                torch,
+                cpu_capability=torch.backends.cpu.get_cpu_capability(),
+                threads=torch.get_num_threads(),
+            ),
             "generator": "tests/data/conformance/regen/torchmetrics_golden.py auc",
             "notes": NOTES_AUC,
             "cases_files": ["cases.json", "cases-logits.json"],

@@ -1,0 +1,101 @@
+//! torch's CPU sigmoid depends on where a logit sits: its vector kernel computes whole blocks
+//! of a dense tensor (32 `float32` on AVX-512, 16 on AVX2) with another `exp` than the
+//! elements left over. The expected values are torchmetrics 1.9.0's on torch 2.15.0, run with
+//! `ATEN_CPU_CAPABILITY` set to `avx512`, `avx2` and `default` (the one-element formula).
+
+use rankmetrics::registry::{Convention, Preset};
+use rankmetrics::RowMajor;
+use rstest::rstest;
+
+/// Two logits one `float32` step apart: the vector kernel gives both the same sigmoid; the
+/// one-element formula keeps them apart.
+const A: f32 = -1.040_839_2;
+const B: f32 = -1.040_839_1;
+
+/// torchmetrics' (coverage, LRAP) on `rows` × `labels` logits of -5, with `A` and `B` (or `B`
+/// and `A`, `swapped`) at `first` and `second`, the second relevant (and, with 2 rows, label 3
+/// of row 1).
+fn coverage_and_lrap(
+    kernel: &str, rows: usize, labels: usize, (first, second): (usize, usize), swapped: bool,
+) -> (f64, f64) {
+    let mut preds = vec![-5.0f32; rows * labels];
+    let mut target = vec![0u8; rows * labels];
+    (preds[first], preds[second]) = if swapped { (B, A) } else { (A, B) };
+    target[second] = 1;
+    if rows > 1 {
+        target[labels + 3] = 1;
+    }
+    let (y, s) = (
+        RowMajor::new(&target, rows, labels).unwrap(),
+        RowMajor::new(&preds, rows, labels).unwrap(),
+    );
+    let params = [("sigmoid", kernel)];
+    let value = |metric| {
+        Preset::lookup(Convention::Torchmetrics, metric, &params, None)
+            .unwrap()
+            .evaluate(&y, &s, None)
+            .unwrap()
+    };
+    (
+        value("multilabel_coverage_error"),
+        value("multilabel_ranking_average_precision"),
+    )
+}
+
+#[rstest]
+// 32 logits: one AVX-512 block, two AVX2 blocks; the one-element formula ties them only swapped.
+#[case("avx512", 2, 16, (0, 1), false, (9.0, 0.28125))]
+#[case("avx512", 2, 16, (0, 1), true, (9.0, 0.28125))]
+#[case("avx2", 2, 16, (0, 1), false, (9.0, 0.28125))]
+#[case("scalar", 2, 16, (0, 1), false, (8.5, 0.53125))]
+#[case("scalar", 2, 16, (0, 1), true, (9.0, 0.28125))]
+// 24 logits: no AVX-512 block, one AVX2 block.
+#[case("avx512", 1, 24, (0, 1), false, (1.0, 1.0))]
+#[case("avx512", 1, 24, (0, 1), true, (2.0, 0.5))]
+#[case("avx2", 1, 24, (0, 1), false, (2.0, 0.5))]
+#[case("avx2", 1, 24, (0, 1), true, (2.0, 0.5))]
+#[case("scalar", 1, 24, (0, 1), false, (1.0, 1.0))]
+// 40 logits: the first 32 in blocks under both, the last 8 left over.
+#[case("avx512", 1, 40, (0, 1), false, (2.0, 0.5))]
+#[case("avx2", 1, 40, (0, 1), true, (2.0, 0.5))]
+#[case("scalar", 1, 40, (0, 1), false, (1.0, 1.0))]
+#[case("avx512", 1, 40, (32, 33), false, (1.0, 1.0))]
+#[case("avx512", 1, 40, (32, 33), true, (2.0, 0.5))]
+#[case("avx2", 1, 40, (32, 33), false, (1.0, 1.0))]
+fn the_sigmoid_of_a_logit_depends_on_its_place_as_in_torch(
+    #[case] kernel: &str, #[case] rows: usize, #[case] labels: usize,
+    #[case] places: (usize, usize), #[case] swapped: bool, #[case] torchmetrics: (f64, f64),
+) {
+    let got = coverage_and_lrap(kernel, rows, labels, places, swapped);
+    assert_eq!(got, torchmetrics);
+}
+
+/// A tensor of 32,768 scores or more is split among torch's threads, each chunk with its own
+/// elements left over: with 2 threads, 100,001 `float32` scores give chunks of 50,001, whose
+/// last 17 take the one-element formula (measured on torch 2.15.0 with AVX-512).
+#[test]
+fn each_of_torchs_threads_leaves_its_own_elements_over() {
+    let n = 100_001;
+    let mut preds = vec![-5.0f32; n];
+    let mut target = vec![0u8; n];
+    // The tied pair at 49,990 (left over in chunk 0 with 2 threads; in a block with 1).
+    (preds[49_990], preds[49_991]) = (A, B);
+    target[49_991] = 1;
+    let (y, s) = (
+        RowMajor::new(&target, 1, n).unwrap(),
+        RowMajor::new(&preds, 1, n).unwrap(),
+    );
+    let coverage = |threads: &str| {
+        let params = [("sigmoid", "avx512"), ("torch_threads", threads)];
+        Preset::lookup(
+            Convention::Torchmetrics,
+            "multilabel_coverage_error",
+            &params,
+            None,
+        )
+        .unwrap()
+        .evaluate(&y, &s, None)
+        .unwrap()
+    };
+    assert_eq!((coverage("1"), coverage("2")), (2.0, 1.0));
+}
