@@ -10,9 +10,11 @@
 
 mod exact;
 mod rows;
+mod torch_f32;
 
 pub(crate) use self::exact::{ExactSum, ProductSum};
 pub(crate) use self::rows::RowSums;
+pub(crate) use self::torch_f32::torch_sum_f32;
 
 /// How the per-row values are summed into a mean.
 ///
@@ -30,6 +32,11 @@ pub enum Summation {
     Exact,
     /// A plain left-to-right `f64` sum, bit for bit what MULAN's `sum / count` gives.
     Sequential,
+    /// A `float32` running total, row after row, divided by the count in `float32`: what
+    /// torchmetrics' LRAP computes (`score += score_idx`, then `score / n`), for row values that
+    /// are `float32` numbers. With sample weights other than 1 (torchmetrics has none), the
+    /// exact weighted mean of the same row values.
+    Float32,
 }
 
 /// Σ w·x / Σ w over the values added, both sums exact or both plain, for weights anywhere in
@@ -47,6 +54,13 @@ pub(crate) enum WeightedMean {
         scale: i32,
         largest: i32,
         count: u64,
+    },
+    /// The `float32` running total of the values, and their exact mean for weights other
+    /// than 1 (`unit`: every weight so far was 1).
+    Float32 {
+        total: f32,
+        exact: ExactMean,
+        unit: bool,
     },
 }
 
@@ -66,6 +80,11 @@ impl WeightedMean {
                 scale: 0,
                 largest: i32::MIN,
                 count: 0,
+            },
+            Summation::Float32 => WeightedMean::Float32 {
+                total: 0.0,
+                exact: ExactMean::default(),
+                unit: true,
             },
         }
     }
@@ -99,6 +118,11 @@ impl WeightedMean {
                 *weight += w;
                 *count += 1;
             }
+            WeightedMean::Float32 { total, exact, unit } => {
+                exact.add(x, w);
+                *unit &= w == 1.0;
+                *total += x as f32;
+            }
         }
     }
 
@@ -107,6 +131,7 @@ impl WeightedMean {
         match self {
             WeightedMean::Exact(mean) => mean.count,
             WeightedMean::Sequential { count, .. } => *count,
+            WeightedMean::Float32 { exact, .. } => exact.count,
         }
     }
 
@@ -118,6 +143,13 @@ impl WeightedMean {
             WeightedMean::Sequential {
                 weighted, weight, ..
             } => (*weight != 0.0).then(|| (weighted + 0.0) / weight),
+            // torch divides by the row count converted to float32.
+            WeightedMean::Float32 {
+                total,
+                exact,
+                unit: true,
+            } => (exact.count > 0).then(|| f64::from(total / exact.count as f32)),
+            WeightedMean::Float32 { exact, .. } => exact.value(),
         }
     }
 }

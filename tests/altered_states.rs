@@ -465,7 +465,12 @@ fn preset_states_with_altered_label_values_or_views_are_refused() {
     let (acc, other) = shards_of(|r| tm.accumulator_starting_at(r), false);
     assert_eq!(
         serde_json::to_value(&acc).unwrap()["state"]["Row"]["view"],
-        json!({"Logits": {"dtype": "Float64", "argsort": false}})
+        json!({"Logits": {
+            "dtype": "Float64",
+            "argsort": false,
+            "cpu": "Scalar",
+            "threads": 1
+        }})
     );
     refused(
         &acc,

@@ -172,7 +172,10 @@ fn check_toolkit(toolkit: &str, cases: &HashMap<String, Case>) -> Tally {
         }
         let id = record["case"].as_str().expect("case");
         let case = &cases[id];
-        let (params, weighted) = params(record);
+        let (mut params, weighted) = params(record);
+        if toolkit == "torchmetrics" && metric == LRAP {
+            params.push(float32_arithmetic());
+        }
         let got = evaluate(convention, metric, &params, case, weighted);
         let what = format!("{toolkit} {metric} {params:?} weighted={weighted} on {id}");
         let ok = if let Some(err) = record.get("error").and_then(Value::as_str) {
@@ -219,6 +222,9 @@ fn check_toolkit(toolkit: &str, cases: &HashMap<String, Case>) -> Tally {
                     // torch's argsort order is followed (torch_order.rs): torchmetrics' own
                     // float32 output, not `value_f64`, which assumed a stable sort.
                     (close(got, expected, 1e-6), &mut tally.values)
+                } else if toolkit == "torchmetrics" && metric == LRAP {
+                    // torchmetrics' float32 arithmetic is followed: its own output, bitwise.
+                    (got.to_bits() == expected.to_bits(), &mut tally.values)
                 } else if let Some(f64_value) = record.get("value_f64").and_then(number) {
                     (close(got, f64_value, rel), &mut tally.f64_values)
                 } else if record["dtype"].as_str() == Some("float32") {
@@ -299,6 +305,15 @@ fn conformance_with_every_toolkit() {
     );
 }
 
+/// torchmetrics' LRAP, whose `float32` arithmetic the preset follows to the bit with
+/// `arithmetic=float32`.
+const LRAP: &str = "multilabel_ranking_average_precision";
+
+/// The parameter that asks for torchmetrics' `float32` arithmetic.
+fn float32_arithmetic() -> (String, String) {
+    ("arithmetic".into(), "float32".into())
+}
+
 /// torchmetrics on float32 preds (golden-torchmetrics-f32.json): every record through the
 /// presets with `f32` scores, at the file's 1e-6, the ranking loss on rows over 16 labels
 /// included (where torch's CPU sort is not stable and the preset follows its order).
@@ -313,8 +328,12 @@ fn conformance_with_torchmetrics_on_float32_preds() {
         let id = record["case"].as_str().expect("case");
         let case = &cases[id];
         let scores: Vec<f32> = case.y_score.iter().map(|&x| x as f32).collect();
-        let preset =
-            Preset::lookup(Convention::Torchmetrics, metric, Preset::NO_PARAMS, None).unwrap();
+        let arithmetic: Vec<(String, String)> = if metric == LRAP {
+            vec![float32_arithmetic()]
+        } else {
+            vec![]
+        };
+        let preset = Preset::lookup(Convention::Torchmetrics, metric, &arithmetic, None).unwrap();
         let got = match (
             RowMajor::new(&case.y_true, case.n, case.l),
             RowMajor::new(&scores, case.n, case.l),
@@ -325,7 +344,8 @@ fn conformance_with_torchmetrics_on_float32_preds() {
         let what = format!("torchmetrics f32 {metric} on {id}");
         // The same values as f64 scores with `dtype=float32`, as the command passes them.
         let rounded: Vec<f64> = scores.iter().map(|&x| f64::from(x)).collect();
-        let dtype = [("dtype".to_string(), "float32".to_string())];
+        let mut dtype = arithmetic.clone();
+        dtype.push(("dtype".to_string(), "float32".to_string()));
         let preset = Preset::lookup(Convention::Torchmetrics, metric, &dtype, None).unwrap();
         let as_f64 = RowMajor::new(&case.y_true, case.n, case.l)
             .and_then(|t| Ok((t, RowMajor::new(&rounded, case.n, case.l)?)))
@@ -354,7 +374,8 @@ fn conformance_with_torchmetrics_on_float32_preds() {
             // torch's argsort order is followed, so tie-order records are values too.
             (None, Ok(v)) => {
                 let expected = number(&record["value"]).expect("value");
-                if !close(*v, expected, 1e-6) {
+                let bitwise = metric != LRAP || v.to_bits() == expected.to_bits();
+                if !close(*v, expected, 1e-6) || !bitwise {
                     tally
                         .failed
                         .push(format!("{what}: expected {expected}, got {v:.17}"));

@@ -496,7 +496,8 @@ Parameter values:
   weka                       3.7 (ties within 1e-6, as MULAN ships) | 3.9 (exact ties)
   average                    macro | micro | weighted | samples: over what a label-wise metric
                              is computed and averaged (roc_auc, label_average_precision,
-                             interpolated_average_precision)
+                             interpolated_average_precision; torchmetrics' multilabel_auroc and
+                             multilabel_average_precision take macro, micro or weighted)
   undefined                  nan | skip | error | a number: what a label (or row) gives where
                              the metric is undefined (AUC: one class only; AP: no relevant
                              item)
@@ -506,6 +507,14 @@ Parameter values:
                              (the scores are cast to it; its sigmoid and ties follow it)
                              [default: the scores file's: float32 for an <f4 .npy file,
                              float64 for text and other .npy files]
+  sigmoid                    scalar | avx2 | avx512 | torch-cpu: which of torch's CPU kernels
+                             computes torchmetrics' sigmoid on logits (its vector kernels give
+                             most elements another exp; torch-cpu: this machine's)
+                             [default: scalar, the one-element formula]
+  torch_threads              a whole number from 1: the threads torch splits a tensor of
+                             32,768 scores or more among [default: 1]
+  arithmetic                 float64 | float32: torchmetrics' LRAP exact, or in its float32
+                             arithmetic to the bit [default: float64]
 
 Examples:
   rankmetrics eval

@@ -97,7 +97,10 @@ fn stream(
     // direction) would keep every row in its accumulator, a copy of the data each. Then the
     // chunks are kept instead (`whole`), read as the stream reads them (the same file errors,
     // in the same order), and every preset is evaluated on them together at the end.
+    // A preset whose value depends on the batches (torch's vector sigmoid kernels) reads the
+    // data whole too, as one batch, which is torchmetrics' functional call.
     let accumulator = |p: &Preset| match (&data.sample_weight, p.is_row_wise()) {
+        _ if p.depends_on_batching() => None,
         (None, _) => p.runs_accumulator_starting_at(0).ok(),
         (Some(_), true) => Some(p.accumulator()),
         (Some(_), false) => None,

@@ -1,4 +1,5 @@
-"""torchmetrics' (1.9) multilabel ranking metrics and ``retrieval_normalized_dcg``, with its
+"""torchmetrics' (1.9) multilabel ranking metrics, ``multilabel_auroc`` and
+``multilabel_average_precision`` (exact curves) and ``retrieval_normalized_dcg``, with its
 argument order (``preds`` first) and names; torch is not needed: tensors (detached from
 autograd and brought to the CPU as they are read), numpy arrays and lists are read through
 ``__array__``.
@@ -6,8 +7,10 @@ autograd and brought to the CPU as they are read), numpy arrays and lists are re
 torchmetrics computes in the dtype of ``preds``: float32 predictions (torch's default) go
 through its float32 sigmoid when any score is outside [0, 1] (saturating to 1.0 above about
 16.6), float64 predictions through the float64 one, float16 and bfloat16 ones through the
-float32 sigmoid rounded to their own precision. rankmetrics follows the dtype the same way.
-The ranking loss orders tied scores as torch's CPU argsort does.
+float32 sigmoid rounded to their own precision. rankmetrics follows the dtype the same way,
+and the CPU kernel too (``sigmoid="torch-cpu"``: torch's vector kernels compute most elements
+of a tensor with another ``exp``, which can tie or untie neighbouring logits). The ranking
+loss orders tied scores as torch's CPU argsort does; LRAP is torchmetrics' float32 value.
 
 >>> import numpy as np
 >>> from rankmetrics.torchmetrics import multilabel_coverage_error
@@ -195,7 +198,10 @@ def multilabel_ranking_average_precision(
     torch_threads: Optional[int] = None,
     threads: Optional[int] = None,
 ) -> float:
-    """``torchmetrics.functional.classification.multilabel_ranking_average_precision``.
+    """``torchmetrics.functional.classification.multilabel_ranking_average_precision``, in its
+    float32 arithmetic to the bit (each row's mean by torch's float32 sum, the rows added into
+    a float32 running total); ``rankmetrics.evaluate`` gives the exact mean unless
+    ``arithmetic="float32"``.
 
     Parameters are as for :func:`multilabel_coverage_error`.
 
@@ -213,6 +219,7 @@ def multilabel_ranking_average_precision(
         ignore_index,
         ties,
         threads,
+        arithmetic="float32",
         **_kernel(sigmoid, torch_threads),
     )
 

@@ -183,13 +183,18 @@ impl AucSums {
         }
     }
 
-    /// The AUC, `None` for a single-class vector; `direction(pairs, credit)` gives the credit
+    /// The AUC, `None` for a single-class vector (by count or by weight); `direction(pairs,
+    /// credit)` gives the credit
     /// read in the metric's direction.
     pub(crate) fn value(&self, direction: impl FnOnce(f64, f64) -> f64) -> Option<f64> {
         if self.relevant == 0 || self.relevant == self.items {
             return None;
         }
         let (credit, relevant_weight, irrelevant_weight) = self.totals();
+        // A class of weight 0 is a class removed: single-class too.
+        if relevant_weight == 0.0 || irrelevant_weight == 0.0 {
+            return None;
+        }
         let pairs = relevant_weight * irrelevant_weight;
         Some(direction(pairs, credit) / pairs)
     }

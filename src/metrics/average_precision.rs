@@ -3,6 +3,7 @@
 use crate::kernel::RankedRow;
 use crate::metrics::row_option_builders;
 use crate::row::metric::{RowMetric, RowOptions, RowRule};
+use crate::sum::torch_sum_f32;
 use crate::ties::{RankSharing, TiePolicy};
 
 /// Label ranking average precision (LRAP; "average precision" in mldr and MULAN): for each
@@ -40,6 +41,9 @@ pub struct AveragePrecision {
     /// Add a row's precisions in column order instead of rank order (MULAN).
     #[cfg_attr(feature = "serde", serde(default))]
     column_order: bool,
+    /// Compute a row's value in torchmetrics' `float32` arithmetic.
+    #[cfg_attr(feature = "serde", serde(default))]
+    float32: bool,
 }
 
 impl AveragePrecision {
@@ -48,7 +52,39 @@ impl AveragePrecision {
         AveragePrecision {
             options: RowOptions::new(ties, RowRule::Value(1.0), RowRule::Formula),
             column_order: false,
+            float32: false,
         }
+    }
+
+    /// The same metric computing each row's value as torchmetrics does in `float32`
+    /// (`true`): each relevant label's quotient in `float32`, in column order, summed as
+    /// torch's `float32` `mean()` sums (8-lane partial sums), divided by the count in
+    /// `float32`. Rows that take a [`RowRule::Value`] keep it. Under
+    /// [`TiePolicy::Expected`] the value is an expectation and this has no effect. With
+    /// [`Summation::Float32`](crate::Summation::Float32) the mean over rows is torchmetrics'
+    /// too.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{AveragePrecision, RankingMetric, TiePolicy};
+    /// let ap = AveragePrecision::new(TiePolicy::Max).in_float32(true);
+    /// assert!(ap.computes_in_float32());
+    /// // 1/3 in float32.
+    /// assert_eq!(ap.evaluate(&[[0, 0, 1]], &[[0.9, 0.5, 0.1]], None).unwrap(), 0.3333333432674408);
+    /// ```
+    pub const fn in_float32(mut self, float32: bool) -> Self {
+        self.float32 = float32;
+        self
+    }
+
+    /// Whether a row's value is computed in `float32` ([`in_float32`](Self::in_float32)).
+    ///
+    /// ```
+    /// use rankmetrics::{AveragePrecision, TiePolicy};
+    /// assert!(!AveragePrecision::new(TiePolicy::Max).computes_in_float32());
+    /// ```
+    pub const fn computes_in_float32(&self) -> bool {
+        self.float32
     }
 
     /// The same metric adding each row's precisions in column order (`true`, as MULAN's
@@ -100,9 +136,11 @@ impl RowMetric for AveragePrecision {
     }
 
     fn row_value(&self, row: &RankedRow<'_>) -> f64 {
-        match self.column_order && row.sharing() != Some(RankSharing::Expected) {
-            true => column_order_average_precision(row),
-            false => ranked_average_precision(row),
+        let expected = row.sharing() == Some(RankSharing::Expected);
+        match (self.float32 && !expected, self.column_order && !expected) {
+            (true, _) => float32_average_precision(row),
+            (false, true) => column_order_average_precision(row),
+            (false, false) => ranked_average_precision(row),
         }
     }
 }
@@ -112,34 +150,60 @@ impl RowMetric for AveragePrecision {
 /// the same quotient as in [`ranked_average_precision`]; only the order of the additions
 /// differs.
 fn column_order_average_precision(row: &RankedRow<'_>) -> f64 {
+    let Some(terms) = terms_in_column_order(row) else {
+        return ranked_average_precision(row);
+    };
+    let sum = terms
+        .iter()
+        .fold(0.0, |sum, &(above, rank)| sum + above as f64 / rank);
+    sum / row.n_relevant() as f64
+}
+
+/// The average precision of one ranked row as torchmetrics computes it in `float32`: each
+/// relevant label's quotient in `float32`, in column order (torch's masked gather), their
+/// `mean()` as torch's `float32` sum gives it, divided by the count in `float32`.
+fn float32_average_precision(row: &RankedRow<'_>) -> f64 {
+    let n = row.n_relevant();
+    let Some(terms) = terms_in_column_order(row) else {
+        return f64::from(ranked_average_precision(row) as f32);
+    };
+    let quotients: Vec<f32> = terms
+        .iter()
+        .map(|&(above, rank)| above as f32 / rank as f32)
+        .collect();
+    f64::from(torch_sum_f32(&quotients) / n as f32)
+}
+
+/// Each relevant label's (relevant labels at or above it, rank), in column order; `None` where
+/// the row has neither an order nor counted columns to read the columns from.
+fn terms_in_column_order(row: &RankedRow<'_>) -> Option<Vec<(usize, f64)>> {
     let gains = row.gains();
     let is_relevant = |j: &&u32| gains.get(**j as usize).is_some_and(|&g| g != 0.0);
-    let mut terms: Vec<(u32, f64)> = Vec::with_capacity(row.n_relevant());
+    let mut terms: Vec<(u32, usize, f64)> = Vec::with_capacity(row.n_relevant());
     let mut relevant_so_far = 0;
     // A counted row lists its blocks' relevant columns; a full one has them in its order.
     let mut counted_columns = row.relevant_columns().map(|c| c.iter());
     for b in row.relevant_blocks() {
         relevant_so_far += b.relevant;
-        let precision = relevant_so_far as f64 / row.rank(b);
+        let term = |&j: &u32| (j, relevant_so_far, row.rank(b));
         match counted_columns.as_mut() {
-            Some(columns) => {
-                terms.extend(columns.by_ref().take(b.relevant).map(|&j| (j, precision)));
-            }
+            Some(columns) => terms.extend(columns.by_ref().take(b.relevant).map(term)),
             None => {
                 let members = row.order().get(b.start..b.start + b.len).unwrap_or(&[]);
-                terms.extend(members.iter().filter(is_relevant).map(|&j| (j, precision)));
+                terms.extend(members.iter().filter(is_relevant).map(term));
             }
         }
     }
     if terms.len() != row.n_relevant() {
-        // Neither an order nor counted columns to read the columns from: the rank-order sum.
-        return ranked_average_precision(row);
+        return None;
     }
-    terms.sort_unstable_by_key(|&(column, _)| column);
-    let sum = terms
-        .iter()
-        .fold(0.0, |sum, &(_, precision)| sum + precision);
-    sum / row.n_relevant() as f64
+    terms.sort_unstable_by_key(|&(column, ..)| column);
+    Some(
+        terms
+            .into_iter()
+            .map(|(_, above, rank)| (above, rank))
+            .collect(),
+    )
 }
 
 /// The average precision of one ranked row (or column), by the formula above.

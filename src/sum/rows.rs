@@ -14,6 +14,8 @@ pub(crate) enum RowSums {
     /// The values and weights of the rows that count, in runs of consecutive rows sorted by
     /// row number: 16 bytes per row.
     Sequential(Vec<RowStretch>),
+    /// As `Sequential`, for torchmetrics' `float32` running total.
+    Float32(Vec<RowStretch>),
 }
 
 /// Consecutive rows that count, from row `first` on.
@@ -39,15 +41,22 @@ impl RowSums {
         match mode {
             Summation::Exact => RowSums::Exact(ExactMean::default()),
             Summation::Sequential => RowSums::Sequential(Vec::new()),
+            Summation::Float32 => RowSums::Float32(Vec::new()),
+        }
+    }
+
+    /// The mode the sums are in.
+    fn mode(&self) -> Summation {
+        match self {
+            RowSums::Exact(_) => Summation::Exact,
+            RowSums::Sequential(_) => Summation::Sequential,
+            RowSums::Float32(_) => Summation::Float32,
         }
     }
 
     /// Empty sums in the same mode.
     pub(crate) fn empty_like(&self) -> Self {
-        match self {
-            RowSums::Exact(_) => RowSums::new(Summation::Exact),
-            RowSums::Sequential(_) => RowSums::new(Summation::Sequential),
-        }
+        RowSums::new(self.mode())
     }
 
     /// Adds the value `x` of row `row` with weight `w`; rows come in increasing order.
@@ -55,7 +64,7 @@ impl RowSums {
     pub(crate) fn add(&mut self, row: usize, x: f64, w: f64) {
         match self {
             RowSums::Exact(mean) => mean.add(x, w),
-            RowSums::Sequential(runs) => match runs.last_mut() {
+            RowSums::Sequential(runs) | RowSums::Float32(runs) => match runs.last_mut() {
                 Some(run) if run.end() == row => {
                     run.values.push(x);
                     run.weights.push(w);
@@ -71,11 +80,7 @@ impl RowSums {
 
     /// Whether `other` sums in the same mode (then [`merge`](Self::merge) succeeds).
     pub(crate) fn same_mode(&self, other: &RowSums) -> bool {
-        matches!(
-            (self, other),
-            (RowSums::Exact(_), RowSums::Exact(_))
-                | (RowSums::Sequential(_), RowSums::Sequential(_))
-        )
+        self.mode() == other.mode()
     }
 
     /// Adds the rows of `other`, which holds other rows than `self`. False (nothing merged)
@@ -86,7 +91,8 @@ impl RowSums {
                 mean.merge(other);
                 true
             }
-            (RowSums::Sequential(a), RowSums::Sequential(b)) => {
+            (RowSums::Sequential(a), RowSums::Sequential(b))
+            | (RowSums::Float32(a), RowSums::Float32(b)) => {
                 merge_runs(a, b);
                 true
             }
@@ -99,8 +105,8 @@ impl RowSums {
     pub(crate) fn mean(&self) -> WeightedMean {
         match self {
             RowSums::Exact(mean) => WeightedMean::Exact(mean.clone()),
-            RowSums::Sequential(runs) => {
-                let mut mean = WeightedMean::new(Summation::Sequential);
+            RowSums::Sequential(runs) | RowSums::Float32(runs) => {
+                let mut mean = WeightedMean::new(self.mode());
                 for run in runs {
                     for (&x, &w) in run.values.iter().zip(&run.weights) {
                         mean.add(x, w);
@@ -129,12 +135,7 @@ mod check {
         pub(crate) fn check(
             &self, mode: Summation, rows: &[Range<usize>], weighted: bool,
         ) -> Result<(), Error> {
-            let same_mode = matches!(
-                (self, mode),
-                (RowSums::Exact(_), Summation::Exact)
-                    | (RowSums::Sequential(_), Summation::Sequential)
-            );
-            if !same_mode {
+            if self.mode() != mode {
                 let expected = "sums in the metric's summation";
                 return Err(invalid("sums", None, StateFault::Value { expected }));
             };
@@ -145,7 +146,9 @@ mod check {
                         .fold(0u64, |n, r| n.saturating_add(r.len() as u64));
                     mean.check(seen, weighted)
                 }
-                RowSums::Sequential(runs) => check_runs(runs, rows, weighted),
+                RowSums::Sequential(runs) | RowSums::Float32(runs) => {
+                    check_runs(runs, rows, weighted)
+                }
             }
         }
     }

@@ -61,6 +61,9 @@ fn checked_streaming<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Streaming
         Streaming::LabelwiseOnLogits { acc, sigmoid, .. } => {
             Some((sigmoid.is_some(), !acc.rows().is_empty()))
         }
+        Streaming::RunsOnLogits { acc, sigmoid, .. } => {
+            Some((sigmoid.is_some(), !acc.rows().is_empty()))
+        }
         _ => None,
     };
     if let Some((decided, seen)) = decided {
@@ -100,6 +103,14 @@ enum Streaming {
     },
     /// A label-wise preset keeping each label's runs ([`Preset::runs_accumulator_starting_at`]).
     Runs(LabelRunsAccumulator<AnyLabelwise>),
+    /// As `Runs`, of the scores normalised by torchmetrics' logit view (`sigmoid` as for
+    /// `Row`).
+    RunsOnLogits {
+        acc: LabelRunsAccumulator<AnyLabelwise>,
+        view: PredsView,
+        #[cfg_attr(feature = "serde", serde(default))]
+        sigmoid: Option<bool>,
+    },
 }
 
 impl Preset {
@@ -145,10 +156,15 @@ impl Preset {
         &self, first_row: usize,
     ) -> Result<PresetAccumulator, Error> {
         let state = match &self.plan {
-            // On logits the rows are kept as normalised (no runs state).
             Plan::Labelwise(m, None) => {
                 Streaming::Runs(LabelRunsAccumulator::new(*m, m.label_domain(), first_row)?)
             }
+            // The runs of the scores as normalised.
+            Plan::Labelwise(m, Some(view)) => Streaming::RunsOnLogits {
+                acc: LabelRunsAccumulator::new(*m, m.label_domain(), first_row)?,
+                view: *view,
+                sigmoid: None,
+            },
             _ => return Ok(self.accumulator_starting_at(first_row)),
         };
         Ok(PresetAccumulator {
@@ -200,6 +216,16 @@ macro_rules! feed_batch {
             }
             Streaming::LabelwiseOnLogits { acc, .. } => acc.update($y_true, $y_score, $weights),
             Streaming::Runs(acc) => acc.update($y_true, $y_score, $weights),
+            Streaming::RunsOnLogits { acc, view, sigmoid } if $y_score.nrows() > 0 => {
+                crate::validate::check_shapes($y_true, $y_score, 2)?; // num_labels > 1
+                let logits = &view.logits($y_score)?;
+                let applies = logits.applies_sigmoid();
+                agree_on_sigmoid(*sigmoid, Some(applies))?;
+                acc.update($y_true, logits, $weights)?;
+                *sigmoid = Some(applies);
+                Ok(())
+            }
+            Streaming::RunsOnLogits { acc, .. } => acc.update($y_true, $y_score, $weights),
         }
     };
 }
@@ -316,6 +342,19 @@ impl PresetAccumulator {
                 Ok(())
             }
             (Streaming::Runs(acc), Streaming::Runs(b)) => acc.merge(b),
+            (
+                Streaming::RunsOnLogits { acc, view, sigmoid },
+                Streaming::RunsOnLogits {
+                    acc: b,
+                    view: v,
+                    sigmoid: theirs,
+                },
+            ) if view == v => {
+                agree_on_sigmoid(*sigmoid, *theirs)?;
+                acc.merge(b)?;
+                *sigmoid = sigmoid.or(*theirs);
+                Ok(())
+            }
             _ => Err(Error::Incompatible(Incompatibility::Metric)),
         }
     }
@@ -329,7 +368,7 @@ impl PresetAccumulator {
         match &self.state {
             Streaming::Row { acc, .. } => acc.value(),
             Streaming::Labelwise(acc) | Streaming::LabelwiseOnLogits { acc, .. } => acc.value(),
-            Streaming::Runs(acc) => acc.value(),
+            Streaming::Runs(acc) | Streaming::RunsOnLogits { acc, .. } => acc.value(),
         }
     }
 
@@ -348,7 +387,7 @@ impl PresetAccumulator {
         match &self.state {
             Streaming::Row { acc, .. } => acc.rows(),
             Streaming::Labelwise(acc) | Streaming::LabelwiseOnLogits { acc, .. } => acc.rows(),
-            Streaming::Runs(acc) => acc.rows(),
+            Streaming::Runs(acc) | Streaming::RunsOnLogits { acc, .. } => acc.rows(),
         }
     }
 
@@ -368,7 +407,7 @@ impl PresetAccumulator {
     /// ```
     pub fn run_count(&self) -> Option<usize> {
         match &self.state {
-            Streaming::Runs(acc) => Some(acc.run_count()),
+            Streaming::Runs(acc) | Streaming::RunsOnLogits { acc, .. } => Some(acc.run_count()),
             Streaming::Row { .. }
             | Streaming::Labelwise(_)
             | Streaming::LabelwiseOnLogits { .. } => None,
@@ -390,7 +429,9 @@ impl PresetAccumulator {
     /// ```
     pub fn label_run_counts(&self) -> Option<Vec<usize>> {
         match &self.state {
-            Streaming::Runs(acc) => Some(acc.label_run_counts()),
+            Streaming::Runs(acc) | Streaming::RunsOnLogits { acc, .. } => {
+                Some(acc.label_run_counts())
+            }
             Streaming::Row { .. }
             | Streaming::Labelwise(_)
             | Streaming::LabelwiseOnLogits { .. } => None,

@@ -19,7 +19,9 @@ macro_rules! row_presets {
         let views = [ScoreView::AsIs, ScoreView::Float32]
             .into_iter()
             .chain(PredsDtype::ALL.map(|d| ScoreView::Logits(PredsView::of(d))))
-            .chain(PredsDtype::ALL.map(|dtype| ScoreView::Logits(PredsView { argsort: true, ..PredsView::of(dtype) })));
+            .chain(PredsDtype::ALL.map(|dtype| {
+                ScoreView::Logits(PredsView { argsort: true, ..PredsView::of(dtype) })
+            }));
         for view in views {
             let (indices, metrics): (Vec<usize>, Vec<&(dyn RowMetric + Sync)>) = presets
                 .iter()

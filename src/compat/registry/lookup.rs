@@ -275,6 +275,27 @@ fn preds_view(ctx: &mut Ctx<'_>) -> Result<PredsView, LookupError> {
     Ok(view)
 }
 
+/// The arithmetic a torchmetrics preset computes in: exact (`float64`, the default) or
+/// torchmetrics' own `float32` (LRAP).
+pub(super) enum Arithmetic {
+    Float64,
+    Float32,
+}
+
+/// The `arithmetic` parameter (`float64` or `float32`), echoed when given.
+pub(super) fn parse_arithmetic(ctx: &mut Ctx<'_>) -> Result<Arithmetic, LookupError> {
+    let Some(name) = ctx.get("arithmetic") else {
+        return Ok(Arithmetic::Float64);
+    };
+    let arithmetic = match name {
+        "float64" => Arithmetic::Float64,
+        "float32" => Arithmetic::Float32,
+        _ => return Err(invalid("arithmetic", name, "float64 or float32")),
+    };
+    ctx.echo.push(("arithmetic", ParamValue::Str(name.into())));
+    Ok(arithmetic)
+}
+
 /// torchmetrics' multilabel AUROC and AP: `average` (macro, micro or weighted) and the preds
 /// `dtype` of the sigmoid on logits.
 pub(super) fn torchmetrics_labelwise(

@@ -150,6 +150,27 @@ impl Preset {
         !matches!(self.plan, Plan::Labelwise(..))
     }
 
+    /// Whether the value depends on how the rows are split into batches: torchmetrics' sigmoid
+    /// under a vector kernel ([`TorchCpu`](crate::torchmetrics::TorchCpu) other than `Scalar`)
+    /// places each batch's elements from that batch's start, as torch's `update()` does; one
+    /// batch of every row gives the functional's value.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::registry::{Convention, Preset};
+    /// let lookup = |p: &[(&str, &str)]| Preset::lookup(Convention::Torchmetrics, "multilabel_auroc", p, None).unwrap();
+    /// assert!(!lookup(&[]).depends_on_batching());
+    /// assert!(lookup(&[("sigmoid", "avx512")]).depends_on_batching());
+    /// ```
+    pub fn depends_on_batching(&self) -> bool {
+        let view = match &self.plan {
+            Plan::Row { logits, .. } => logits.as_ref(),
+            Plan::Labelwise(_, logits) => logits.as_ref(),
+            Plan::Float32Row { .. } => None,
+        };
+        view.is_some_and(|v| v.cpu.block(v.dtype) > 0)
+    }
+
     /// Why a runs state ([`runs_accumulator_starting_at`](Self::runs_accumulator_starting_at))
     /// cannot give this preset's value exactly, for batches with sample weights (`weighted`) or
     /// without; `None` where it gives the one-shot value bitwise. Row-wise presets keep sums

@@ -4,9 +4,10 @@
 //! all read these tables, so a metric is added by adding its entry here.
 
 use super::lookup::{
-    mldr_auc, mldr_ties_method, mulan_interpolated, mulan_row, propensity_error, propensity_params,
-    rankmetrics_graded, rankmetrics_labelwise, rankmetrics_row, rankmetrics_top_k,
-    sklearn_averaged, sklearn_graded, torchmetrics_labelwise, torchmetrics_logits, Ctx,
+    mldr_auc, mldr_ties_method, mulan_interpolated, mulan_row, parse_arithmetic, propensity_error,
+    propensity_params, rankmetrics_graded, rankmetrics_labelwise, rankmetrics_row,
+    rankmetrics_top_k, sklearn_averaged, sklearn_graded, torchmetrics_labelwise,
+    torchmetrics_logits, Arithmetic, Ctx,
 };
 use super::params::{parse_bool, parse_k, zero_k, ParamValue};
 use super::plan::{AnyLabelwise, AnyRow, Plan};
@@ -273,20 +274,31 @@ const SKLEARN: &[MetricEntry] = &[
 
 /// torchmetrics 1.9.
 const TORCHMETRICS: &[MetricEntry] = &[
-    entry!("multilabel_coverage_error", ties: None, default_run: true, ["dtype": Name = None, "sigmoid": Name = (Some("scalar")), "torch_threads": Integer = (Some("1"))],
-        |c| torchmetrics_logits(c, torchmetrics::MULTILABEL_COVERAGE_ERROR.into(), false)),
-    entry!("multilabel_ranking_average_precision" aka "lrap", ties: None, default_run: true,
-        ["dtype": Name = None, "sigmoid": Name = (Some("scalar")), "torch_threads": Integer = (Some("1"))],
-        |c| torchmetrics_logits(c, torchmetrics::MULTILABEL_RANKING_AVERAGE_PRECISION.into(), false)),
-    entry!("multilabel_ranking_loss", ties: None, default_run: true, ["dtype": Name = None, "sigmoid": Name = (Some("scalar")), "torch_threads": Integer = (Some("1"))],
-        |c| torchmetrics_logits(c, torchmetrics::MULTILABEL_RANKING_LOSS.into(), true)),
+    entry!("multilabel_coverage_error", ties: None, default_run: true, [
+        "dtype": Name = None, "sigmoid": Name = None, "torch_threads": Integer = None,
+    ], |c| torchmetrics_logits(c, torchmetrics::MULTILABEL_COVERAGE_ERROR.into(), false)),
+    entry!("multilabel_ranking_average_precision" aka "lrap", ties: None, default_run: true, [
+        "dtype": Name = None, "sigmoid": Name = None, "torch_threads": Integer = None,
+        "arithmetic": Name = None,
+    ], |c| {
+        let metric = match parse_arithmetic(c)? {
+            Arithmetic::Float64 => torchmetrics::MULTILABEL_RANKING_AVERAGE_PRECISION,
+            Arithmetic::Float32 => torchmetrics::MULTILABEL_RANKING_AVERAGE_PRECISION_F32,
+        };
+        torchmetrics_logits(c, metric.into(), false)
+    }),
+    entry!("multilabel_ranking_loss", ties: None, default_run: true, [
+        "dtype": Name = None, "sigmoid": Name = None, "torch_threads": Integer = None,
+    ], |c| torchmetrics_logits(c, torchmetrics::MULTILABEL_RANKING_LOSS.into(), true)),
     entry!("multilabel_auroc", ties: None, default_run: true, [
         "average": Name = (Some("macro")), "dtype": Name = None,
-        "sigmoid": Name = (Some("scalar")), "torch_threads": Integer = (Some("1")),
-    ], |c| torchmetrics_labelwise(c, |a| AnyLabelwise::from(torchmetrics::MULTILABEL_AUROC.averaged(a)))),
+        "sigmoid": Name = None, "torch_threads": Integer = None,
+    ], |c| {
+        torchmetrics_labelwise(c, |a| AnyLabelwise::from(torchmetrics::MULTILABEL_AUROC.averaged(a)))
+    }),
     entry!("multilabel_average_precision", ties: None, default_run: true, [
         "average": Name = (Some("macro")), "dtype": Name = None,
-        "sigmoid": Name = (Some("scalar")), "torch_threads": Integer = (Some("1")),
+        "sigmoid": Name = None, "torch_threads": Integer = None,
     ], |c| {
         torchmetrics_labelwise(c, |a| {
             AnyLabelwise::from(torchmetrics::MULTILABEL_AVERAGE_PRECISION.averaged(a))

@@ -232,7 +232,7 @@ impl VectorBlocks {
             return false;
         }
         let start = position / self.chunk * self.chunk;
-        let chunk_len = self.chunk.min(self.len - start);
+        let chunk_len = self.chunk.min(self.len.saturating_sub(start));
         position - start < chunk_len / self.block * self.block
     }
 }
@@ -326,7 +326,6 @@ pub struct Logits<'a, S: ?Sized> {
     sigmoid: bool,
     dtype: PredsDtype,
     blocks: VectorBlocks,
-    label_major: bool,
 }
 
 impl<'a, T: Score, S: Matrix<Elem = T> + ?Sized> Logits<'a, S> {
@@ -404,13 +403,12 @@ impl<'a, T: Score, S: Matrix<Elem = T> + ?Sized> Logits<'a, S> {
             sigmoid,
             dtype,
             blocks: VectorBlocks::new(TorchCpu::Scalar, dtype, 1, 0),
-            label_major: false,
         })
     }
 
     /// The same view with the sigmoid as torch's `cpu` kernel computes it on `threads` threads,
-    /// the tensor in row-major memory order (each row's labels side by side), as torchmetrics'
-    /// ranking metrics pass it.
+    /// the tensor in row-major memory order (each row's labels side by side: a C-ordered
+    /// tensor, as torchmetrics passes it on to the sigmoid).
     ///
     /// # Example
     /// ```
@@ -428,15 +426,8 @@ impl<'a, T: Score, S: Matrix<Elem = T> + ?Sized> Logits<'a, S> {
     /// assert!(!view(TorchCpu::Scalar));
     /// ```
     pub fn on_cpu(mut self, cpu: TorchCpu, threads: usize) -> Self {
-        let len = self.scores.nrows() * self.scores.ncols();
+        let len = self.scores.nrows().saturating_mul(self.scores.ncols());
         self.blocks = VectorBlocks::new(cpu, self.dtype, threads, len);
-        self
-    }
-
-    /// The same view with the tensor in label-major memory order (each label's samples side
-    /// by side), as torchmetrics' AUROC and average precision pass it to the sigmoid.
-    pub fn label_major(mut self) -> Self {
-        self.label_major = true;
         self
     }
 
@@ -529,16 +520,10 @@ impl<T: Score, S: Matrix<Elem = T> + ?Sized> Matrix for Logits<'_, S> {
         let dtype = self.dtype;
         match (Self::cast_changes(dtype), self.sigmoid) {
             (_, true) => {
-                let (n, l) = (self.scores.nrows(), self.scores.ncols().max(1));
-                let first = first_row * l;
+                // Row-major: the rows' elements follow each other in memory order.
+                let first = first_row.saturating_mul(self.scores.ncols());
                 for (k, s) in scores.iter_mut().enumerate() {
-                    let (i, j) = ((first + k) / l, (first + k) % l);
-                    let position = if self.label_major {
-                        j * n + i
-                    } else {
-                        i * l + j
-                    };
-                    let vectorised = self.blocks.vectorised(position);
+                    let vectorised = self.blocks.vectorised(first.saturating_add(k));
                     *s = T::from_f64(dtype.sigmoid(dtype.cast(s.as_f64()), vectorised));
                 }
             }
@@ -581,6 +566,26 @@ mod tests {
         assert_eq!(vectorised(f64_avx2), 16);
         let half = VectorBlocks::new(TorchCpu::Avx512, PredsDtype::Float16, 1, 64);
         assert_eq!(vectorised(half), 0);
+    }
+
+    /// The half types' sigmoid is the same whichever kernel computes it: every float16 and
+    /// bfloat16 value, through the vector `exp` and the one-element one, rounds alike.
+    #[test]
+    fn half_sigmoids_do_not_depend_on_the_kernel() {
+        let bf16 = (0u32..0x1_0000).map(|b| f32::from_bits(b << 16));
+        let f16 = f16_values().into_iter().flat_map(|v| [v, -v]);
+        for (dtype, x) in bf16
+            .map(|x| (PredsDtype::BFloat16, x))
+            .chain(f16.map(|x| (PredsDtype::Float16, x)))
+        {
+            if !x.is_finite() {
+                continue;
+            }
+            let vector = 1.0f32 / (1.0 + super::sleef::expf_u10(-x));
+            let scalar = super::sigmoid_f32(x);
+            let (v, s) = (dtype.cast(f64::from(vector)), dtype.cast(f64::from(scalar)));
+            assert_eq!(v.to_bits(), s.to_bits(), "{dtype:?} {x}");
+        }
     }
 
     /// torch 2.15's `sigmoid()` of these bfloat16 and float16 tensors, printed with `repr`.

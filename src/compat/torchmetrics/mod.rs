@@ -1,18 +1,21 @@
 //! torchmetrics 1.9 (`torchmetrics.functional.classification`): coverage, LRAP and ranking
-//! loss (torchmetrics itself returns `float32`; these return the same value in `f64`); and
-//! retrieval NDCG ([`retrieval_normalized_dcg`], one query per row).
+//! loss (torchmetrics itself returns `float32`; these return the same value in `f64`, LRAP
+//! computed in torchmetrics' `float32` arithmetic, so its very value), multilabel AUROC and
+//! average precision; and retrieval NDCG ([`retrieval_normalized_dcg`], one query per row).
 //!
 //! * Logits: when any score of the whole input lies outside [0, 1], torchmetrics applies a
 //!   sigmoid to every score first, in the preds' dtype: `f32` scores go through torch's
 //!   `float32` sigmoid ([`sigmoid_f32`], saturating above about 16.6), `f64` scores through the
 //!   `f64` one (saturating above about 36.7); see [`Logits`]. Both can merge distinct scores
-//!   into ties, and these presets do the same.
+//!   into ties, and these presets do the same. torch's vector kernels compute most of a dense
+//!   tensor's sigmoids with another `exp` ([`TorchCpu`]); the presets follow the kernel named
+//!   by the registry's `sigmoid` parameter, the one-element formula by default.
 //! * Targets must be 0 or 1, and there must be at least 2 labels.
-//! * Coverage and LRAP equal scikit-learn's; the ranking loss breaks ties by the order of
-//!   torch's CPU argsort, which is `TiePolicy::Last` for rows of up to 16 labels and, above,
-//!   the order its introsort leaves; [`multilabel_ranking_loss`] and the registry's preset
-//!   follow that order (docs/conventions.md). [`MULTILABEL_RANKING_LOSS`] alone is the
-//!   `Last` rule.
+//! * Coverage and LRAP equal scikit-learn's (the named LRAP function in `float32`); the ranking
+//!   loss breaks ties by the order of torch's CPU argsort, which is `TiePolicy::Last` for rows
+//!   of up to 16 labels and, above, the order its introsort leaves; [`multilabel_ranking_loss`]
+//!   and the registry's preset follow that order (docs/conventions.md).
+//!   [`MULTILABEL_RANKING_LOSS`] alone is the `Last` rule.
 //! * Deliberate difference: NaN and infinite scores are errors here; torchmetrics has no check.
 //!
 //! The functions take `(preds, target)` in torchmetrics' order.
@@ -28,6 +31,7 @@ use crate::metrics::{
 };
 use crate::row::metric::RowRule;
 use crate::score::Score;
+use crate::sum::Summation;
 use crate::ties::TiePolicy;
 use crate::validate::check_shapes;
 
@@ -38,9 +42,8 @@ pub use logits::{sigmoid_f32, Logits, PredsDtype, TorchCpu, UnknownDtype};
 pub(crate) use torch_order::TorchOrder;
 
 /// How torchmetrics reads a preds tensor before its formula: the dtype its sigmoid computes in,
-/// the CPU kernel and threads that compute it, in which memory order (label-major for AUROC and
-/// AP), and whether the formula ranks by torch's CPU `argsort` (the ranking loss), which places
-/// tied scores as that sort does ([`TorchOrder`]).
+/// the CPU kernel and threads that compute it, and whether the formula ranks by torch's CPU
+/// `argsort` (the ranking loss), which places tied scores as that sort does ([`TorchOrder`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct PredsView {
@@ -50,8 +53,6 @@ pub(crate) struct PredsView {
     pub(crate) cpu: TorchCpu,
     #[cfg_attr(feature = "serde", serde(default = "one_thread"))]
     pub(crate) threads: usize,
-    #[cfg_attr(feature = "serde", serde(default))]
-    pub(crate) label_major: bool,
 }
 
 /// States written before the kernel was recorded computed on one thread.
@@ -69,7 +70,6 @@ impl PredsView {
             argsort: false,
             cpu: TorchCpu::Scalar,
             threads: 1,
-            label_major: false,
         }
     }
 
@@ -77,12 +77,7 @@ impl PredsView {
     pub(crate) fn logits<'a, T: Score, S: Matrix<Elem = T> + ?Sized>(
         &self, scores: &'a S,
     ) -> Result<Logits<'a, S>, Error> {
-        let logits = Logits::with_dtype(scores, self.dtype)?.on_cpu(self.cpu, self.threads);
-        Ok(if self.label_major {
-            logits.label_major()
-        } else {
-            logits
-        })
+        Ok(Logits::with_dtype(scores, self.dtype)?.on_cpu(self.cpu, self.threads))
     }
 }
 
@@ -127,6 +122,23 @@ pub const MULTILABEL_RANKING_AVERAGE_PRECISION: AveragePrecision =
         .on_all_relevant(RowRule::Value(1.0))
         .with_label_domain(LabelDomain::Binary)
         .with_min_labels(2);
+
+/// [`MULTILABEL_RANKING_AVERAGE_PRECISION`] in torchmetrics' `float32` arithmetic, to the bit:
+/// each row's mean by torch's `float32` sum ([`AveragePrecision::in_float32`]), the rows
+/// added into a `float32` running total ([`Summation::Float32`]). Where the exact mean is
+/// 1/3 over 10,000 rows, torchmetrics gives 0.33331194519996643, and so does this.
+///
+/// # Example
+/// ```
+/// use rankmetrics::{torchmetrics, RankingMetric};
+/// let (y, s) = ([[0, 0, 1]], [[0.9, 0.5, 0.1]]);
+/// let v = torchmetrics::MULTILABEL_RANKING_AVERAGE_PRECISION_F32.evaluate(&y, &s, None);
+/// assert_eq!(v.unwrap(), f64::from(1.0f32 / 3.0));
+/// ```
+pub const MULTILABEL_RANKING_AVERAGE_PRECISION_F32: AveragePrecision =
+    MULTILABEL_RANKING_AVERAGE_PRECISION
+        .in_float32(true)
+        .with_summation(Summation::Float32);
 
 /// `multilabel_ranking_loss`'s formula (on scores already normalised; see [`Logits`]): a tied
 /// pair is an error only when the relevant label has the lower column index, which is torch's
@@ -221,7 +233,8 @@ toolkit_fn! {
 }
 
 toolkit_fn! {
-    /// `torchmetrics.functional.classification.multilabel_ranking_average_precision(preds, target, num_labels)`.
+    /// `torchmetrics.functional.classification.multilabel_ranking_average_precision(preds, target, num_labels)`,
+    /// in its `float32` arithmetic ([`MULTILABEL_RANKING_AVERAGE_PRECISION_F32`]).
     ///
     /// # Errors
     /// As [`multilabel_coverage_error`].
@@ -229,11 +242,11 @@ toolkit_fn! {
     /// # Example
     /// ```
     /// let v = rankmetrics::torchmetrics::multilabel_ranking_average_precision(&[[0.75, 0.5, 1.0], [1.0, 0.2, 0.1]], &[[1, 0, 0], [0, 0, 1]]);
-    /// assert!((v.unwrap() - 0.41666666666666663).abs() < 1e-16);
+    /// assert_eq!(v.unwrap(), 0.4166666865348816); // torchmetrics' float32 value of 5/12
     /// ```
     pub fn multilabel_ranking_average_precision(preds: &S, target: &Y) {
         evaluate_on_logits(
-            &MULTILABEL_RANKING_AVERAGE_PRECISION,
+            &MULTILABEL_RANKING_AVERAGE_PRECISION_F32,
             preds,
             target,
             None,

@@ -277,22 +277,35 @@ def records_f32(torch, case):
 
 
 AUC_METRICS = ("multilabel_auroc", "multilabel_average_precision")
+
+
+def _expf():
+    """glibc's expf, which torch's one-element float32 sigmoid calls."""
+    import ctypes
+
+    libm = ctypes.CDLL("libm.so.6")
+    libm.expf.restype = ctypes.c_float
+    libm.expf.argtypes = [ctypes.c_float]
+    return libm.expf
+
+
+EXPF = _expf()
 AVERAGES = ("macro", "micro", "weighted")
 
 
 def sigmoid_is_scalar_formula(torch, preds):
-    """Whether torch's sigmoid, on the layout torchmetrics' AUROC and AP give it (the label-major
-    copy, transposed back), equals the one-element-at-a-time formula on every score:
-    1 / (1 + exp(-x)) with glibc's exp in float64, or e = exp(-x) rounded to float32 in float32.
-    torch computes runs of 2 x its vector width with a vectorised exp instead, which can differ
-    by an ulp and so split or merge ties."""
+    """Whether torch's sigmoid, on the layout torchmetrics' AUROC and AP give it (for 2-D preds
+    the C-ordered tensor itself: the transpose, same-shape reshape and transpose back are
+    views), equals the one-element-at-a-time formula on every score: 1 / (1 + exp(-x)) with
+    glibc's exp in float64, or its expf in float32. torch computes runs of 2 x its vector width
+    with a vectorised exp instead, which can differ by an ulp and so split or merge ties."""
     L = preds.shape[1]
     laid_out = preds.transpose(0, 1).reshape(L, -1).T
     got = torch.sigmoid(laid_out).numpy().ravel()
     x = laid_out.numpy().ravel()
     if preds.dtype == torch.float32:
         one = np.float32(1.0)
-        want = [one / (one + np.float32(math.exp(min(-float(v), 709.0)))) for v in x]
+        want = [one / (one + np.float32(EXPF(-float(v)))) for v in x]
     else:
         want = [1.0 / (1.0 + math.exp(-v)) if -v < 709.7 else 0.0 for v in x]
     return all(float(a) == float(b) for a, b in zip(got, want))
