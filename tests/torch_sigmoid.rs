@@ -99,3 +99,59 @@ fn each_of_torchs_threads_leaves_its_own_elements_over() {
     };
     assert_eq!((coverage("1"), coverage("2")), (2.0, 1.0));
 }
+
+/// The parameters' values are checked, and their effect reaches every door of a preset:
+/// `evaluate`, the accumulator that keeps rows, the one that keeps runs, and their states read
+/// back.
+#[test]
+fn the_kernel_reaches_accumulators_and_their_states() {
+    for bad in [
+        [("sigmoid", "avx1024")],
+        [("torch_threads", "0")],
+        [("torch_threads", "two")],
+    ] {
+        let lookup = Preset::lookup(Convention::Torchmetrics, "multilabel_auroc", &bad, None);
+        assert!(lookup.is_err(), "{bad:?}");
+    }
+    let bad = [("arithmetic", "float16")];
+    let lrap = "multilabel_ranking_average_precision";
+    assert!(Preset::lookup(Convention::Torchmetrics, lrap, &bad, None).is_err());
+
+    // The 2 x 16 example above as AUROC: the tie under avx512 changes label 1's AUC.
+    let mut preds = vec![-5.0f32; 32];
+    let mut target = vec![0u8; 32];
+    (preds[0], preds[1]) = (A, B);
+    (target[1], target[16 + 3], target[16], target[17]) = (1, 1, 1, 1);
+    let (y, s) = (
+        RowMajor::new(&target, 2, 16).unwrap(),
+        RowMajor::new(&preds, 2, 16).unwrap(),
+    );
+    let preset = |kernel| {
+        let params = [("sigmoid", kernel), ("average", "micro")];
+        Preset::lookup(Convention::Torchmetrics, "multilabel_auroc", &params, None).unwrap()
+    };
+    let (vector, scalar) = (preset("avx512"), preset("scalar"));
+    assert!(vector.depends_on_batching() && !scalar.depends_on_batching());
+    let one_shot = vector.evaluate(&y, &s, None).unwrap();
+    assert_ne!(one_shot, scalar.evaluate(&y, &s, None).unwrap());
+    let mut rows = vector.accumulator();
+    let mut runs = vector.runs_accumulator_starting_at(0).unwrap();
+    rows.update(&y, &s, None).unwrap();
+    runs.update(&y, &s, None).unwrap();
+    assert!(runs.run_count().is_some());
+    for acc in [rows, runs] {
+        assert_eq!(acc.value().unwrap().to_bits(), one_shot.to_bits());
+        #[cfg(feature = "serde")]
+        {
+            let text = serde_json::to_string(&acc).unwrap();
+            let back: rankmetrics::registry::PresetAccumulator =
+                serde_json::from_str(&text).unwrap();
+            assert_eq!(back.value().unwrap().to_bits(), one_shot.to_bits());
+        }
+        // A shard computed under another kernel does not merge.
+        let mut other = scalar.accumulator_starting_at(2);
+        other.update(&y, &s, None).unwrap();
+        let mut merged = acc.clone();
+        assert!(merged.merge(&other).is_err());
+    }
+}
