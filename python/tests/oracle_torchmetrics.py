@@ -128,8 +128,10 @@ def ranking_case(rng: np.random.Generator, tally: Tally, dtype: str) -> None:
     preds = torch.tensor(s).to(DTYPES[dtype])
     if rng.random() < 0.3:
         preds.requires_grad_(True)
+    layout = "C"
     if rng.random() < 0.2:  # a Fortran-order copy: the same values in another memory order
         preds = preds.detach().t().contiguous().t().requires_grad_(preds.requires_grad)
+        layout = "Fortran"
     target = torch.tensor(y)
     for name, theirs in RANKING.items():
         ours = getattr(rm, name)
@@ -140,7 +142,7 @@ def ranking_case(rng: np.random.Generator, tally: Tally, dtype: str) -> None:
             call(lambda: theirs(preds, target, num_labels=labels)),
             call(lambda: ours(preds, target, num_labels=labels)),
             lambda: tuple(ours(preds, target, num_labels=labels, ties=t) for t in ENDS),
-            f"{n}x{labels} preds {s.ravel()[:4].tolist()}...",
+            f"{n}x{labels} {layout}-order preds {s.ravel()[:4].tolist()}...",
         )
 
 

@@ -71,6 +71,7 @@ def test_the_engines_grid_flags_as_one_process(weights):
 MLDR_AUCS = {("mldr", "example_auc"), ("mldr", "macro_auc"), ("mldr", "micro_auc")}
 WEIGHTED_PRECISION = {
     ("sklearn", "average_precision_score"),
+    ("torchmetrics", "multilabel_average_precision"),
     ("rankmetrics", "label_average_precision"),
     ("rankmetrics", "interpolated_average_precision"),
 } | {
