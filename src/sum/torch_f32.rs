@@ -1,8 +1,9 @@
 //! torch's CPU `float32` sum of a contiguous vector (`Tensor.sum()`, and so `.mean()`), in
 //! its order of additions: 8-lane partial sums (torch's sum kernel runs on 8 lanes under its
 //! AVX2 and AVX-512 builds alike), four of them side by side, in cascades of 16 or more, the
-//! leftover elements first and then the lanes one by one. Checked against `torch.sum` on
-//! 1,510 vectors of 1 to 20,000 `float32` values spread over six orders of magnitude.
+//! leftover elements first and then the lanes one by one. This order, modelled once in Python,
+//! equalled `torch.sum` (torch 2.15, CPU) on 1,510 vectors of 1 to 20,000 `float32` values
+//! spread over six orders of magnitude; the tests below hold torch's sums of seven vectors.
 
 /// The lanes of torch's `float32` sum vector.
 const LANES: usize = 8;
