@@ -5,7 +5,7 @@ use core::ops::Range;
 
 use super::plan::{AnyLabelwise, AnyRow, Plan, ScoreView};
 use super::Preset;
-use crate::compat::torchmetrics::{through_preds_view, Float32Scores, PredsView};
+use crate::compat::torchmetrics::{through_preds_view, Float32Scores, Logits, PredsView};
 use crate::error::Error;
 use crate::error::Incompatibility;
 use crate::labelwise::LabelRunsAccumulator;
@@ -184,14 +184,10 @@ macro_rules! feed_batch {
                 view: ScoreView::Logits(view),
                 sigmoid,
             } if $y_score.nrows() > 0 => {
-                crate::validate::check_shapes($y_true, $y_score, 1)?;
-                let logits = &view.logits($y_score)?;
-                let applies = logits.applies_sigmoid();
-                agree_on_sigmoid(*sigmoid, Some(applies))?;
-                through_preds_view!(view, logits, |scores| acc
-                    .$update($y_true, scores, $weights))?;
-                *sigmoid = Some(applies);
-                Ok(())
+                update_on_logits(sigmoid, view, $y_true, $y_score, 1, |logits| {
+                    through_preds_view!(view, logits, |scores| acc
+                        .$update($y_true, scores, $weights))
+                })
             }
             // An empty batch is a no-op, with or without the logit view.
             Streaming::Row {
@@ -205,25 +201,18 @@ macro_rules! feed_batch {
                 ..
             } => acc.$update($y_true, &Float32Scores::new($y_score), $weights),
             Streaming::Labelwise(acc) => acc.update($y_true, $y_score, $weights),
+            // torchmetrics' num_labels > 1.
             Streaming::LabelwiseOnLogits { acc, view, sigmoid } if $y_score.nrows() > 0 => {
-                crate::validate::check_shapes($y_true, $y_score, 2)?; // num_labels > 1
-                let logits = &view.logits($y_score)?;
-                let applies = logits.applies_sigmoid();
-                agree_on_sigmoid(*sigmoid, Some(applies))?;
-                acc.update($y_true, logits, $weights)?;
-                *sigmoid = Some(applies);
-                Ok(())
+                update_on_logits(sigmoid, view, $y_true, $y_score, 2, |logits| {
+                    acc.update($y_true, logits, $weights)
+                })
             }
             Streaming::LabelwiseOnLogits { acc, .. } => acc.update($y_true, $y_score, $weights),
             Streaming::Runs(acc) => acc.update($y_true, $y_score, $weights),
             Streaming::RunsOnLogits { acc, view, sigmoid } if $y_score.nrows() > 0 => {
-                crate::validate::check_shapes($y_true, $y_score, 2)?; // num_labels > 1
-                let logits = &view.logits($y_score)?;
-                let applies = logits.applies_sigmoid();
-                agree_on_sigmoid(*sigmoid, Some(applies))?;
-                acc.update($y_true, logits, $weights)?;
-                *sigmoid = Some(applies);
-                Ok(())
+                update_on_logits(sigmoid, view, $y_true, $y_score, 2, |logits| {
+                    acc.update($y_true, logits, $weights)
+                })
             }
             Streaming::RunsOnLogits { acc, .. } => acc.update($y_true, $y_score, $weights),
         }
@@ -321,12 +310,7 @@ impl PresetAccumulator {
                     view: v,
                     sigmoid: theirs,
                 },
-            ) if view == v => {
-                agree_on_sigmoid(*sigmoid, *theirs)?;
-                acc.merge(b)?;
-                *sigmoid = sigmoid.or(*theirs);
-                Ok(())
-            }
+            ) if view == v => merge_on_logits(sigmoid, *theirs, || acc.merge(b)),
             (Streaming::Labelwise(acc), Streaming::Labelwise(b)) => acc.merge(b),
             (
                 Streaming::LabelwiseOnLogits { acc, view, sigmoid },
@@ -335,12 +319,7 @@ impl PresetAccumulator {
                     view: v,
                     sigmoid: theirs,
                 },
-            ) if view == v => {
-                agree_on_sigmoid(*sigmoid, *theirs)?;
-                acc.merge(b)?;
-                *sigmoid = sigmoid.or(*theirs);
-                Ok(())
-            }
+            ) if view == v => merge_on_logits(sigmoid, *theirs, || acc.merge(b)),
             (Streaming::Runs(acc), Streaming::Runs(b)) => acc.merge(b),
             (
                 Streaming::RunsOnLogits { acc, view, sigmoid },
@@ -349,12 +328,7 @@ impl PresetAccumulator {
                     view: v,
                     sigmoid: theirs,
                 },
-            ) if view == v => {
-                agree_on_sigmoid(*sigmoid, *theirs)?;
-                acc.merge(b)?;
-                *sigmoid = sigmoid.or(*theirs);
-                Ok(())
-            }
+            ) if view == v => merge_on_logits(sigmoid, *theirs, || acc.merge(b)),
             _ => Err(Error::Incompatible(Incompatibility::Metric)),
         }
     }
@@ -437,6 +411,38 @@ impl PresetAccumulator {
             | Streaming::LabelwiseOnLogits { .. } => None,
         }
     }
+}
+
+/// A non-empty batch through torchmetrics' logit view `view` (at least `min_labels` labels),
+/// given to `update`: its sigmoid decision must agree with the rows' seen before
+/// (`sigmoid`), and is recorded once the batch is added.
+fn update_on_logits<T, Y, S>(
+    sigmoid: &mut Option<bool>, view: &PredsView, y_true: &Y, y_score: &S, min_labels: usize,
+    update: impl FnOnce(&Logits<'_, S>) -> Result<(), Error>,
+) -> Result<(), Error>
+where
+    T: Score,
+    Y: LabelMatrix + ?Sized,
+    S: ScoreMatrix<T> + ?Sized,
+{
+    crate::validate::check_shapes(y_true, y_score, min_labels)?;
+    let logits = view.logits(y_score)?;
+    let applies = logits.applies_sigmoid();
+    agree_on_sigmoid(*sigmoid, Some(applies))?;
+    update(&logits)?;
+    *sigmoid = Some(applies);
+    Ok(())
+}
+
+/// Merges another shard's rows (`merge`) under the same logit view, refusing a sigmoid
+/// decision (`theirs`) that differs from this one's.
+fn merge_on_logits(
+    sigmoid: &mut Option<bool>, theirs: Option<bool>, merge: impl FnOnce() -> Result<(), Error>,
+) -> Result<(), Error> {
+    agree_on_sigmoid(*sigmoid, theirs)?;
+    merge()?;
+    *sigmoid = sigmoid.or(theirs);
+    Ok(())
 }
 
 /// Refuses rows whose sigmoid decision (`theirs`) differs from the rows' seen before.
