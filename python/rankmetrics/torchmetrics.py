@@ -89,6 +89,8 @@ def _multilabel(
     num_labels: int,
     ignore_index: Optional[int],
     ties: Optional[str],
+    sigmoid: str,
+    torch_threads: Optional[int],
     threads: Optional[int],
     **params: Any,
 ) -> float:
@@ -110,7 +112,7 @@ def _multilabel(
             "InvalidParam",
             {"parameter": "num_labels", "value": num_labels},
         )
-    m = _core.lookup("torchmetrics", metric, ties, {"dtype": dtype, **params})
+    m = _core.lookup("torchmetrics", metric, ties, {"dtype": dtype, **_kernel(sigmoid, torch_threads), **params})
     if s.shape[0] == 0 and y.shape == s.shape and metric in _NO_ROWS:
         # torchmetrics on 0 rows: LRAP 0/0, the ranking loss its "(0.0, 1)"; coverage raises
         # (the minimum of an empty tensor), as the crate does for every metric.
@@ -181,8 +183,9 @@ def multilabel_coverage_error(
         num_labels,
         ignore_index,
         ties,
+        sigmoid,
+        torch_threads,
         threads,
-        **_kernel(sigmoid, torch_threads),
     )
 
 
@@ -218,9 +221,10 @@ def multilabel_ranking_average_precision(
         num_labels,
         ignore_index,
         ties,
+        sigmoid,
+        torch_threads,
         threads,
         arithmetic="float32",
-        **_kernel(sigmoid, torch_threads),
     )
 
 
@@ -253,8 +257,9 @@ def multilabel_ranking_loss(
         num_labels,
         ignore_index,
         ties,
+        sigmoid,
+        torch_threads,
         threads,
-        **_kernel(sigmoid, torch_threads),
     )
 
 
@@ -327,9 +332,10 @@ def multilabel_auroc(
         num_labels,
         ignore_index,
         ties,
+        sigmoid,
+        torch_threads,
         threads,
         average=average,
-        **_kernel(sigmoid, torch_threads),
     )
 
 
@@ -367,9 +373,10 @@ def multilabel_average_precision(
         num_labels,
         ignore_index,
         ties,
+        sigmoid,
+        torch_threads,
         threads,
         average=average,
-        **_kernel(sigmoid, torch_threads),
     )
 
 
