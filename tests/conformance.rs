@@ -305,6 +305,29 @@ fn conformance_with_every_toolkit() {
     );
 }
 
+/// torchmetrics' `metric` with `params` on the case's labels and `scores` (of the case's
+/// shape): `f32` scores are float32 preds.
+fn evaluate_scores<T: rankmetrics::Score>(
+    metric: &str, params: &[(String, String)], case: &Case, scores: &[T],
+) -> Result<f64, String> {
+    let preset = Preset::lookup(Convention::Torchmetrics, metric, params, None)
+        .map_err(|e| e.to_string())?;
+    let y_true = RowMajor::new(&case.y_true, case.n, case.l).map_err(|e| e.to_string())?;
+    let y_score = RowMajor::new(scores, case.n, case.l).map_err(|e| e.to_string())?;
+    preset
+        .evaluate(&y_true, &y_score, None)
+        .map_err(|e| e.to_string())
+}
+
+/// Whether two outcomes are the same bits, or the same error.
+fn same_bits(a: &Result<f64, String>, b: &Result<f64, String>) -> bool {
+    match (a, b) {
+        (Ok(a), Ok(b)) => a.to_bits() == b.to_bits(),
+        (Err(a), Err(b)) => a == b,
+        _ => false,
+    }
+}
+
 /// torchmetrics' LRAP, whose `float32` arithmetic the preset follows to the bit with
 /// `arithmetic=float32`.
 const LRAP: &str = "multilabel_ranking_average_precision";
@@ -333,27 +356,13 @@ fn conformance_with_torchmetrics_on_float32_preds() {
         } else {
             vec![]
         };
-        let preset = Preset::lookup(Convention::Torchmetrics, metric, &arithmetic, None).unwrap();
-        let got = match (
-            RowMajor::new(&case.y_true, case.n, case.l),
-            RowMajor::new(&scores, case.n, case.l),
-        ) {
-            (Ok(t), Ok(s)) => preset.evaluate(&t, &s, None).map_err(|e| e.to_string()),
-            (Err(e), _) | (_, Err(e)) => Err(e.to_string()),
-        };
+        let got = evaluate_scores(metric, &arithmetic, case, &scores);
         let what = format!("torchmetrics f32 {metric} on {id}");
         // The same values as f64 scores with `dtype=float32`, as the command passes them.
         let rounded: Vec<f64> = scores.iter().map(|&x| f64::from(x)).collect();
         let mut dtype = arithmetic.clone();
         dtype.push(("dtype".to_string(), "float32".to_string()));
-        let preset = Preset::lookup(Convention::Torchmetrics, metric, &dtype, None).unwrap();
-        let as_f64 = RowMajor::new(&case.y_true, case.n, case.l)
-            .and_then(|t| Ok((t, RowMajor::new(&rounded, case.n, case.l)?)))
-            .and_then(|(t, s)| preset.evaluate(&t, &s, None))
-            .map_err(|e| e.to_string());
-        if format!("{:?}", as_f64.map(f64::to_bits))
-            != format!("{:?}", got.clone().map(f64::to_bits))
-        {
+        if !same_bits(&evaluate_scores(metric, &dtype, case, &rounded), &got) {
             tally
                 .failed
                 .push(format!("{what}: dtype=float32 on f64 scores differs"));
@@ -425,15 +434,8 @@ fn conformance_with_torchmetrics_auroc_and_average_precision() {
                 .filter(|(k, _)| k != "dtype")
                 .cloned()
                 .collect();
-            let preset = Preset::lookup(Convention::Torchmetrics, metric, &without_dtype, None)
-                .expect("preset");
-            let as_f32 = RowMajor::new(&case.y_true, case.n, case.l)
-                .and_then(|t| Ok((t, RowMajor::new(&scores, case.n, case.l)?)))
-                .and_then(|(t, s)| preset.evaluate(&t, &s, None))
-                .map_err(|e| e.to_string());
-            if format!("{:?}", as_f32.clone().map(f64::to_bits))
-                != format!("{:?}", got.clone().map(f64::to_bits))
-            {
+            let as_f32 = evaluate_scores(metric, &without_dtype, case, &scores);
+            if !same_bits(&as_f32, &got) {
                 tally
                     .failed
                     .push(format!("{what}: f32 scores give {as_f32:?}, f64 {got:?}"));
