@@ -13,7 +13,7 @@ pub(crate) struct StateVersion;
 #[cfg(feature = "serde")]
 impl StateVersion {
     /// The version this build writes and reads.
-    pub(crate) const CURRENT: u32 = 4;
+    pub(crate) const CURRENT: u32 = 5;
 }
 
 #[cfg(feature = "serde")]

@@ -37,6 +37,12 @@ pub enum Summation {
     /// are `float32` numbers. With sample weights other than 1 (torchmetrics has none), the
     /// exact weighted mean of the same row values.
     Float32,
+    /// torch's `float32` `mean()` of the row values: their `float32` sum in torch's order of
+    /// additions (8-lane partial sums), divided by the count in `float32`: what torchmetrics'
+    /// retrieval modules compute over queries (`torch.stack(res).mean()`), for row values
+    /// that are `float32` numbers. With sample weights other than 1, the exact weighted mean
+    /// of the same row values.
+    TorchMean,
 }
 
 /// Σ w·x / Σ w over the values added, both sums exact or both plain, for weights anywhere in
@@ -62,6 +68,12 @@ pub(crate) enum WeightedMean {
         exact: ExactMean,
         unit: bool,
     },
+    /// The values in `float32`, and their exact mean for weights other than 1.
+    TorchMean {
+        values: Vec<f32>,
+        exact: ExactMean,
+        unit: bool,
+    },
 }
 
 impl Default for WeightedMean {
@@ -83,6 +95,11 @@ impl WeightedMean {
             },
             Summation::Float32 => WeightedMean::Float32 {
                 total: 0.0,
+                exact: ExactMean::default(),
+                unit: true,
+            },
+            Summation::TorchMean => WeightedMean::TorchMean {
+                values: Vec::new(),
                 exact: ExactMean::default(),
                 unit: true,
             },
@@ -123,6 +140,15 @@ impl WeightedMean {
                 *unit &= w == 1.0;
                 *total += x as f32;
             }
+            WeightedMean::TorchMean {
+                values,
+                exact,
+                unit,
+            } => {
+                exact.add(x, w);
+                *unit &= w == 1.0;
+                values.push(x as f32);
+            }
         }
     }
 
@@ -131,7 +157,9 @@ impl WeightedMean {
         match self {
             WeightedMean::Exact(mean) => mean.count,
             WeightedMean::Sequential { count, .. } => *count,
-            WeightedMean::Float32 { exact, .. } => exact.count,
+            WeightedMean::Float32 { exact, .. } | WeightedMean::TorchMean { exact, .. } => {
+                exact.count
+            }
         }
     }
 
@@ -149,7 +177,14 @@ impl WeightedMean {
                 exact,
                 unit: true,
             } => (exact.count > 0).then(|| f64::from(total / exact.count as f32)),
-            WeightedMean::Float32 { exact, .. } => exact.value(),
+            WeightedMean::TorchMean {
+                values,
+                exact,
+                unit: true,
+            } => (exact.count > 0).then(|| f64::from(torch_sum_f32(values) / exact.count as f32)),
+            WeightedMean::Float32 { exact, .. } | WeightedMean::TorchMean { exact, .. } => {
+                exact.value()
+            }
         }
     }
 }

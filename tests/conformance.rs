@@ -173,7 +173,7 @@ fn check_toolkit(toolkit: &str, cases: &HashMap<String, Case>) -> Tally {
         let id = record["case"].as_str().expect("case");
         let case = &cases[id];
         let (mut params, weighted) = params(record);
-        if toolkit == "torchmetrics" && metric == LRAP {
+        if toolkit == "torchmetrics" && FLOAT32_ARITHMETIC.contains(&metric) {
             params.push(float32_arithmetic());
         }
         let got = evaluate(convention, metric, &params, case, weighted);
@@ -222,7 +222,7 @@ fn check_toolkit(toolkit: &str, cases: &HashMap<String, Case>) -> Tally {
                     // torch's argsort order is followed (torch_order.rs): torchmetrics' own
                     // float32 output, not `value_f64`, which assumed a stable sort.
                     (close(got, expected, 1e-6), &mut tally.values)
-                } else if toolkit == "torchmetrics" && metric == LRAP {
+                } else if toolkit == "torchmetrics" && FLOAT32_ARITHMETIC.contains(&metric) {
                     // torchmetrics' float32 arithmetic is followed: its own output, bitwise.
                     (got.to_bits() == expected.to_bits(), &mut tally.values)
                 } else if let Some(f64_value) = record.get("value_f64").and_then(number) {
@@ -328,8 +328,9 @@ fn same_bits(a: &Result<f64, String>, b: &Result<f64, String>) -> bool {
     }
 }
 
-/// torchmetrics' LRAP, whose `float32` arithmetic the preset follows to the bit with
-/// `arithmetic=float32`.
+/// torchmetrics' metrics whose `float32` arithmetic the presets follow to the bit with
+/// `arithmetic=float32`: LRAP and NDCG.
+const FLOAT32_ARITHMETIC: [&str; 2] = [LRAP, "retrieval_normalized_dcg"];
 const LRAP: &str = "multilabel_ranking_average_precision";
 
 /// The parameter that asks for torchmetrics' `float32` arithmetic.
@@ -351,7 +352,7 @@ fn conformance_with_torchmetrics_on_float32_preds() {
         let id = record["case"].as_str().expect("case");
         let case = &cases[id];
         let scores: Vec<f32> = case.y_score.iter().map(|&x| x as f32).collect();
-        let arithmetic: Vec<(String, String)> = if metric == LRAP {
+        let arithmetic: Vec<(String, String)> = if FLOAT32_ARITHMETIC.contains(&metric) {
             vec![float32_arithmetic()]
         } else {
             vec![]
@@ -383,7 +384,8 @@ fn conformance_with_torchmetrics_on_float32_preds() {
             // torch's argsort order is followed, so tie-order records are values too.
             (None, Ok(v)) => {
                 let expected = number(&record["value"]).expect("value");
-                let bitwise = metric != LRAP || v.to_bits() == expected.to_bits();
+                let bitwise =
+                    !FLOAT32_ARITHMETIC.contains(&metric) || v.to_bits() == expected.to_bits();
                 if !close(*v, expected, 1e-6) || !bitwise {
                     tally
                         .failed

@@ -426,5 +426,5 @@ def retrieval_normalized_dcg(
         raise RankmetricsError("`preds` must be a tensor of floats", "Input", {"input": "preds"})
     if isinstance(top_k, bool):  # torchmetrics' check takes a bool as the int it is
         top_k = int(top_k)
-    m = _core.lookup("torchmetrics", "retrieval_normalized_dcg", ties, {"top_k": top_k})
+    m = _core.lookup("torchmetrics", "retrieval_normalized_dcg", ties, {"top_k": top_k, "arithmetic": "float32"})
     return _core.run(m, y.reshape(1, -1), s.reshape(1, -1), None, threads)

@@ -3,7 +3,7 @@ scripts/oracle-torchmetrics, in a virtual environment with torch; not collected 
 
 Each case draws seeded inputs, passes the same tensors to torchmetrics and to rankmetrics, and
 is counted per function and preds dtype as: ``equal`` (within 1e-6 relative: torchmetrics'
-ranking metrics return float32), ``in interval`` (outside that, but inside rankmetrics' value
+ranking metrics return float32; how many of them to the bit is shown too), ``in interval`` (outside that, but inside rankmetrics' value
 range over the tie orders, where torchmetrics' order is its unstable sort's), ``differ``, or
 ``raise`` (one side raises, the other does not). The first differences of each kind are
 printed. Exit status 0 always: the counts are the report.
@@ -86,11 +86,16 @@ class Tally:
             self.examples[key].append(example)
 
     def report(self) -> None:
-        print("| function | preds dtype | calls | equal | in interval | differ | raise on one side |")
-        print("|---|---|---|---|---|---|---|")
+        print(
+            "| function | preds dtype | calls | equal | of which bitwise | in interval | differ | raise on one side |"
+        )
+        print("|---|---|---|---|---|---|---|---|")
         for (function, dtype), c in sorted(self.counts.items()):
-            n = sum(c.values())
-            print(f"| {function} | {dtype} | {n} | {c['equal']} | {c['in interval']} | {c['differ']} | {c['raise']} |")
+            n = sum(v for k, v in c.items() if k != "bitwise")
+            print(
+                f"| {function} | {dtype} | {n} | {c['equal']} | {c['bitwise']} | {c['in interval']} "
+                f"| {c['differ']} | {c['raise']} |"
+            )
         for (function, dtype, outcome), lines in sorted(self.examples.items()):
             print(f"\n{function} {dtype} {outcome}:")
             for line in lines:
@@ -114,6 +119,8 @@ def judge(
     assert t is not None and o is not None
     if (np.isnan(t) and np.isnan(o)) or abs(t - o) <= 1e-6 * max(1.0, abs(t)):
         tally.add(function, dtype, "equal", "")
+        if (np.isnan(t) and np.isnan(o)) or t == o:
+            tally.counts[(function, dtype)]["bitwise"] += 1
         return
     low, high = ends()
     inside = min(low, high) - 1e-6 <= t <= max(low, high) + 1e-6

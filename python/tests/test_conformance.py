@@ -57,8 +57,9 @@ CASES = _cases("cases.json", "cases-logits.json")
 GOLDEN = {t: _load(f"golden-{t}.json")["results"] for t in TOOLKITS}
 GOLDEN_F32 = _load("golden-torchmetrics-f32.json")["results"]
 GOLDEN_AUC = _load("golden-torchmetrics-auc.json")["results"]
-# torchmetrics' LRAP: the preset follows its float32 arithmetic with arithmetic="float32".
+# torchmetrics' LRAP and NDCG: the presets follow its float32 arithmetic with arithmetic="float32".
 LRAP = "multilabel_ranking_average_precision"
+FLOAT32_ARITHMETIC = (LRAP, "retrieval_normalized_dcg")
 
 
 def number(v: Any) -> float:
@@ -106,7 +107,9 @@ def _named(
         if metric == "retrieval_normalized_dcg":
             # The records are RetrievalNormalizedDCG's, one query per row; the functional
             # flattens its inputs into one query, so it gives the one-row records only.
-            return lambda: rankmetrics.evaluate(y, s, convention="torchmetrics", metric=metric, **params)
+            return lambda: rankmetrics.evaluate(
+                y, s, convention="torchmetrics", metric=metric, arithmetic="float32", **params
+            )
         return lambda: getattr(torchmetrics, metric)(s, y, num_labels=s.shape[1], **params)
     if toolkit == "mldr":
         p = dict(params)
@@ -157,7 +160,7 @@ def _judge(
         # torch's argsort order is followed: torchmetrics' own float32 output, not value_f64,
         # which assumed a stable sort.
         assert close(got, expected, 1e-6), f"expected {expected!r} (float32), got {got!r}"
-    elif toolkit == "torchmetrics" and record["metric"] == LRAP:
+    elif toolkit == "torchmetrics" and record["metric"] in FLOAT32_ARITHMETIC:
         # torchmetrics' float32 arithmetic is followed: its own output, bitwise.
         assert got == expected, f"expected {expected!r} (torchmetrics' float32), got {got!r}"
     elif "value_f64" in record:
@@ -186,9 +189,9 @@ def test_golden_record(toolkit: str, record: Dict[str, Any]) -> None:
     case = CASES[record["case"]]
     params, weighted = params_of(record)
     w = np.asarray(case["sample_weight"], dtype=np.float64) if weighted else None
-    lrap = toolkit == "torchmetrics" and record["metric"] == LRAP
     # torchmetrics' float32 arithmetic, which the named function always follows.
-    float32 = {"arithmetic": "float32"} if lrap else {}
+    in_float32 = toolkit == "torchmetrics" and record["metric"] in FLOAT32_ARITHMETIC
+    float32 = {"arithmetic": "float32"} if in_float32 else {}
 
     # evaluate(): float64 labels and scores, as tests/conformance.rs passes them.
     y64 = np.asarray(case["y_true"], dtype=np.float64)
@@ -236,7 +239,7 @@ def test_golden_record_float32(record: Dict[str, Any]) -> None:
     s32 = np.asarray(case["y_score"], dtype=np.float64).astype(np.float32)
     L = y.shape[1]
 
-    float32 = {"arithmetic": "float32"} if metric == LRAP else {}
+    float32 = {"arithmetic": "float32"} if metric in FLOAT32_ARITHMETIC else {}
     got, err = outcome(lambda: rankmetrics.evaluate(y, s32, convention="torchmetrics", metric=metric, **float32))
     # The same values as float64 scores with dtype=float32, as the command passes them.
     as_f64, err64 = outcome(

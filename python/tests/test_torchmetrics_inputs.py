@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+import rankmetrics
 from rankmetrics import torchmetrics
 from rankmetrics.exceptions import RankmetricsError
 
@@ -95,12 +96,21 @@ def test_zero_rows_give_what_torchmetrics_gives() -> None:
 
 
 def test_retrieval_inputs_of_any_shape_are_one_query() -> None:
-    """torchmetrics flattens a 2-D call into one query of 4 documents: 0.7853209376335144
-    (its float32 arithmetic; rankmetrics' float64 value is 1e-7 from it)."""
+    """torchmetrics flattens a 2-D call into one query of 4 documents: 0.7853209376335144,
+    in its float32 arithmetic, to the bit."""
     preds, target = [[0.9, 0.1], [0.1, 0.9]], [[1, 0], [1, 0]]
     got = torchmetrics.retrieval_normalized_dcg(preds, target)
-    assert abs(got - 0.7853209376335144) < 1e-6
+    assert got == 0.7853209376335144
     assert got == torchmetrics.retrieval_normalized_dcg(np.ravel(preds), np.ravel(target))
+
+
+def test_ndcg_is_computed_in_float32() -> None:
+    """torchmetrics' retrieval_normalized_dcg(torch.linspace(1, 0, 11), [0]*10 + [1]) is
+    0.2789425849914551; the exact value is 0.2789429456511298 (the registry's default)."""
+    preds, target = np.linspace(1, 0, 11, dtype=np.float32), [0] * 10 + [1]
+    assert torchmetrics.retrieval_normalized_dcg(preds, target) == 0.2789425849914551
+    exact = rankmetrics.evaluate([target], [preds], convention="torchmetrics", metric="retrieval_normalized_dcg")
+    assert exact == 0.2789429456511298
 
 
 def test_retrieval_edge_inputs() -> None:

@@ -7,7 +7,8 @@ use crate::kernel::{RankedRow, Ranker, Ranking};
 use crate::metrics::dcg::discounted_gain;
 use crate::metrics::{ideal_binary_dcg, row_option_builders};
 use crate::row::metric::{RowMetric, RowOptions, RowRule};
-use crate::ties::TiePolicy;
+use crate::sum::torch_sum_f32;
+use crate::ties::{RankSharing, TiePolicy};
 
 /// Normalised DCG: a row's [`Dcg`](crate::Dcg) divided by the DCG of its ideal ordering
 /// (IDCG: gains in descending order), both with the same truncation `k` and base 2.
@@ -46,6 +47,8 @@ pub struct Ndcg {
         serde(deserialize_with = "super::checked::optional_top_k")
     )]
     k: Option<usize>,
+    /// Compute a row's value in torchmetrics' `float32` arithmetic.
+    float32: bool,
 }
 
 impl Ndcg {
@@ -54,7 +57,54 @@ impl Ndcg {
     pub const fn new(ties: TiePolicy) -> Self {
         let mut options = RowOptions::new(ties, RowRule::Value(0.0), RowRule::Formula);
         options.labels = LabelDomain::NonNegative;
-        Ndcg { options, k: None }
+        Ndcg {
+            options,
+            k: None,
+            float32: false,
+        }
+    }
+
+    /// The same metric computing each row's value as torchmetrics'
+    /// `retrieval_normalized_dcg` does in `float32` (`true`): gains and discounts
+    /// `1/log2(i + 2)` in `float32`, the discounts' running total accumulated in `f64` and
+    /// rounded at each position (torch's `cumsum`), each tie group's mean gain times its share
+    /// of that total, the groups' and the ideal ordering's products summed as torch's
+    /// `float32` `sum()` sums, and their quotient in `float32`. It applies under the tie
+    /// policies that keep tie groups whole with mean gains (`Average`) or make every group
+    /// one label (`First`, `Last`, `Random`, `Optimistic`, `Pessimistic`); under the others
+    /// the value is the `f64` one. The whole row is ranked, as torch's sum depends on the
+    /// number of groups.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{Ndcg, RankingMetric, TiePolicy};
+    /// // torchmetrics' retrieval_normalized_dcg(torch.linspace(1, 0, 11), [0]*10 + [1]).
+    /// let scores = [[1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.0]];
+    /// let mut target = [[0; 11]];
+    /// target[0][10] = 1;
+    /// let ndcg = Ndcg::new(TiePolicy::Average);
+    /// assert_eq!(ndcg.in_float32(true).evaluate(&target, &scores, None).unwrap(), 0.2789425849914551);
+    /// assert_eq!(ndcg.evaluate(&target, &scores, None).unwrap(), 0.2789429456511298);
+    /// ```
+    pub const fn in_float32(mut self, float32: bool) -> Self {
+        self.float32 = float32;
+        self
+    }
+
+    /// Whether a row's value is computed in `float32` ([`in_float32`](Self::in_float32)).
+    ///
+    /// ```
+    /// use rankmetrics::{Ndcg, TiePolicy};
+    /// assert!(!Ndcg::new(TiePolicy::Average).computes_in_float32());
+    /// ```
+    pub const fn computes_in_float32(&self) -> bool {
+        self.float32
+    }
+
+    /// Whether this row's value is computed in `float32`: asked for, under a tie policy whose
+    /// groups `float32_ndcg` computes.
+    fn float32_for(&self, sharing: Option<RankSharing>) -> bool {
+        self.float32 && matches!(sharing, None | Some(RankSharing::Average))
     }
 
     /// The same metric counting only the top `k` positions (`None`: all), in the DCG and the
@@ -100,20 +150,73 @@ impl RowMetric for Ndcg {
     }
 
     fn reads_only_relevant_blocks(&self) -> bool {
-        true
+        !self.float32
     }
 
     fn top_k(&self) -> Option<usize> {
-        self.k
+        // torch's float32 sum adds every group: the row is ranked in full.
+        self.k.filter(|_| !self.float32)
     }
 
     fn row_value(&self, row: &RankedRow<'_>) -> f64 {
+        if self.float32_for(row.sharing()) {
+            return float32_ndcg(row, self.k);
+        }
         let ideal = ideal_dcg(row.gains(), row.n_relevant(), self.k);
         if ideal == 0.0 {
             0.0
         } else {
             discounted_gain(row, self.k, 2.0) / ideal
         }
+    }
+}
+
+/// torchmetrics' `float32` NDCG of one fully ranked row, truncated at `k` (see
+/// [`Ndcg::in_float32`]).
+fn float32_ndcg(row: &RankedRow<'_>, k: Option<usize>) -> f64 {
+    let (gains, n) = (row.gains(), row.n_labels());
+    let k = k.map_or(n, |k| k.min(n));
+    // torch's discount: float32 1 / (float32 log2, correctly rounded), zero from position k.
+    let discount = |i: usize| {
+        if i < k {
+            1.0 / ((i + 2) as f64).log2() as f32
+        } else {
+            0.0
+        }
+    };
+    // Each group's mean gain times its share of the discounts' running total (torch's cumsum
+    // accumulates in f64 and rounds each position), the gains added in column order (torch's
+    // scatter_add).
+    let (mut terms, mut members) = (Vec::with_capacity(row.blocks().len()), Vec::new());
+    let (mut total, mut position, mut previous) = (0.0f64, 0, 0.0f32);
+    for b in row.blocks() {
+        let end = b.start + b.len;
+        while position < end {
+            total += f64::from(discount(position));
+            position += 1;
+        }
+        let running = total as f32;
+        let share = running - previous;
+        previous = running;
+        members.clear();
+        members.extend_from_slice(row.order().get(b.start..end).unwrap_or(&[]));
+        members.sort_unstable();
+        let sum = members.iter().fold(0.0f32, |s, &j| {
+            s + gains.get(j as usize).map_or(0.0, |&g| g as f32)
+        });
+        terms.push(sum / b.len as f32 * share);
+    }
+    let dcg = torch_sum_f32(&terms);
+    let mut ideal: Vec<f32> = gains.iter().map(|&g| g as f32).collect();
+    ideal.sort_unstable_by(|a, b| b.total_cmp(a));
+    for (i, g) in ideal.iter_mut().enumerate() {
+        *g *= discount(i);
+    }
+    let ideal = torch_sum_f32(&ideal);
+    if ideal == 0.0 {
+        0.0
+    } else {
+        f64::from(dcg / ideal)
     }
 }
 

@@ -16,6 +16,8 @@ pub(crate) enum RowSums {
     Sequential(Vec<RowStretch>),
     /// As `Sequential`, for torchmetrics' `float32` running total.
     Float32(Vec<RowStretch>),
+    /// As `Sequential`, for torch's `float32` `mean()`.
+    TorchMean(Vec<RowStretch>),
 }
 
 /// Consecutive rows that count, from row `first` on.
@@ -42,6 +44,7 @@ impl RowSums {
             Summation::Exact => RowSums::Exact(ExactMean::default()),
             Summation::Sequential => RowSums::Sequential(Vec::new()),
             Summation::Float32 => RowSums::Float32(Vec::new()),
+            Summation::TorchMean => RowSums::TorchMean(Vec::new()),
         }
     }
 
@@ -51,6 +54,7 @@ impl RowSums {
             RowSums::Exact(_) => Summation::Exact,
             RowSums::Sequential(_) => Summation::Sequential,
             RowSums::Float32(_) => Summation::Float32,
+            RowSums::TorchMean(_) => Summation::TorchMean,
         }
     }
 
@@ -64,17 +68,19 @@ impl RowSums {
     pub(crate) fn add(&mut self, row: usize, x: f64, w: f64) {
         match self {
             RowSums::Exact(mean) => mean.add(x, w),
-            RowSums::Sequential(runs) | RowSums::Float32(runs) => match runs.last_mut() {
-                Some(run) if run.end() == row => {
-                    run.values.push(x);
-                    run.weights.push(w);
+            RowSums::Sequential(runs) | RowSums::Float32(runs) | RowSums::TorchMean(runs) => {
+                match runs.last_mut() {
+                    Some(run) if run.end() == row => {
+                        run.values.push(x);
+                        run.weights.push(w);
+                    }
+                    _ => runs.push(RowStretch {
+                        first: row,
+                        values: vec![x],
+                        weights: vec![w],
+                    }),
                 }
-                _ => runs.push(RowStretch {
-                    first: row,
-                    values: vec![x],
-                    weights: vec![w],
-                }),
-            },
+            }
         }
     }
 
@@ -92,7 +98,8 @@ impl RowSums {
                 true
             }
             (RowSums::Sequential(a), RowSums::Sequential(b))
-            | (RowSums::Float32(a), RowSums::Float32(b)) => {
+            | (RowSums::Float32(a), RowSums::Float32(b))
+            | (RowSums::TorchMean(a), RowSums::TorchMean(b)) => {
                 merge_runs(a, b);
                 true
             }
@@ -105,7 +112,7 @@ impl RowSums {
     pub(crate) fn mean(&self) -> WeightedMean {
         match self {
             RowSums::Exact(mean) => WeightedMean::Exact(mean.clone()),
-            RowSums::Sequential(runs) | RowSums::Float32(runs) => {
+            RowSums::Sequential(runs) | RowSums::Float32(runs) | RowSums::TorchMean(runs) => {
                 let mut mean = WeightedMean::new(self.mode());
                 for run in runs {
                     for (&x, &w) in run.values.iter().zip(&run.weights) {
@@ -146,7 +153,7 @@ mod check {
                         .fold(0u64, |n, r| n.saturating_add(r.len() as u64));
                     mean.check(seen, weighted)
                 }
-                RowSums::Sequential(runs) | RowSums::Float32(runs) => {
+                RowSums::Sequential(runs) | RowSums::Float32(runs) | RowSums::TorchMean(runs) => {
                     check_runs(runs, rows, weighted)
                 }
             }

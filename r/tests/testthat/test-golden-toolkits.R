@@ -1,8 +1,11 @@
 # The scikit-learn, torchmetrics and MULAN golden records through rm_evaluate(convention =
 # ...), judged as the repository's Rust and Python conformance tests judge them (the data
 # README's tolerances): the value, or an error where the toolkit raised; a tie-order
-# dependent scikit-learn value within its range; torchmetrics' LRAP bitwise; torchmetrics'
+# dependent scikit-learn value within its range; torchmetrics' LRAP and NDCG bitwise; torchmetrics'
 # float64 re-evaluation (value_f64) where given; MULAN's Weka 3.9 value with weka = "3.9".
+
+# torchmetrics' metrics whose float32 arithmetic the presets follow on request.
+float32_arithmetic <- c("multilabel_ranking_average_precision", "retrieval_normalized_dcg")
 
 judge <- function(toolkit, record, got, case, redo) {
   rel <- c(sklearn = 1e-12, torchmetrics = 1e-12, mulan = 1e-15)[[toolkit]]
@@ -19,8 +22,7 @@ judge <- function(toolkit, record, got, case, redo) {
     # torch's argsort order is followed: torchmetrics' own float32 output, not value_f64,
     # which assumed a stable sort.
     close_to(v, golden_number(record$value), 1e-6)
-  } else if (toolkit == "torchmetrics" &&
-             record$metric == "multilabel_ranking_average_precision") {
+  } else if (toolkit == "torchmetrics" && record$metric %in% float32_arithmetic) {
     # torchmetrics' float32 arithmetic is followed: its own output, bitwise.
     identical(v, golden_number(record$value))
   } else if (!is.null(record$value_f64)) {
@@ -57,8 +59,8 @@ for (toolkit in names(counts)) {
       }
       case <- cases[[record$case]]
       rp <- record_params(record)
-      # torchmetrics' LRAP in its float32 arithmetic, as the preset follows it on request.
-      if (toolkit == "torchmetrics" && record$metric == "multilabel_ranking_average_precision") {
+      # torchmetrics' LRAP and NDCG in its float32 arithmetic, as the presets follow it on request.
+      if (toolkit == "torchmetrics" && record$metric %in% float32_arithmetic) {
         rp$params$arithmetic <- "float32"
       }
       w <- if (rp$weighted) as.double(unlist(case$sample_weight)) else NULL

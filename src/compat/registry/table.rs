@@ -304,10 +304,15 @@ const TORCHMETRICS: &[MetricEntry] = &[
             AnyLabelwise::from(torchmetrics::MULTILABEL_AVERAGE_PRECISION.averaged(a))
         })
     }),
-    entry!("retrieval_normalized_dcg", ties: None, default_run: true, ["top_k": Integer = None],
-    |c| {
+    entry!("retrieval_normalized_dcg", ties: None, default_run: true, [
+        "top_k": Integer = None, "arithmetic": Name = None,
+    ], |c| {
         let k = parse_k("top_k", c.get("top_k"), &mut c.echo)?;
-        let ndcg = torchmetrics::RETRIEVAL_NORMALIZED_DCG.with_k(k);
+        let ndcg = match parse_arithmetic(c)? {
+            Arithmetic::Float64 => torchmetrics::RETRIEVAL_NORMALIZED_DCG,
+            Arithmetic::Float32 => torchmetrics::RETRIEVAL_NORMALIZED_DCG_F32,
+        }
+        .with_k(k);
         let metric = AnyRow::from(ndcg.map_err(zero_k("top_k"))?);
         Ok(Plan::Float32Row { metric })
     }),

@@ -275,7 +275,8 @@ toolkit_fn! {
 /// `RetrievalNormalizedDCG(top_k=None, empty_target_action="neg")` with one query per row (on
 /// scores already cast; see [`Float32Scores`]): tie-averaged gains, any finite gain (negative
 /// ones too, unchecked as in torchmetrics), a row of zero gains scores 0, and a single label
-/// is enough.
+/// is enough; the exact mean of each row's `f64` NDCG ([`RETRIEVAL_NORMALIZED_DCG_F32`] is
+/// torchmetrics' `float32` arithmetic).
 ///
 /// # Example
 /// ```
@@ -285,6 +286,24 @@ toolkit_fn! {
 /// ```
 pub const RETRIEVAL_NORMALIZED_DCG: Ndcg =
     Ndcg::new(TiePolicy::Average).with_label_domain(LabelDomain::NonZero);
+
+/// [`RETRIEVAL_NORMALIZED_DCG`] in torchmetrics' `float32` arithmetic, to the bit: each row's
+/// NDCG as `retrieval_normalized_dcg` computes it ([`Ndcg::in_float32`]) and their mean as
+/// `RetrievalNormalizedDCG`'s `compute()` takes it ([`Summation::TorchMean`]).
+///
+/// # Example
+/// ```
+/// use rankmetrics::{torchmetrics, RankingMetric};
+/// // torchmetrics: retrieval_normalized_dcg(torch.linspace(1, 0, 11), [0]*10 + [1]).
+/// let scores = [[1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.0]];
+/// let mut target = [[0; 11]];
+/// target[0][10] = 1;
+/// let v = torchmetrics::RETRIEVAL_NORMALIZED_DCG_F32.evaluate(&target, &scores, None);
+/// assert_eq!(v.unwrap(), 0.2789425849914551);
+/// ```
+pub const RETRIEVAL_NORMALIZED_DCG_F32: Ndcg = RETRIEVAL_NORMALIZED_DCG
+    .in_float32(true)
+    .with_summation(Summation::TorchMean);
 
 /// torchmetrics' retrieval cast of `preds` to `float32`, as a [`Matrix`] view: scores closer
 /// than `float32` resolution tie, as they do in torchmetrics. Computed on the fly; the caller's
@@ -353,13 +372,13 @@ impl<T: Score, S: Matrix<Elem = T> + ?Sized> Matrix for Float32Scores<'_, S> {
 toolkit_fn! {
     /// `torchmetrics.retrieval.RetrievalNormalizedDCG(top_k=top_k, empty_target_action="neg")`
     /// updated with `indexes` = the row number: the mean over rows of each row's NDCG, on `preds`
-    /// cast to `float32` ([`Float32Scores`]). (The functional `retrieval_normalized_dcg` flattens
-    /// a matrix into one query; this is the per-query form.)
+    /// cast to `float32` ([`Float32Scores`]), in torchmetrics' `float32` arithmetic
+    /// ([`RETRIEVAL_NORMALIZED_DCG_F32`]). (The functional `retrieval_normalized_dcg` flattens
+    /// a matrix into one query; this is the per-query form, and on one row the same value.)
     ///
-    /// Equal to scikit-learn's `ndcg_score(k=top_k)` except where the cast merges scores, and it
-    /// takes 1-label rows and negative targets, where scikit-learn raises. Targets are used in
-    /// `f64` (torchmetrics casts them to `float32` too, which changes gains that `float32` cannot
-    /// hold by at most half an ulp of `float32`).
+    /// scikit-learn's `ndcg_score(k=top_k)` rounded to `float32` arithmetic, except where the
+    /// cast merges scores; it takes 1-label rows and negative targets, where scikit-learn
+    /// raises.
     ///
     /// # Errors
     /// `top_k = Some(0)` ([`Error::InvalidK`]), non-finite scores or targets, mismatched shapes.
@@ -374,7 +393,7 @@ toolkit_fn! {
     /// assert_eq!(sklearn, 0.0);
     /// ```
     pub fn retrieval_normalized_dcg(preds: &S, target: &Y, top_k: Option<usize>) {
-        RETRIEVAL_NORMALIZED_DCG
+        RETRIEVAL_NORMALIZED_DCG_F32
             .with_k(top_k)?
             .evaluate(target, &Float32Scores::new(preds), None)
     }
