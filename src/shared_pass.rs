@@ -79,7 +79,8 @@ where
     };
     let mut shape = None;
     for lane in &mut lanes {
-        match check_shapes(y_true, y_score, lane.options.min_labels) {
+        let checked = lane.metric.check();
+        match checked.and_then(|_| check_shapes(y_true, y_score, lane.options.min_labels)) {
             Ok(s) => shape = Some(s),
             Err(e) => lane.failed = Some(e),
         }

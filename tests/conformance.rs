@@ -417,26 +417,54 @@ fn conformance_with_torchmetrics_on_float32_preds() {
 /// too.
 #[test]
 fn conformance_with_torchmetrics_auroc_and_average_precision() {
+    let passed = check_torchmetrics_file("golden-torchmetrics-auc.json", 1e-6, |record, params| {
+        // The file was made on an AVX-512 machine (its environment says so).
+        params.push(("sigmoid".into(), "avx512".into()));
+        let float32 = record["params"]["dtype"] == "float32";
+        float32.then(|| {
+            params
+                .iter()
+                .filter(|(k, _)| k != "dtype")
+                .cloned()
+                .collect()
+        })
+    });
+    assert_eq!(passed, 2340);
+}
+
+/// torchmetrics' binary retrieval metrics (golden-torchmetrics-retrieval.json): every record
+/// through the preset, one query per row, on `f64` scores and on the same scores as `f32`:
+/// torchmetrics' own `float32` value, bit for bit, or its error.
+#[test]
+fn conformance_with_torchmetrics_retrieval() {
+    let passed = check_torchmetrics_file("golden-torchmetrics-retrieval.json", 0.0, |_, params| {
+        Some(params.clone())
+    });
+    assert_eq!(passed, 3165);
+}
+
+/// Every record of the torchmetrics golden file `file` through the preset with the record's
+/// parameters as `adjust` leaves them, on the case's `f64` scores: its value within `rel` (0:
+/// to the bit), or its error. Where `adjust` also gives parameters for `f32` scores, the same
+/// scores as `f32` must give the same bits. Returns the records passed.
+fn check_torchmetrics_file(
+    file: &str, rel: f64,
+    adjust: impl Fn(&Value, &mut Vec<(String, String)>) -> Option<Vec<(String, String)>>,
+) -> usize {
     let mut cases = cases();
     cases.extend(cases_in("cases-logits.json"));
-    let golden = load("golden-torchmetrics-auc.json");
+    let golden = load(file);
     let (mut tally, mut errors) = (Tally::default(), 0);
     for record in golden["results"].as_array().expect("results") {
         let metric = record["metric"].as_str().expect("metric");
         let case = &cases[record["case"].as_str().expect("case")];
         let (mut params, _) = params(record);
-        // The file was made on an AVX-512 machine (its environment says so).
-        params.push(("sigmoid".into(), "avx512".into()));
+        let f32_params = adjust(record, &mut params);
         let what = format!("torchmetrics {metric} {params:?} on {}", record["case"]);
         let got = evaluate(Convention::Torchmetrics, metric, &params, case, false);
-        if record["params"]["dtype"] == "float32" {
+        if let Some(f32_params) = f32_params {
             let scores: Vec<f32> = case.y_score.iter().map(|&x| x as f32).collect();
-            let without_dtype: Vec<_> = params
-                .iter()
-                .filter(|(k, _)| k != "dtype")
-                .cloned()
-                .collect();
-            let as_f32 = evaluate_scores(metric, &without_dtype, case, &scores);
+            let as_f32 = evaluate_scores(metric, &f32_params, case, &scores);
             if !same_bits(&as_f32, &got) {
                 tally
                     .failed
@@ -444,9 +472,11 @@ fn conformance_with_torchmetrics_auroc_and_average_precision() {
                 continue;
             }
         }
-        match (record.get("error"), &got) {
-            (Some(_), Err(_)) => errors += 1,
-            (None, Ok(v)) if close(*v, number(&record["value"]).expect("value"), 1e-6) => {}
+        let expected = record.get("value").and_then(number);
+        match (record.get("error"), &got, expected) {
+            (Some(_), Err(_), _) => errors += 1,
+            (None, Ok(v), Some(e)) if rel == 0.0 && v.to_bits() == e.to_bits() => {}
+            (None, Ok(v), Some(e)) if rel > 0.0 && close(*v, e, rel) => {}
             _ => {
                 tally
                     .failed
@@ -457,8 +487,7 @@ fn conformance_with_torchmetrics_auroc_and_average_precision() {
         tally.passed += 1;
     }
     println!(
-        "conformance torchmetrics AUROC/AP: {} passed ({} value, {errors} error reproduced), \
-         {} failed",
+        "conformance {file}: {} passed ({} value, {errors} error reproduced), {} failed",
         tally.passed,
         tally.passed - errors,
         tally.failed.len()
@@ -467,4 +496,5 @@ fn conformance_with_torchmetrics_auroc_and_average_precision() {
         println!("  FAIL {f}");
     }
     assert!(tally.failed.is_empty());
+    tally.passed
 }

@@ -25,61 +25,38 @@ loss orders tied scores as torch's CPU argsort does; LRAP is torchmetrics' float
 
 from __future__ import annotations
 
-import sys
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Optional, Tuple
 
 import numpy as np
 
 from . import _core, _input
+from ._torch_input import curve_average, kernel, multilabel_batch, untracked
+from ._torch_modules import (
+    MultilabelAUROC,
+    MultilabelAveragePrecision,
+    MultilabelCoverageError,
+    MultilabelRankingAveragePrecision,
+    MultilabelRankingLoss,
+)
 from .exceptions import ParameterError, RankmetricsError
 
 __all__ = [
+    "MultilabelAUROC",
+    "MultilabelAveragePrecision",
+    "MultilabelCoverageError",
+    "MultilabelRankingAveragePrecision",
+    "MultilabelRankingLoss",
     "multilabel_auroc",
     "multilabel_average_precision",
     "multilabel_coverage_error",
     "multilabel_ranking_average_precision",
     "multilabel_ranking_loss",
+    "retrieval_average_precision",
     "retrieval_normalized_dcg",
+    "retrieval_precision",
+    "retrieval_recall",
+    "retrieval_reciprocal_rank",
 ]
-
-
-def _untracked(x: Any) -> Tuple[Any, Optional[str]]:
-    """``x`` as numpy can read it, and torch's dtype name where numpy has no such dtype.
-
-    A torch tensor (recognised by its methods; torch is not imported) is detached from
-    autograd and brought to the CPU, as a model's output needs before numpy reads it; a
-    bfloat16 tensor, which numpy lacks, is widened to float32 (exactly) and named
-    ``"bfloat16"``.
-    """
-    detach, cpu = getattr(x, "detach", None), getattr(x, "cpu", None)
-    if callable(detach) and callable(cpu) and hasattr(x, "dtype"):
-        x = x.detach().cpu()
-        if str(x.dtype) == "torch.bfloat16":
-            return x.float(), "bfloat16"
-    return x, None
-
-
-def _preds(preds: Any) -> Tuple[np.ndarray, str]:
-    """``preds`` as a numpy array, and the torch dtype torchmetrics computes its sigmoid in.
-
-    Integer and boolean preds are refused, as torchmetrics refuses them.
-    """
-    preds, dtype = _untracked(preds)
-    shown = str(getattr(preds, "dtype", ""))
-    s = _input.as_array(preds, "preds")
-    if dtype is None:
-        names = {np.dtype(np.float16): "float16", np.dtype(np.float32): "float32", np.dtype(np.float64): "float64"}
-        dtype = names.get(s.dtype.newbyteorder("="))
-    if dtype is None:
-        if s.dtype.kind in "biu":
-            raise RankmetricsError(
-                "Expected preds tensor to be floating point, but received input with dtype "
-                f"{shown if shown.startswith('torch.') else s.dtype}",
-                "Input",
-                {"input": "preds"},
-            )
-        dtype = "float64"
-    return s, dtype
 
 
 def _multilabel(
@@ -94,40 +71,13 @@ def _multilabel(
     threads: Optional[int],
     **params: Any,
 ) -> float:
-    if ignore_index is not None:
-        raise NotImplementedError("ignore_index is not reproduced by rankmetrics")
-    preds, dtype = _preds(preds)
-    s = _input.scores(preds, "preds")
-    y = _input.labels(_untracked(target)[0], "target")
-    if not isinstance(num_labels, int) or num_labels < 2:
-        raise ParameterError(
-            f"Expected argument `num_labels` to be an integer larger than 1, but got {num_labels}",
-            "InvalidParam",
-            {"parameter": "num_labels", "value": num_labels},
-        )
-    if s.shape[1] != num_labels:
-        raise ParameterError(
-            f"Expected both `target.shape[1]` and `preds.shape[1]` to be equal to the number of "
-            f"labels but got {y.shape[1]} and {s.shape[1]} and expected {num_labels}",
-            "InvalidParam",
-            {"parameter": "num_labels", "value": num_labels},
-        )
-    m = _core.lookup("torchmetrics", metric, ties, {"dtype": dtype, **_kernel(sigmoid, torch_threads), **params})
+    s, y, dtype = multilabel_batch(preds, target, num_labels, ignore_index)
+    m = _core.lookup("torchmetrics", metric, ties, {"dtype": dtype, **kernel(sigmoid, torch_threads), **params})
     if s.shape[0] == 0 and y.shape == s.shape and metric in _NO_ROWS:
         # torchmetrics on 0 rows: LRAP 0/0, the ranking loss its "(0.0, 1)"; coverage raises
         # (the minimum of an empty tensor), as the crate does for every metric.
         return _NO_ROWS[metric]
     return _core.run(m, y, s, None, threads)
-
-
-def _kernel(sigmoid: str, torch_threads: Optional[int]) -> Dict[str, Any]:
-    """The registry's ``sigmoid`` and ``torch_threads``: torch's threads are its own count when
-    torch is loaded (``torch.get_num_threads()``), else 1, unless given."""
-    if torch_threads is None:
-        torch = sys.modules.get("torch")
-        get = getattr(torch, "get_num_threads", None)
-        torch_threads = int(get()) if callable(get) else 1
-    return {"sigmoid": sigmoid, "torch_threads": torch_threads}
 
 
 _NO_ROWS = {"multilabel_ranking_average_precision": float("nan"), "multilabel_ranking_loss": 0.0}
@@ -263,21 +213,6 @@ def multilabel_ranking_loss(
     )
 
 
-def _curve_average(average: Optional[str], thresholds: Any) -> str:
-    """The ``average`` that the crate's preset takes; what is not reproduced raises."""
-    if thresholds is not None:
-        raise NotImplementedError("binned curves (thresholds) are not reproduced: only thresholds=None")
-    if average is None or average == "none":
-        raise NotImplementedError("per-label values (average='none') are not reproduced: use macro, micro or weighted")
-    if average not in ("macro", "micro", "weighted"):
-        raise ParameterError(
-            f"Expected argument `average` to be one of ('micro', 'macro', 'weighted', 'none', None) but got {average}",
-            "InvalidParam",
-            {"parameter": "average", "value": average},
-        )
-    return average
-
-
 def multilabel_auroc(
     preds: Any,
     target: Any,
@@ -324,7 +259,7 @@ def multilabel_auroc(
     >>> multilabel_auroc([[0.9, 0.2], [0.1, 0.8]], [[1, 0], [0, 0]], num_labels=2)
     0.5
     """
-    average = _curve_average(average, thresholds)
+    average = curve_average(average, thresholds)
     return _multilabel(
         "multilabel_auroc",
         preds,
@@ -365,7 +300,7 @@ def multilabel_average_precision(
     >>> multilabel_average_precision([[0.9, 0.2], [0.1, 0.8]], [[1, 0], [0, 0]], num_labels=2)
     0.5
     """
-    average = _curve_average(average, thresholds)
+    average = curve_average(average, thresholds)
     return _multilabel(
         "multilabel_average_precision",
         preds,
@@ -408,8 +343,19 @@ def retrieval_normalized_dcg(
     >>> retrieval_normalized_dcg([[0.9, 0.1], [0.1, 0.9]], [[1, 0], [1, 0]])  # one query of 4
     0.785...
     """
-    preds, _ = _untracked(preds)
-    target, _ = _untracked(target)
+    s, y = _query(preds, target, binary=False)
+    if isinstance(top_k, bool):  # torchmetrics' check takes a bool as the int it is
+        top_k = int(top_k)
+    m = _core.lookup("torchmetrics", "retrieval_normalized_dcg", ties, {"top_k": top_k, "arithmetic": "float32"})
+    return _core.run(m, y, s, None, threads)
+
+
+def _query(preds: Any, target: Any, binary: bool) -> Tuple[np.ndarray, np.ndarray]:
+    """``preds`` and ``target`` as one query (a row of every element, in row-major order),
+    checked in torchmetrics' order and with its messages: shapes, emptiness, the target's
+    dtype, the preds' dtype, binary targets (``binary``)."""
+    preds, _ = untracked(preds)
+    target, _ = untracked(target)
     s, y = _input.as_array(preds, "preds"), _input.as_array(target, "target")
     if s.shape != y.shape:
         raise RankmetricsError("`preds` and `target` must be of the same shape", "ShapeMismatch", {"input": "target"})
@@ -424,7 +370,160 @@ def retrieval_normalized_dcg(
         )
     if s.dtype.kind not in "f":
         raise RankmetricsError("`preds` must be a tensor of floats", "Input", {"input": "preds"})
-    if isinstance(top_k, bool):  # torchmetrics' check takes a bool as the int it is
-        top_k = int(top_k)
-    m = _core.lookup("torchmetrics", "retrieval_normalized_dcg", ties, {"top_k": top_k, "arithmetic": "float32"})
-    return _core.run(m, y.reshape(1, -1), s.reshape(1, -1), None, threads)
+    if binary and not bool(np.all((y == 0) | (y == 1))):
+        raise RankmetricsError("`target` must contain `binary` values", "Input", {"input": "target"})
+    return s.reshape(1, -1), y.reshape(1, -1)
+
+
+def _positive_k(top_k: Optional[int], n: int) -> int:
+    """torchmetrics' check of precision's and recall's ``top_k``: None is every document."""
+    if top_k is None:
+        return n
+    if not (isinstance(top_k, int) and top_k > 0):
+        raise ParameterError(
+            "`top_k` has to be a positive integer or None", "InvalidParam", {"parameter": "top_k", "value": top_k}
+        )
+    return int(top_k)
+
+
+def _topk_k(top_k: Any) -> None:
+    """torch's ``topk`` takes no ``bool`` for ``k``, which torchmetrics' checks let through."""
+    if isinstance(top_k, bool):
+        raise ParameterError(
+            "topk(): argument 'k' (position 1) must be int, not bool",
+            "InvalidParam",
+            {"parameter": "top_k", "value": top_k},
+        )
+
+
+def _rank_k(top_k: Any, n: int) -> int:
+    """torchmetrics' ``top_k = top_k or n`` of average precision and reciprocal rank: None and
+    0 are every document; a negative or non-integer ``top_k`` fails in torch's ``topk``."""
+    top_k = top_k or n
+    _topk_k(top_k)
+    if not isinstance(top_k, int) or top_k < 0:
+        raise ParameterError(
+            f"topk(): `top_k` must be a non-negative integer, got {top_k!r}",
+            "InvalidParam",
+            {"parameter": "top_k", "value": top_k},
+        )
+    return int(top_k)
+
+
+def _retrieval(
+    metric: str, s: np.ndarray, y: np.ndarray, top_k: int, ties: Optional[str], threads: Optional[int], **params: Any
+) -> float:
+    """The registry's ``metric`` on the one query ``(s, y)``."""
+    m = _core.lookup("torchmetrics", metric, ties, {"top_k": top_k, **params})
+    return _core.run(m, y, s, None, threads)
+
+
+def retrieval_precision(
+    preds: Any,
+    target: Any,
+    top_k: Optional[int] = None,
+    adaptive_k: bool = False,
+    *,
+    ties: Optional[str] = None,
+    threads: Optional[int] = None,
+) -> float:
+    """``torchmetrics.functional.retrieval_precision``: of one query, the documents being every
+    element of ``preds`` (flattened in row-major order), the relevant documents among the
+    ``top_k`` highest scores over ``top_k``. For one query per row, use
+    :func:`rankmetrics.evaluate` with ``"retrieval_precision"`` under ``"torchmetrics"``.
+
+    Scores are cast to float32; which tied documents are in the top ``top_k`` is decided as
+    torch's CPU ``topk`` decides it; a relevant document scored at most 0 never counts; a query
+    without a relevant document scores 0.
+
+    Parameters
+    ----------
+    preds : array-like of any shape
+        Scores (floating point).
+    target : array-like of the same shape
+        Relevance, 0 or 1 (bool, int32, int64 or floating point).
+    top_k : int, default=None
+        The number of top documents (None: all); the divisor, even beyond the documents.
+    adaptive_k : bool, default=False
+        Divide by the number of documents where ``top_k`` exceeds it.
+    ties : str, default=None
+        Replaces torch's order of tied scores by a tie policy (``"optimistic"`` and
+        ``"pessimistic"`` bound the value over every order).
+    threads : int, default=None
+
+    Examples
+    --------
+    >>> from rankmetrics.torchmetrics import retrieval_precision
+    >>> retrieval_precision([0.5, 0.5, 0.9, 0.1, 0.5], [1, 0, 0, 0, 1], top_k=2)
+    0.5
+    >>> retrieval_precision([0.5, 0.5, 0.9, 0.1, 0.5], [1, 0, 0, 0, 1], top_k=2, ties="pessimistic")
+    0.0
+    """
+    if not isinstance(adaptive_k, bool):
+        raise ParameterError(
+            "`adaptive_k` has to be a boolean", "InvalidParam", {"parameter": "adaptive_k", "value": adaptive_k}
+        )
+    s, y = _query(preds, target, binary=True)
+    n = s.shape[1]
+    if top_k is None or (adaptive_k and top_k > n):
+        top_k = n
+    k = _positive_k(top_k, n)
+    _topk_k(top_k)
+    return _retrieval("retrieval_precision", s, y, k, ties, threads, adaptive_k=adaptive_k)
+
+
+def retrieval_recall(
+    preds: Any, target: Any, top_k: Optional[int] = None, *, ties: Optional[str] = None, threads: Optional[int] = None
+) -> float:
+    """``torchmetrics.functional.retrieval_recall``: of one query (every element of ``preds``),
+    the relevant documents among the first ``top_k`` of torch's descending CPU ``argsort`` over
+    the relevant documents. A relevant document scored at most 0 never counts; a query without
+    a relevant document scores 0. Parameters as :func:`retrieval_precision`.
+
+    Examples
+    --------
+    >>> from rankmetrics.torchmetrics import retrieval_recall
+    >>> retrieval_recall([0.9, 0.8, -0.2], [1, 0, 1])
+    0.5
+    """
+    s, y = _query(preds, target, binary=True)
+    k = _positive_k(top_k, s.shape[1])
+    return _retrieval("retrieval_recall", s, y, k, ties, threads)
+
+
+def retrieval_average_precision(
+    preds: Any, target: Any, top_k: Optional[int] = None, *, ties: Optional[str] = None, threads: Optional[int] = None
+) -> float:
+    """``torchmetrics.functional.retrieval_average_precision``: of one query (every element of
+    ``preds``), over the relevant documents among torch's ``topk(top_k)``, the mean of the
+    relevant documents up to each over its position, in float32; 0 without one. ``top_k`` None
+    or 0 is every document, as in torchmetrics. A relevant document scored at most 0 never
+    counts. Parameters as :func:`retrieval_precision`.
+
+    Examples
+    --------
+    >>> from rankmetrics.torchmetrics import retrieval_average_precision
+    >>> retrieval_average_precision([0.9, 0.8, 0.7], [1, 0, 1])
+    0.8333333730697632
+    """
+    s, y = _query(preds, target, binary=True)
+    k = _rank_k(top_k, s.shape[1])
+    return _retrieval("retrieval_average_precision", s, y, k, ties, threads)
+
+
+def retrieval_reciprocal_rank(
+    preds: Any, target: Any, top_k: Optional[int] = None, *, ties: Optional[str] = None, threads: Optional[int] = None
+) -> float:
+    """``torchmetrics.functional.retrieval_reciprocal_rank``: of one query (every element of
+    ``preds``), one over the position of the first relevant document in torch's
+    ``topk(top_k)``; 0 without one. ``top_k`` as :func:`retrieval_average_precision`.
+
+    Examples
+    --------
+    >>> from rankmetrics.torchmetrics import retrieval_reciprocal_rank
+    >>> retrieval_reciprocal_rank([0.9, 0.8, 0.7], [0, 1, 1])
+    0.5
+    """
+    s, y = _query(preds, target, binary=True)
+    k = _rank_k(top_k, s.shape[1])
+    return _retrieval("retrieval_reciprocal_rank", s, y, k, ties, threads)

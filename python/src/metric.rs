@@ -97,10 +97,11 @@ impl Metric {
 
     /// An empty accumulator for this metric; its rows are numbered from `first_row`. With
     /// `runs`, a label-wise metric keeps each label's runs instead of the rows (refused where
-    /// runs cannot give the value exactly).
-    #[pyo3(signature = (first_row=None, runs=false))]
+    /// runs cannot give the value exactly). With `sigmoid_per_batch`, each batch decides
+    /// torchmetrics' sigmoid on its own, as torchmetrics' modules do.
+    #[pyo3(signature = (first_row=None, runs=false, sigmoid_per_batch=false))]
     fn accumulator(
-        &self, first_row: Option<&Bound<'_, PyAny>>, runs: bool,
+        &self, first_row: Option<&Bound<'_, PyAny>>, runs: bool, sigmoid_per_batch: bool,
     ) -> PyResult<Accumulator> {
         let first_row = first_row.map(|v| count(v, "first_row")).transpose()?;
         let first_row = first_row.unwrap_or(0);
@@ -111,7 +112,9 @@ impl Metric {
         } else {
             self.preset.accumulator_starting_at(first_row)
         };
-        Ok(Accumulator::new(state))
+        Ok(Accumulator::new(
+            state.deciding_sigmoid_per_batch(sigmoid_per_batch),
+        ))
     }
 
     /// The effective parameters (defaults included), as (key, value) strings.

@@ -25,7 +25,13 @@ from torchmetrics.functional.classification import (
     multilabel_ranking_average_precision,
     multilabel_ranking_loss,
 )
-from torchmetrics.functional.retrieval import retrieval_normalized_dcg
+from torchmetrics.functional.retrieval import (
+    retrieval_average_precision,
+    retrieval_normalized_dcg,
+    retrieval_precision,
+    retrieval_recall,
+    retrieval_reciprocal_rank,
+)
 
 import rankmetrics.torchmetrics as rm
 
@@ -37,6 +43,12 @@ RANKING = {
     "multilabel_ranking_loss": multilabel_ranking_loss,
 }
 CURVES = {"multilabel_auroc": multilabel_auroc, "multilabel_average_precision": multilabel_average_precision}
+BINARY_RETRIEVAL = {
+    "retrieval_precision": retrieval_precision,
+    "retrieval_recall": retrieval_recall,
+    "retrieval_average_precision": retrieval_average_precision,
+    "retrieval_reciprocal_rank": retrieval_reciprocal_rank,
+}
 # Where rankmetrics' interval over tie orders is read: the optimistic and pessimistic ends.
 ENDS = ("optimistic", "pessimistic")
 
@@ -195,6 +207,81 @@ def retrieval_case(rng: np.random.Generator, tally: Tally, dtype: str) -> None:
     )
 
 
+def binary_retrieval_case(rng: np.random.Generator, tally: Tally, dtype: str) -> None:
+    """Precision, recall, AP and RR of one query (1-D, or 2-D flattened) at a random top_k,
+    with ties that torch's topk or argsort order decides and negative scores that never count."""
+    shape = (int(rng.integers(1, 80)),) if rng.random() < 0.5 else (int(rng.integers(1, 6)), int(rng.integers(1, 30)))
+    s = draw_scores(rng, shape)
+    y = draw_target(rng, shape)
+    preds = torch.tensor(s).to(DTYPES[dtype])
+    target = torch.tensor(y)
+    kind = rng.integers(3)
+    if kind == 1:
+        target = target.bool()
+    elif kind == 2:
+        target = target.float()
+    top_k = [None, 1, 2, 3, 5, 10, 100][int(rng.integers(7))]
+    for name, theirs in BINARY_RETRIEVAL.items():
+        ours = getattr(rm, name)
+        extra: Dict[str, Any] = {}
+        if name == "retrieval_precision" and rng.random() < 0.5:
+            extra["adaptive_k"] = True
+        judge(
+            tally,
+            name,
+            dtype,
+            call(lambda: theirs(preds, target, top_k=top_k, **extra)),
+            call(lambda: ours(preds, target, top_k=top_k, **extra)),
+            lambda: tuple(ours(preds, target, top_k=top_k, ties=t, **extra) for t in ENDS),
+            f"shape {shape} top_k {top_k} {extra} preds {s.ravel()[:4].tolist()}...",
+        )
+
+
+MODULES = (
+    "MultilabelCoverageError",
+    "MultilabelRankingAveragePrecision",
+    "MultilabelRankingLoss",
+    "MultilabelAUROC",
+    "MultilabelAveragePrecision",
+)
+
+
+def module_case(rng: np.random.Generator, tally: Tally, dtype: str) -> None:
+    """The module classes over 1 to 4 batches (some without a ranked row): each batch's value
+    from ``forward`` and the value of ``compute``."""
+    import torchmetrics.classification as modules
+
+    labels = int(rng.integers(2, 20))
+    batches = []
+    for _ in range(int(rng.integers(1, 5))):
+        n = int(rng.choice([1, 3, 10, 40]))
+        y = draw_target(rng, (n, labels))
+        if rng.random() < 0.15:
+            y[:] = 0  # a batch without a ranked row
+        batches.append((torch.tensor(draw_scores(rng, (n, labels))).to(DTYPES[dtype]), torch.tensor(y)))
+    for name in MODULES:
+        theirs, ours = getattr(modules, name)(num_labels=labels), getattr(rm, name)(num_labels=labels)
+        for i, (preds, target) in enumerate(batches):
+            judge(
+                tally,
+                f"{name}.forward",
+                dtype,
+                call(lambda: theirs(preds, target)),
+                call(lambda: ours(preds, target)),
+                lambda: (np.nan, np.nan),
+                f"{len(batches)} batches of {labels} labels, batch {i}",
+            )
+        judge(
+            tally,
+            f"{name}.compute",
+            dtype,
+            call(theirs.compute),
+            call(ours.compute),
+            lambda: (np.nan, np.nan),
+            f"{len(batches)} batches of {labels} labels",
+        )
+
+
 def edge_cases(tally: Tally) -> None:
     """The inputs where the two may disagree on raising."""
     f32 = torch.float32
@@ -235,6 +322,25 @@ def edge_cases(tally: Tally) -> None:
             lambda: (np.nan, np.nan),
             what,
         )
+    binary = retrieval + [
+        ("target 2", torch.tensor([0.2, 0.5]), torch.tensor([2, 0]), None),
+        ("top_k=-1", torch.tensor([0.2, 0.5]), torch.tensor([1, 0]), -1),
+        ("top_k=1.5", torch.tensor([0.2, 0.5]), torch.tensor([1, 0]), 1.5),
+        ("top_k beyond n", torch.tensor([0.2, 0.5, 0.1]), torch.tensor([1, 0, 1]), 5),
+        ("no relevant", torch.tensor([0.2, 0.5]), torch.tensor([0, 0]), None),
+        ("relevant scored 0", torch.tensor([0.0, -0.5]), torch.tensor([1, 1]), None),
+    ]
+    for what, preds, target, k in binary:
+        for name, theirs in BINARY_RETRIEVAL.items():
+            judge(
+                tally,
+                name,
+                "edge",
+                call(lambda: theirs(preds, target, top_k=k)),
+                call(lambda: getattr(rm, name)(preds, target, top_k=k)),
+                lambda: (np.nan, np.nan),
+                what,
+            )
 
 
 def main() -> None:
@@ -246,8 +352,10 @@ def main() -> None:
         for _ in range(calls):
             ranking_case(rng, tally, dtype)
             retrieval_case(rng, tally, dtype)
+            binary_retrieval_case(rng, tally, dtype)
             if dtype in ("float32", "float64"):
                 curve_case(rng, tally, dtype)
+                module_case(rng, tally, dtype)
     edge_cases(tally)
     tally.report()
 

@@ -33,6 +33,7 @@ EXPECTED_RECORDS = {
     "mulan": 1716,
     "torchmetrics-f32": 585,
     "torchmetrics-auc": 2340,
+    "torchmetrics-retrieval": 3165,
 }
 REL = {"sklearn": 1e-12, "torchmetrics": 1e-12, "mldr": 1e-15, "mulan": 1e-15}
 # What a refused input raises: the package's errors (all ValueError), or a TypeError for a
@@ -57,6 +58,7 @@ CASES = _cases("cases.json", "cases-logits.json")
 GOLDEN = {t: _load(f"golden-{t}.json")["results"] for t in TOOLKITS}
 GOLDEN_F32 = _load("golden-torchmetrics-f32.json")["results"]
 GOLDEN_AUC = _load("golden-torchmetrics-auc.json")["results"]
+GOLDEN_RETRIEVAL = _load("golden-torchmetrics-retrieval.json")["results"]
 # torchmetrics' LRAP and NDCG: the presets follow its float32 arithmetic with arithmetic="float32".
 LRAP = "multilabel_ranking_average_precision"
 FLOAT32_ARITHMETIC = (LRAP, "retrieval_normalized_dcg")
@@ -294,6 +296,36 @@ def test_golden_record_auroc_and_average_precision(record: Dict[str, Any]) -> No
     TALLY["torchmetrics-auc"]["passed"] += 1
 
 
+@pytest.mark.parametrize("record", GOLDEN_RETRIEVAL, ids=_ids(GOLDEN_RETRIEVAL, "torchmetrics-retrieval"))
+def test_golden_record_retrieval(record: Dict[str, Any]) -> None:
+    """golden-torchmetrics-retrieval.json: precision, recall, AP and RR with one query per row
+    through evaluate(), float64 and float32 scores alike, torchmetrics' value to the bit; on a
+    one-row case also through the named function (torchmetrics' functional)."""
+    metric, params = record["metric"], record["params"]
+    case = CASES[record["case"]]
+    y = np.asarray(case["y_true"])
+    s = np.asarray(case["y_score"], dtype=np.float64)
+    got, err = outcome(lambda: rankmetrics.evaluate(y, s, convention="torchmetrics", metric=metric, **params))
+    got32, err32 = outcome(
+        lambda: rankmetrics.evaluate(y, s.astype(np.float32), convention="torchmetrics", metric=metric, **params)
+    )
+    try:
+        assert (err is None) == (err32 is None)
+        if "error" in record:
+            assert err is not None, f"expected error {record['error']!r}, got {got!r}"
+        else:
+            assert err is None, f"expected a value, got {err!r}"
+            expected = number(record["value"])
+            assert got == expected and got32 == expected, f"expected {expected!r}, got {got!r} and {got32!r}"
+            if y.shape[0] == 1:
+                named = getattr(torchmetrics, metric)(s, y, **params)
+                assert named == expected, f"named function: expected {expected!r}, got {named!r}"
+    except AssertionError:
+        TALLY["torchmetrics-retrieval"]["failed"] += 1
+        raise
+    TALLY["torchmetrics-retrieval"]["passed"] += 1
+
+
 def test_record_counts() -> None:
     """Every golden file holds the records the data README counts; when the whole module
     ran, none failed (the tallies are printed at the end of the run)."""
@@ -301,6 +333,7 @@ def test_record_counts() -> None:
         assert len(GOLDEN[toolkit]) == EXPECTED_RECORDS[toolkit], toolkit
     assert len(GOLDEN_F32) == EXPECTED_RECORDS["torchmetrics-f32"]
     assert len(GOLDEN_AUC) == EXPECTED_RECORDS["torchmetrics-auc"]
+    assert len(GOLDEN_RETRIEVAL) == EXPECTED_RECORDS["torchmetrics-retrieval"]
     for key, counts in TALLY.items():
         assert counts["failed"] == 0, f"{key}: {counts['failed']} records failed"
         if sum(counts.values()) == EXPECTED_RECORDS[key]:

@@ -192,10 +192,16 @@ mod tests {
                     .count();
                 // roc_auc_score appears once per average; torchmetrics' AUROC and AP are
                 // reached by `eval` only (their values differ from scikit-learn's where a
-                // label has one class, which the grid's rows would have to say).
+                // label has one class, which the grid's rows would have to say), and so are
+                // its binary retrieval metrics (no other toolkit has them).
                 let expected = match *metric {
                     "roc_auc_score" => 3,
-                    "multilabel_auroc" | "multilabel_average_precision" => 0,
+                    "multilabel_auroc"
+                    | "multilabel_average_precision"
+                    | "retrieval_precision"
+                    | "retrieval_recall"
+                    | "retrieval_average_precision"
+                    | "retrieval_reciprocal_rank" => 0,
                     _ => 1,
                 };
                 assert_eq!(rows, expected, "{toolkit} {metric}");

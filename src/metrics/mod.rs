@@ -17,6 +17,7 @@ mod ps_ndcg_at_k;
 mod ps_precision_at_k;
 mod ranking_loss;
 mod recall_at_k;
+mod retrieval_at_k;
 pub(crate) mod roc_auc;
 
 pub use average_precision::AveragePrecision;
@@ -34,6 +35,7 @@ pub use ps_ndcg_at_k::PsNdcgAtK;
 pub use ps_precision_at_k::PsPrecisionAtK;
 pub use ranking_loss::RankingLoss;
 pub use recall_at_k::RecallAtK;
+pub use retrieval_at_k::{RetrievalAtK, RetrievalMeasure};
 pub use roc_auc::{Direction, RocAuc};
 
 /// Calls `$declare!($ Type, ...)` with every row-wise metric type: the one list from which the
@@ -55,6 +57,7 @@ macro_rules! row_metric_types {
             NdcgAtK,
             PsPrecisionAtK,
             PsNdcgAtK,
+            RetrievalAtK,
         );
     };
 }

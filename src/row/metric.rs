@@ -129,6 +129,19 @@ pub trait RowMetric {
     /// The metric's value on one ranked row.
     fn row_value(&self, row: &RankedRow<'_>) -> f64;
 
+    /// Whether the metric can be computed as configured: `Err` (for instance
+    /// [`Error::UnsupportedPolicy`]) refuses every evaluation before any row is read. Default:
+    /// `Ok`.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{Coverage, RowMetric, TiePolicy};
+    /// assert!(Coverage::new(TiePolicy::Expected).check().is_ok());
+    /// ```
+    fn check(&self) -> Result<(), Error> {
+        Ok(())
+    }
+
     /// The number of top positions the formula reads, if it reads no further. Rows are then
     /// ranked by [`Ranker::rank_top`](crate::Ranker::rank_top) (one pass plus a sort of the top, instead of a sort of
     /// the whole row), or, for a metric that also

@@ -53,6 +53,7 @@ pub(crate) struct CheckedInputs {
 pub(crate) fn check_inputs<M: RowMetric, Y: LabelMatrix + ?Sized, S: Matrix + ?Sized>(
     metric: &M, y_true: &Y, y_score: &S, first_row: usize, seen: &mut IndicatorValues,
 ) -> Result<CheckedInputs, Error> {
+    metric.check()?;
     let options = metric.options();
     let (n, _) = check_shapes(y_true, y_score, options.min_labels)?;
     let mut indicator_from = None;

@@ -168,3 +168,34 @@ test_that("every torchmetrics AUROC and AP golden record is reproduced in its dt
                   length(records) - length(failures), length(failures)))
   expect_equal(head(failures, 10), character())
 })
+
+test_that("every torchmetrics retrieval golden record is reproduced to the bit", {
+  dir <- conformance_dir()
+  skip_if(is.null(dir), "tests/data/conformance not found")
+  cases <- read_cases(dir)
+  records <- jsonlite::fromJSON(file.path(dir, "golden-torchmetrics-retrieval.json"),
+                                simplifyVector = FALSE)$results
+  expect_length(records, 3165L)
+  failures <- character()
+  for (record in records) {
+    case <- cases[[record$case]]
+    params <- Filter(Negate(is.null), record$params)
+    got <- outcome(do.call(rm_evaluate, c(list(case$y_true, case$y_score,
+                                               convention = "torchmetrics",
+                                               metric = record$metric), params)))
+    ok <- if (!is.null(record$error)) {
+      !is.null(got$error)
+    } else {
+      is.null(got$error) && identical(got$value, golden_number(record$value))
+    }
+    if (!ok) {
+      failures <- c(failures, sprintf("%s %s %s: expected %s, got %s", record$case,
+        record$metric, jsonlite::toJSON(record$params, auto_unbox = TRUE, null = "null"),
+        if (is.null(record$error)) format(record$value) else record$error,
+        if (is.null(got$error)) format(got$value, digits = 17) else conditionMessage(got$error)))
+    }
+  }
+  message(sprintf("torchmetrics retrieval golden records: %d passed, %d failed",
+                  length(records) - length(failures), length(failures)))
+  expect_equal(head(failures, 10), character())
+})

@@ -44,6 +44,10 @@ pub struct PresetAccumulator {
     /// Checked when read, as its accumulator's state is.
     #[cfg_attr(feature = "serde", serde(deserialize_with = "checked_streaming"))]
     state: Streaming,
+    /// Under torchmetrics' logit views, whether each batch decides its own sigmoid (its
+    /// modules' `update`) instead of all rows agreeing on one (its functions).
+    #[cfg_attr(feature = "serde", serde(default))]
+    sigmoid_per_batch: bool,
 }
 
 /// A [`Streaming`] read back, its accumulator checked as its own type checks it, and the
@@ -170,6 +174,7 @@ impl Preset {
         Ok(PresetAccumulator {
             version: StateVersion,
             state,
+            sigmoid_per_batch: false,
         })
     }
 }
@@ -177,14 +182,15 @@ impl Preset {
 /// A batch through the score view of a row-wise preset, to its accumulator's `$update`
 /// (sequential or parallel); a label-wise preset stores the rows.
 macro_rules! feed_batch {
-    ($acc:expr, $update:ident, $y_true:expr, $y_score:expr, $weights:expr) => {
+    ($acc:expr, $update:ident, $y_true:expr, $y_score:expr, $weights:expr) => {{
+        let per_batch = $acc.sigmoid_per_batch;
         match &mut $acc.state {
             Streaming::Row {
                 acc,
                 view: ScoreView::Logits(view),
                 sigmoid,
             } if $y_score.nrows() > 0 => {
-                update_on_logits(sigmoid, view, $y_true, $y_score, 1, |logits| {
+                update_on_logits(sigmoid, per_batch, view, $y_true, $y_score, 1, |logits| {
                     through_preds_view!(view, logits, |scores| acc
                         .$update($y_true, scores, $weights))
                 })
@@ -200,26 +206,55 @@ macro_rules! feed_batch {
                 view: ScoreView::Float32,
                 ..
             } => acc.$update($y_true, &Float32Scores::new($y_score), $weights),
+            Streaming::Row {
+                acc,
+                view: ScoreView::Retrieval(view),
+                ..
+            } => view.apply($y_true, $y_score, |y, s| acc.$update(y, s, $weights)),
             Streaming::Labelwise(acc) => acc.update($y_true, $y_score, $weights),
             // torchmetrics' num_labels > 1.
             Streaming::LabelwiseOnLogits { acc, view, sigmoid } if $y_score.nrows() > 0 => {
-                update_on_logits(sigmoid, view, $y_true, $y_score, 2, |logits| {
+                update_on_logits(sigmoid, per_batch, view, $y_true, $y_score, 2, |logits| {
                     acc.update($y_true, logits, $weights)
                 })
             }
             Streaming::LabelwiseOnLogits { acc, .. } => acc.update($y_true, $y_score, $weights),
             Streaming::Runs(acc) => acc.update($y_true, $y_score, $weights),
             Streaming::RunsOnLogits { acc, view, sigmoid } if $y_score.nrows() > 0 => {
-                update_on_logits(sigmoid, view, $y_true, $y_score, 2, |logits| {
+                update_on_logits(sigmoid, per_batch, view, $y_true, $y_score, 2, |logits| {
                     acc.update($y_true, logits, $weights)
                 })
             }
             Streaming::RunsOnLogits { acc, .. } => acc.update($y_true, $y_score, $weights),
         }
-    };
+    }};
 }
 
 impl PresetAccumulator {
+    /// The same accumulator, its batches each deciding torchmetrics' sigmoid on their own
+    /// scores, as torchmetrics' modules decide it at each `update()` (`true`); by default
+    /// (`false`) every row must agree, as in one call of torchmetrics' function on all of them,
+    /// and a batch or shard that decides otherwise is refused. Accumulators merge only with
+    /// accumulators of the same choice.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::registry::{Convention, Preset};
+    /// let p = Preset::lookup(Convention::Torchmetrics, "multilabel_coverage_error", Preset::NO_PARAMS, None).unwrap();
+    /// let (logits, probabilities) = ([[20.0f32, 18.0]], [[0.9f32, 0.8]]);
+    /// let mut acc = p.accumulator().deciding_sigmoid_per_batch(true);
+    /// acc.update(&[[1, 0]], &logits, None::<&[f64]>).unwrap(); // sigmoid: 1.0 and 1.0, tied
+    /// acc.update(&[[1, 0]], &probabilities, None::<&[f64]>).unwrap();
+    /// assert_eq!(acc.value().unwrap(), 1.5);
+    /// let mut one_call = p.accumulator();
+    /// one_call.update(&[[1, 0]], &logits, None::<&[f64]>).unwrap();
+    /// assert!(one_call.update(&[[1, 0]], &probabilities, None::<&[f64]>).is_err());
+    /// ```
+    pub fn deciding_sigmoid_per_batch(mut self, per_batch: bool) -> Self {
+        self.sigmoid_per_batch = per_batch;
+        self
+    }
+
     /// An empty accumulator for `plan`, numbering rows from 0.
     pub(super) fn new(plan: &Plan) -> Self {
         Self::starting_at(plan, 0)
@@ -238,6 +273,7 @@ impl PresetAccumulator {
                 logits.map_or(ScoreView::AsIs, ScoreView::Logits),
             ),
             Plan::Float32Row { metric } => row(metric.clone(), ScoreView::Float32),
+            Plan::Retrieval { metric, view } => row(metric.clone(), ScoreView::Retrieval(*view)),
             Plan::Labelwise(m, None) => {
                 Streaming::Labelwise(LabelwiseAccumulator::new(*m, m.label_domain(), first_row))
             }
@@ -250,6 +286,7 @@ impl PresetAccumulator {
         PresetAccumulator {
             version: StateVersion,
             state,
+            sigmoid_per_batch: false,
         }
     }
 
@@ -302,6 +339,11 @@ impl PresetAccumulator {
     /// scikit-learn preset's labels take more than two distinct values across both. On error
     /// nothing is merged.
     pub fn merge(&mut self, other: &Self) -> Result<(), Error> {
+        if self.sigmoid_per_batch != other.sigmoid_per_batch {
+            return Err(Error::Incompatible(Incompatibility::Metric));
+        }
+        // Batches that decide on their own need not agree.
+        let agree = !self.sigmoid_per_batch;
         match (&mut self.state, &other.state) {
             (
                 Streaming::Row { acc, view, sigmoid },
@@ -310,7 +352,7 @@ impl PresetAccumulator {
                     view: v,
                     sigmoid: theirs,
                 },
-            ) if view == v => merge_on_logits(sigmoid, *theirs, || acc.merge(b)),
+            ) if view == v => merge_on_logits(sigmoid, *theirs, agree, || acc.merge(b)),
             (Streaming::Labelwise(acc), Streaming::Labelwise(b)) => acc.merge(b),
             (
                 Streaming::LabelwiseOnLogits { acc, view, sigmoid },
@@ -319,7 +361,7 @@ impl PresetAccumulator {
                     view: v,
                     sigmoid: theirs,
                 },
-            ) if view == v => merge_on_logits(sigmoid, *theirs, || acc.merge(b)),
+            ) if view == v => merge_on_logits(sigmoid, *theirs, agree, || acc.merge(b)),
             (Streaming::Runs(acc), Streaming::Runs(b)) => acc.merge(b),
             (
                 Streaming::RunsOnLogits { acc, view, sigmoid },
@@ -328,7 +370,7 @@ impl PresetAccumulator {
                     view: v,
                     sigmoid: theirs,
                 },
-            ) if view == v => merge_on_logits(sigmoid, *theirs, || acc.merge(b)),
+            ) if view == v => merge_on_logits(sigmoid, *theirs, agree, || acc.merge(b)),
             _ => Err(Error::Incompatible(Incompatibility::Metric)),
         }
     }
@@ -415,10 +457,11 @@ impl PresetAccumulator {
 
 /// A non-empty batch through torchmetrics' logit view `view` (at least `min_labels` labels),
 /// given to `update`: its sigmoid decision must agree with the rows' seen before
-/// (`sigmoid`), and is recorded once the batch is added.
+/// (`sigmoid`) unless each batch decides its own (`per_batch`), and is recorded once the
+/// batch is added.
 fn update_on_logits<T, Y, S>(
-    sigmoid: &mut Option<bool>, view: &PredsView, y_true: &Y, y_score: &S, min_labels: usize,
-    update: impl FnOnce(&Logits<'_, S>) -> Result<(), Error>,
+    sigmoid: &mut Option<bool>, per_batch: bool, view: &PredsView, y_true: &Y, y_score: &S,
+    min_labels: usize, update: impl FnOnce(&Logits<'_, S>) -> Result<(), Error>,
 ) -> Result<(), Error>
 where
     T: Score,
@@ -428,18 +471,23 @@ where
     crate::validate::check_shapes(y_true, y_score, min_labels)?;
     let logits = view.logits(y_score)?;
     let applies = logits.applies_sigmoid();
-    agree_on_sigmoid(*sigmoid, Some(applies))?;
+    if !per_batch {
+        agree_on_sigmoid(*sigmoid, Some(applies))?;
+    }
     update(&logits)?;
     *sigmoid = Some(applies);
     Ok(())
 }
 
-/// Merges another shard's rows (`merge`) under the same logit view, refusing a sigmoid
-/// decision (`theirs`) that differs from this one's.
+/// Merges another shard's rows (`merge`) under the same logit view, refusing (where the rows
+/// must `agree`) a sigmoid decision (`theirs`) that differs from this one's.
 fn merge_on_logits(
-    sigmoid: &mut Option<bool>, theirs: Option<bool>, merge: impl FnOnce() -> Result<(), Error>,
+    sigmoid: &mut Option<bool>, theirs: Option<bool>, agree: bool,
+    merge: impl FnOnce() -> Result<(), Error>,
 ) -> Result<(), Error> {
-    agree_on_sigmoid(*sigmoid, theirs)?;
+    if agree {
+        agree_on_sigmoid(*sigmoid, theirs)?;
+    }
     merge()?;
     *sigmoid = sigmoid.or(theirs);
     Ok(())

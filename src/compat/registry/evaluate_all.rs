@@ -16,12 +16,21 @@ macro_rules! row_presets {
         let (presets, y_true, y_score, sample_weight) = ($presets, $y_true, $y_score, $weights);
         let mut results: Vec<Option<Result<f64, Error>>> = vec![None; presets.len()];
         // Row-wise presets, grouped by how they see the scores: one pass over the rows a group.
+        let mut retrieval: Vec<ScoreView> = Vec::new();
+        for p in presets {
+            if let Plan::Retrieval { view, .. } = &p.plan {
+                if !retrieval.contains(&ScoreView::Retrieval(*view)) {
+                    retrieval.push(ScoreView::Retrieval(*view));
+                }
+            }
+        }
         let views = [ScoreView::AsIs, ScoreView::Float32]
             .into_iter()
             .chain(PredsDtype::ALL.map(|d| ScoreView::Logits(PredsView::of(d))))
             .chain(PredsDtype::ALL.map(|dtype| {
                 ScoreView::Logits(PredsView { argsort: true, ..PredsView::of(dtype) })
-            }));
+            }))
+            .chain(retrieval);
         for view in views {
             let (indices, metrics): (Vec<usize>, Vec<&(dyn RowMetric + Sync)>) = presets
                 .iter()
@@ -40,6 +49,11 @@ macro_rules! row_presets {
                     {
                         Some((k, metric as &(dyn RowMetric + Sync)))
                     }
+                    (Plan::Retrieval { metric, view: own }, ScoreView::Retrieval(shared))
+                        if *own == shared =>
+                    {
+                        Some((k, metric as &(dyn RowMetric + Sync)))
+                    }
                     _ => None,
                 })
                 .unzip();
@@ -54,6 +68,11 @@ macro_rules! row_presets {
                     &Float32Scores::new(y_score),
                     sample_weight,
                 ),
+                ScoreView::Retrieval(view) => view
+                    .apply(y_true, y_score, |y, s| {
+                        Ok($evaluate_rows(&metrics, y, s, sample_weight))
+                    })
+                    .unwrap_or_else(|e| vec![Err(e); metrics.len()]),
                 ScoreView::Logits(view) => {
                     match crate::validate::check_shapes(y_true, y_score, 1)
                         .and_then(|_| view.logits(y_score))

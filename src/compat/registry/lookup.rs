@@ -8,7 +8,7 @@ use super::params::{
 };
 use super::plan::{each_row, AnyLabelwise, AnyRow, Plan};
 use super::Preset;
-use crate::compat::torchmetrics::{PredsDtype, PredsView, TorchCpu};
+use crate::compat::torchmetrics::{retrieval_preset, PredsDtype, PredsView, TorchCpu};
 use crate::compat::{mldr, sklearn};
 use crate::convention::Convention;
 use crate::error::{LabelDomain, LookupError};
@@ -429,5 +429,27 @@ pub(super) fn rankmetrics_top_k(name: &str, ctx: &mut Ctx<'_>) -> Result<AnyRow,
         _ => metrics::NdcgAtK::new(policy, k)
             .map_err(zero_k("k"))?
             .into(),
+    })
+}
+
+/// torchmetrics' binary retrieval metrics: `top_k` (and precision's `adaptive_k`), the
+/// documents ordered by torch's `topk` (recall: descending `argsort`), the mean over rows as
+/// torch's `float32` `mean()` takes it.
+pub(super) fn torchmetrics_retrieval(
+    ctx: &mut Ctx<'_>, measure: metrics::RetrievalMeasure,
+) -> Result<Plan, LookupError> {
+    let k = parse_k("top_k", ctx.get("top_k"), &mut ctx.echo)?;
+    let measure = match measure {
+        metrics::RetrievalMeasure::Precision { .. } => {
+            let adaptive_k = parse_bool("adaptive_k", ctx.get("adaptive_k").unwrap_or("false"))?;
+            ctx.echo.push(("adaptive_k", ParamValue::Bool(adaptive_k)));
+            metrics::RetrievalMeasure::Precision { adaptive_k }
+        }
+        other => other,
+    };
+    let (metric, view) = retrieval_preset(measure, k).map_err(zero_k("top_k"))?;
+    Ok(Plan::Retrieval {
+        metric: AnyRow::from(metric),
+        view,
     })
 }

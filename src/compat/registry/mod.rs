@@ -166,7 +166,7 @@ impl Preset {
         let view = match &self.plan {
             Plan::Row { logits, .. } => logits.as_ref(),
             Plan::Labelwise(_, logits) => logits.as_ref(),
-            Plan::Float32Row { .. } => None,
+            Plan::Float32Row { .. } | Plan::Retrieval { .. } => None,
         };
         view.is_some_and(|v| v.cpu.block(v.dtype) > 0)
     }
@@ -218,6 +218,9 @@ impl Preset {
             } => evaluate_on_logits(metric, y_score, y_true, sample_weight, *view),
             Plan::Float32Row { metric } => {
                 metric.evaluate(y_true, &Float32Scores::new(y_score), sample_weight)
+            }
+            Plan::Retrieval { metric, view } => {
+                view.apply(y_true, y_score, |y, s| metric.evaluate(y, s, sample_weight))
             }
             Plan::Row {
                 metric,
@@ -277,6 +280,9 @@ impl Preset {
                 through_preds_view!(view, logits, |scores| metric.per_sample(y_true, scores))
             }
             Plan::Float32Row { metric } => metric.per_sample(y_true, &Float32Scores::new(y_score)),
+            Plan::Retrieval { metric, view } => {
+                view.apply(y_true, y_score, |y, s| metric.per_sample(y, s))
+            }
             Plan::Row {
                 metric,
                 logits: None,

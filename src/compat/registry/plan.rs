@@ -2,7 +2,7 @@
 //! [`AnyLabelwise`]), the [`Plan`] that holds one, and the view of the scores a row-wise plan
 //! takes ([`ScoreView`]).
 
-use crate::compat::torchmetrics::PredsView;
+use crate::compat::torchmetrics::{PredsView, RetrievalView};
 use crate::error::{Error, LabelDomain};
 use crate::kernel::{RankedRow, RelevantEnd};
 use crate::labelwise::medians::ClassMedians;
@@ -60,6 +60,9 @@ impl RowMetric for AnyRow {
     fn row_value(&self, row: &RankedRow<'_>) -> f64 {
         each_row!(self, m => m.row_value(row))
     }
+    fn check(&self) -> Result<(), Error> {
+        each_row!(self, m => m.check())
+    }
     fn reads_only_relevant_blocks(&self) -> bool {
         each_row!(self, m => m.reads_only_relevant_blocks())
     }
@@ -86,8 +89,11 @@ pub(super) enum Plan {
         metric: AnyRow,
         logits: Option<PredsView>,
     },
-    /// A row-wise metric on scores cast to `float32` (torchmetrics' retrieval metrics).
+    /// A row-wise metric on scores cast to `float32` (torchmetrics' retrieval NDCG).
     Float32Row { metric: AnyRow },
+    /// A row-wise metric on torchmetrics' binary retrieval view: hit labels, scores cast to
+    /// `float32` and ordered by torch's `topk` or `argsort` (precision, recall, AP, RR).
+    Retrieval { metric: AnyRow, view: RetrievalView },
     /// A label-wise, pooled or per-sample-averaged binary metric; with a dtype, torchmetrics'
     /// sigmoid normalisation in that preds dtype applies first (multilabel AUROC and AP).
     Labelwise(AnyLabelwise, Option<PredsView>),
@@ -115,6 +121,14 @@ impl Plan {
             },
             Plan::Float32Row { metric } => Plan::Float32Row {
                 metric: metric.with_ties(t),
+            },
+            // The caller's policy ranks the scores' own ties, not torch's order.
+            Plan::Retrieval { metric, view } => Plan::Retrieval {
+                metric: metric.with_ties(t),
+                view: RetrievalView {
+                    ranking: None,
+                    ..view
+                },
             },
             Plan::Labelwise(m, logits) => Plan::Labelwise(m.with_ties(t), logits),
         }
@@ -220,6 +234,8 @@ pub(super) enum ScoreView {
     /// torchmetrics' sigmoid, in that preds dtype, when a score of the batch lies outside
     /// [0, 1] ([`Logits::with_dtype`](crate::torchmetrics::Logits::with_dtype)).
     Logits(PredsView),
-    /// Cast to `float32` (torchmetrics' retrieval metrics).
+    /// Cast to `float32` (torchmetrics' retrieval NDCG).
     Float32,
+    /// torchmetrics' binary retrieval view, labels included.
+    Retrieval(RetrievalView),
 }

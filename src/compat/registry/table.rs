@@ -7,14 +7,14 @@ use super::lookup::{
     mldr_auc, mldr_ties_method, mulan_interpolated, mulan_row, parse_arithmetic, propensity_error,
     propensity_params, rankmetrics_graded, rankmetrics_labelwise, rankmetrics_row,
     rankmetrics_top_k, sklearn_averaged, sklearn_graded, torchmetrics_labelwise,
-    torchmetrics_logits, Arithmetic, Ctx,
+    torchmetrics_logits, torchmetrics_retrieval, Arithmetic, Ctx,
 };
 use super::params::{parse_bool, parse_k, zero_k, ParamValue};
 use super::plan::{AnyLabelwise, AnyRow, Plan};
 use crate::compat::{mldr, mulan, sklearn, torchmetrics};
 use crate::convention::Convention;
 use crate::error::LookupError;
-use crate::metrics;
+use crate::metrics::{self, RetrievalMeasure};
 use crate::ties::TiePolicy;
 
 /// What a parameter's value is.
@@ -316,6 +316,17 @@ const TORCHMETRICS: &[MetricEntry] = &[
         let metric = AnyRow::from(ndcg.map_err(zero_k("top_k"))?);
         Ok(Plan::Float32Row { metric })
     }),
+    entry!("retrieval_precision", ties: None, default_run: true, [
+        "top_k": Integer = None, "adaptive_k": Bool = (Some("false")),
+    ], |c| torchmetrics_retrieval(c, RetrievalMeasure::Precision { adaptive_k: false })),
+    entry!("retrieval_recall", ties: None, default_run: true, ["top_k": Integer = None],
+        |c| torchmetrics_retrieval(c, RetrievalMeasure::Recall)),
+    entry!("retrieval_average_precision", ties: None, default_run: true, [
+        "top_k": Integer = None,
+    ], |c| torchmetrics_retrieval(c, RetrievalMeasure::AveragePrecision)),
+    entry!("retrieval_reciprocal_rank", ties: None, default_run: true, [
+        "top_k": Integer = None,
+    ], |c| torchmetrics_retrieval(c, RetrievalMeasure::ReciprocalRank)),
 ];
 
 /// mldr 0.4.2.

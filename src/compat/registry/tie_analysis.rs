@@ -23,7 +23,9 @@ impl Preset {
     /// ```
     pub fn ties(&self) -> TiePolicy {
         match &self.plan {
-            Plan::Row { metric, .. } | Plan::Float32Row { metric } => metric.options().ranking.ties,
+            Plan::Row { metric, .. }
+            | Plan::Float32Row { metric }
+            | Plan::Retrieval { metric, .. } => metric.options().ranking.ties,
             Plan::Labelwise(metric, _) => metric.options().ranking.ties,
         }
     }

@@ -27,7 +27,7 @@ use crate::labelwise::{Average, Undefined};
 use crate::matrix::{LabelMatrix, Matrix, ScoreMatrix};
 use crate::metric::RankingMetric;
 use crate::metrics::{
-    AveragePrecision, Coverage, LabelAveragePrecision, Ndcg, RankingLoss, RocAuc,
+    AveragePrecision, Coverage, LabelAveragePrecision, Ndcg, RankingLoss, RetrievalMeasure, RocAuc,
 };
 use crate::row::metric::RowRule;
 use crate::score::Score;
@@ -36,9 +36,11 @@ use crate::ties::TiePolicy;
 use crate::validate::check_shapes;
 
 mod logits;
+mod retrieval;
 mod sleef;
 mod torch_order;
 pub use logits::{sigmoid_f32, Logits, PredsDtype, TorchCpu, UnknownDtype};
+pub(crate) use retrieval::{retrieval_preset, RetrievalView};
 pub(crate) use torch_order::TorchOrder;
 
 /// How torchmetrics reads a preds tensor before its formula: the dtype its sigmoid computes in,
@@ -396,6 +398,106 @@ toolkit_fn! {
         RETRIEVAL_NORMALIZED_DCG_F32
             .with_k(top_k)?
             .evaluate(target, &Float32Scores::new(preds), None)
+    }
+}
+
+/// torchmetrics' `measure` at `top_k`, one query per row (see [`retrieval_precision`]).
+fn retrieval<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
+    measure: RetrievalMeasure, preds: &S, target: &Y, top_k: Option<usize>,
+) -> Result<f64, Error> {
+    let (metric, view) = retrieval_preset(measure, top_k)?;
+    view.apply(target, preds, |y, s| metric.evaluate(y, s, None))
+}
+
+toolkit_fn! {
+    /// `torchmetrics.functional.retrieval_precision(preds[i], target[i], top_k, adaptive_k)`
+    /// of each row `i`, and their `float32` mean (the module `RetrievalPrecision` with
+    /// `indexes` = the row number and `empty_target_action="neg"`, its documents in column
+    /// order): the relevant documents among `topk(min(top_k, n))` of the scores cast to
+    /// `float32`, torch's CPU order deciding which tied documents are in, a document scored at
+    /// most 0 never counted, over `top_k` (`None`, or `adaptive_k` with `top_k > n`: over `n`).
+    /// A row without a relevant document scores 0. Targets must be 0 or 1.
+    ///
+    /// # Errors
+    /// `top_k = Some(0)` ([`Error::InvalidK`]), non-finite scores, targets other than 0 and 1,
+    /// mismatched shapes.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::torchmetrics::retrieval_precision;
+    /// // torch.tensor([.5, .5, .9, .1, .5]).topk(2) takes documents 2 and 4.
+    /// let (preds, target) = ([[0.5, 0.5, 0.9, 0.1, 0.5]], [[1, 0, 0, 0, 1]]);
+    /// assert_eq!(retrieval_precision(&preds, &target, Some(2), false).unwrap(), 0.5);
+    /// // A relevant document scored at most 0 never counts.
+    /// assert_eq!(retrieval_precision(&[[-0.5, 0.1]], &[[1, 0]], Some(1), false).unwrap(), 0.0);
+    /// ```
+    pub fn retrieval_precision(preds: &S, target: &Y, top_k: Option<usize>, adaptive_k: bool) {
+        retrieval(RetrievalMeasure::Precision { adaptive_k }, preds, target, top_k)
+    }
+}
+
+toolkit_fn! {
+    /// `torchmetrics.functional.retrieval_recall(preds[i], target[i], top_k)` of each row and
+    /// their `float32` mean: the relevant documents among the first `top_k` of torch's
+    /// descending CPU `argsort` of the scores cast to `float32` (a document scored at most 0
+    /// never counted), over the relevant documents. See [`retrieval_precision`].
+    ///
+    /// # Errors
+    /// As [`retrieval_precision`].
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::torchmetrics::retrieval_recall;
+    /// let (preds, target) = ([[0.9, 0.8, -0.2]], [[1, 0, 1]]);
+    /// assert_eq!(retrieval_recall(&preds, &target, None).unwrap(), 0.5);
+    /// ```
+    pub fn retrieval_recall(preds: &S, target: &Y, top_k: Option<usize>) {
+        retrieval(RetrievalMeasure::Recall, preds, target, top_k)
+    }
+}
+
+toolkit_fn! {
+    /// `torchmetrics.functional.retrieval_average_precision(preds[i], target[i], top_k)` of
+    /// each row and their `float32` mean: over the relevant documents among torch's
+    /// `topk(min(top_k, n))` (a document scored at most 0 never counted), the mean of the
+    /// relevant documents up to each over its position, in `float32`; 0 without one. See
+    /// [`retrieval_precision`]. (torchmetrics takes `top_k=0` for every document, which here
+    /// is `None`.)
+    ///
+    /// # Errors
+    /// As [`retrieval_precision`].
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::torchmetrics::retrieval_average_precision;
+    /// // Relevant documents at positions 1 and 3: (1/1 + 2/3) / 2.
+    /// let (preds, target) = ([[0.9, 0.8, 0.7]], [[1, 0, 1]]);
+    /// let ap = retrieval_average_precision(&preds, &target, None).unwrap();
+    /// assert_eq!(ap, f64::from((1.0f32 + 2.0 / 3.0) / 2.0));
+    /// ```
+    pub fn retrieval_average_precision(preds: &S, target: &Y, top_k: Option<usize>) {
+        retrieval(RetrievalMeasure::AveragePrecision, preds, target, top_k)
+    }
+}
+
+toolkit_fn! {
+    /// `torchmetrics.functional.retrieval_reciprocal_rank(preds[i], target[i], top_k)` of each
+    /// row and their `float32` mean: one over the position of the first relevant document in
+    /// torch's `topk(min(top_k, n))` (a document scored at most 0 never counted); 0 without
+    /// one. See [`retrieval_average_precision`].
+    ///
+    /// # Errors
+    /// As [`retrieval_precision`].
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::torchmetrics::retrieval_reciprocal_rank;
+    /// let (preds, target) = ([[0.9, 0.8, 0.7]], [[0, 1, 1]]);
+    /// assert_eq!(retrieval_reciprocal_rank(&preds, &target, None).unwrap(), 0.5);
+    /// assert_eq!(retrieval_reciprocal_rank(&preds, &target, Some(1)).unwrap(), 0.0);
+    /// ```
+    pub fn retrieval_reciprocal_rank(preds: &S, target: &Y, top_k: Option<usize>) {
+        retrieval(RetrievalMeasure::ReciprocalRank, preds, target, top_k)
     }
 }
 

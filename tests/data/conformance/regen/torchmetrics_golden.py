@@ -10,6 +10,8 @@ torchmetrics.
         tests/data/conformance/golden-torchmetrics.json /tmp/golden-torchmetrics.json
 
     python3 tests/data/conformance/regen/torchmetrics_golden.py auc > /tmp/golden-torchmetrics-auc.json
+    python3 tests/data/conformance/regen/torchmetrics_golden.py retrieval \
+        > /tmp/golden-torchmetrics-retrieval.json
 
     # Without torch: recompute only the float64 re-evaluation (value_f64, sigmoid_applied,
     # tie_order_dependent) and check it against the committed file.
@@ -38,6 +40,11 @@ The file formats and record order are those of the committed files
   {"average", "dtype"}, `sigmoid_applied` and `sigmoid_is_scalar_formula` (torch's sigmoid
   equals the one-element-at-a-time formula on every score; where it does not, torch's
   vectorised exp changed some sigmoid by an ulp, which the presets do not follow).
+
+* retrieval (golden-torchmetrics-retrieval.json): the cases whose scores fit in float32,
+  preds float64, target int64 (float64 for non-integer gains): retrieval_precision (top_k None, 1, 3, 100; adaptive_k), retrieval_recall,
+  retrieval_average_precision and retrieval_reciprocal_rank (top_k None, 1, 3), one query per
+  row, their float32 mean; `value_module` where the module's value differs.
 
 `value` on ranking-loss records with `tie_order_dependent: true` and more than 16 labels is
 this machine's order of ties (torch's CPU argsort is not stable there).
@@ -101,6 +108,67 @@ NOTES_AUC = [
     " at 1e-6 relative. A label without positives scores 0.0 (AUROC) or -0.0 (AP), one without"
     " negatives 0.0 (AUROC), and counts in the macro mean."
 ]
+
+NOTES_RETRIEVAL = [
+    "retrieval_precision, retrieval_recall, retrieval_average_precision and"
+    " retrieval_reciprocal_rank from torchmetrics.functional.retrieval, CPU, on the cases of"
+    " cases.json and cases-logits.json whose scores fit in float32: preds float64 (torchmetrics"
+    " casts them to float32), target int64 (float64 for non-integer labels), one query per row;"
+    " labels other than 0 and 1 record torchmetrics' error. 'value' is torch.stack([f(preds[i], target[i], **params) for i"
+    " in rows]).mean(), the float32 mean of the functional's value on each row, which is what"
+    " the module (empty_target_action='neg', indexes = the row number) computes when its sort"
+    " of the indexes leaves each query's documents in column order; 'value_module' is the"
+    " module's own value where it differs (its unstable sort of more than 16 indexes permutes"
+    " the documents of a query, which reorders tied scores). Compare 'value' bit for bit.",
+]
+
+RETRIEVAL_PARAMS = {
+    "retrieval_precision": [
+        {"top_k": None},
+        {"top_k": 1},
+        {"top_k": 3},
+        {"top_k": 3, "adaptive_k": True},
+        {"top_k": 100},
+        {"top_k": 100, "adaptive_k": True},
+    ],
+    "retrieval_recall": [{"top_k": None}, {"top_k": 1}, {"top_k": 3}],
+    "retrieval_average_precision": [{"top_k": None}, {"top_k": 1}, {"top_k": 3}],
+    "retrieval_reciprocal_rank": [{"top_k": None}, {"top_k": 1}, {"top_k": 3}],
+}
+
+MODULES = {
+    "retrieval_precision": "RetrievalPrecision",
+    "retrieval_recall": "RetrievalRecall",
+    "retrieval_average_precision": "RetrievalMAP",
+    "retrieval_reciprocal_rank": "RetrievalMRR",
+}
+
+
+def records_retrieval(torch, case):
+    import torchmetrics.retrieval as modules
+    from torchmetrics.functional import retrieval
+
+    preds = torch.tensor(np.asarray(case["y_score"], dtype=np.float64))
+    target = target_tensor(torch, case["y_true"])
+    n = preds.shape[0]
+    indexes = torch.arange(n).repeat_interleave(preds.shape[1])
+    out = []
+    for name, combos in RETRIEVAL_PARAMS.items():
+        fn = getattr(retrieval, name)
+        for params in combos:
+            record = {"case": case["id"], "metric": name, "params": params}
+            try:
+                value = torch.stack([fn(preds[i], target[i], **params) for i in range(n)]).mean()
+                record["value"] = number(value)
+                module = getattr(modules, MODULES[name])(empty_target_action="neg", **params)
+                module.update(preds.flatten(), target.flatten(), indexes=indexes)
+                value_module = module.compute()
+                if float(value_module) != float(value):
+                    record["value_module"] = number(value_module)
+            except Exception as e:
+                record["error"] = error_text(e)
+            out.append(record)
+    return out
 
 
 def number(x):
@@ -248,6 +316,13 @@ def included_f32(case):
     with np.errstate(over="ignore"):
         scores = np.asarray(case["y_score"], dtype=np.float64).astype(np.float32)
     return bool(np.all((labels == 0) | (labels == 1))) and bool(np.all(np.isfinite(scores)))
+
+
+def fits_f32(case):
+    """Scores that fit in float32 (labels of any kind)."""
+    with np.errstate(over="ignore"):
+        scores = np.asarray(case["y_score"], dtype=np.float64).astype(np.float32)
+    return bool(np.all(np.isfinite(scores)))
 
 
 def records_f32(torch, case):
@@ -427,8 +502,20 @@ def main(mode):
             "results": [r for case in cases if included_f32(case) for r in records_auc(torch, case)],
         }
         json.dump(doc, sys.stdout, indent=0)
+    elif mode == "retrieval":
+        cases = load("cases.json")["cases"] + load("cases-logits.json")["cases"]
+        doc = {
+            "library": "torchmetrics",
+            "version": torchmetrics.__version__,
+            "environment": environment(torch),
+            "generator": "tests/data/conformance/regen/torchmetrics_golden.py retrieval",
+            "notes": NOTES_RETRIEVAL,
+            "cases_files": ["cases.json", "cases-logits.json"],
+            "results": [r for case in cases if fits_f32(case) for r in records_retrieval(torch, case)],
+        }
+        json.dump(doc, sys.stdout, indent=0)
     else:
-        sys.exit("usage: torchmetrics_golden.py float64 | float32 | auc | check-f64")
+        sys.exit("usage: torchmetrics_golden.py float64 | float32 | auc | retrieval | check-f64")
     return 0
 
 
