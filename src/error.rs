@@ -22,6 +22,9 @@ pub enum LabelDomain {
     /// scikit-learn's "multilabel-indicator": integral values, at most two distinct ones in the
     /// whole matrix.
     Indicator,
+    /// -1, 0 or 1: a relevant document that is never retrieved, an irrelevant one, a relevant
+    /// one ([`RetrievalAtK`](crate::RetrievalAtK)'s hit labels).
+    Hits,
 }
 
 impl fmt::Display for LabelDomain {
@@ -33,6 +36,7 @@ impl fmt::Display for LabelDomain {
             LabelDomain::Indicator => {
                 "an integral value, at most two distinct values in y_true (multilabel-indicator)"
             }
+            LabelDomain::Hits => "-1, 0 or 1",
         })
     }
 }

@@ -126,6 +126,7 @@ pub(crate) fn read_labels<L: Label>(
     let rejected = match domain {
         LabelDomain::Binary => convert_labels(labels, gains, is_binary_label),
         LabelDomain::NonNegative => convert_labels(labels, gains, is_non_negative_label),
+        LabelDomain::Hits => convert_labels(labels, gains, is_hit_label),
         _ => convert_labels(labels, gains, f64::is_finite),
     };
     match rejected {
@@ -153,6 +154,7 @@ pub(crate) fn first_bad_row<T: Score, L: Label>(
     let bad_label = match domain {
         LabelDomain::Binary => first_refused(labels, is_binary_label),
         LabelDomain::NonNegative => first_refused(labels, is_non_negative_label),
+        LabelDomain::Hits => first_refused(labels, is_hit_label),
         _ => first_refused(labels, f64::is_finite),
     };
     bad_score.into_iter().chain(bad_label).min()
@@ -182,6 +184,11 @@ fn all_accepted_body<L: Label>(labels: &[L], accepts: impl Fn(f64) -> bool) -> b
 /// A 0/1 label ([`LabelDomain::Binary`]); `|`, not `||`: no branch, so checks vectorise.
 pub(crate) fn is_binary_label(v: f64) -> bool {
     (v == 0.0) | (v == 1.0)
+}
+
+/// A hit label, -1, 0 or 1 ([`LabelDomain::Hits`]), without a branch.
+pub(crate) fn is_hit_label(v: f64) -> bool {
+    (v == 0.0) | (v == 1.0) | (v == -1.0)
 }
 
 /// A finite label of at least 0 ([`LabelDomain::NonNegative`]), without a branch.

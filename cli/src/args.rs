@@ -513,8 +513,8 @@ Parameter values:
                              [default: scalar, the one-element formula]
   torch_threads              a whole number from 1: the threads torch splits a tensor of
                              32,768 scores or more among [default: 1]
-  arithmetic                 float64 | float32: torchmetrics' LRAP and NDCG exact, or in its
-                             float32 arithmetic to the bit [default: float64]
+  arithmetic                 float64 | float32: torchmetrics' LRAP, NDCG and retrieval means
+                             exact, or in its float32 arithmetic to the bit [default: float64]
 
 Examples:
   rankmetrics eval

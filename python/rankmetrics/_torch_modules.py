@@ -26,8 +26,10 @@ class _Module:
     # torchmetrics on a batch of 0 rows: "raise" (coverage: the minimum of an empty tensor),
     # "count one row" (the ranking loss's "(0.0, 1)"), else nothing is added.
     _empty_batch = "nothing"
-    # compute() before update(): NaN (the ranking metrics' 0/0), or torchmetrics' error.
+    # compute() before update(): NaN (the ranking metrics' 0/0), or torchmetrics' error; and
+    # after batches of 0 rows only.
     _before_update_error: Optional[str] = None
+    _no_rows_error: Optional[str] = None
 
     def __init__(
         self,
@@ -47,13 +49,14 @@ class _Module:
         self.num_labels = num_labels
         self._config: Dict[str, Any] = {"ties": ties, **kernel(sigmoid, torch_threads), **params}
         self._first_row = first_row
-        # Built at the first batch: the preset depends on the preds' dtype.
+        # Built at the first batch of rows: the preset depends on the preds' dtype.
         self._acc: Optional[_core.Accumulator] = None
         self._dtype: Optional[str] = None
+        self._updated = False
 
     def reset(self) -> None:
         """Forgets every batch, as torchmetrics' ``reset``."""
-        self._acc, self._dtype = None, None
+        self._acc, self._dtype, self._updated = None, None, False
 
     def update(self, preds: Any, target: Any) -> None:
         """Adds a batch (``preds`` probabilities or logits, ``target`` 0/1), checked as
@@ -63,15 +66,17 @@ class _Module:
 
     def compute(self) -> float:
         """The metric over every batch added."""
-        if self._acc is None:
+        if not self._updated:
             warnings.warn(
                 f"The ``compute`` method of metric {type(self).__name__} was called before the "
                 "``update`` method which may lead to errors, as metric states have not yet been updated.",
                 UserWarning,
                 stacklevel=2,
             )
-            if self._before_update_error is not None:
-                raise RankmetricsError(self._before_update_error, "Input", {"input": "preds"})
+        if self._acc is None:
+            error = self._no_rows_error if self._updated else self._before_update_error
+            if error is not None:
+                raise RankmetricsError(error, "Input", {"input": "preds"})
             return float("nan")
         return self._acc.value()
 
@@ -94,6 +99,7 @@ class _Module:
             raise IncompatibleStateError(
                 f"cannot merge {other!r} into {self!r}: another metric or other parameters", "State", {}
             )
+        self._updated |= other._updated
         if other._acc is None:
             return
         if self._acc is None:
@@ -110,7 +116,7 @@ class _Module:
         fresh = object.__new__(type(self))
         fresh.__dict__.update(self.__dict__)
         fresh._config = dict(self._config)
-        fresh._acc, fresh._dtype = None, None
+        fresh._acc, fresh._dtype, fresh._updated = None, None, False
         return fresh
 
     def _add(self, s: np.ndarray, y: np.ndarray, dtype: str) -> None:
@@ -118,26 +124,31 @@ class _Module:
             raise RankmetricsError(
                 "min(): Expected reduction dim to be specified for input.numel() == 0.", "Input", {"input": "preds"}
             )
-        if self._acc is None:
+        if self._empty_batch == "count one row" and not _has_ranked_row(y):
+            # torchmetrics' ranking loss counts a batch without a row it ranks (every row's
+            # labels all 0 or all 1, or no row) as one row of loss 0: so does its first row
+            # alone (a row of zeros for a batch of none).
+            s, y = (s[:1], y[:1]) if s.shape[0] else (np.zeros((1, y.shape[1]), s.dtype), np.zeros((1, y.shape[1])))
+        if s.shape[0] == 0:
+            self._updated = True  # torchmetrics adds nothing; the dtype is not fixed yet
+            return
+        acc = self._acc
+        if acc is None:
             config = dict(self._config)
             preset = _core.lookup("torchmetrics", self._metric, config.pop("ties"), {"dtype": dtype, **config})
-            self._acc = _core.Accumulator(preset.accumulator(self._first_row, False, True))
-            self._dtype = dtype
+            acc = _core.Accumulator(preset.accumulator(self._first_row, False, True))
         elif dtype != self._dtype:
             raise ParameterError(
                 f"preds of dtype {dtype} after batches of {self._dtype}: one module takes one preds dtype",
                 "InvalidParam",
                 {"parameter": "preds", "value": dtype},
             )
-        if self._empty_batch == "count one row" and not _has_ranked_row(y):
-            # torchmetrics' ranking loss counts a batch without a row it ranks (every row's
-            # labels all 0 or all 1, or no row) as one row of loss 0: so does one such row.
-            s, y = np.zeros((1, y.shape[1]), dtype=s.dtype), np.zeros((1, y.shape[1]), dtype=y.dtype)
-        self._acc.update(y, s)
+        acc.update(y, s)  # on error nothing is added
+        self._acc, self._dtype, self._updated = acc, dtype, True
 
     def __copy__(self) -> "_Module":
         twin = self._empty()
-        twin._acc, twin._dtype = copy.copy(self._acc), self._dtype
+        twin._acc, twin._dtype, twin._updated = copy.copy(self._acc), self._dtype, self._updated
         return twin
 
     def __deepcopy__(self, memo: Any) -> "_Module":
@@ -223,6 +234,9 @@ class MultilabelRankingLoss(_Module):
     >>> metric.update([[0.0, 0.0, 0.0]] * 5, [[0, 0, 0]] * 5)  # counts as one row
     >>> metric.compute()
     0.5
+
+    Such a batch takes one row number (its first row's; a batch of 0 rows, one more), which
+    ``first_row`` of a module merged after this one counts.
     """
 
     _metric = "multilabel_ranking_loss"
@@ -231,6 +245,7 @@ class MultilabelRankingLoss(_Module):
 
 class _Curve(_Module):
     _before_update_error = "No samples to concatenate"
+    _no_rows_error = "index is out of bounds for dimension with size 0"
 
     def __init__(
         self,

@@ -370,8 +370,15 @@ def _query(preds: Any, target: Any, binary: bool) -> Tuple[np.ndarray, np.ndarra
         )
     if s.dtype.kind not in "f":
         raise RankmetricsError("`preds` must be a tensor of floats", "Input", {"input": "preds"})
-    if binary and not bool(np.all((y == 0) | (y == 1))):
+    if binary and y.size and (y.max() > 1 or y.min() < 0):
         raise RankmetricsError("`target` must contain `binary` values", "Input", {"input": "target"})
+    if binary and not bool(np.all((y == 0) | (y == 1))):
+        # A deliberate difference: torchmetrics takes fractions in [0, 1] here.
+        raise RankmetricsError(
+            "targets must be 0 or 1 (rankmetrics does not take the fractions in [0, 1] that torchmetrics takes)",
+            "InvalidLabel",
+            {"input": "target"},
+        )
     return s.reshape(1, -1), y.reshape(1, -1)
 
 
@@ -414,7 +421,7 @@ def _retrieval(
     metric: str, s: np.ndarray, y: np.ndarray, top_k: int, ties: Optional[str], threads: Optional[int], **params: Any
 ) -> float:
     """The registry's ``metric`` on the one query ``(s, y)``."""
-    m = _core.lookup("torchmetrics", metric, ties, {"top_k": top_k, **params})
+    m = _core.lookup("torchmetrics", metric, ties, {"top_k": top_k, "arithmetic": "float32", **params})
     return _core.run(m, y, s, None, threads)
 
 

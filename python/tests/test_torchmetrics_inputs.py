@@ -124,3 +124,25 @@ def test_retrieval_edge_inputs() -> None:
         torchmetrics.retrieval_normalized_dcg([0.2, 0.5], np.array([1, 0], dtype=np.uint8))
     # A bool top_k is the int it is, as torchmetrics' check takes it: top_k=True is top_k=1.
     assert torchmetrics.retrieval_normalized_dcg([0.2, 0.5], [1, 0], top_k=True) == 0.0
+
+
+def test_binary_retrieval_edge_inputs() -> None:
+    """torchmetrics 1.9.0 raises on targets outside [0, 1] and on a bool top_k for topk; a
+    relevant document scored at most 0 never counts; fractions in [0, 1], which torchmetrics
+    takes, are refused here (a deliberate difference)."""
+    preds = [0.9, 0.8, -0.2]
+    with pytest.raises(RankmetricsError, match="`binary` values"):
+        torchmetrics.retrieval_recall(preds, [2, 0, 1])
+    with pytest.raises(RankmetricsError, match="does not take the fractions"):
+        torchmetrics.retrieval_recall(preds, [0.5, 0, 1])
+    with pytest.raises(RankmetricsError, match="not bool"):
+        torchmetrics.retrieval_precision(preds, [1, 0, 1], top_k=True)
+    assert torchmetrics.retrieval_recall(preds, [1, 0, 1], top_k=True) == 0.5  # argsort[:True]
+    assert torchmetrics.retrieval_recall(preds, [1, 0, 1]) == 0.5
+    assert torchmetrics.retrieval_precision([0.9, 0.8, 0.7], [1, 0, 1], top_k=5) == float(np.float32(0.4))
+    assert torchmetrics.retrieval_average_precision([0.9, 0.8, 0.7], [1, 0, 1], top_k=1) == 1.0
+    assert torchmetrics.retrieval_average_precision([0.9, 0.8, 0.7], [1, 0, 1], top_k=0) == float(
+        np.float32((1 + np.float32(2 / 3)) / 2)
+    )
+    with pytest.raises(RankmetricsError, match="non-negative"):
+        torchmetrics.retrieval_reciprocal_rank([0.9, 0.8], [1, 0], top_k=-1)

@@ -20,6 +20,11 @@ Y = (RNG.random((30, 6)) < 0.4).astype(np.int64)
 S = RNG.random((30, 6))
 MODULES = [
     (torchmetrics.MultilabelCoverageError, torchmetrics.multilabel_coverage_error, {}),
+    (
+        torchmetrics.MultilabelRankingAveragePrecision,
+        torchmetrics.multilabel_ranking_average_precision,
+        {},
+    ),
     (torchmetrics.MultilabelRankingLoss, torchmetrics.multilabel_ranking_loss, {}),
     (torchmetrics.MultilabelAUROC, torchmetrics.multilabel_auroc, {"average": "micro"}),
     (torchmetrics.MultilabelAveragePrecision, torchmetrics.multilabel_average_precision, {"average": "weighted"}),
@@ -61,8 +66,29 @@ def test_state_pickles_copies_and_merges_exactly(module, function, params) -> No
     with pytest.raises(IncompatibleStateError):
         twin.merge_state(c)
     assert twin.compute() == function(S[:12], Y[:12], num_labels=6, **params)
+    other = torchmetrics.MultilabelRankingLoss if module is not torchmetrics.MultilabelRankingLoss else module
     with pytest.raises(IncompatibleStateError):
-        twin.merge_state(torchmetrics.MultilabelRankingAveragePrecision(num_labels=6))
+        twin.merge_state(other(num_labels=5 if other is module else 6))
+
+
+def test_batches_of_0_rows_give_what_torchmetrics_gives() -> None:
+    """torchmetrics 1.9.0 after one batch of 0 rows: LRAP NaN (forward too), AUROC an
+    IndexError; the batch fixes no dtype."""
+    empty, none = np.zeros((0, 3)), np.zeros((0, 3), dtype=np.int64)
+    lrap = torchmetrics.MultilabelRankingAveragePrecision(num_labels=3)
+    assert math.isnan(lrap(empty, none)) and math.isnan(lrap.compute())
+    lrap.update(np.array([[0.9, 0.5, 0.1]], dtype=np.float32), [[0, 0, 1]])
+    assert lrap.compute() == float(np.float32(1 / 3))
+    auroc = torchmetrics.MultilabelAUROC(num_labels=3)
+    auroc.update(empty, none)
+    with pytest.raises(RankmetricsError, match="out of bounds"):
+        auroc.compute()
+    # A failed update adds nothing and fixes nothing.
+    loss = torchmetrics.MultilabelRankingLoss(num_labels=2)
+    with pytest.raises(RankmetricsError):
+        loss.update(np.array([[0.2, 0.9]], dtype=np.float32), [[2, 0]])
+    loss.update(np.array([[0.2, 0.9]]), [[1, 0]])
+    assert loss.compute() == 1.0
 
 
 def test_lrap_module_is_in_float32() -> None:
@@ -80,6 +106,13 @@ def test_a_batch_without_a_ranked_row_counts_once_in_the_ranking_loss() -> None:
     assert m.compute() == 0.5
     m.update(np.zeros((0, 3)), np.zeros((0, 3), dtype=np.int64))
     assert m.compute() == 1 / 3
+    # The 5 rows took one row number, the batch of none one more: a module merged after them
+    # starts at row 3.
+    assert m._acc is not None and m._acc.rows() == [(0, 3)]
+    later = torchmetrics.MultilabelRankingLoss(num_labels=3, first_row=3)
+    later.update([[0.9, 0.5, 0.1]], [[1, 0, 0]])
+    m.merge_state(later)
+    assert m.compute() == 1 / 4
     with pytest.raises(RankmetricsError, match="numel"):  # torchmetrics: min() of 0 elements
         torchmetrics.MultilabelCoverageError(num_labels=3).update(np.zeros((0, 3)), np.zeros((0, 3), dtype=np.int64))
 

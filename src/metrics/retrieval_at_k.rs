@@ -5,7 +5,7 @@ use crate::kernel::{Block, RankedRow};
 use crate::metrics::{row_option_builders, top_k_sum};
 use crate::row::metric::{RowMetric, RowOptions, RowRule};
 use crate::sum::torch_sum_f32;
-use crate::ties::{RankSharing, TiePolicy};
+use crate::ties::{RankSharing, TieAnalysis, TiePolicy};
 
 /// Which of torchmetrics' binary retrieval measures a [`RetrievalAtK`] computes.
 ///
@@ -36,16 +36,21 @@ pub enum RetrievalMeasure {
 
 /// Why `Expected` has no closed form for [`RetrievalMeasure::AveragePrecision`].
 const AVERAGE_PRECISION_EXPECTED: &str = "the mean over the hits inside the top k divides by \
-     a number of hits that varies with the order of a tie group across position k";
+     a number of hits that varies with the order of a tie group across position k (no \
+     expectation of it is computed, with or without k)";
+
+/// Why `Optimistic` and `Pessimistic` are not proven ends for average precision at k.
+const AVERAGE_PRECISION_ENDS: &str = "average precision at k divides by the hits inside the \
+     top k: a hit that a tie group brings inside k at a low precision can lower the mean, so \
+     the orders that rank hits first or last are not proven to bound it";
 
 /// One of torchmetrics' binary retrieval measures at k ([`RetrievalMeasure`]) on rows of *hit
-/// labels*: 2 for a relevant document that can be retrieved, 1 for a relevant document that
-/// never counts as retrieved (torchmetrics' rule for documents scored at most 0, which
-/// [`torchmetrics::retrieval_precision`](crate::torchmetrics::retrieval_precision) and its
-/// kin apply), 0 for an irrelevant one. A block's hits are its gain minus its relevant labels.
-/// A row without a relevant document scores 0, as torchmetrics' functions give it. Row values
-/// are `float32` quotients (average precision: torchmetrics' `float32` mean of its `float32`
-/// quotients), returned as `f64`.
+/// labels* ([`LabelDomain::Hits`]): 1 for a relevant document, 0 for an irrelevant one, -1 for
+/// a relevant document that never counts as retrieved (torchmetrics' rule for documents scored
+/// at most 0, which [`torchmetrics::retrieval_precision`](crate::torchmetrics::retrieval_precision)
+/// and its kin apply). 0/1 labels are plain relevance. A row without a relevant document
+/// scores 0, as torchmetrics' functions give it. Row values are `float32` quotients (average
+/// precision: torchmetrics' `float32` mean of its `float32` quotients), returned as `f64`.
 ///
 /// Ties: under `First`, `Last`, `Random`, `Optimistic` and `Pessimistic` every block is one
 /// document. Under `Average` and `Expected` a tie group reaching across position k counts its
@@ -53,14 +58,14 @@ const AVERAGE_PRECISION_EXPECTED: &str = "the mean over the hits inside the top 
 /// rank is at most k, `Min` when its first position is. The reciprocal rank of a group's
 /// first hit is one over its shared rank (`Average`, `Max`, `Min`) or its exact expectation
 /// (`Expected`); average precision gives each of a group's hits the group's shared rank and
-/// the hits up to the group's end, and has no closed form under `Expected`
-/// ([`Error::UnsupportedPolicy`]).
+/// the hits up to the group's end (a group straddling k counts whole when its shared rank is
+/// at most k), and has no closed form under `Expected` ([`Error::UnsupportedPolicy`]).
 ///
 /// # Example
 /// ```
 /// use rankmetrics::{RankingMetric, RetrievalAtK, RetrievalMeasure, TiePolicy};
 /// // Hits at positions 2 and 4; the document at position 3 is relevant but never retrieved.
-/// let (y, s) = ([[0, 2, 1, 2, 0]], [[0.9, 0.8, 0.7, 0.6, 0.5]]);
+/// let (y, s) = ([[0, 1, -1, 1, 0]], [[0.9, 0.8, 0.7, 0.6, 0.5]]);
 /// let at = |measure, k| RetrievalAtK::new(TiePolicy::First, measure, k).unwrap();
 /// assert_eq!(at(RetrievalMeasure::Precision { adaptive_k: false }, Some(2)).evaluate(&y, &s, None).unwrap(), 0.5);
 /// assert_eq!(at(RetrievalMeasure::Recall, None).evaluate(&y, &s, None).unwrap(), f64::from(2.0f32 / 3.0));
@@ -80,8 +85,8 @@ pub struct RetrievalAtK {
 }
 
 impl RetrievalAtK {
-    /// The measure at `k` (`None`: every document) under tie policy `ties`, hit labels 0, 1
-    /// or 2 ([`LabelDomain::NonNegative`]).
+    /// The measure at `k` (`None`: every document) under tie policy `ties`, hit labels -1, 0
+    /// or 1 ([`LabelDomain::Hits`]).
     ///
     /// # Errors
     /// [`Error::InvalidK`] for `Some(0)`.
@@ -98,7 +103,7 @@ impl RetrievalAtK {
             return Err(Error::InvalidK { value: 0 });
         }
         let mut options = RowOptions::new(ties, RowRule::Value(0.0), RowRule::Formula);
-        options.labels = LabelDomain::NonNegative;
+        options.labels = LabelDomain::Hits;
         Ok(RetrievalAtK {
             options,
             measure,
@@ -115,6 +120,29 @@ impl RetrievalAtK {
     /// ```
     pub const fn k(&self) -> Option<usize> {
         self.k
+    }
+
+    /// What the tie analysis guarantees: every measure's interval ends and expectation are
+    /// exact, except average precision's (no `Expected`; with a cut-off, ends unproven).
+    ///
+    /// ```
+    /// use rankmetrics::{RetrievalAtK, RetrievalMeasure, TiePolicy};
+    /// let ap = RetrievalAtK::new(TiePolicy::First, RetrievalMeasure::AveragePrecision, Some(3)).unwrap();
+    /// assert!(ap.tie_analysis().ends_unproven.is_some() && ap.tie_analysis().expected_missing.is_some());
+    /// let rr = RetrievalAtK::new(TiePolicy::First, RetrievalMeasure::ReciprocalRank, Some(3)).unwrap();
+    /// assert!(rr.tie_analysis().is_exact());
+    /// ```
+    pub const fn tie_analysis(&self) -> TieAnalysis {
+        match (self.measure, self.k) {
+            (RetrievalMeasure::AveragePrecision, k) => TieAnalysis {
+                ends_unproven: match k {
+                    Some(_) => Some(AVERAGE_PRECISION_ENDS),
+                    None => None,
+                },
+                expected_missing: Some(AVERAGE_PRECISION_EXPECTED),
+            },
+            _ => TieAnalysis::EXACT,
+        }
     }
 
     /// The measure.
@@ -135,9 +163,9 @@ row_option_builders!(
     ".unwrap()"
 );
 
-/// The hits of a block of hit labels.
+/// The hits of a block of hit labels: its 1s, where its -1s count as relevant too.
 fn hits(b: &Block) -> f64 {
-    (b.gain - b.relevant as f64).max(0.0)
+    (b.gain + b.relevant as f64) / 2.0
 }
 
 impl RowMetric for RetrievalAtK {
@@ -267,8 +295,8 @@ mod tests {
             .unwrap()
     }
 
-    // Hit labels: 2 hit, 1 relevant but never retrieved, 0 irrelevant. Scores distinct.
-    const Y: [f64; 5] = [0.0, 2.0, 1.0, 2.0, 0.0];
+    // Hit labels: 1 hit, -1 relevant but never retrieved, 0 irrelevant. Scores distinct.
+    const Y: [f64; 5] = [0.0, 1.0, -1.0, 1.0, 0.0];
     const S: [f64; 5] = [0.9, 0.8, 0.7, 0.6, 0.5];
 
     #[rstest]
@@ -292,7 +320,7 @@ mod tests {
     #[test]
     fn expected_reciprocal_rank_is_the_mean_over_orders() {
         // A tie group of 3 with 1 hit after one irrelevant document: positions 2, 3, 4 alike.
-        let (y, s) = ([0.0, 0.0, 2.0, 0.0], [0.9, 0.5, 0.5, 0.5]);
+        let (y, s) = ([0.0, 0.0, 1.0, 0.0], [0.9, 0.5, 0.5, 0.5]);
         let got = value(
             RetrievalMeasure::ReciprocalRank,
             None,
@@ -303,7 +331,7 @@ mod tests {
         let exact = (1.0 / 2.0 + 1.0 / 3.0 + 1.0 / 4.0) / 3.0;
         assert_eq!(got, f64::from(exact as f32));
         // Two hits among the three: the first is at position 2 with probability 2/3.
-        let y = [0.0, 2.0, 2.0, 0.0];
+        let y = [0.0, 1.0, 1.0, 0.0];
         let got = value(
             RetrievalMeasure::ReciprocalRank,
             Some(3),
@@ -334,6 +362,43 @@ mod tests {
     }
 
     #[test]
+    fn labels_other_than_hit_labels_are_refused() {
+        let m = RetrievalAtK::new(TiePolicy::First, RetrievalMeasure::Recall, None).unwrap();
+        let err = m.evaluate(&[[1.0, 2.0]], &[[0.5, 0.4]], None).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                Error::InvalidLabel {
+                    column: 1,
+                    expected: LabelDomain::Hits,
+                    ..
+                }
+            ),
+            "{err}"
+        );
+    }
+
+    /// A tie group of 4 with 2 hits straddling k = 3, behind one hit: each sharing rule.
+    #[rstest]
+    #[case(TiePolicy::Average, RetrievalMeasure::Precision { adaptive_k: false }, (1.0 + 2.0 * 2.0 / 4.0) / 3.0)]
+    #[case(TiePolicy::Expected, RetrievalMeasure::Precision { adaptive_k: false }, (1.0 + 2.0 * 2.0 / 4.0) / 3.0)]
+    #[case(TiePolicy::Max, RetrievalMeasure::Precision { adaptive_k: false }, 1.0 / 3.0)]
+    #[case(TiePolicy::Min, RetrievalMeasure::Precision { adaptive_k: false }, 1.0)]
+    #[case(TiePolicy::Average, RetrievalMeasure::Recall, (1.0 + 2.0 * 2.0 / 4.0) / 3.0)]
+    #[case(TiePolicy::Max, RetrievalMeasure::Recall, 1.0 / 3.0)]
+    // Shared rank 3.5 (Average) lies beyond k: only the first hit counts.
+    #[case(TiePolicy::Average, RetrievalMeasure::AveragePrecision, 1.0)]
+    #[case(TiePolicy::Min, RetrievalMeasure::AveragePrecision, (1.0 + 3.0 / 2.0 + 3.0 / 2.0) / 3.0)]
+    #[case(TiePolicy::Average, RetrievalMeasure::ReciprocalRank, 1.0)]
+    fn tie_groups_straddling_k(
+        #[case] ties: TiePolicy, #[case] m: RetrievalMeasure, #[case] expected: f64,
+    ) {
+        let (y, s) = ([1.0, 1.0, 0.0, 0.0, 1.0], [0.9, 0.5, 0.5, 0.5, 0.5]);
+        let got = value(m, Some(3), ties, &y, &s);
+        assert_eq!(got, f64::from(expected as f32), "{ties:?} {m:?}");
+    }
+
+    #[test]
     fn expected_average_precision_is_refused() {
         let m = RetrievalAtK::new(
             TiePolicy::Expected,
@@ -341,7 +406,7 @@ mod tests {
             None,
         )
         .unwrap();
-        let err = m.evaluate(&[[2.0, 0.0]], &[[0.5, 0.5]], None).unwrap_err();
+        let err = m.evaluate(&[[1.0, 0.0]], &[[0.5, 0.5]], None).unwrap_err();
         assert!(matches!(err, Error::UnsupportedPolicy { .. }), "{err}");
         assert_eq!(
             RetrievalAtK::new(TiePolicy::First, RetrievalMeasure::Recall, Some(0)),
@@ -367,7 +432,7 @@ mod tests {
                     m,
                     None,
                     TiePolicy::First,
-                    &[1.0, 0.0, 0.0],
+                    &[-1.0, 0.0, 0.0],
                     &[0.3, 0.2, 0.1]
                 ),
                 0.0

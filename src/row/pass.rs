@@ -11,8 +11,8 @@ use crate::matrix::{LabelMatrix, Matrix, RowReader, ScoreMatrix};
 use crate::row::metric::{RowMetric, RowOptions, RowRule};
 use crate::score::{Label, Score};
 use crate::validate::{
-    check_indicator_rows, check_scores, check_shapes, is_binary_label, is_non_negative_label,
-    read_labels, IndicatorValues,
+    check_indicator_rows, check_scores, check_shapes, is_binary_label, is_hit_label,
+    is_non_negative_label, read_labels, IndicatorValues,
 };
 
 /// Checks shapes, then ranks each row and hands its index in the batch and its value (or `None`
@@ -203,6 +203,7 @@ fn read_row<L: Label, T: Score>(
         (None, LabelDomain::NonNegative) => {
             read_checked(labels, scores, gains, is_non_negative_label)
         }
+        (None, LabelDomain::Hits) => read_checked(labels, scores, gains, is_hit_label),
         (None, _) => read_checked(labels, scores, gains, f64::is_finite),
     }
 }

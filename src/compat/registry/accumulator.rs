@@ -195,10 +195,17 @@ macro_rules! feed_batch {
                         .$update($y_true, scores, $weights))
                 })
             }
-            // An empty batch is a no-op, with or without the logit view.
             Streaming::Row {
                 acc,
-                view: ScoreView::AsIs | ScoreView::Logits(_),
+                view: ScoreView::Retrieval(view),
+                ..
+            } if $y_score.nrows() > 0 => {
+                view.apply($y_true, $y_score, |y, s| acc.$update(y, s, $weights))
+            }
+            // An empty batch is a no-op, with or without a view.
+            Streaming::Row {
+                acc,
+                view: ScoreView::AsIs | ScoreView::Logits(_) | ScoreView::Retrieval(_),
                 ..
             } => acc.$update($y_true, $y_score, $weights),
             Streaming::Row {
@@ -206,11 +213,6 @@ macro_rules! feed_batch {
                 view: ScoreView::Float32,
                 ..
             } => acc.$update($y_true, &Float32Scores::new($y_score), $weights),
-            Streaming::Row {
-                acc,
-                view: ScoreView::Retrieval(view),
-                ..
-            } => view.apply($y_true, $y_score, |y, s| acc.$update(y, s, $weights)),
             Streaming::Labelwise(acc) => acc.update($y_true, $y_score, $weights),
             // torchmetrics' num_labels > 1.
             Streaming::LabelwiseOnLogits { acc, view, sigmoid } if $y_score.nrows() > 0 => {

@@ -433,8 +433,8 @@ pub(super) fn rankmetrics_top_k(name: &str, ctx: &mut Ctx<'_>) -> Result<AnyRow,
 }
 
 /// torchmetrics' binary retrieval metrics: `top_k` (and precision's `adaptive_k`), the
-/// documents ordered by torch's `topk` (recall: descending `argsort`), the mean over rows as
-/// torch's `float32` `mean()` takes it.
+/// documents ordered by torch's `topk` (recall: descending `argsort`), the mean over rows exact
+/// or (`arithmetic=float32`) as torch's `float32` `mean()` takes it.
 pub(super) fn torchmetrics_retrieval(
     ctx: &mut Ctx<'_>, measure: metrics::RetrievalMeasure,
 ) -> Result<Plan, LookupError> {
@@ -447,7 +447,8 @@ pub(super) fn torchmetrics_retrieval(
         }
         other => other,
     };
-    let (metric, view) = retrieval_preset(measure, k).map_err(zero_k("top_k"))?;
+    let torch_mean = matches!(parse_arithmetic(ctx)?, Arithmetic::Float32);
+    let (metric, view) = retrieval_preset(measure, k, torch_mean).map_err(zero_k("top_k"))?;
     Ok(Plan::Retrieval {
         metric: AnyRow::from(metric),
         view,

@@ -317,15 +317,15 @@ const TORCHMETRICS: &[MetricEntry] = &[
         Ok(Plan::Float32Row { metric })
     }),
     entry!("retrieval_precision", ties: None, default_run: true, [
-        "top_k": Integer = None, "adaptive_k": Bool = (Some("false")),
+        "top_k": Integer = None, "adaptive_k": Bool = (Some("false")), "arithmetic": Name = None,
     ], |c| torchmetrics_retrieval(c, RetrievalMeasure::Precision { adaptive_k: false })),
-    entry!("retrieval_recall", ties: None, default_run: true, ["top_k": Integer = None],
+    entry!("retrieval_recall", ties: None, default_run: true, ["top_k": Integer = None, "arithmetic": Name = None],
         |c| torchmetrics_retrieval(c, RetrievalMeasure::Recall)),
     entry!("retrieval_average_precision", ties: None, default_run: true, [
-        "top_k": Integer = None,
+        "top_k": Integer = None, "arithmetic": Name = None,
     ], |c| torchmetrics_retrieval(c, RetrievalMeasure::AveragePrecision)),
     entry!("retrieval_reciprocal_rank", ties: None, default_run: true, [
-        "top_k": Integer = None,
+        "top_k": Integer = None, "arithmetic": Name = None,
     ], |c| torchmetrics_retrieval(c, RetrievalMeasure::ReciprocalRank)),
 ];
 

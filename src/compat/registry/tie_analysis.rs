@@ -1,6 +1,6 @@
 //! A preset's tie policy, and what its tie analysis guarantees ([`TieAnalysis`]).
 
-use super::plan::Plan;
+use super::plan::{AnyRow, Plan};
 use super::Preset;
 use crate::labelwise::{tie_analysis, VectorMetric};
 use crate::row::metric::RowMetric;
@@ -62,6 +62,10 @@ impl Preset {
     pub fn tie_analysis(&self, weighted: bool) -> TieAnalysis {
         match &self.plan {
             Plan::Labelwise(metric, _) => tie_analysis(metric, weighted),
+            Plan::Retrieval {
+                metric: AnyRow::RetrievalAtK(m),
+                ..
+            } => m.tie_analysis(),
             _ => TieAnalysis::EXACT,
         }
     }

@@ -405,7 +405,7 @@ toolkit_fn! {
 fn retrieval<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
     measure: RetrievalMeasure, preds: &S, target: &Y, top_k: Option<usize>,
 ) -> Result<f64, Error> {
-    let (metric, view) = retrieval_preset(measure, top_k)?;
+    let (metric, view) = retrieval_preset(measure, top_k, true)?;
     view.apply(target, preds, |y, s| metric.evaluate(y, s, None))
 }
 

@@ -8,8 +8,8 @@ use core::ops::Range;
 
 use super::cast_to_f32;
 use super::torch_order::{torch_argsort_descending, torch_topk};
-use crate::error::{Error, LabelDomain};
-use crate::matrix::{LabelMatrix, Matrix, ScoreMatrix};
+use crate::error::{Error, Input, LabelDomain};
+use crate::matrix::{LabelMatrix, Matrix, RowReader, ScoreMatrix};
 use crate::metrics::{RetrievalAtK, RetrievalMeasure};
 use crate::score::{Label, Score};
 use crate::sum::Summation;
@@ -63,15 +63,19 @@ impl RetrievalView {
 
 /// torchmetrics' `measure` at `top_k` with one query per row, as the registry's presets and
 /// the named functions compute it: the documents ordered by torch's `topk` (recall: its
-/// descending `argsort`), the mean over rows as torch's `float32` `mean()` takes it.
+/// descending `argsort`), the mean over rows exact or (`torch_mean`) as torch's `float32`
+/// `mean()` takes it.
 ///
 /// # Errors
 /// [`Error::InvalidK`] for `Some(0)`.
 pub(crate) fn retrieval_preset(
-    measure: RetrievalMeasure, top_k: Option<usize>,
+    measure: RetrievalMeasure, top_k: Option<usize>, torch_mean: bool,
 ) -> Result<(RetrievalAtK, RetrievalView), Error> {
-    let metric =
-        RetrievalAtK::new(TiePolicy::First, measure, top_k)?.with_summation(Summation::TorchMean);
+    let summation = match torch_mean {
+        true => Summation::TorchMean,
+        false => Summation::Exact,
+    };
+    let metric = RetrievalAtK::new(TiePolicy::First, measure, top_k)?.with_summation(summation);
     let ranking = match measure {
         RetrievalMeasure::Recall => TorchRanking::ArgsortDescending,
         _ => TorchRanking::TopK,
@@ -83,33 +87,31 @@ pub(crate) fn retrieval_preset(
     Ok((metric, view))
 }
 
-/// Same shapes, finite scores, labels 0 or 1, in row order.
+/// Same shapes, rows as the [`Matrix`] contract has them, finite scores, labels 0 or 1, in
+/// row order.
 fn check_inputs<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
     y_true: &Y, y_score: &S,
 ) -> Result<(), Error> {
-    let (n, l) = check_shapes(y_true, y_score, 1)?;
-    let (mut labels, mut scores) = (Vec::new(), Vec::new());
+    let (n, _) = check_shapes(y_true, y_score, 1)?;
+    let mut labels = RowReader::new(y_true, Input::Labels);
+    let mut scores = RowReader::new(y_score, Input::Scores);
     for row in 0..n {
-        labels.clear();
-        scores.clear();
-        y_true.extend_rows(row..row + 1, &mut labels);
-        y_score.extend_rows(row..row + 1, &mut scores);
-        check_scores(&scores, row)?;
-        if let Some(column) = labels.iter().position(|y| !matches!(y.value(), 0.0 | 1.0)) {
+        let (y, s) = (labels.row(row)?, scores.row(row)?);
+        check_scores(s, row)?;
+        if let Some(column) = y.iter().position(|y| !matches!(y.value(), 0.0 | 1.0)) {
             return Err(Error::InvalidLabel {
                 row,
                 column,
-                value: labels[column].value(),
+                value: y[column].value(),
                 expected: LabelDomain::Binary,
             });
         }
-        debug_assert_eq!(labels.len(), l);
     }
     Ok(())
 }
 
-/// The hit labels of [`RetrievalAtK`](crate::RetrievalAtK): 2 where the label is 1 and the
-/// score, cast to `float32`, is above 0; 1 where the label is 1 and the score is not; 0
+/// The hit labels of [`RetrievalAtK`](crate::RetrievalAtK): 1 where the label is 1 and the
+/// score, cast to `float32`, is above 0; -1 where the label is 1 and the score is not; 0
 /// elsewhere. Computed on the fly from the labels and scores it wraps.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct RetrievalHits<'a, Y: ?Sized, S: ?Sized> {
@@ -135,8 +137,8 @@ impl<Y: LabelMatrix + ?Sized, S: Matrix<Elem: Score> + ?Sized> Matrix for Retrie
         out.extend(labels.iter().zip(&scores).map(|(y, s)| {
             match (y.value() != 0.0, cast_to_f32(s.as_f64()) > 0.0) {
                 (false, _) => 0.0,
-                (true, true) => 2.0,
-                (true, false) => 1.0,
+                (true, true) => 1.0,
+                (true, false) => -1.0,
             }
         }));
     }
@@ -213,7 +215,7 @@ mod tests {
         let mut out = Vec::new();
         hits.extend_rows(0..1, &mut out);
         // 1e-50 is 0 in float32: never retrieved.
-        assert_eq!(out, [2.0, 1.0, 0.0, 1.0]);
+        assert_eq!(out, [1.0, -1.0, 0.0, -1.0]);
     }
 
     #[test]
