@@ -35,6 +35,26 @@ use crate::sum::Summation;
 use crate::ties::TiePolicy;
 use crate::validate::check_shapes;
 
+/// Inside `impl Matrix` of a view that computes its rows of `$elem` from its field `scores`:
+/// that matrix's shape and its check, and no borrowed row (each row is computed).
+macro_rules! computed_rows_of_scores {
+    ($elem:ty) => {
+        type Elem = $elem;
+        fn nrows(&self) -> usize {
+            self.scores.nrows()
+        }
+        fn ncols(&self) -> usize {
+            self.scores.ncols()
+        }
+        fn row(&self, _: usize) -> Option<&[$elem]> {
+            None
+        }
+        fn check_shape(&self) -> Result<(), $crate::error::Error> {
+            self.scores.check_shape()
+        }
+    };
+}
+
 mod logits;
 mod retrieval;
 mod sleef;
@@ -349,25 +369,13 @@ fn cast_to_f32(x: f64) -> f64 {
 }
 
 impl<T: Score, S: Matrix<Elem = T> + ?Sized> Matrix for Float32Scores<'_, S> {
-    type Elem = T;
-    fn nrows(&self) -> usize {
-        self.scores.nrows()
-    }
-    fn ncols(&self) -> usize {
-        self.scores.ncols()
-    }
-    fn row(&self, _: usize) -> Option<&[T]> {
-        None // the cast needs a copy
-    }
+    computed_rows_of_scores!(T); // the cast needs a copy
     fn extend_rows(&self, rows: Range<usize>, out: &mut Vec<T>) {
         let start = out.len();
         self.scores.extend_rows(rows, out);
         for s in &mut out[start..] {
             *s = T::from_f64(cast_to_f32(s.as_f64()));
         }
-    }
-    fn check_shape(&self) -> Result<(), Error> {
-        self.scores.check_shape()
     }
 }
 

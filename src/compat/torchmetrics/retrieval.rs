@@ -158,16 +158,7 @@ pub(crate) struct RetrievalScores<'a, S: ?Sized> {
 }
 
 impl<T: Score, S: Matrix<Elem = T> + ?Sized> Matrix for RetrievalScores<'_, S> {
-    type Elem = T;
-    fn nrows(&self) -> usize {
-        self.scores.nrows()
-    }
-    fn ncols(&self) -> usize {
-        self.scores.ncols()
-    }
-    fn row(&self, _: usize) -> Option<&[T]> {
-        None
-    }
+    computed_rows_of_scores!(T);
     fn extend_rows(&self, rows: Range<usize>, out: &mut Vec<T>) {
         let start = out.len();
         self.scores.extend_rows(rows, out);
@@ -195,9 +186,6 @@ impl<T: Score, S: Matrix<Elem = T> + ?Sized> Matrix for RetrievalScores<'_, S> {
                 row[j as usize] = T::from_f64((n - position) as f64);
             }
         }
-    }
-    fn check_shape(&self) -> Result<(), Error> {
-        self.scores.check_shape()
     }
 }
 

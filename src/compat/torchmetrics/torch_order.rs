@@ -12,7 +12,6 @@
 
 use core::ops::Range;
 
-use crate::error::Error;
 use crate::matrix::Matrix;
 use crate::score::Score;
 
@@ -288,16 +287,7 @@ impl<'a, S: ?Sized> TorchOrder<'a, S> {
 }
 
 impl<T: Score, S: Matrix<Elem = T> + ?Sized> Matrix for TorchOrder<'_, S> {
-    type Elem = T;
-    fn nrows(&self) -> usize {
-        self.scores.nrows()
-    }
-    fn ncols(&self) -> usize {
-        self.scores.ncols()
-    }
-    fn row(&self, _: usize) -> Option<&[T]> {
-        None
-    }
+    computed_rows_of_scores!(T);
     fn extend_rows(&self, rows: Range<usize>, out: &mut Vec<T>) {
         let start = out.len();
         self.scores.extend_rows(rows, out);
@@ -311,9 +301,6 @@ impl<T: Score, S: Matrix<Elem = T> + ?Sized> Matrix for TorchOrder<'_, S> {
                 row[j as usize] = T::from_f64(position as f64);
             }
         }
-    }
-    fn check_shape(&self) -> Result<(), Error> {
-        self.scores.check_shape()
     }
 }
 
