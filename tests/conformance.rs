@@ -445,6 +445,69 @@ fn conformance_with_torchmetrics_retrieval() {
     assert_eq!(passed, 3165);
 }
 
+/// torchmetrics' retrieval modules (`RetrievalPrecision`, …, `RetrievalNormalizedDCG`, with
+/// `empty_target_action="neg"` and the mean) on every case as one input whose `indexes` are the
+/// row numbers: through [`Preset::evaluate_queries`], bit for bit the module's value
+/// (`value_module` where torch's unstable sort of the indexes permuted a query's documents,
+/// else `value`).
+#[test]
+fn conformance_with_torchmetrics_retrieval_modules() {
+    use rankmetrics::torchmetrics::{EmptyTargetAction, QueryAggregation};
+    let mut cases = cases();
+    cases.extend(cases_in("cases-logits.json"));
+    let mut records = Vec::new();
+    for file in [
+        "golden-torchmetrics-retrieval.json",
+        "golden-torchmetrics.json",
+    ] {
+        let golden = load(file);
+        let results = golden["results"].as_array().expect("results").clone();
+        records.extend(results.into_iter().filter(|r| {
+            r["metric"]
+                .as_str()
+                .is_some_and(|m| m.starts_with("retrieval_"))
+                && r.get("error").is_none()
+        }));
+    }
+    let (mut tally, mut permuted) = (Tally::default(), 0);
+    for record in &records {
+        let metric = record["metric"].as_str().expect("metric");
+        let case = &cases[record["case"].as_str().expect("case")];
+        let (mut params, _) = params(record);
+        params.push(("arithmetic".into(), "float32".into()));
+        let preset =
+            Preset::lookup(Convention::Torchmetrics, metric, &params, None).expect("preset");
+        let indexes: Vec<i64> = (0..case.n * case.l).map(|i| (i / case.l) as i64).collect();
+        let got = preset.evaluate_queries(
+            &indexes,
+            &case.y_true,
+            &case.y_score,
+            EmptyTargetAction::Neg,
+            QueryAggregation::Mean,
+        );
+        let module = record.get("value_module").and_then(number);
+        permuted += usize::from(module.is_some());
+        let expected = module.or_else(|| record.get("value").and_then(number));
+        match (&got, expected) {
+            (Ok(v), Some(e)) if v.to_bits() == e.to_bits() => tally.passed += 1,
+            _ => tally.failed.push(format!(
+                "{metric} {params:?} on {}: expected {expected:?}, got {got:?}",
+                record["case"]
+            )),
+        }
+    }
+    println!(
+        "conformance torchmetrics retrieval modules: {} passed ({permuted} permuted by the sort), {} failed",
+        tally.passed,
+        tally.failed.len()
+    );
+    for f in tally.failed.iter().take(15) {
+        println!("  FAIL {f}");
+    }
+    assert!(tally.failed.is_empty());
+    assert_eq!((tally.passed, permuted), (2925 + 456, 340));
+}
+
 /// Every record of the torchmetrics golden file `file` through the preset with the record's
 /// parameters as `adjust` leaves them, on the case's `f64` scores: its value within `rel` (0:
 /// to the bit), or its error. Where `adjust` also gives parameters for `f32` scores, the same

@@ -107,3 +107,24 @@ def curve_average(average: Optional[str], thresholds: Any) -> str:
             {"parameter": "average", "value": average},
         )
     return average
+
+
+def retrieval_types(s: np.ndarray, y: np.ndarray, binary: bool) -> None:
+    """torchmetrics' checks of a retrieval input's dtypes, in its order (the target's dtype,
+    the preds' dtype, then binary targets where ``binary``), and rankmetrics' refusal of
+    fractional targets."""
+    if y.dtype.kind not in "bf" and y.dtype.newbyteorder("=") not in (np.dtype(np.int64), np.dtype(np.int32)):
+        raise RankmetricsError(
+            "`target` must be a tensor of booleans, integers or floats", "Input", {"input": "target"}
+        )
+    if s.dtype.kind not in "f":
+        raise RankmetricsError("`preds` must be a tensor of floats", "Input", {"input": "preds"})
+    if binary and y.size and (y.max() > 1 or y.min() < 0):
+        raise RankmetricsError("`target` must contain `binary` values", "Input", {"input": "target"})
+    if binary and not bool(np.all((y == 0) | (y == 1))):
+        # A deliberate difference: torchmetrics takes fractions in [0, 1] here.
+        raise RankmetricsError(
+            "targets must be 0 or 1 (rankmetrics does not take the fractions in [0, 1] that torchmetrics takes)",
+            "InvalidLabel",
+            {"input": "target"},
+        )

@@ -30,13 +30,20 @@ from typing import Any, Optional, Tuple
 import numpy as np
 
 from . import _core, _input
-from ._torch_input import curve_average, kernel, multilabel_batch, untracked
+from ._torch_input import curve_average, kernel, multilabel_batch, retrieval_types, untracked
 from ._torch_modules import (
     MultilabelAUROC,
     MultilabelAveragePrecision,
     MultilabelCoverageError,
     MultilabelRankingAveragePrecision,
     MultilabelRankingLoss,
+)
+from ._torch_retrieval_modules import (
+    RetrievalMAP,
+    RetrievalMRR,
+    RetrievalNormalizedDCG,
+    RetrievalPrecision,
+    RetrievalRecall,
 )
 from .exceptions import ParameterError, RankmetricsError
 
@@ -46,6 +53,11 @@ __all__ = [
     "MultilabelCoverageError",
     "MultilabelRankingAveragePrecision",
     "MultilabelRankingLoss",
+    "RetrievalMAP",
+    "RetrievalMRR",
+    "RetrievalNormalizedDCG",
+    "RetrievalPrecision",
+    "RetrievalRecall",
     "multilabel_auroc",
     "multilabel_average_precision",
     "multilabel_coverage_error",
@@ -363,22 +375,7 @@ def _query(preds: Any, target: Any, binary: bool) -> Tuple[np.ndarray, np.ndarra
         raise RankmetricsError(
             "`preds` and `target` must be non-empty and non-scalar tensors", "Input", {"input": "preds"}
         )
-    # torchmetrics checks the target's dtype first.
-    if y.dtype.kind not in "bf" and y.dtype.newbyteorder("=") not in (np.dtype(np.int64), np.dtype(np.int32)):
-        raise RankmetricsError(
-            "`target` must be a tensor of booleans, integers or floats", "Input", {"input": "target"}
-        )
-    if s.dtype.kind not in "f":
-        raise RankmetricsError("`preds` must be a tensor of floats", "Input", {"input": "preds"})
-    if binary and y.size and (y.max() > 1 or y.min() < 0):
-        raise RankmetricsError("`target` must contain `binary` values", "Input", {"input": "target"})
-    if binary and not bool(np.all((y == 0) | (y == 1))):
-        # A deliberate difference: torchmetrics takes fractions in [0, 1] here.
-        raise RankmetricsError(
-            "targets must be 0 or 1 (rankmetrics does not take the fractions in [0, 1] that torchmetrics takes)",
-            "InvalidLabel",
-            {"input": "target"},
-        )
+    retrieval_types(s, y, binary)
     return s.reshape(1, -1), y.reshape(1, -1)
 
 

@@ -2,9 +2,10 @@
 //! metrics, rankmetrics' label-wise and propensity-scored ones included), evaluated on numpy
 //! arrays.
 
-use numpy::{PyArray1, ToPyArray};
+use numpy::{Element, PyArray1, PyReadonlyArray1, ToPyArray};
 use pyo3::prelude::*;
 use rankmetrics::registry::{evaluate_all_parallel, Convention, Preset};
+use rankmetrics::torchmetrics::{EmptyTargetAction, QueryAggregation};
 use rankmetrics::PropensityModel;
 
 use crate::errors::{lookup_to_py, parameter_error, parse_name, to_py};
@@ -32,6 +33,19 @@ fn count(value: &Bound<'_, PyAny>, parameter: &str) -> PyResult<usize> {
             parameter,
         )
     })
+}
+
+/// The scores of `Metric.query_values`: one flat array, float32 or float64.
+#[derive(FromPyObject)]
+enum QueryScores<'py> {
+    F32(PyReadonlyArray1<'py, f32>),
+    F64(PyReadonlyArray1<'py, f64>),
+}
+
+/// A flat array's elements (the Python layer makes them contiguous).
+fn contiguous<'a, T: Element>(a: &'a PyReadonlyArray1<'_, T>) -> PyResult<&'a [T]> {
+    a.as_slice()
+        .map_err(|_| pyo3::exceptions::PyValueError::new_err("expected a contiguous array"))
 }
 
 #[pymethods]
@@ -95,6 +109,30 @@ impl Metric {
         Ok(values.to_pyarray(py))
     }
 
+    /// Each query's value as torchmetrics' retrieval modules find them (`indexes` group the
+    /// documents; queries in ascending index order; `empty_target_action` for queries without
+    /// a relevant document, a skipped query having no value), as float32 numbers.
+    #[pyo3(signature = (indexes, y_true, y_score, empty_target_action))]
+    fn query_values<'py>(
+        &self, py: Python<'py>, indexes: PyReadonlyArray1<'_, i64>,
+        y_true: PyReadonlyArray1<'_, f64>, y_score: QueryScores<'_>, empty_target_action: &str,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let empty: EmptyTargetAction = parse_name(empty_target_action, "empty_target_action")?;
+        let (indexes, y_true) = (contiguous(&indexes)?, contiguous(&y_true)?);
+        let p = &self.preset;
+        let values = match y_score {
+            QueryScores::F32(s) => {
+                let s = contiguous(&s)?;
+                py.detach(|| p.query_values(indexes, y_true, s, empty))
+            }
+            QueryScores::F64(s) => {
+                let s = contiguous(&s)?;
+                py.detach(|| p.query_values(indexes, y_true, s, empty))
+            }
+        };
+        Ok(values.map_err(to_py)?.to_pyarray(py))
+    }
+
     /// An empty accumulator for this metric; its rows are numbered from `first_row`. With
     /// `runs`, a label-wise metric keeps each label's runs instead of the rows (refused where
     /// runs cannot give the value exactly). With `sigmoid_per_batch`, each batch decides
@@ -141,6 +179,14 @@ impl Metric {
         let p = &self.preset;
         format!("Metric({} {})", p.convention(), p.name())
     }
+}
+
+/// torchmetrics' `aggregation` (`"mean"`, `"median"`, `"min"`, `"max"`) of queries' values, in
+/// float32; 0 without values.
+#[pyfunction]
+pub fn aggregate_query_values(values: Vec<f64>, aggregation: &str) -> PyResult<f64> {
+    let aggregation: QueryAggregation = parse_name(aggregation, "aggregation")?;
+    Ok(aggregation.reduce(&values))
 }
 
 /// The metric names a convention's registry knows, in its order.

@@ -282,6 +282,80 @@ def module_case(rng: np.random.Generator, tally: Tally, dtype: str) -> None:
         )
 
 
+RETRIEVAL_MODULES = {
+    "RetrievalPrecision": ("top_k", "adaptive_k"),
+    "RetrievalRecall": ("top_k",),
+    "RetrievalMAP": ("top_k",),
+    "RetrievalMRR": ("top_k",),
+    "RetrievalNormalizedDCG": ("top_k",),
+}
+
+
+def retrieval_module_case(rng: np.random.Generator, tally: Tally, dtype: str) -> None:
+    """The retrieval modules over 1 to 3 batches of documents grouped by ``indexes`` (any
+    int64, queries spread over batches, 1-D or 2-D), with every ``empty_target_action`` and
+    ``aggregation``, ``ignore_index`` and ``top_k`` (gains for NDCG); now and then 40,000
+    documents (torch sorts the indexes with its stable radix sort from 32,768). When
+    torchmetrics' ``forward`` raises, its module has lost the batches before (its forward
+    resets the state first), a documented difference: the sequence ends there."""
+    import torchmetrics.retrieval as modules
+
+    large = rng.random() < 0.02
+    queries = int(rng.integers(1, 300 if large else 12))
+    offset = int(rng.integers(-5, 5)) * 1000
+    gains = rng.random() < 0.3
+    batches = []
+    for _ in range(1 if large else int(rng.integers(1, 4))):
+        n = 40_000 if large else int(rng.integers(1, 60))
+        shape = (n,) if large or rng.random() < 0.6 else (int(rng.integers(1, 4)), n)
+        indexes = torch.tensor(rng.integers(0, queries, shape) + offset, dtype=torch.int64)
+        y = draw_target(rng, shape)
+        factor = rng.integers(1, 4, shape) if gains else np.ones(shape, dtype=np.int64)
+        preds = torch.tensor(draw_scores(rng, shape)).to(DTYPES[dtype])
+        batches.append((preds, torch.tensor(y), torch.tensor(y * factor), indexes))
+    top_k = [None, 1, 2, 3, 10][int(rng.integers(5))]
+    settings: Dict[str, Any] = {
+        "empty_target_action": ["neg", "pos", "skip", "error"][int(rng.integers(4))],
+        "aggregation": ["mean", "median", "min", "max"][int(rng.integers(4))],
+        "top_k": top_k,
+    }
+    if rng.random() < 0.2:
+        settings["ignore_index"] = int(rng.choice([0, 1, -100]))
+    what = f"{len(batches)} batches {[tuple(b[0].shape) for b in batches]}, {queries} queries, {settings}"
+    for name, keys in RETRIEVAL_MODULES.items():
+        kwargs = dict(settings)
+        if "adaptive_k" in keys and rng.random() < 0.5:
+            kwargs["adaptive_k"] = True
+        theirs, ours = getattr(modules, name)(**kwargs), getattr(rm, name)(**kwargs)
+        lost = False
+        for i, (preds, target, gain, indexes) in enumerate(batches):
+            y = gain if name == "RetrievalNormalizedDCG" else target
+            outcome = call(lambda: theirs(preds, y, indexes=indexes))
+            judge(
+                tally,
+                f"{name}.forward",
+                dtype,
+                outcome,
+                call(lambda: ours(preds, y, indexes=indexes)),
+                lambda: (np.nan, np.nan),
+                f"{what} {kwargs}, batch {i}",
+            )
+            if outcome[1] is not None:
+                lost = True
+                break
+        if lost:
+            continue
+        judge(
+            tally,
+            f"{name}.compute",
+            dtype,
+            call(theirs.compute),
+            call(ours.compute),
+            lambda: (np.nan, np.nan),
+            f"{what} {kwargs}",
+        )
+
+
 def edge_cases(tally: Tally) -> None:
     """The inputs where the two may disagree on raising."""
     f32 = torch.float32
@@ -343,6 +417,54 @@ def edge_cases(tally: Tally) -> None:
             )
 
 
+def retrieval_module_edge_cases(tally: Tally) -> None:
+    """The module inputs where the two may disagree on raising, each through every module."""
+    import torchmetrics.retrieval as modules
+
+    p, t, i = torch.tensor([0.2, 0.5, 0.7]), torch.tensor([1, 0, 0]), torch.tensor([0, 0, 1])
+    cases: List[Tuple[str, Dict[str, Any], List[Tuple[Any, Any, Any]]]] = [
+        ("indexes None", {}, [(p, t, None)]),
+        ("int32 indexes", {}, [(p, t, i.int())]),
+        ("shape mismatch", {}, [(p, t, i[:2])]),
+        ("all ignored", {"ignore_index": 0}, [(p, torch.zeros(3, dtype=torch.int64), i)]),
+        ("ignored then binary", {"ignore_index": 5}, [(p, torch.tensor([1, 5, 0]), i)]),
+        ("target 2", {}, [(p, torch.tensor([2, 0, 0]), i)]),
+        ("int preds", {}, [(torch.tensor([1, 0, 2]), t, i)]),
+        ("uint8 target", {}, [(p, t.to(torch.uint8), i)]),
+        ("scalar", {}, [(torch.tensor(0.5), torch.tensor(1), torch.tensor(0))]),
+        ("no update", {}, []),
+        ("error on empty query", {"empty_target_action": "error"}, [(p, t, i)]),
+        ("every query skipped", {"empty_target_action": "skip"}, [(p, torch.zeros(3, dtype=torch.int64), i)]),
+        ("bad action", {"empty_target_action": "bad"}, [(p, t, i)]),
+        ("bad aggregation", {"aggregation": "sum"}, [(p, t, i)]),
+        ("top_k=0", {"top_k": 0}, [(p, t, i)]),
+        ("top_k=-1", {"top_k": -1}, [(p, t, i)]),
+        ("top_k=-1, empty queries", {"top_k": -1}, [(p, torch.zeros(3, dtype=torch.int64), i)]),
+        ("top_k=1.5", {"top_k": 1.5}, [(p, t, i)]),
+        ("top_k=True", {"top_k": True}, [(p, t, i)]),
+        ("callable aggregation", {"aggregation": lambda x, dim: x.sum()}, [(p, t, i), (p, t, i + 1)]),
+        ("negative gains", {}, [(p, torch.tensor([1, -1, 0]), i)]),
+    ]
+    for what, kwargs, batches in cases:
+        for name in RETRIEVAL_MODULES:
+
+            def run(module: Any) -> float:
+                m = module(**kwargs)
+                for preds, target, indexes in batches:
+                    m.update(preds, target, indexes=indexes)
+                return m.compute()
+
+            judge(
+                tally,
+                f"{name}.compute",
+                "edge",
+                call(lambda: run(getattr(modules, name))),
+                call(lambda: run(getattr(rm, name))),
+                lambda: (np.nan, np.nan),
+                what,
+            )
+
+
 def main() -> None:
     calls = int(sys.argv[1]) if len(sys.argv) > 1 else 250
     rng = np.random.default_rng(20261129)
@@ -356,7 +478,9 @@ def main() -> None:
             if dtype in ("float32", "float64"):
                 curve_case(rng, tally, dtype)
                 module_case(rng, tally, dtype)
+            retrieval_module_case(rng, tally, dtype)
     edge_cases(tally)
+    retrieval_module_edge_cases(tally)
     tally.report()
 
 

@@ -323,10 +323,45 @@ def test_golden_record_retrieval(record: Dict[str, Any]) -> None:
             if y.shape[0] == 1:
                 named = getattr(torchmetrics, metric)(s, y, **params)
                 assert named == expected, f"named function: expected {expected!r}, got {named!r}"
+            module = _module_value(metric, params, y, s)
+            expected = number(record.get("value_module", record["value"]))
+            assert module == expected, f"module: expected {expected!r}, got {module!r}"
     except AssertionError:
         TALLY["torchmetrics-retrieval"]["failed"] += 1
         raise
     TALLY["torchmetrics-retrieval"]["passed"] += 1
+
+
+MODULE_OF = {
+    "retrieval_precision": torchmetrics.RetrievalPrecision,
+    "retrieval_recall": torchmetrics.RetrievalRecall,
+    "retrieval_average_precision": torchmetrics.RetrievalMAP,
+    "retrieval_reciprocal_rank": torchmetrics.RetrievalMRR,
+    "retrieval_normalized_dcg": torchmetrics.RetrievalNormalizedDCG,
+}
+
+
+def _module_value(metric: str, params: Dict[str, Any], y: np.ndarray, s: np.ndarray) -> float:
+    """The retrieval module of ``metric`` on the case as one batch whose ``indexes`` are the
+    row numbers (empty_target_action="neg", the mean): the golden records' ``value_module``
+    where torch's sort of the indexes permutes a query's documents, else their ``value``."""
+    module = MODULE_OF[metric](**params)
+    indexes = np.repeat(np.arange(y.shape[0], dtype=np.int64), y.shape[1]).reshape(y.shape)
+    module.update(s, y, indexes=indexes)
+    return module.compute()
+
+
+NDCG_RECORDS = [r for r in GOLDEN["torchmetrics"] if r["metric"] == "retrieval_normalized_dcg"]
+
+
+@pytest.mark.parametrize("record", NDCG_RECORDS, ids=_ids(NDCG_RECORDS, "torchmetrics-ndcg-module"))
+def test_golden_ndcg_through_the_module(record: Dict[str, Any]) -> None:
+    """golden-torchmetrics.json's NDCG records through RetrievalNormalizedDCG, one query per
+    row: torchmetrics' float32 value to the bit."""
+    case = CASES[record["case"]]
+    y, s = np.asarray(case["y_true"]), np.asarray(case["y_score"], dtype=np.float64)
+    got = _module_value("retrieval_normalized_dcg", record["params"], y, s)
+    assert got == number(record["value"])
 
 
 def test_record_counts() -> None:

@@ -24,6 +24,8 @@
 //! * `evaluate_all.rs`: many presets on the same data, each row ranked once for all of them
 //!   ([`evaluate_all`], and its parallel twin with feature `rayon`).
 //! * `accumulator.rs`: a preset evaluated in batches ([`PresetAccumulator`]).
+//! * `queries.rs`: a row-wise preset over documents grouped into queries by an index, as
+//!   torchmetrics' retrieval modules compute it ([`Preset::evaluate_queries`]).
 //! * `tie_analysis.rs`: what a preset's tie-analysis policies guarantee ([`TieAnalysis`]).
 
 mod accumulator;
@@ -32,6 +34,7 @@ mod from_metric;
 mod lookup;
 mod params;
 mod plan;
+mod queries;
 mod table;
 mod tie_analysis;
 

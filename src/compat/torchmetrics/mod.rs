@@ -56,10 +56,13 @@ macro_rules! computed_rows_of_scores {
 }
 
 mod logits;
+mod queries;
 mod retrieval;
 mod sleef;
 mod torch_order;
 pub use logits::{sigmoid_f32, Logits, PredsDtype, TorchCpu, UnknownDtype};
+pub(crate) use queries::query_values;
+pub use queries::{EmptyTargetAction, QueryAggregation};
 pub(crate) use retrieval::{retrieval_preset, RetrievalView};
 pub(crate) use torch_order::TorchOrder;
 
