@@ -622,6 +622,10 @@ pub enum Error {
         /// The shape reported later.
         found: (usize, usize),
     },
+    /// Per-label values were asked of a row-wise metric, or of a label-wise one averaged over
+    /// samples: neither values each label on its own.
+    #[error("this metric is row-wise or averages over samples: it has no per-label values")]
+    NotLabelwise,
 }
 
 /// ". Did you mean ...?" with the names closest to an unknown metric's, or nothing.

@@ -173,6 +173,30 @@ impl<M: RankingMetric<f64>> LabelwiseAccumulator<M> {
             .map_err(|e| renumbered(e, &self.rows))
     }
 
+    /// The metric on each label's column of the rows kept, alone, in label order (what
+    /// scikit-learn's and torchmetrics' `average=None` give).
+    ///
+    /// # Errors
+    /// [`Error::NoSamples`] before any row; otherwise as the metric's one-shot evaluation of a
+    /// column.
+    pub(crate) fn per_label(&self) -> Result<Vec<f64>, Error> {
+        let l = self.shape.labels.ok_or(Error::NoSamples)?;
+        let n = self.row_count();
+        let weights = (self.shape.weighted == Some(true)).then_some(&self.weights[..]);
+        let (mut y, mut s): (Vec<f64>, Vec<f64>) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        let mut values = Vec::with_capacity(l);
+        for j in 0..l {
+            y.clear();
+            s.clear();
+            y.extend(self.truth.iter().skip(j).step_by(l));
+            s.extend(self.scores.iter().skip(j).step_by(l));
+            let (y_true, y_score) = (RowMajor::new(&y, n, 1)?, RowMajor::new(&s, n, 1)?);
+            let value = self.metric.evaluate(&y_true, &y_score, weights);
+            values.push(value.map_err(|e| renumbered(e, &self.rows))?);
+        }
+        Ok(values)
+    }
+
     /// The rows kept, as global row numbers: sorted, disjoint ranges (touching ranges
     /// joined).
     ///

@@ -432,6 +432,88 @@ fn conformance_with_torchmetrics_auroc_and_average_precision() {
     assert_eq!(passed, 2340);
 }
 
+/// torchmetrics' `average="none"` ([`Preset::per_label`]): on every macro record of
+/// golden-torchmetrics-auc.json, the labels' values average to the record (1e-6, as the macro
+/// value itself) and to the preset's macro value (1e-15); the same from an accumulator fed
+/// the rows in two batches, bit for bit. Row-wise and samples-averaged presets have no per-label values.
+#[test]
+fn per_label_values_average_to_the_macro_records() {
+    let mut cases = cases();
+    cases.extend(cases_in("cases-logits.json"));
+    let golden = load("golden-torchmetrics-auc.json");
+    let (mut checked, mut batched_checked) = (0, 0);
+    for record in golden["results"].as_array().expect("results") {
+        if record["params"]["average"] != "macro" || record.get("error").is_some() {
+            continue;
+        }
+        let metric = record["metric"].as_str().expect("metric");
+        let case = &cases[record["case"].as_str().expect("case")];
+        let (mut params, _) = params(record);
+        params.push(("sigmoid".into(), "avx512".into()));
+        let preset =
+            Preset::lookup(Convention::Torchmetrics, metric, &params, None).expect("preset");
+        let y = RowMajor::new(&case.y_true, case.n, case.l).expect("y");
+        let s = RowMajor::new(&case.y_score, case.n, case.l).expect("s");
+        let values = preset.per_label(&y, &s, None).expect("per-label values");
+        assert_eq!(values.len(), case.l);
+        let mean = values.iter().sum::<f64>() / case.l as f64;
+        let macro_value = preset.evaluate(&y, &s, None).expect("macro");
+        let expected = number(&record["value"]).expect("value");
+        assert!(
+            close(mean, expected, 1e-6) && close(mean, macro_value, 1e-15),
+            "{record}: {values:?}"
+        );
+        // In batches, with the one-element sigmoid (a vector kernel's value depends on the
+        // batches: `Preset::depends_on_batching`).
+        params.pop();
+        let preset =
+            Preset::lookup(Convention::Torchmetrics, metric, &params, None).expect("preset");
+        let values = preset.per_label(&y, &s, None).expect("per-label values");
+        let half = case.n / 2;
+        let mut acc = preset.accumulator();
+        let rows = |r: core::ops::Range<usize>| {
+            let cells = r.start * case.l..r.end * case.l;
+            let y = RowMajor::new(&case.y_true[cells.clone()], r.len(), case.l).expect("y");
+            (
+                y,
+                RowMajor::new(&case.y_score[cells], r.len(), case.l).expect("s"),
+            )
+        };
+        let (y0, s0) = rows(0..half);
+        let (y1, s1) = rows(half..case.n);
+        acc.update(&y0, &s0, None).expect("first batch");
+        acc.update(&y1, &s1, None).expect("second batch");
+        // Both batches decide the sigmoid as the whole input does, or are refused (no value).
+        if let Ok(batched) = acc.per_label() {
+            assert_eq!(batched, values, "{record}");
+            batched_checked += 1;
+        }
+        checked += 1;
+    }
+    assert!(
+        checked > 300 && batched_checked > 250,
+        "{checked} {batched_checked}"
+    );
+    let row_wise = Preset::lookup(
+        Convention::Sklearn,
+        "coverage_error",
+        Preset::NO_PARAMS,
+        None,
+    )
+    .unwrap();
+    let samples = Preset::lookup(
+        Convention::Sklearn,
+        "roc_auc_score",
+        &[("average", "samples")],
+        None,
+    )
+    .unwrap();
+    for p in [row_wise, samples] {
+        let got = p.per_label(&[[1, 0], [0, 1]], &[[0.5, 0.2], [0.1, 0.7]], None);
+        assert_eq!(got, Err(rankmetrics::Error::NotLabelwise));
+    }
+}
+
 /// torchmetrics' binary retrieval metrics (golden-torchmetrics-retrieval.json): every record
 /// through the preset with `arithmetic=float32`, one query per row, on `f64` scores and on the
 /// same scores as `f32`: torchmetrics' own `float32` value, bit for bit, or its error.

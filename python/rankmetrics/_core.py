@@ -63,13 +63,27 @@ def run(metric: Metric, y_true: Any, y_score: Any, sample_weight: Any, threads: 
     the value, under optimistic or pessimistic, is not a proven end of the interval."""
     weights = _input.weights(sample_weight)
     value = metric.evaluate(_input.labels(y_true), _input.scores(y_score), weights, _input.threads(threads))
-    why = metric.unproven_end(weights is not None)
+    _warn_if_unproven(metric, weights is not None)
+    return value
+
+
+def _warn_if_unproven(metric: Metric, weighted: bool) -> None:
+    """The :class:`UnprovenIntervalEndWarning`, for the caller's caller."""
+    why = metric.unproven_end(weighted)
     if why is not None:
         warnings.warn(
             UnprovenIntervalEndWarning(f"not a proven end of the interval over tie orders: {why}"),
-            stacklevel=3,
+            stacklevel=4,
         )
-    return value
+
+
+def run_per_label(metric: Metric, y_true: Any, y_score: Any, sample_weight: Any) -> np.ndarray:
+    """``metric``'s per-label values on the coerced inputs (average=None), with :func:`run`'s
+    warning."""
+    weights = _input.weights(sample_weight)
+    values = metric.per_label(_input.labels(y_true), _input.scores(y_score), weights)
+    _warn_if_unproven(metric, weights is not None)
+    return values
 
 
 def run_per_sample(metric: Metric, y_true: Any, y_score: Any, threads: Optional[int]) -> np.ndarray:
@@ -213,6 +227,11 @@ class Accumulator:
     def value(self) -> float:
         """The metric's value over every row seen."""
         return self._inner.value()
+
+    def per_label(self) -> np.ndarray:
+        """Each label's value over every row seen: the metric on that label's column alone
+        (label-wise metrics not averaged over samples)."""
+        return self._inner.per_label()
 
     def reset(self) -> None:
         """Forgets every row seen."""

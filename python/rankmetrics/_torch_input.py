@@ -94,13 +94,13 @@ def kernel(sigmoid: str, torch_threads: Optional[int]) -> Dict[str, Any]:
 
 
 def curve_average(average: Optional[str], thresholds: Any) -> str:
-    """The ``average`` that the crate's AUROC and AP presets take; what is not reproduced
-    raises."""
+    """torchmetrics' ``average`` as a name (None is ``"none"``, one value per label); what is
+    not reproduced raises."""
     if thresholds is not None:
         raise NotImplementedError("binned curves (thresholds) are not reproduced: only thresholds=None")
-    if average is None or average == "none":
-        raise NotImplementedError("per-label values (average='none') are not reproduced: use macro, micro or weighted")
-    if average not in ("macro", "micro", "weighted"):
+    if average is None:
+        return "none"
+    if average not in ("macro", "micro", "weighted", "none"):
         raise ParameterError(
             f"Expected argument `average` to be one of ('micro', 'macro', 'weighted', 'none', None) but got {average}",
             "InvalidParam",

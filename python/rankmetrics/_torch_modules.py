@@ -30,6 +30,8 @@ class _Module:
     # after batches of 0 rows only.
     _before_update_error: Optional[str] = None
     _no_rows_error: Optional[str] = None
+    # average="none": compute() gives each label's value.
+    _per_label = False
 
     def __init__(
         self,
@@ -64,8 +66,8 @@ class _Module:
         s, y, dtype = multilabel_batch(preds, target, self.num_labels, None)
         self._add(s, y, dtype)
 
-    def compute(self) -> float:
-        """The metric over every batch added."""
+    def compute(self) -> Any:
+        """The metric over every batch added (per label: an array)."""
         if not self._updated:
             warnings.warn(
                 f"The ``compute`` method of metric {type(self).__name__} was called before the "
@@ -78,9 +80,11 @@ class _Module:
             if error is not None:
                 raise RankmetricsError(error, "Input", {"input": "preds"})
             return float("nan")
+        if self._per_label:
+            return self._acc.per_label()
         return self._acc.value()
 
-    def forward(self, preds: Any, target: Any) -> float:
+    def forward(self, preds: Any, target: Any) -> Any:
         """The batch's own value, as torchmetrics' ``forward`` returns it; the batch is added."""
         s, y, dtype = multilabel_batch(preds, target, self.num_labels, None)
         alone = self._empty()
@@ -95,7 +99,7 @@ class _Module:
         come after this one's (made with ``first_row`` past them): the value is then that of
         one module given every batch. Raises :class:`IncompatibleStateError` otherwise, and
         changes nothing."""
-        if type(other) is not type(self) or (other.num_labels, other._config) != (self.num_labels, self._config):
+        if type(other) is not type(self) or other._settings() != self._settings():
             raise IncompatibleStateError(
                 f"cannot merge {other!r} into {self!r}: another metric or other parameters", "State", {}
             )
@@ -110,6 +114,9 @@ class _Module:
                 f"cannot merge batches of {other._dtype} preds into batches of {self._dtype} preds", "State", {}
             )
         self._acc.merge(other._acc)
+
+    def _settings(self) -> Any:
+        return (self.num_labels, self._config, self._per_label)
 
     def _empty(self) -> "_Module":
         """A module of the same class and parameters, without batches."""
@@ -256,7 +263,10 @@ class _Curve(_Module):
         validate_args: bool = True,
         **kw: Any,
     ) -> None:
-        super().__init__(num_labels, ignore_index, validate_args, average=curve_average(average, thresholds), **kw)
+        average = curve_average(average, thresholds)
+        self._per_label = average == "none"
+        # A per-label module keeps the macro preset's rows: its terms are the labels' values.
+        super().__init__(num_labels, ignore_index, validate_args, average="macro" if self._per_label else average, **kw)
 
 
 class MultilabelAUROC(_Curve):
@@ -266,7 +276,8 @@ class MultilabelAUROC(_Curve):
     Parameters
     ----------
     num_labels : int
-    average : {"macro", "micro", "weighted"}, default="macro"
+    average : {"macro", "micro", "weighted", "none"} or None, default="macro"
+        ``"none"`` or None: ``compute`` gives one value per label (an array).
     thresholds : None
     ignore_index : None
     validate_args : bool

@@ -29,7 +29,7 @@ from typing import Any, Optional, Tuple, Union
 
 import numpy as np
 
-from . import _core, _input
+from . import _core
 from . import _sklearn_checks as checks
 from .exceptions import UndefinedMetricWarning
 
@@ -378,10 +378,7 @@ def _labelwise(
     y = _indicator(y, values)
     if average is not None:
         return _evaluate(metric, y, s, w, ties, threads, average=average)
-    m = _core.lookup("sklearn", metric, ties, {"average": "macro"})
-    labels, scores = _input.labels(y), _input.scores(s)
-    weights, n = _input.weights(w), _input.threads(threads)
-    return np.array([m.evaluate(labels[:, j : j + 1], scores[:, j : j + 1], weights, n) for j in range(y.shape[1])])
+    return _core.run_per_label(_core.lookup("sklearn", metric, ties, {"average": "macro"}), y, s, w)
 
 
 _WARNING: Optional[type] = None

@@ -25,7 +25,7 @@ loss orders tied scores as torch's CPU argsort does; LRAP is torchmetrics' float
 
 from __future__ import annotations
 
-from typing import Any, Optional, Tuple
+from typing import Any, Optional, Tuple, Union
 
 import numpy as np
 
@@ -82,9 +82,14 @@ def _multilabel(
     torch_threads: Optional[int],
     threads: Optional[int],
     **params: Any,
-) -> float:
+) -> Any:
     s, y, dtype = multilabel_batch(preds, target, num_labels, ignore_index)
+    per_label = params.get("average") == "none"
+    if per_label:
+        params["average"] = "macro"  # whose terms are the labels' values
     m = _core.lookup("torchmetrics", metric, ties, {"dtype": dtype, **kernel(sigmoid, torch_threads), **params})
+    if per_label:
+        return _core.run_per_label(m, y, s, None)
     if s.shape[0] == 0 and y.shape == s.shape and metric in _NO_ROWS:
         # torchmetrics on 0 rows: LRAP 0/0, the ranking loss its "(0.0, 1)"; coverage raises
         # (the minimum of an empty tensor), as the crate does for every metric.
@@ -238,7 +243,7 @@ def multilabel_auroc(
     sigmoid: str = "torch-cpu",
     torch_threads: Optional[int] = None,
     threads: Optional[int] = None,
-) -> float:
+) -> Union[float, np.ndarray]:
     """``torchmetrics.functional.classification.multilabel_auroc`` with ``thresholds=None``
     (the exact curves): each label's ROC AUC, tied scores one threshold. A label without
     positives or without negatives scores 0.0 and counts in the macro mean (scikit-learn
@@ -251,8 +256,9 @@ def multilabel_auroc(
     target : array-like of shape (n_samples, num_labels)
         0/1 labels.
     num_labels : int
-    average : {"macro", "micro", "weighted"}, default="macro"
-        ``"none"`` (one value per label) is not reproduced.
+    average : {"macro", "micro", "weighted", "none"} or None, default="macro"
+        ``"none"`` or None: one value per label (an array; the sigmoid decided on the whole
+        input).
     thresholds : None
         Only None (binned curves are not reproduced).
     ignore_index : None
@@ -270,6 +276,8 @@ def multilabel_auroc(
     >>> from rankmetrics.torchmetrics import multilabel_auroc
     >>> multilabel_auroc([[0.9, 0.2], [0.1, 0.8]], [[1, 0], [0, 0]], num_labels=2)
     0.5
+    >>> multilabel_auroc([[0.9, 0.2], [0.1, 0.8]], [[1, 0], [0, 0]], num_labels=2, average=None)
+    array([1., 0.])
     """
     average = curve_average(average, thresholds)
     return _multilabel(
@@ -299,7 +307,7 @@ def multilabel_average_precision(
     sigmoid: str = "torch-cpu",
     torch_threads: Optional[int] = None,
     threads: Optional[int] = None,
-) -> float:
+) -> Union[float, np.ndarray]:
     """``torchmetrics.functional.classification.multilabel_average_precision`` with
     ``thresholds=None``: each label's step-wise average precision, tied scores one threshold;
     a label without positives scores 0 and counts in the macro mean.

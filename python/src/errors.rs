@@ -54,6 +54,7 @@ fn class(kind: &str) -> &'static str {
         | "too_many_recall_levels"
         | "unsupported_policy"
         | "not_row_wise"
+        | "not_labelwise"
         | "not_exact_in_runs"
         | "label_weight_length"
         | "invalid_label_weight"

@@ -86,6 +86,18 @@ impl Metric {
         result.map_err(to_py)
     }
 
+    /// Each label's value, the metric on that label's column alone (label-wise metrics
+    /// not averaged over samples).
+    #[pyo3(signature = (y_true, y_score, sample_weight=None))]
+    fn per_label<'py>(
+        &self, py: Python<'py>, y_true: Labels<'_>, y_score: Scores<'_>, sample_weight: Weights<'_>,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let w = weights(&sample_weight)?;
+        let p = &self.preset;
+        let values = with_views!(py, y_true, y_score, |y, s| p.per_label(&y, &s, w));
+        Ok(values.map_err(to_py)?.to_pyarray(py))
+    }
+
     /// Each row's value, NaN for rows the metric leaves out (row-wise metrics only).
     #[pyo3(signature = (y_true, y_score, threads=1))]
     fn per_sample<'py>(

@@ -1,6 +1,7 @@
 //! `Accumulator`: a metric evaluated in batches; merged shards give bitwise the one-shot value
 //! (or the merge is refused); pickled as the crate's versioned serde state.
 
+use numpy::{PyArray1, ToPyArray};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -90,6 +91,12 @@ impl Accumulator {
     /// The metric's value over every row seen.
     fn value(&self) -> PyResult<f64> {
         self.state.value().map_err(to_py)
+    }
+
+    /// Each label's value over every row seen (a label-wise metric's `average=None`).
+    fn per_label<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let values = self.state.per_label().map_err(to_py)?;
+        Ok(values.to_pyarray(py))
     }
 
     /// Forgets every row (the rows are numbered as when the accumulator was made).

@@ -78,9 +78,12 @@ def draw_target(rng: np.random.Generator, shape: Tuple[int, ...]) -> np.ndarray:
     return y
 
 
-def call(f: Callable[[], Any]) -> Tuple[Optional[float], Optional[str]]:
+def call(f: Callable[[], Any]) -> Tuple[Any, Optional[str]]:
+    """The value (a float, or an array of per-label values) or the error."""
     try:
         v = f()
+        if np.ndim(v) > 0:
+            return np.asarray(v, dtype=np.float64), None
         return float(v), None
     except Exception as e:  # noqa: BLE001 (either side may raise anything)
         return None, f"{type(e).__name__}: {e}"
@@ -129,6 +132,12 @@ def judge(
         tally.add(function, dtype, outcome, f"{what}: torchmetrics {t_err or t}, rankmetrics {o_err or o}")
         return
     assert t is not None and o is not None
+    if np.ndim(t) or np.ndim(o):  # per-label values: each within 1e-6
+        same = np.shape(t) == np.shape(o) and np.allclose(t, o, rtol=1e-6, atol=1e-6, equal_nan=True)
+        tally.add(function, dtype, "equal" if same else "differ", f"{what}: torchmetrics {t!r}, rankmetrics {o!r}")
+        if same and np.array_equal(t, o, equal_nan=True):
+            tally.counts[(function, dtype)]["bitwise"] += 1
+        return
     if (np.isnan(t) and np.isnan(o)) or abs(t - o) <= 1e-6 * max(1.0, abs(t)):
         tally.add(function, dtype, "equal", "")
         if (np.isnan(t) and np.isnan(o)) or t == o:
@@ -173,7 +182,7 @@ def curve_case(rng: np.random.Generator, tally: Tally, dtype: str) -> None:
     s = draw_scores(rng, (n, labels))
     y = draw_target(rng, (n, labels))
     preds, target = torch.tensor(s).to(DTYPES[dtype]), torch.tensor(y)
-    average = str(rng.choice(["macro", "micro", "weighted"]))
+    average = str(rng.choice(["macro", "micro", "weighted", "none"]))
     for name, theirs in CURVES.items():
         ours = getattr(rm, name)
         judge(

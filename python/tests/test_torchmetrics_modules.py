@@ -141,7 +141,7 @@ def test_what_is_refused() -> None:
     with pytest.raises(NotImplementedError):
         torchmetrics.MultilabelRankingLoss(num_labels=2, ignore_index=-1)
     with pytest.raises(NotImplementedError):
-        torchmetrics.MultilabelAUROC(num_labels=2, average="none")
+        torchmetrics.MultilabelAUROC(num_labels=2, thresholds=10)
     m = torchmetrics.MultilabelRankingLoss(num_labels=2)
     m.update(np.array([[0.2, 0.9]], dtype=np.float32), [[1, 0]])
     with pytest.raises(ParameterError, match="one preds dtype"):
@@ -149,3 +149,37 @@ def test_what_is_refused() -> None:
     with pytest.raises(ParameterError, match="number of labels"):
         m.update(np.array([[0.2, 0.9, 0.1]], dtype=np.float32), [[1, 0, 0]])
     assert repr(m) == "MultilabelRankingLoss(num_labels=2, rows=[(0, 1)])"
+
+
+def test_average_none_gives_each_labels_value_as_torchmetrics() -> None:
+    """torchmetrics 1.9.0's per-label values (run live on these inputs): probabilities with
+    ties, float32 logits (the sigmoid decided on the whole input), a label without positives
+    (0.0), and a module over a batch of probabilities then one of logits."""
+    rng = np.random.default_rng(3)
+    p = np.round(rng.random((12, 4)), 1)
+    t = (rng.random((12, 4)) < 0.4).astype(np.int64)
+    t[:, 3] = 0
+    logits = rng.normal(0, 3, (12, 4)).astype(np.float32)
+    expected = {
+        (torchmetrics.multilabel_auroc, "p"): [0.46296295523643494, 0.2857142686843872, 0.4259259104728699, 0.0],
+        (torchmetrics.multilabel_average_precision, "p"): [
+            0.2777777910232544,
+            0.5104617476463318,
+            0.23888888955116272,
+            0.0,
+        ],
+        (torchmetrics.multilabel_auroc, "logits"): [0.25925925374031067, 0.5428571105003357, 0.2962963283061981, 0.0],
+    }
+    for (function, what), values in expected.items():
+        for average in ("none", None):
+            got = function(p if what == "p" else logits, t, num_labels=4, average=average)
+            np.testing.assert_allclose(got, values, rtol=1e-6)
+        macro = function(p if what == "p" else logits, t, num_labels=4)
+        assert macro == pytest.approx(float(np.mean(values)), rel=1e-6)
+    module = torchmetrics.MultilabelAveragePrecision(num_labels=4, average="none")
+    module.update(p[:6].astype(np.float32), t[:6])
+    module.update(logits[6:], t[6:])
+    module_values = [0.31666669249534607, 0.4783188998699188, 0.31060606241226196, 0.0]
+    np.testing.assert_allclose(module.compute(), module_values, rtol=1e-6)
+    with pytest.raises(IncompatibleStateError):
+        module.merge_state(torchmetrics.MultilabelAveragePrecision(num_labels=4, first_row=12))

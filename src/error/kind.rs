@@ -64,6 +64,7 @@ impl Error {
             Error::SingleClass => "single_class",
             Error::TooFewRecallLevels { .. } => "too_few_recall_levels",
             Error::NotRowWise => "not_row_wise",
+            Error::NotLabelwise => "not_labelwise",
             Error::UnsupportedPolicy { .. } => "unsupported_policy",
             Error::LabelWeightLength { .. } => "label_weight_length",
             Error::InvalidLabelWeight { .. } => "invalid_label_weight",
@@ -138,6 +139,7 @@ impl Error {
             | Error::SingleClass
             | Error::TooFewRecallLevels { .. }
             | Error::NotRowWise
+            | Error::NotLabelwise
             | Error::UnsupportedPolicy { .. }
             | Error::LabelWeightLength { .. }
             | Error::InvalidPropensityParameter { .. }
@@ -291,6 +293,7 @@ mod tests {
                 expected: (1, 2),
                 found: (2, 2),
             },
+            Error::NotLabelwise,
         ]
     }
 
@@ -333,6 +336,7 @@ mod tests {
             Error::MatrixContract { .. } => 32,
             Error::OutOfMemory { .. } => 33,
             Error::MatrixShapeChanged { .. } => 34,
+            Error::NotLabelwise => 35,
         }
     }
 

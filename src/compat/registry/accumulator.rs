@@ -8,7 +8,7 @@ use super::Preset;
 use crate::compat::torchmetrics::{through_preds_view, Float32Scores, Logits, PredsView};
 use crate::error::Error;
 use crate::error::Incompatibility;
-use crate::labelwise::LabelRunsAccumulator;
+use crate::labelwise::{Average, LabelRunsAccumulator, VectorMetric};
 use crate::labelwise_accumulator::LabelwiseAccumulator;
 use crate::matrix::{LabelMatrix, ScoreMatrix};
 use crate::row::accumulator::RowAccumulator;
@@ -387,6 +387,35 @@ impl PresetAccumulator {
             Streaming::Row { acc, .. } => acc.value(),
             Streaming::Labelwise(acc) | Streaming::LabelwiseOnLogits { acc, .. } => acc.value(),
             Streaming::Runs(acc) | Streaming::RunsOnLogits { acc, .. } => acc.value(),
+        }
+    }
+
+    /// Each label's value over every row added so far: the preset's metric on that label's
+    /// column alone (scikit-learn's and torchmetrics' `average=None`), for a label-wise preset
+    /// that keeps its rows and does not average over samples.
+    ///
+    /// # Errors
+    /// [`Error::NotLabelwise`] for a row-wise or samples-averaged preset, or a state of
+    /// per-label runs; [`Error::NoSamples`] before any row; otherwise as
+    /// [`value`](Self::value).
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::registry::{Convention, Preset};
+    /// let p = Preset::lookup(Convention::Torchmetrics, "multilabel_auroc", Preset::NO_PARAMS, None).unwrap();
+    /// let mut acc = p.accumulator();
+    /// acc.update(&[[1, 0], [0, 1]], &[[0.9, 0.3], [0.2, 0.8]], None::<&[f64]>).unwrap();
+    /// acc.update(&[[1, 0]], &[[0.1, 0.5]], None::<&[f64]>).unwrap();
+    /// assert_eq!(acc.per_label().unwrap(), [0.5, 1.0]);
+    /// ```
+    pub fn per_label(&self) -> Result<Vec<f64>, Error> {
+        match &self.state {
+            Streaming::Labelwise(acc) | Streaming::LabelwiseOnLogits { acc, .. }
+                if acc.metric().options().average != Average::Samples =>
+            {
+                acc.per_label()
+            }
+            _ => Err(Error::NotLabelwise),
         }
     }
 

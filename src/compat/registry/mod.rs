@@ -256,6 +256,36 @@ impl Preset {
         PresetAccumulator::new(&self.plan)
     }
 
+    /// Each label's value: the preset's metric on that label's column alone, as scikit-learn's
+    /// and torchmetrics' `average=None` give them (torchmetrics' sigmoid decided on the whole
+    /// input, as its functions decide it).
+    ///
+    /// # Errors
+    /// [`Error::NotLabelwise`] for a row-wise preset or one averaged over samples; otherwise
+    /// as [`evaluate`](Self::evaluate).
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::registry::{Convention, Preset};
+    /// let p = Preset::lookup(Convention::Torchmetrics, "multilabel_auroc", Preset::NO_PARAMS, None).unwrap();
+    /// let (y, s) = ([[1, 0], [0, 1], [1, 0]], [[0.9, 0.3], [0.2, 0.8], [0.1, 0.5]]);
+    /// assert_eq!(p.per_label(&y, &s, None).unwrap(), [0.5, 1.0]);
+    /// assert_eq!(p.evaluate(&y, &s, None).unwrap(), 0.75); // their macro mean
+    /// ```
+    pub fn per_label<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Sized>(
+        &self, y_true: &Y, y_score: &S, sample_weight: Option<&[f64]>,
+    ) -> Result<Vec<f64>, Error> {
+        match &self.plan {
+            Plan::Labelwise(_, None) => {}
+            // torchmetrics' num_labels > 1, as in `evaluate`.
+            Plan::Labelwise(_, Some(_)) => _ = check_shapes(y_true, y_score, 2)?,
+            _ => return Err(Error::NotLabelwise),
+        }
+        let mut acc = self.accumulator();
+        acc.update(y_true, y_score, sample_weight)?;
+        acc.per_label()
+    }
+
     /// The value of every row (`None` for rows the preset skips).
     ///
     /// # Errors
