@@ -5,7 +5,7 @@
 //! `float_roundtrip`, for one, may change the last bit of a float it parses).
 
 /// The format version of serialised accumulator state: a field `version` of every
-/// accumulator's serialised form (3 at present). Deserialising another version fails with an
+/// accumulator's serialised form (6 at present). Deserialising another version fails with an
 /// error that names it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub(crate) struct StateVersion;
@@ -13,7 +13,7 @@ pub(crate) struct StateVersion;
 #[cfg(feature = "serde")]
 impl StateVersion {
     /// The version this build writes and reads.
-    pub(crate) const CURRENT: u32 = 5;
+    pub(crate) const CURRENT: u32 = 6;
 }
 
 #[cfg(feature = "serde")]

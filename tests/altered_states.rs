@@ -469,7 +469,8 @@ fn preset_states_with_altered_label_values_or_views_are_refused() {
             "dtype": "Float64",
             "argsort": false,
             "cpu": "Scalar",
-            "threads": 1
+            "threads": 1,
+            "order": "RowMajor"
         }})
     );
     refused(

@@ -37,7 +37,7 @@ fn floats(v: &Value) -> Vec<String> {
 fn round_trip<A: Accumulator + Serialize + DeserializeOwned>(acc: &A) -> A {
     let value = serde_json::to_value(acc).unwrap();
     assert_eq!(floats(&value), Vec::<String>::new(), "floats in {value}");
-    assert_eq!(value["version"], 5, "{value}");
+    assert_eq!(value["version"], 6, "{value}");
     let json: A = serde_json::from_str(&serde_json::to_string(acc).unwrap()).unwrap();
     let binary: A = postcard::from_bytes(&postcard::to_stdvec(acc).unwrap()).unwrap();
     for back in [&json, &binary] {

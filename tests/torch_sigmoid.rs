@@ -70,6 +70,49 @@ fn the_sigmoid_of_a_logit_depends_on_its_place_as_in_torch(
     assert_eq!(got, torchmetrics);
 }
 
+/// torch's vector sigmoid runs over the tensor's memory: in a 2 × 24 `float32` tensor on
+/// AVX-512, `A` and `B` at row 1, labels 10 and 11, are elements 34 and 35 in C order (left
+/// over: apart), 21 and 23 in Fortran order (in the first block: tied); a strided view takes
+/// the one-element formula everywhere. torchmetrics' coverage and `float32` LRAP on torch
+/// 2.15.0 (`p.t().contiguous().t()` for Fortran order, `big[:, ::2]` for the strided view).
+#[rstest]
+#[case("c", 12.5, 0.520_833_313_465_118_4)]
+#[case("f", 13.0, 0.270_833_343_267_440_8)]
+#[case("strided", 12.5, 0.520_833_313_465_118_4)]
+fn the_vector_sigmoid_runs_in_the_tensors_memory_order(
+    #[case] order: &str, #[case] coverage: f64, #[case] lrap: f64,
+) {
+    let (rows, labels) = (2, 24);
+    let mut preds = vec![-5.0f32; rows * labels];
+    let mut target = vec![0u8; rows * labels];
+    (preds[labels + 10], preds[labels + 11]) = (A, B);
+    (target[labels + 11], target[3]) = (1, 1);
+    let (y, s) = (
+        RowMajor::new(&target, rows, labels).unwrap(),
+        RowMajor::new(&preds, rows, labels).unwrap(),
+    );
+    let value = |metric, float32: bool| {
+        let mut params = vec![("sigmoid", "avx512")];
+        if float32 {
+            params.push(("arithmetic", "float32"));
+        }
+        // A module's batch in that order, whatever the preset's.
+        let mut acc = Preset::lookup(Convention::Torchmetrics, metric, &params, None)
+            .unwrap()
+            .accumulator()
+            .deciding_sigmoid_per_batch(true);
+        params.push(("memory_order", order));
+        let preset = Preset::lookup(Convention::Torchmetrics, metric, &params, None).unwrap();
+        let one_call = preset.evaluate(&y, &s, None).unwrap();
+        let order = order.parse().unwrap();
+        acc.update_in_memory_order(order, &y, &s, None).unwrap();
+        assert_eq!(acc.value().unwrap(), one_call);
+        one_call
+    };
+    assert_eq!(value("multilabel_coverage_error", false), coverage);
+    assert_eq!(value("multilabel_ranking_average_precision", true), lrap);
+}
+
 /// A tensor of 32,768 scores or more is split among torch's threads, each chunk with its own
 /// elements left over: with 2 threads, 100,001 `float32` scores give chunks of 50,001, whose
 /// last 17 take the one-element formula (measured on torch 2.15.0 with AVX-512).

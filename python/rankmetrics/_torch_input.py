@@ -62,14 +62,23 @@ def check_num_labels(num_labels: Any) -> None:
         )
 
 
+def memory_order(a: np.ndarray) -> str:
+    """How ``a`` lies in memory, as the tensor torch's sigmoid runs over (a tensor read through
+    ``__array__`` keeps its strides): ``"c"``, ``"f"`` or ``"strided"`` (a view with gaps)."""
+    if a.flags.c_contiguous:
+        return "c"
+    return "f" if a.flags.f_contiguous else "strided"
+
+
 def multilabel_batch(
     preds: Any, target: Any, num_labels: int, ignore_index: Optional[int]
-) -> Tuple[np.ndarray, np.ndarray, str]:
-    """A multilabel batch checked as torchmetrics checks it: the scores, the labels and the
-    preds' dtype."""
+) -> Tuple[np.ndarray, np.ndarray, str, str]:
+    """A multilabel batch checked as torchmetrics checks it: the scores, the labels, the
+    preds' dtype and their memory order."""
     if ignore_index is not None:
         raise NotImplementedError("ignore_index is not reproduced by rankmetrics")
     preds, dtype = preds_and_dtype(preds)
+    order = memory_order(preds)
     s = _input.scores(preds, "preds")
     y = _input.labels(untracked(target)[0], "target")
     check_num_labels(num_labels)
@@ -80,7 +89,7 @@ def multilabel_batch(
             "InvalidParam",
             {"parameter": "num_labels", "value": num_labels},
         )
-    return s, y, dtype
+    return s, y, dtype, order
 
 
 def kernel(sigmoid: str, torch_threads: Optional[int]) -> Dict[str, Any]:

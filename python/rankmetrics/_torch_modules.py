@@ -13,7 +13,7 @@ from typing import Any, Dict, Optional
 
 import numpy as np
 
-from . import _core
+from . import _core, _input
 from ._torch_input import check_num_labels, curve_average, kernel, multilabel_batch
 from .exceptions import IncompatibleStateError, ParameterError, RankmetricsError
 
@@ -63,8 +63,8 @@ class _Module:
     def update(self, preds: Any, target: Any) -> None:
         """Adds a batch (``preds`` probabilities or logits, ``target`` 0/1), checked as
         torchmetrics checks it; its sigmoid is decided on this batch alone."""
-        s, y, dtype = multilabel_batch(preds, target, self.num_labels, None)
-        self._add(s, y, dtype)
+        s, y, dtype, order = multilabel_batch(preds, target, self.num_labels, None)
+        self._add(s, y, dtype, order)
 
     def compute(self) -> Any:
         """The metric over every batch added (per label: an array)."""
@@ -86,10 +86,10 @@ class _Module:
 
     def forward(self, preds: Any, target: Any) -> Any:
         """The batch's own value, as torchmetrics' ``forward`` returns it; the batch is added."""
-        s, y, dtype = multilabel_batch(preds, target, self.num_labels, None)
+        s, y, dtype, order = multilabel_batch(preds, target, self.num_labels, None)
         alone = self._empty()
-        alone._add(s, y, dtype)
-        self._add(s, y, dtype)
+        alone._add(s, y, dtype, order)
+        self._add(s, y, dtype, order)
         return alone.compute()
 
     __call__ = forward
@@ -126,7 +126,9 @@ class _Module:
         fresh._acc, fresh._dtype, fresh._updated = None, None, False
         return fresh
 
-    def _add(self, s: np.ndarray, y: np.ndarray, dtype: str) -> None:
+    def _add(self, s: np.ndarray, y: np.ndarray, dtype: str, order: str) -> None:
+        """Adds a checked batch; ``order`` is how its preds lay in memory (torch's vector
+        sigmoid runs over each batch's memory)."""
         if s.shape[0] == 0 and self._empty_batch == "raise":
             raise RankmetricsError(
                 "min(): Expected reduction dim to be specified for input.numel() == 0.", "Input", {"input": "preds"}
@@ -150,7 +152,8 @@ class _Module:
                 "InvalidParam",
                 {"parameter": "preds", "value": dtype},
             )
-        acc.update(y, s)  # on error nothing is added
+        # On error nothing is added.
+        acc._inner.update(_input.labels(y), _input.scores(s), None, 1, order)
         self._acc, self._dtype, self._updated = acc, dtype, True
 
     def __copy__(self) -> "_Module":

@@ -83,11 +83,12 @@ def _multilabel(
     threads: Optional[int],
     **params: Any,
 ) -> Any:
-    s, y, dtype = multilabel_batch(preds, target, num_labels, ignore_index)
+    s, y, dtype, order = multilabel_batch(preds, target, num_labels, ignore_index)
     per_label = params.get("average") == "none"
     if per_label:
         params["average"] = "macro"  # whose terms are the labels' values
-    m = _core.lookup("torchmetrics", metric, ties, {"dtype": dtype, **kernel(sigmoid, torch_threads), **params})
+    params.update(dtype=dtype, memory_order=order, **kernel(sigmoid, torch_threads))
+    m = _core.lookup("torchmetrics", metric, ties, params)
     if per_label:
         return _core.run_per_label(m, y, s, None)
     if s.shape[0] == 0 and y.shape == s.shape and metric in _NO_ROWS:

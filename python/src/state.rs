@@ -6,9 +6,10 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use rankmetrics::registry::PresetAccumulator;
+use rankmetrics::torchmetrics::MemoryOrder;
 use serde::{Deserialize, Serialize};
 
-use crate::errors::to_py;
+use crate::errors::{parse_name, to_py};
 use crate::input::{weights, with_views, Labels, Scores, Weights};
 use crate::threads::pool;
 
@@ -62,13 +63,21 @@ impl Accumulator {
         }
     }
 
-    /// Adds a batch of rows.
-    #[pyo3(signature = (y_true, y_score, sample_weight=None, threads=1))]
+    /// Adds a batch of rows; `memory_order` (`"c"`, `"f"`, `"strided"`) says how a
+    /// torchmetrics preset's batch lay in memory as a tensor (the preset's by default).
+    #[pyo3(signature = (y_true, y_score, sample_weight=None, threads=1, memory_order=None))]
     fn update(
         &mut self, py: Python<'_>, y_true: Labels<'_>, y_score: Scores<'_>,
-        sample_weight: Weights<'_>, threads: usize,
+        sample_weight: Weights<'_>, threads: usize, memory_order: Option<&str>,
     ) -> PyResult<()> {
         let w = weights(&sample_weight)?;
+        if let Some(order) = memory_order {
+            let order: MemoryOrder = parse_name(order, "memory_order")?;
+            let state = &mut self.state;
+            let result = with_views!(py, y_true, y_score, |y, s| state
+                .update_in_memory_order(order, &y, &s, w));
+            return result.map_err(to_py);
+        }
         let pool = if threads > 1 {
             Some(pool(threads)?)
         } else {

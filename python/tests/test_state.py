@@ -330,7 +330,7 @@ def test_corrupted_state(convention: str, metric: str) -> None:
         state[:-1],
         state[: len(state) // 2],
         state + b"x",
-        state.replace(b'"version":5', b'"version":6'),
+        state.replace(b'"version":6', b'"version":7'),
         state.replace(b'"state"', b'"stat"', 1),
     ):
         with pytest.raises(rankmetrics.IncompatibleStateError):

@@ -146,3 +146,32 @@ def test_binary_retrieval_edge_inputs() -> None:
     )
     with pytest.raises(RankmetricsError, match="non-negative"):
         torchmetrics.retrieval_reciprocal_rank([0.9, 0.8], [1, 0], top_k=-1)
+
+
+@pytest.mark.parametrize(
+    "layout,coverage,lrap",
+    [("c", 12.5, 0.5208333134651184), ("f", 13.0, 0.2708333432674408), ("strided", 12.5, 0.5208333134651184)],
+)
+def test_the_vector_sigmoid_follows_the_tensors_memory_order(layout: str, coverage: float, lrap: float) -> None:
+    """Two float32 logits one step apart at row 1, labels 10 and 11 of a 2 x 24 tensor: on
+    AVX-512 torch's vector sigmoid ties them in Fortran order (elements 21 and 23, in the
+    first block of 32), not in C order (34 and 35, left over) nor in a strided view (one at a
+    time). torchmetrics 1.9.0's values on torch 2.15 (p.t().contiguous().t(), big[:, ::2])."""
+    p = np.full((2, 24), -5.0, dtype=np.float32)
+    p[1, 10], p[1, 11] = -1.0408391952514648, -1.0408390760421753
+    t = np.zeros((2, 24), dtype=np.int64)
+    t[1, 11] = t[0, 3] = 1
+    if layout == "f":
+        p = np.asfortranarray(p)
+    elif layout == "strided":
+        big = np.full((2, 48), -5.0, dtype=np.float32)
+        big[:, ::2] = p
+        p = big[:, ::2]
+    preds = FakeTensor(p, "torch.float32")
+    kernel = {"num_labels": 24, "sigmoid": "avx512"}
+    assert torchmetrics.multilabel_coverage_error(preds, t, **kernel) == coverage
+    assert torchmetrics.multilabel_ranking_average_precision(preds, t, **kernel) == lrap
+    module = torchmetrics.MultilabelCoverageError(**kernel)
+    module.update(np.ascontiguousarray(p), t)  # a batch of its own, in C order
+    module.update(preds, t)
+    assert module.compute() == (12.5 + coverage) / 2

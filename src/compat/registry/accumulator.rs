@@ -5,7 +5,9 @@ use core::ops::Range;
 
 use super::plan::{AnyLabelwise, AnyRow, Plan, ScoreView};
 use super::Preset;
-use crate::compat::torchmetrics::{through_preds_view, Float32Scores, Logits, PredsView};
+use crate::compat::torchmetrics::{
+    through_preds_view, Float32Scores, Logits, MemoryOrder, PredsView,
+};
 use crate::error::Error;
 use crate::error::Incompatibility;
 use crate::labelwise::{Average, LabelRunsAccumulator, VectorMetric};
@@ -182,7 +184,10 @@ impl Preset {
 /// A batch through the score view of a row-wise preset, to its accumulator's `$update`
 /// (sequential or parallel); a label-wise preset stores the rows.
 macro_rules! feed_batch {
-    ($acc:expr, $update:ident, $y_true:expr, $y_score:expr, $weights:expr) => {{
+    ($acc:expr, $update:ident, $y_true:expr, $y_score:expr, $weights:expr) => {
+        feed_batch!($acc, $update, $y_true, $y_score, $weights, None)
+    };
+    ($acc:expr, $update:ident, $y_true:expr, $y_score:expr, $weights:expr, $order:expr) => {{
         let per_batch = $acc.sigmoid_per_batch;
         match &mut $acc.state {
             Streaming::Row {
@@ -190,6 +195,7 @@ macro_rules! feed_batch {
                 view: ScoreView::Logits(view),
                 sigmoid,
             } if $y_score.nrows() > 0 => {
+                let view = &view.in_order($order);
                 update_on_logits(sigmoid, per_batch, view, $y_true, $y_score, 1, |logits| {
                     through_preds_view!(view, logits, |scores| acc
                         .$update($y_true, scores, $weights))
@@ -216,6 +222,7 @@ macro_rules! feed_batch {
             Streaming::Labelwise(acc) => acc.update($y_true, $y_score, $weights),
             // torchmetrics' num_labels > 1.
             Streaming::LabelwiseOnLogits { acc, view, sigmoid } if $y_score.nrows() > 0 => {
+                let view = &view.in_order($order);
                 update_on_logits(sigmoid, per_batch, view, $y_true, $y_score, 2, |logits| {
                     acc.update($y_true, logits, $weights)
                 })
@@ -223,6 +230,7 @@ macro_rules! feed_batch {
             Streaming::LabelwiseOnLogits { acc, .. } => acc.update($y_true, $y_score, $weights),
             Streaming::Runs(acc) => acc.update($y_true, $y_score, $weights),
             Streaming::RunsOnLogits { acc, view, sigmoid } if $y_score.nrows() > 0 => {
+                let view = &view.in_order($order);
                 update_on_logits(sigmoid, per_batch, view, $y_true, $y_score, 2, |logits| {
                     acc.update($y_true, logits, $weights)
                 })
@@ -301,6 +309,43 @@ impl PresetAccumulator {
         &mut self, y_true: &Y, y_score: &S, sample_weight: Option<&[f64]>,
     ) -> Result<(), Error> {
         feed_batch!(self, update, y_true, y_score, sample_weight)
+    }
+
+    /// [`update`](Self::update) with a batch that lies in memory in `order` (under a
+    /// torchmetrics logit view with a vector sigmoid kernel, the order its sigmoid meets the
+    /// elements in; each batch of torchmetrics' modules is a tensor of its own), instead of the
+    /// preset's `memory_order`.
+    ///
+    /// # Errors
+    /// As [`update`](Self::update).
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::registry::{Convention, Preset};
+    /// use rankmetrics::torchmetrics::MemoryOrder;
+    /// let params = [("sigmoid", "avx512")];
+    /// let p = Preset::lookup(Convention::Torchmetrics, "multilabel_coverage_error", &params, None).unwrap();
+    /// // Two logits one float32 step apart, the second relevant, in a 16 x 2 batch of -5.
+    /// let mut s = [[-5.0f32; 2]; 16];
+    /// s[0] = [-1.040_839_2, -1.040_839_1];
+    /// let mut y = [[0, 0]; 16];
+    /// y[0] = [0, 1];
+    /// y[1] = [1, 0];
+    /// let mut strided = p.accumulator().deciding_sigmoid_per_batch(true);
+    /// strided.update_in_memory_order(MemoryOrder::Strided, &y, &s, None).unwrap();
+    /// let mut dense = p.accumulator().deciding_sigmoid_per_batch(true);
+    /// dense.update(&y, &s, None).unwrap();
+    /// assert!(strided.value().unwrap() < dense.value().unwrap()); // one tie fewer
+    /// ```
+    pub fn update_in_memory_order<T, Y, S>(
+        &mut self, order: MemoryOrder, y_true: &Y, y_score: &S, sample_weight: Option<&[f64]>,
+    ) -> Result<(), Error>
+    where
+        T: Score,
+        Y: LabelMatrix + ?Sized,
+        S: ScoreMatrix<T> + ?Sized,
+    {
+        feed_batch!(self, update, y_true, y_score, sample_weight, Some(order))
     }
 
     /// [`update`](Self::update) with the rows of a row-wise preset ranked on the threads of the

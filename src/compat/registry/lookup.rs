@@ -247,7 +247,8 @@ pub(super) fn torchmetrics_logits(
 /// How torch computes the sigmoid of the preds, each parameter echoed when given: `dtype`
 /// (absent, the score type decides: `f32` scores are float32 preds, `f64` float64), `sigmoid`
 /// (the CPU kernel: `scalar` by default, `avx2`, `avx512`, or `torch-cpu` for this machine's,
-/// echoed as the kernel found) and `torch_threads` (torch's threads, 1 by default).
+/// echoed as the kernel found), `memory_order` (how the tensor lies in memory: `c` by default,
+/// `f`, `strided`) and `torch_threads` (torch's threads, 1 by default).
 fn preds_view(ctx: &mut Ctx<'_>) -> Result<PredsView, LookupError> {
     let mut view = PredsView::of(PredsDtype::Float64);
     if let Some(name) = ctx.get("dtype") {
@@ -262,6 +263,13 @@ fn preds_view(ctx: &mut Ctx<'_>) -> Result<PredsView, LookupError> {
             .map_err(|_| invalid("sigmoid", name, "torch-cpu, scalar, avx2 or avx512"))?;
         ctx.echo
             .push(("sigmoid", ParamValue::Str(view.cpu.name().into())));
+    }
+    if let Some(name) = ctx.get("memory_order") {
+        view.order = name
+            .parse()
+            .map_err(|_| invalid("memory_order", name, "c, f or strided"))?;
+        ctx.echo
+            .push(("memory_order", ParamValue::Str(view.order.name().into())));
     }
     if let Some(text) = ctx.get("torch_threads") {
         view.threads = text

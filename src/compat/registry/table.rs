@@ -276,9 +276,11 @@ const SKLEARN: &[MetricEntry] = &[
 const TORCHMETRICS: &[MetricEntry] = &[
     entry!("multilabel_coverage_error", ties: None, default_run: true, [
         "dtype": Name = None, "sigmoid": Name = None, "torch_threads": Integer = None,
+        "memory_order": Name = None,
     ], |c| torchmetrics_logits(c, torchmetrics::MULTILABEL_COVERAGE_ERROR.into(), false)),
     entry!("multilabel_ranking_average_precision" aka "lrap", ties: None, default_run: true, [
         "dtype": Name = None, "sigmoid": Name = None, "torch_threads": Integer = None,
+        "memory_order": Name = None,
         "arithmetic": Name = None,
     ], |c| {
         let metric = match parse_arithmetic(c)? {
@@ -289,16 +291,19 @@ const TORCHMETRICS: &[MetricEntry] = &[
     }),
     entry!("multilabel_ranking_loss", ties: None, default_run: true, [
         "dtype": Name = None, "sigmoid": Name = None, "torch_threads": Integer = None,
+        "memory_order": Name = None,
     ], |c| torchmetrics_logits(c, torchmetrics::MULTILABEL_RANKING_LOSS.into(), true)),
     entry!("multilabel_auroc", ties: None, default_run: true, [
         "average": Name = (Some("macro")), "dtype": Name = None,
         "sigmoid": Name = None, "torch_threads": Integer = None,
+        "memory_order": Name = None,
     ], |c| {
         torchmetrics_labelwise(c, |a| AnyLabelwise::from(torchmetrics::MULTILABEL_AUROC.averaged(a)))
     }),
     entry!("multilabel_average_precision", ties: None, default_run: true, [
         "average": Name = (Some("macro")), "dtype": Name = None,
         "sigmoid": Name = None, "torch_threads": Integer = None,
+        "memory_order": Name = None,
     ], |c| {
         torchmetrics_labelwise(c, |a| {
             AnyLabelwise::from(torchmetrics::MULTILABEL_AVERAGE_PRECISION.averaged(a))

@@ -196,6 +196,49 @@ impl FromStr for TorchCpu {
     }
 }
 
+/// How a preds tensor lies in memory, which decides the order in which torch's vector sigmoid
+/// meets its elements ([`Logits::in_memory_order`]).
+///
+/// # Example
+/// ```
+/// use rankmetrics::torchmetrics::MemoryOrder;
+/// assert_eq!("f".parse::<MemoryOrder>().unwrap(), MemoryOrder::ColumnMajor);
+/// assert_eq!(MemoryOrder::default().name(), "c");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum MemoryOrder {
+    /// C order (`"c"`): each row's labels side by side, rows one after another; how torch
+    /// lays out a new tensor, and the default.
+    #[default]
+    RowMajor,
+    /// Fortran order (`"f"`): each label's rows side by side (a transposed tensor's view, or
+    /// a Fortran-ordered numpy array made a tensor).
+    ColumnMajor,
+    /// Neither (`"strided"`): a view with gaps, such as `x[:, ::2]`, which torch's sigmoid
+    /// computes one element at a time.
+    Strided,
+}
+
+impl MemoryOrder {
+    const NAMES: [&'static str; 3] = ["c", "f", "strided"];
+
+    /// `c`, `f` or `strided`.
+    pub const fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+}
+
+impl FromStr for MemoryOrder {
+    type Err = crate::names::UnknownName;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let all = [Self::RowMajor, Self::ColumnMajor, Self::Strided];
+        all.into_iter()
+            .find(|o| o.name() == s)
+            .ok_or_else(|| crate::names::UnknownName::new("memory order", s, &Self::NAMES))
+    }
+}
+
 /// torch's grain: a tensor of at least this many elements is split among its threads.
 const GRAIN: usize = 32_768;
 
@@ -326,6 +369,7 @@ pub struct Logits<'a, S: ?Sized> {
     sigmoid: bool,
     dtype: PredsDtype,
     blocks: VectorBlocks,
+    order: MemoryOrder,
 }
 
 impl<'a, T: Score, S: Matrix<Elem = T> + ?Sized> Logits<'a, S> {
@@ -403,12 +447,12 @@ impl<'a, T: Score, S: Matrix<Elem = T> + ?Sized> Logits<'a, S> {
             sigmoid,
             dtype,
             blocks: VectorBlocks::new(TorchCpu::Scalar, dtype, 1, 0),
+            order: MemoryOrder::RowMajor,
         })
     }
 
     /// The same view with the sigmoid as torch's `cpu` kernel computes it on `threads` threads,
-    /// the tensor in row-major memory order (each row's labels side by side: a C-ordered
-    /// tensor, as torchmetrics passes it on to the sigmoid).
+    /// the tensor in C order unless [`in_memory_order`](Self::in_memory_order) says otherwise.
     ///
     /// # Example
     /// ```
@@ -429,6 +473,41 @@ impl<'a, T: Score, S: Matrix<Elem = T> + ?Sized> Logits<'a, S> {
         let len = self.scores.nrows().saturating_mul(self.scores.ncols());
         self.blocks = VectorBlocks::new(cpu, self.dtype, threads, len);
         self
+    }
+
+    /// The same view of a tensor that lies in memory in `order`: torch's vector sigmoid runs
+    /// over the memory, so the element at row `i`, label `j` of an `n` × `L` tensor is the
+    /// `i·L + j`-th it meets in C order and the `j·n + i`-th in Fortran order; a strided view
+    /// takes the one-element formula everywhere.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::{torchmetrics::{Logits, MemoryOrder, TorchCpu}, Matrix};
+    /// // Two logits one float32 step apart, in row 0 of a 16 x 2 tensor of -5.
+    /// let mut scores = [[-5.0f32; 2]; 16];
+    /// scores[0] = [-1.040_839_2, -1.040_839_1];
+    /// let tied = |order| {
+    ///     let mut rows = Vec::new();
+    ///     let view = Logits::new(&scores).unwrap().on_cpu(TorchCpu::Avx512, 1);
+    ///     view.in_memory_order(order).extend_rows(0..1, &mut rows);
+    ///     rows[0] == rows[1]
+    /// };
+    /// assert!(tied(MemoryOrder::RowMajor)); // both in the one block of 32
+    /// assert!(!tied(MemoryOrder::Strided)); // both one at a time
+    /// ```
+    pub fn in_memory_order(mut self, order: MemoryOrder) -> Self {
+        self.order = order;
+        self
+    }
+
+    /// The position in memory order of the element at `row`, `column`.
+    fn position(&self, row: usize, column: usize) -> Option<usize> {
+        let (n, l) = (self.scores.nrows(), self.scores.ncols());
+        match self.order {
+            MemoryOrder::RowMajor => Some(row.saturating_mul(l).saturating_add(column)),
+            MemoryOrder::ColumnMajor => Some(column.saturating_mul(n).saturating_add(row)),
+            MemoryOrder::Strided => None,
+        }
     }
 
     /// Whether casting scores of type `T` to `dtype` may change them.
@@ -520,10 +599,10 @@ impl<T: Score, S: Matrix<Elem = T> + ?Sized> Matrix for Logits<'_, S> {
         let dtype = self.dtype;
         match (Self::cast_changes(dtype), self.sigmoid) {
             (_, true) => {
-                // Row-major: the rows' elements follow each other in memory order.
-                let first = first_row.saturating_mul(self.scores.ncols());
+                let l = self.scores.ncols().max(1);
                 for (k, s) in scores.iter_mut().enumerate() {
-                    let vectorised = self.blocks.vectorised(first.saturating_add(k));
+                    let position = self.position(first_row + k / l, k % l);
+                    let vectorised = position.is_some_and(|p| self.blocks.vectorised(p));
                     *s = T::from_f64(dtype.sigmoid(dtype.cast(s.as_f64()), vectorised));
                 }
             }

@@ -60,7 +60,7 @@ mod queries;
 mod retrieval;
 mod sleef;
 mod torch_order;
-pub use logits::{sigmoid_f32, Logits, PredsDtype, TorchCpu, UnknownDtype};
+pub use logits::{sigmoid_f32, Logits, MemoryOrder, PredsDtype, TorchCpu, UnknownDtype};
 pub(crate) use queries::query_values;
 pub use queries::{EmptyTargetAction, QueryAggregation};
 pub(crate) use retrieval::{retrieval_preset, RetrievalView};
@@ -78,6 +78,9 @@ pub(crate) struct PredsView {
     pub(crate) cpu: TorchCpu,
     #[cfg_attr(feature = "serde", serde(default = "one_thread"))]
     pub(crate) threads: usize,
+    /// How the preds tensor lies in memory (the vector sigmoid's order).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub(crate) order: MemoryOrder,
 }
 
 /// States written before the kernel was recorded computed on one thread.
@@ -95,6 +98,15 @@ impl PredsView {
             argsort: false,
             cpu: TorchCpu::Scalar,
             threads: 1,
+            order: MemoryOrder::RowMajor,
+        }
+    }
+
+    /// The same view of a tensor in `order`, if given.
+    pub(crate) fn in_order(self, order: Option<MemoryOrder>) -> Self {
+        PredsView {
+            order: order.unwrap_or(self.order),
+            ..self
         }
     }
 
@@ -102,7 +114,8 @@ impl PredsView {
     pub(crate) fn logits<'a, T: Score, S: Matrix<Elem = T> + ?Sized>(
         &self, scores: &'a S,
     ) -> Result<Logits<'a, S>, Error> {
-        Ok(Logits::with_dtype(scores, self.dtype)?.on_cpu(self.cpu, self.threads))
+        let logits = Logits::with_dtype(scores, self.dtype)?.on_cpu(self.cpu, self.threads);
+        Ok(logits.in_memory_order(self.order))
     }
 }
 
