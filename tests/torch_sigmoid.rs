@@ -113,6 +113,36 @@ fn the_vector_sigmoid_runs_in_the_tensors_memory_order(
     assert_eq!(value("multilabel_ranking_average_precision", true), lrap);
 }
 
+/// A view whose rows are apart (`x[:, :40]` of a 3 × 64 `float32` tensor): torch's vector
+/// blocks start again at each row, so `A` and `B` at row 2, labels 20 and 21, are in the
+/// row's first block (tied), where the dense C order would leave them over (elements 100 and
+/// 101 of 120). torchmetrics' coverage on torch 2.15.0, AVX-512: 14.0.
+#[test]
+fn the_vector_blocks_restart_at_each_row_of_a_view_with_gaps() {
+    let (rows, labels) = (3, 40);
+    let mut preds = vec![-5.0f32; rows * labels];
+    let mut target = vec![0u8; rows * labels];
+    (preds[2 * labels + 20], preds[2 * labels + 21]) = (A, B);
+    (target[2 * labels + 21], target[3]) = (1, 1);
+    let (y, s) = (
+        RowMajor::new(&target, rows, labels).unwrap(),
+        RowMajor::new(&preds, rows, labels).unwrap(),
+    );
+    let coverage = |order| {
+        let params = [("sigmoid", "avx512"), ("memory_order", order)];
+        let p = Preset::lookup(
+            Convention::Torchmetrics,
+            "multilabel_coverage_error",
+            &params,
+            None,
+        );
+        p.unwrap().evaluate(&y, &s, None).unwrap()
+    };
+    assert_eq!(coverage("rows"), 14.0);
+    assert!(coverage("c") < 14.0);
+    assert_eq!(coverage("columns"), coverage("strided"));
+}
+
 /// A tensor of 32,768 scores or more is split among torch's threads, each chunk with its own
 /// elements left over: with 2 threads, 100,001 `float32` scores give chunks of 50,001, whose
 /// last 17 take the one-element formula (measured on torch 2.15.0 with AVX-512).

@@ -511,9 +511,10 @@ Parameter values:
                              computes torchmetrics' sigmoid on logits (its vector kernels give
                              most elements another exp; torch-cpu: this machine's)
                              [default: scalar, the one-element formula]
-  memory_order               c | f | strided: how the preds tensor lay in memory, the order in
-                             which torch's vector sigmoid meets its elements (strided: one at
-                             a time) [default: c]
+  memory_order               c | f | rows | columns | strided: how the preds tensor lay in
+                             memory, the order in which torch's vector sigmoid meets its
+                             elements (rows, columns: apart, each run on its own; strided:
+                             one at a time) [default: c]
   torch_threads              a whole number from 1: the threads torch splits a tensor of
                              32,768 scores or more among [default: 1]
   arithmetic                 float64 | float32: torchmetrics' LRAP, NDCG and retrieval means

@@ -63,11 +63,19 @@ def check_num_labels(num_labels: Any) -> None:
 
 
 def memory_order(a: np.ndarray) -> str:
-    """How ``a`` lies in memory, as the tensor torch's sigmoid runs over (a tensor read through
-    ``__array__`` keeps its strides): ``"c"``, ``"f"`` or ``"strided"`` (a view with gaps)."""
+    """How the 2-D ``a`` lies in memory, as the tensor torch's sigmoid runs over (a tensor read
+    through ``__array__`` keeps its strides): ``"c"`` or ``"f"`` (dense), ``"rows"`` or
+    ``"columns"`` (each row, or column, contiguous, with gaps between them), else
+    ``"strided"``."""
     if a.flags.c_contiguous:
         return "c"
-    return "f" if a.flags.f_contiguous else "strided"
+    if a.flags.f_contiguous:
+        return "f"
+    if a.ndim == 2 and a.strides[1] == a.itemsize:
+        return "rows"
+    if a.ndim == 2 and a.strides[0] == a.itemsize:
+        return "columns"
+    return "strided"
 
 
 def multilabel_batch(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 import warnings
-from typing import Any, Callable, List, Optional, Union
+from typing import Any, Callable, Dict, List, Optional, Union
 
 import numpy as np
 
@@ -39,7 +39,8 @@ class _RetrievalModule:
         *,
         ties: Optional[str] = None,
     ) -> None:
-        self._init(empty_target_action, ignore_index, aggregation, ties, top_k=self._checked_top_k(top_k))
+        self._init(empty_target_action, ignore_index, aggregation, ties)
+        self._params: Dict[str, Any] = {"top_k": self._checked_top_k(top_k)}
 
     @staticmethod
     def _checked_top_k(top_k: Any) -> Any:
@@ -54,8 +55,8 @@ class _RetrievalModule:
         ignore_index: Optional[int],
         aggregation: Union[str, Callable[..., Any]],
         ties: Optional[str],
-        **params: Any,
     ) -> None:
+        """The base class's arguments, checked in torchmetrics' order (before ``top_k``)."""
         if empty_target_action not in _ACTIONS:
             raise ParameterError(
                 f"Argument `empty_target_action` received a wrong value `{empty_target_action}`.",
@@ -79,7 +80,7 @@ class _RetrievalModule:
         self.ignore_index = ignore_index
         self.aggregation = aggregation
         self.ties = ties
-        self._params = params
+        self._params = {}
         self.reset()
 
     def reset(self) -> None:
@@ -123,16 +124,18 @@ class _RetrievalModule:
     __call__ = forward
 
     def merge_state(self, other: "_RetrievalModule") -> None:
-        """Adds the documents of ``other``, a module of the same class and parameters, after
-        this one's (the order torch's sort sees them in). Raises
-        :class:`IncompatibleStateError` otherwise, and changes nothing."""
+        """Adds the documents of ``other``, a module of the same class and parameters, before
+        this one's, as torchmetrics' ``merge_state`` does (the order its sort of the indexes
+        sees them in, which can move tied scores). Raises :class:`IncompatibleStateError`
+        otherwise, and changes nothing."""
         if type(other) is not type(self) or other._settings() != self._settings():
             raise IncompatibleStateError(
                 f"cannot merge {other!r} into {self!r}: another metric or other parameters", "State", {}
             )
-        self._indexes += other._indexes
-        self._preds += other._preds
-        self._target += other._target
+        # torchmetrics' merge_state puts the incoming documents first.
+        self._indexes = other._indexes + self._indexes
+        self._preds = other._preds + self._preds
+        self._target = other._target + self._target
 
     def _settings(self) -> Any:
         return (self.empty_target_action, self.ignore_index, self.aggregation, self.ties, self._params)
@@ -161,6 +164,17 @@ class _RetrievalModule:
                 {"input": "indexes"},
             )
         retrieval_types(s, y, self._binary)
+        for name, values in (("preds", s), ("target", y)):
+            flat = values.reshape(-1)
+            bad = np.flatnonzero(~np.isfinite(flat)) if flat.dtype.kind == "f" else np.zeros(0, dtype=np.intp)
+            if bad.size:
+                # A deliberate difference: torchmetrics has no such check.
+                at = int(bad[0])
+                raise RankmetricsError(
+                    f"{name} at flat position {at} of this batch is {flat[at]}, not a finite number",
+                    "NonFiniteScore" if name == "preds" else "InvalidLabel",
+                    {"input": name, "position": at},
+                )
         # torchmetrics keeps float targets as float32; the crate casts the preds to float32
         # (once it has refused what is not finite in the preds' own dtype).
         y = y.astype(np.float32) if y.dtype.kind == "f" else y
@@ -170,18 +184,32 @@ class _RetrievalModule:
             np.ascontiguousarray(y.reshape(-1), dtype=np.float64),
         )
 
-    def _top_k(self) -> Optional[int]:
-        """The registry's ``top_k`` (None: every document of a query)."""
-        return self._params.get("top_k")
+    # Whether a top_k beyond any query's documents is every document (not for precision,
+    # which divides by top_k).
+    _huge_k_is_all = True
+
+    def _top_k(self, i: np.ndarray, y: np.ndarray) -> Optional[int]:
+        """The registry's ``top_k`` (None: every document of a query). A ``top_k`` that
+        torchmetrics' constructor lets through but torch's ``topk`` can refuse (a bool, a
+        float, a negative number) is tried on each query in torchmetrics' order, raising
+        where torch raises."""
+        top_k = self._params.get("top_k")
+        if top_k is not None and (isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 0):
+            _, query, counts = np.unique(i, return_inverse=True, return_counts=True)
+            sums = np.bincount(query.reshape(-1), weights=y, minlength=len(counts))
+            for n, total in zip(counts.tolist(), sums.tolist()):
+                if total == 0:
+                    if self.empty_target_action == "error":
+                        raise _empty_query_error({})
+                    continue
+                _check_topk(min(top_k or n, n))
+            return None  # min(top_k, n) was every query's n
+        if not top_k or (self._huge_k_is_all and top_k > 2**32):
+            return None
+        return top_k
 
     def _value(self, i: np.ndarray, s: np.ndarray, y: np.ndarray) -> float:
-        try:
-            top_k = self._top_k()
-        except ParameterError:
-            # torchmetrics fails at the first query it values; without one, it has a value.
-            if _has_relevant_query(i, y) or self.empty_target_action == "error":
-                raise
-            top_k = None
+        top_k = self._top_k(i, y)
         params = {k: v for k, v in self._params.items() if k != "top_k"}
         metric = _core.lookup(
             "torchmetrics", self._metric, self.ties, {"top_k": top_k, "arithmetic": "float32", **params}
@@ -191,9 +219,7 @@ class _RetrievalModule:
         except UndefinedMetricError as e:
             if e.kind != "DegenerateRow":
                 raise
-            raise RankmetricsError(
-                "`compute` method was provided with a query with no positive target.", "DegenerateRow", e.details
-            ) from None
+            raise _empty_query_error(e.details) from None
         if callable(self.aggregation):
             if not len(values):
                 return 0.0
@@ -208,10 +234,22 @@ class _RetrievalModule:
         return f"{type(self).__name__}(documents={documents})"
 
 
-def _has_relevant_query(i: np.ndarray, y: np.ndarray) -> bool:
-    """Whether some query's targets do not sum to 0."""
-    _, query = np.unique(i, return_inverse=True)
-    return bool(np.any(np.bincount(query.reshape(-1), weights=y) != 0))
+def _empty_query_error(details: Dict[str, Any]) -> RankmetricsError:
+    return RankmetricsError(
+        "`compute` method was provided with a query with no positive target.", "DegenerateRow", details
+    )
+
+
+def _check_topk(k: Any) -> None:
+    """torch's ``topk`` refusals of ``k``: not an int (a bool, a float), or negative."""
+    if isinstance(k, bool) or not isinstance(k, int):
+        raise ParameterError(
+            f"topk(): argument 'k' (position 1) must be int, not {type(k).__name__}",
+            "InvalidParam",
+            {"parameter": "top_k", "value": k},
+        )
+    if k < 0:
+        raise ParameterError("selected index k out of range", "InvalidParam", {"parameter": "top_k", "value": k})
 
 
 def _positive_top_k(top_k: Any) -> None:
@@ -220,23 +258,6 @@ def _positive_top_k(top_k: Any) -> None:
         raise ParameterError(
             "`top_k` has to be a positive integer or None", "InvalidParam", {"parameter": "top_k", "value": top_k}
         )
-
-
-def _topk_of_every_query(top_k: Any) -> Optional[int]:
-    """torch's ``topk(top_k or n)`` of average precision and reciprocal rank, as the registry's
-    ``top_k``: None and 0 are every document; what ``topk`` refuses raises (torchmetrics'
-    constructor lets it through and fails at the first query valued)."""
-    if not top_k:
-        return None
-    if isinstance(top_k, bool) or not isinstance(top_k, int):
-        raise ParameterError(
-            f"topk(): argument 'k' (position 1) must be int, not {type(top_k).__name__}",
-            "InvalidParam",
-            {"parameter": "top_k", "value": top_k},
-        )
-    if top_k < 0:
-        raise ParameterError("selected index k out of range", "InvalidParam", {"parameter": "top_k", "value": top_k})
-    return top_k
 
 
 class RetrievalPrecision(_RetrievalModule):
@@ -282,19 +303,15 @@ class RetrievalPrecision(_RetrievalModule):
         *,
         ties: Optional[str] = None,
     ) -> None:
+        self._init(empty_target_action, ignore_index, aggregation, ties)
         _positive_top_k(top_k)
         if not isinstance(adaptive_k, bool):
             raise ParameterError(
                 "`adaptive_k` has to be a boolean", "InvalidParam", {"parameter": "adaptive_k", "value": adaptive_k}
             )
-        self._init(empty_target_action, ignore_index, aggregation, ties, top_k=top_k, adaptive_k=adaptive_k)
+        self._params = {"top_k": top_k, "adaptive_k": adaptive_k}
 
-    def _top_k(self) -> Optional[int]:
-        top_k = self._params["top_k"]
-        if isinstance(top_k, bool):
-            # torch.topk(min(True, n)) refuses a bool.
-            _topk_of_every_query(top_k)
-        return top_k
+    _huge_k_is_all = False
 
 
 class RetrievalRecall(_RetrievalModule):
@@ -340,9 +357,6 @@ class RetrievalMAP(_RetrievalModule):
                 {"parameter": "top_k", "value": top_k},
             )
         return top_k
-
-    def _top_k(self) -> Optional[int]:
-        return _topk_of_every_query(self._params["top_k"])
 
 
 class RetrievalMRR(RetrievalMAP):

@@ -156,10 +156,17 @@ def ranking_case(rng: np.random.Generator, tally: Tally, dtype: str) -> None:
     preds = torch.tensor(s).to(DTYPES[dtype])
     if rng.random() < 0.3:
         preds.requires_grad_(True)
-    layout = "C"
-    if rng.random() < 0.2:  # a Fortran-order copy: the same values in another memory order
-        preds = preds.detach().t().contiguous().t().requires_grad_(preds.requires_grad)
-        layout = "Fortran"
+    layout = str(rng.choice(["C"] * 6 + ["Fortran", "rows", "columns", "strided"]))
+    grad = preds.requires_grad
+    if layout == "Fortran":  # the same values in another memory order
+        preds = preds.detach().t().contiguous().t().requires_grad_(grad)
+    elif layout != "C":  # a view of a larger tensor whose rows, labels or elements are apart
+        wide = torch.zeros((n + 1, 2 * labels), dtype=preds.dtype)
+        if layout == "columns":
+            wide = wide.t().contiguous().t()
+        view = {"rows": wide[:n, :labels], "columns": wide[:n, :labels], "strided": wide[:n, ::2]}[layout]
+        view.copy_(preds.detach())
+        preds = view.detach().requires_grad_(grad)
     target = torch.tensor(y)
     for name, theirs in RANKING.items():
         ours = getattr(rm, name)
@@ -363,6 +370,24 @@ def retrieval_module_case(rng: np.random.Generator, tally: Tally, dtype: str) ->
             lambda: (np.nan, np.nan),
             f"{what} {kwargs}",
         )
+        # The batches shared between two modules, one merged into the other.
+        pairs = [(getattr(modules, name)(**kwargs), getattr(rm, name)(**kwargs)) for _ in range(2)]
+        for i, (preds, target, gain, indexes) in enumerate(batches):
+            y = gain if name == "RetrievalNormalizedDCG" else target
+            for module in pairs[i % 2]:
+                module.update(preds, y, indexes=indexes)
+        if len(batches) > 1:
+            pairs[0][0].merge_state(pairs[1][0])
+            pairs[0][1].merge_state(pairs[1][1])
+            judge(
+                tally,
+                f"{name}.merge_state",
+                dtype,
+                call(pairs[0][0].compute),
+                call(pairs[0][1].compute),
+                lambda: (np.nan, np.nan),
+                f"{what} {kwargs}",
+            )
 
 
 def edge_cases(tally: Tally) -> None:

@@ -187,3 +187,41 @@ def test_map_and_mrr_take_what_torchmetrics_takes_and_fail_where_it_fails() -> N
         _computed(torchmetrics.RetrievalMAP(top_k=1.5), (PREDS, TARGET, INDEXES))
     empty = (PREDS, np.zeros(7, dtype=np.int64), INDEXES)
     assert _computed(torchmetrics.RetrievalMRR(top_k=-1), empty) == 0.0
+
+
+def test_merge_state_puts_the_incoming_documents_first() -> None:
+    """torchmetrics' merge_state builds incoming + local, which orders tied documents."""
+    a, b = torchmetrics.RetrievalPrecision(top_k=1), torchmetrics.RetrievalPrecision(top_k=1)
+    a.update(np.array([0.5], dtype=np.float32), np.array([1]), np.array([0]))
+    b.update(np.array([0.5], dtype=np.float32), np.array([0]), np.array([0]))
+    a.merge_state(b)
+    assert a.compute() == 0.0  # torchmetrics' value: b's document comes first
+
+
+def test_constructor_arguments_are_checked_in_torchmetrics_order() -> None:
+    cases = [
+        ({"empty_target_action": "bad", "top_k": -1}, "received a wrong value `bad`"),
+        ({"aggregation": "sum", "adaptive_k": 3}, "Argument `aggregation` must be one of"),
+        ({"ignore_index": 1.5, "top_k": 0}, "must be an integer or None"),
+    ]
+    for kwargs, message in cases:
+        with pytest.raises(ParameterError, match=message):
+            torchmetrics.RetrievalPrecision(**kwargs)
+
+
+def test_a_top_k_that_topk_refuses_fails_where_torch_fails() -> None:
+    """MAP's top_k=3.0 is min(3.0, n) = n on queries of 2 documents, which torch's topk takes;
+    an empty query under "error" met first raises its own error."""
+    preds, indexes = np.array([0.2, 0.5, 0.7, 0.1], dtype=np.float32), np.array([0, 0, 1, 1])
+    assert _computed(torchmetrics.RetrievalMAP(top_k=3.0), (preds, np.array([1, 0, 0, 1]), indexes)) == 0.5
+    first_empty = (preds, np.array([0, 0, 0, 1]), indexes)
+    with pytest.raises(RankmetricsError, match="query with no positive target"):
+        _computed(torchmetrics.RetrievalMAP(top_k=-1, empty_target_action="error"), first_empty)
+
+
+def test_non_finite_inputs_are_refused_at_update_with_their_place() -> None:
+    preds = PREDS.copy()
+    preds[4] = np.nan
+    with pytest.raises(RankmetricsError, match="preds at flat position 4 of this batch is nan") as e:
+        torchmetrics.RetrievalMAP().update(preds, TARGET, INDEXES)
+    assert e.value.kind == "NonFiniteScore"

@@ -215,15 +215,21 @@ pub enum MemoryOrder {
     /// Fortran order (`"f"`): each label's rows side by side (a transposed tensor's view, or
     /// a Fortran-ordered numpy array made a tensor).
     ColumnMajor,
-    /// Neither (`"strided"`): a view with gaps, such as `x[:, ::2]`, which torch's sigmoid
-    /// computes one element at a time.
+    /// Each row's labels side by side, with gaps between rows (`"rows"`: a view such as
+    /// `x[:, 1:]`): torch runs its vector blocks over each row on its own.
+    Rows,
+    /// Each label's rows side by side, with gaps between labels (`"columns"`: such a view of
+    /// a Fortran-ordered tensor): the vector blocks run over each label on its own.
+    Columns,
+    /// Neither (`"strided"`): adjacent elements apart in both directions, such as
+    /// `x[:, ::2]`, which torch's sigmoid computes one element at a time.
     Strided,
 }
 
 impl MemoryOrder {
-    const NAMES: [&'static str; 3] = ["c", "f", "strided"];
+    const NAMES: [&'static str; 5] = ["c", "f", "rows", "columns", "strided"];
 
-    /// `c`, `f` or `strided`.
+    /// `c`, `f`, `rows`, `columns` or `strided`.
     pub const fn name(self) -> &'static str {
         Self::NAMES[self as usize]
     }
@@ -232,7 +238,13 @@ impl MemoryOrder {
 impl FromStr for MemoryOrder {
     type Err = crate::names::UnknownName;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let all = [Self::RowMajor, Self::ColumnMajor, Self::Strided];
+        let all = [
+            Self::RowMajor,
+            Self::ColumnMajor,
+            Self::Rows,
+            Self::Columns,
+            Self::Strided,
+        ];
         all.into_iter()
             .find(|o| o.name() == s)
             .ok_or_else(|| crate::names::UnknownName::new("memory order", s, &Self::NAMES))
@@ -270,13 +282,24 @@ impl VectorBlocks {
 
     /// Whether the element at `position` (in memory order) takes the vector code: it lies in
     /// the whole blocks at the start of its thread's chunk.
+    #[cfg(test)]
     fn vectorised(&self, position: usize) -> bool {
-        if self.block == 0 {
+        self.vectorised_in_runs(position, self.len)
+    }
+
+    /// As [`vectorised`](Self::vectorised), the elements in contiguous runs of `run` (the
+    /// rows or columns of a view with gaps between them; the whole tensor when dense): the
+    /// blocks start again at each run's start and at each thread's chunk's.
+    fn vectorised_in_runs(&self, position: usize, run: usize) -> bool {
+        if self.block == 0 || run == 0 {
             return false;
         }
-        let start = position / self.chunk * self.chunk;
-        let chunk_len = self.chunk.min(self.len.saturating_sub(start));
-        position - start < chunk_len / self.block * self.block
+        let (run_start, chunk_start) = (position / run * run, position / self.chunk * self.chunk);
+        let start = run_start.max(chunk_start);
+        let end = (run_start + run)
+            .min(chunk_start + self.chunk)
+            .min(self.len);
+        position - start < (end - start) / self.block * self.block
     }
 }
 
@@ -477,8 +500,9 @@ impl<'a, T: Score, S: Matrix<Elem = T> + ?Sized> Logits<'a, S> {
 
     /// The same view of a tensor that lies in memory in `order`: torch's vector sigmoid runs
     /// over the memory, so the element at row `i`, label `j` of an `n` × `L` tensor is the
-    /// `i·L + j`-th it meets in C order and the `j·n + i`-th in Fortran order; a strided view
-    /// takes the one-element formula everywhere.
+    /// `i·L + j`-th it meets in C order and the `j·n + i`-th in Fortran order; in a view whose
+    /// rows (or columns) are apart, the blocks start again at each row (column); a view whose
+    /// adjacent elements are all apart takes the one-element formula everywhere.
     ///
     /// # Example
     /// ```
@@ -500,13 +524,21 @@ impl<'a, T: Score, S: Matrix<Elem = T> + ?Sized> Logits<'a, S> {
         self
     }
 
-    /// The position in memory order of the element at `row`, `column`.
-    fn position(&self, row: usize, column: usize) -> Option<usize> {
+    /// Whether torch's vector code computes the element at `row`, `column`: its position in
+    /// the order torch meets the elements, and the runs the blocks restart in.
+    fn vectorised(&self, row: usize, column: usize) -> bool {
         let (n, l) = (self.scores.nrows(), self.scores.ncols());
+        let len = n.saturating_mul(l);
+        let (by_row, by_column) = (
+            row.saturating_mul(l).saturating_add(column),
+            column.saturating_mul(n).saturating_add(row),
+        );
         match self.order {
-            MemoryOrder::RowMajor => Some(row.saturating_mul(l).saturating_add(column)),
-            MemoryOrder::ColumnMajor => Some(column.saturating_mul(n).saturating_add(row)),
-            MemoryOrder::Strided => None,
+            MemoryOrder::RowMajor => self.blocks.vectorised_in_runs(by_row, len),
+            MemoryOrder::ColumnMajor => self.blocks.vectorised_in_runs(by_column, len),
+            MemoryOrder::Rows => self.blocks.vectorised_in_runs(by_row, l),
+            MemoryOrder::Columns => self.blocks.vectorised_in_runs(by_column, n),
+            MemoryOrder::Strided => false,
         }
     }
 
@@ -601,8 +633,7 @@ impl<T: Score, S: Matrix<Elem = T> + ?Sized> Matrix for Logits<'_, S> {
             (_, true) => {
                 let l = self.scores.ncols().max(1);
                 for (k, s) in scores.iter_mut().enumerate() {
-                    let position = self.position(first_row + k / l, k % l);
-                    let vectorised = position.is_some_and(|p| self.blocks.vectorised(p));
+                    let vectorised = self.vectorised(first_row + k / l, k % l);
                     *s = T::from_f64(dtype.sigmoid(dtype.cast(s.as_f64()), vectorised));
                 }
             }
