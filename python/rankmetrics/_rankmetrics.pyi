@@ -54,7 +54,7 @@ class Metric:
     def query_values(
         self,
         indexes: npt.NDArray[np.int64],
-        y_true: npt.NDArray[np.float64],
+        y_true: Union[npt.NDArray[np.int64], npt.NDArray[np.float32]],
         y_score: Union[npt.NDArray[np.float32], npt.NDArray[np.float64]],
         empty_target_action: str,
     ) -> npt.NDArray[np.float64]: ...

@@ -110,7 +110,7 @@ class _RetrievalModule:
                 stacklevel=2,
             )
             raise RankmetricsError("No samples to concatenate", "Input", {"input": "preds"})
-        return self._value(np.concatenate(self._indexes), np.concatenate(self._preds), np.concatenate(self._target))
+        return self._value(np.concatenate(self._indexes), np.concatenate(self._preds), _cat_targets(self._target))
 
     def forward(self, preds: Any, target: Any, indexes: Any) -> float:
         """The batch's own value, as torchmetrics' ``forward`` returns it; the batch is added."""
@@ -142,7 +142,7 @@ class _RetrievalModule:
 
     def _batch(self, preds: Any, target: Any, indexes: Any) -> Any:
         """``(indexes, preds, target)`` flattened and checked in torchmetrics' order: as int64,
-        float32 or float64, and float64 (torchmetrics' float32 or int64 target, exactly)."""
+        float32 or float64, and torchmetrics' float32 or int64 target."""
         if indexes is None:
             raise RankmetricsError("Argument `indexes` cannot be None", "Input", {"input": "indexes"})
         i = _input.as_array(untracked(indexes)[0], "indexes")
@@ -175,13 +175,12 @@ class _RetrievalModule:
                     "NonFiniteScore" if name == "preds" else "InvalidLabel",
                     {"input": name, "position": at},
                 )
-        # torchmetrics keeps float targets as float32; the crate casts the preds to float32
-        # (once it has refused what is not finite in the preds' own dtype).
-        y = y.astype(np.float32) if y.dtype.kind == "f" else y
+        # torchmetrics keeps floating targets as float32, others as int64; the crate casts the
+        # preds to float32 (once it has refused what is not finite in the preds' own dtype).
         return (
             np.ascontiguousarray(i.reshape(-1), dtype=np.int64),
             np.ascontiguousarray(s.reshape(-1), dtype=np.float64 if s.dtype == np.float64 else np.float32),
-            np.ascontiguousarray(y.reshape(-1), dtype=np.float64),
+            np.ascontiguousarray(y.reshape(-1), dtype=np.float32 if y.dtype.kind == "f" else np.int64),
         )
 
     # Whether a top_k beyond any query's documents is every document (not for precision,
@@ -232,6 +231,13 @@ class _RetrievalModule:
     def __repr__(self) -> str:
         documents = sum(len(i) for i in self._indexes)
         return f"{type(self).__name__}(documents={documents})"
+
+
+def _cat_targets(batches: List[np.ndarray]) -> np.ndarray:
+    """The batches' targets as torch.cat joins them: float32 if any batch is floating, else
+    int64."""
+    floating = any(t.dtype.kind == "f" for t in batches)
+    return np.concatenate(batches).astype(np.float32 if floating else np.int64, copy=False)
 
 
 def _empty_query_error(details: Dict[str, Any]) -> RankmetricsError:

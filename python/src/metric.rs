@@ -35,6 +35,14 @@ fn count(value: &Bound<'_, PyAny>, parameter: &str) -> PyResult<usize> {
     })
 }
 
+/// The targets of `Metric.query_values`: one flat array, int64 or float32 (torchmetrics'
+/// integer and floating targets; a float32 query sums as torch sums it).
+#[derive(FromPyObject)]
+enum QueryLabels<'py> {
+    I64(PyReadonlyArray1<'py, i64>),
+    F32(PyReadonlyArray1<'py, f32>),
+}
+
 /// The scores of `Metric.query_values`: one flat array, float32 or float64.
 #[derive(FromPyObject)]
 enum QueryScores<'py> {
@@ -122,25 +130,27 @@ impl Metric {
     }
 
     /// Each query's value as torchmetrics' retrieval modules find them (`indexes` group the
-    /// documents; queries in ascending index order; `empty_target_action` for queries without
-    /// a relevant document, a skipped query having no value), as float32 numbers.
+    /// documents; queries in ascending index order; `empty_target_action` for queries whose
+    /// targets sum to 0, a skipped query having no value), as float32 numbers.
     #[pyo3(signature = (indexes, y_true, y_score, empty_target_action))]
     fn query_values<'py>(
-        &self, py: Python<'py>, indexes: PyReadonlyArray1<'_, i64>,
-        y_true: PyReadonlyArray1<'_, f64>, y_score: QueryScores<'_>, empty_target_action: &str,
+        &self, py: Python<'py>, indexes: PyReadonlyArray1<'_, i64>, y_true: QueryLabels<'_>,
+        y_score: QueryScores<'_>, empty_target_action: &str,
     ) -> PyResult<Bound<'py, PyArray1<f64>>> {
         let empty: EmptyTargetAction = parse_name(empty_target_action, "empty_target_action")?;
-        let (indexes, y_true) = (contiguous(&indexes)?, contiguous(&y_true)?);
+        let indexes = contiguous(&indexes)?;
         let p = &self.preset;
-        let values = match y_score {
-            QueryScores::F32(s) => {
-                let s = contiguous(&s)?;
-                py.detach(|| p.query_values(indexes, y_true, s, empty))
-            }
-            QueryScores::F64(s) => {
-                let s = contiguous(&s)?;
-                py.detach(|| p.query_values(indexes, y_true, s, empty))
-            }
+        macro_rules! run {
+            ($y:expr, $s:expr) => {{
+                let (y, s) = (contiguous(&$y)?, contiguous(&$s)?);
+                py.detach(|| p.query_values(indexes, y, s, empty))
+            }};
+        }
+        let values = match (y_true, y_score) {
+            (QueryLabels::I64(y), QueryScores::F32(s)) => run!(y, s),
+            (QueryLabels::I64(y), QueryScores::F64(s)) => run!(y, s),
+            (QueryLabels::F32(y), QueryScores::F32(s)) => run!(y, s),
+            (QueryLabels::F32(y), QueryScores::F64(s)) => run!(y, s),
         };
         Ok(values.map_err(to_py)?.to_pyarray(py))
     }

@@ -225,3 +225,18 @@ def test_non_finite_inputs_are_refused_at_update_with_their_place() -> None:
     with pytest.raises(RankmetricsError, match="preds at flat position 4 of this batch is nan") as e:
         torchmetrics.RetrievalMAP().update(preds, TARGET, INDEXES)
     assert e.value.kind == "NonFiniteScore"
+
+
+def test_floating_targets_sum_in_float32_as_torch() -> None:
+    """NDCG gains [1e8, 1, -1e8] sum to 0 in float32: torchmetrics counts the query as empty
+    (0.0 under "neg"); as int64 gains they sum to 1 and the query is valued."""
+    preds, indexes = np.array([0.9, 0.5, 0.1], dtype=np.float32), np.zeros(3, dtype=np.int64)
+    floating = np.array([1e8, 1.0, -1e8], dtype=np.float32)
+    assert _computed(torchmetrics.RetrievalNormalizedDCG(), (preds, floating, indexes)) == 0.0
+    integers = np.array([100_000_000, 1, -100_000_000])
+    assert _computed(torchmetrics.RetrievalNormalizedDCG(), (preds, integers, indexes)) == 1.0
+    # Batches of int and float targets join as float32, as torch.cat promotes them.
+    mixed = torchmetrics.RetrievalMAP()
+    mixed.update(PREDS[:4], TARGET[:4], INDEXES[:4])
+    mixed.update(PREDS[4:], TARGET[4:].astype(np.float32), INDEXES[4:])
+    assert mixed.compute() == EXPECTED["neg"]["RetrievalMAP"]

@@ -13,7 +13,8 @@ impl Preset {
     /// index order, each query's documents in the order torch's CPU `sort` of the indexes
     /// leaves them (not their input order below 32,768 documents, which moves tied scores);
     /// each query valued by this preset as a one-row input, or by `empty` where its labels
-    /// sum to 0 (a skipped query has no value); every value rounded to `float32`.
+    /// sum to 0 as torch sums them (`f32` labels, torchmetrics' floating targets, with torch's
+    /// `float32` sum; a skipped query has no value); every value rounded to `float32`.
     ///
     /// # Errors
     /// [`Error::NotRowWise`] for a label-wise or pooled preset; [`Error::DataLength`] when the
@@ -33,23 +34,16 @@ impl Preset {
     /// let v = p.query_values(&indexes, &target, &preds, EmptyTargetAction::Neg).unwrap();
     /// assert_eq!(v, [1.0, 0.0, 0.0]);
     /// ```
-    pub fn query_values<L: Label, T: Score>(
+    pub fn query_values<L: Label + 'static, T: Score>(
         &self, indexes: &[i64], y_true: &[L], y_score: &[T], empty: EmptyTargetAction,
     ) -> Result<Vec<f64>, Error> {
         if !self.is_row_wise() {
             return Err(Error::NotRowWise);
         }
-        query_values(
-            indexes,
-            y_true,
-            y_score,
-            empty,
-            |l: L| l.value(),
-            |y, s| {
-                let n = y.len();
-                self.evaluate(&RowMajor::new(y, 1, n)?, &RowMajor::new(s, 1, n)?, None)
-            },
-        )
+        query_values(indexes, y_true, y_score, empty, |y, s| {
+            let n = y.len();
+            self.evaluate(&RowMajor::new(y, 1, n)?, &RowMajor::new(s, 1, n)?, None)
+        })
     }
 
     /// The value of a torchmetrics retrieval module: [`query_values`](Preset::query_values)
@@ -70,7 +64,7 @@ impl Preset {
     /// let v = p.evaluate_queries(&indexes, &target, &preds, skip, QueryAggregation::Mean).unwrap();
     /// assert_eq!(v, 0.5);
     /// ```
-    pub fn evaluate_queries<L: Label, T: Score>(
+    pub fn evaluate_queries<L: Label + 'static, T: Score>(
         &self, indexes: &[i64], y_true: &[L], y_score: &[T], empty: EmptyTargetAction,
         aggregation: QueryAggregation,
     ) -> Result<f64, Error> {

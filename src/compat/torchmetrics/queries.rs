@@ -7,6 +7,7 @@
 //! are reduced by the `aggregation`. [`Preset::evaluate_queries`](crate::registry::Preset::evaluate_queries)
 //! puts these steps together for a registry preset.
 
+use core::any::TypeId;
 use core::fmt;
 use core::ops::Range;
 use core::str::FromStr;
@@ -14,6 +15,7 @@ use core::str::FromStr;
 use super::torch_order::torch_sort_int64;
 use crate::error::{Degeneracy, Error};
 use crate::names::UnknownName;
+use crate::score::Label;
 use crate::sum::torch_sum_f32;
 
 /// What a retrieval module does with a query whose target sums to 0 (no relevant document):
@@ -184,12 +186,24 @@ impl Queries {
     }
 }
 
+/// Whether a query's targets sum to 0 as torch's `target.sum()` finds it: `float32` targets
+/// (torchmetrics keeps floating targets as `float32`) with torch's `float32` sum, in the order
+/// given; any other type exactly (up to 2^53).
+pub(crate) fn targets_sum_to_zero<L: Label + 'static>(targets: &[L]) -> bool {
+    if TypeId::of::<L>() == TypeId::of::<f32>() {
+        let values: Vec<f32> = targets.iter().map(|t| t.value() as f32).collect();
+        torch_sum_f32(&values) == 0.0
+    } else {
+        targets.iter().map(|t| t.value()).sum::<f64>() == 0.0
+    }
+}
+
 /// Each query's value, in ascending index order: `value_of(labels, scores)` on the query's
 /// documents in the order torch's sort leaves them, or the `empty` action's value where the
-/// query's labels sum to 0 (skipped queries have none).
-pub(crate) fn query_values<L: Copy, T: Copy>(
+/// query's labels sum to 0 ([`targets_sum_to_zero`]; skipped queries have none).
+pub(crate) fn query_values<L: Label + 'static, T: Copy>(
     indexes: &[i64], labels: &[L], scores: &[T], empty: EmptyTargetAction,
-    label_value: impl Fn(L) -> f64, mut value_of: impl FnMut(&[L], &[T]) -> Result<f64, Error>,
+    mut value_of: impl FnMut(&[L], &[T]) -> Result<f64, Error>,
 ) -> Result<Vec<f64>, Error> {
     for other in [labels.len(), scores.len()] {
         if other != indexes.len() {
@@ -208,7 +222,7 @@ pub(crate) fn query_values<L: Copy, T: Copy>(
         let docs = &queries.order[range.clone()];
         y.clear();
         y.extend(docs.iter().map(|&d| labels[d as usize]));
-        if y.iter().map(|&l| label_value(l)).sum::<f64>() == 0.0 {
+        if targets_sum_to_zero(&y) {
             match empty {
                 EmptyTargetAction::Error => {
                     return Err(Error::DegenerateRow {
@@ -256,9 +270,9 @@ mod tests {
 
     #[test]
     fn empty_queries_follow_the_action() {
-        let (indexes, labels, scores) = ([0, 0, 1, 1, 2], [1, 0, 0, 0, 1], [0.5f64; 5]);
+        let (indexes, labels, scores) = ([0, 0, 1, 1, 2], [1u8, 0, 0, 0, 1], [0.5f64; 5]);
         let run = |action| {
-            query_values(&indexes, &labels, &scores, action, f64::from, |y, _| {
+            query_values(&indexes, &labels, &scores, action, |y, _| {
                 Ok(f64::from(y.len() as u8) / 3.0)
             })
         };
@@ -278,10 +292,17 @@ mod tests {
             &labels[..4],
             &scores,
             EmptyTargetAction::Neg,
-            f64::from,
             |_, _| Ok(0.0),
         );
         assert!(matches!(short, Err(Error::DataLength { found: 4, .. })));
+    }
+
+    #[test]
+    fn float32_targets_sum_as_torch_sums_them() {
+        // torch.tensor([1e8, 1, -1e8]).sum() == 0 in float32; the exact sum is 1.
+        assert!(targets_sum_to_zero(&[1e8f32, 1.0, -1e8]));
+        assert!(!targets_sum_to_zero(&[1e8f64, 1.0, -1e8]));
+        assert!(!targets_sum_to_zero(&[1i64, 0]));
     }
 
     #[test]
