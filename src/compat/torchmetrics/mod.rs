@@ -55,12 +55,14 @@ macro_rules! computed_rows_of_scores {
     };
 }
 
+mod dtype;
 mod logits;
 mod queries;
 mod retrieval;
 mod sleef;
 mod torch_order;
-pub use logits::{sigmoid_f32, Logits, MemoryOrder, PredsDtype, TorchCpu, UnknownDtype};
+pub use dtype::{sigmoid_f32, PredsDtype, UnknownDtype};
+pub use logits::{Logits, MemoryOrder, TorchCpu};
 pub(crate) use queries::query_values;
 pub use queries::{EmptyTargetAction, QueryAggregation};
 pub(crate) use retrieval::{retrieval_preset, RetrievalView};
