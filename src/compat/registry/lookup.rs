@@ -248,7 +248,7 @@ pub(super) fn torchmetrics_logits(
 /// (absent, the score type decides: `f32` scores are float32 preds, `f64` float64), `sigmoid`
 /// (the CPU kernel: `scalar` by default, `avx2`, `avx512`, or `torch-cpu` for this machine's,
 /// echoed as the kernel found), `memory_order` (how the tensor lies in memory: `c` by default,
-/// `f`, `strided`) and `torch_threads` (torch's threads, 1 by default).
+/// `f`, `rows`, `columns`, `strided`) and `torch_threads` (torch's threads, 1 by default).
 fn preds_view(ctx: &mut Ctx<'_>) -> Result<PredsView, LookupError> {
     let mut view = PredsView::of(PredsDtype::Float64);
     if let Some(name) = ctx.get("dtype") {
@@ -267,7 +267,7 @@ fn preds_view(ctx: &mut Ctx<'_>) -> Result<PredsView, LookupError> {
     if let Some(name) = ctx.get("memory_order") {
         view.order = name
             .parse()
-            .map_err(|_| invalid("memory_order", name, "c, f or strided"))?;
+            .map_err(|_| invalid("memory_order", name, "c, f, rows, columns or strided"))?;
         ctx.echo
             .push(("memory_order", ParamValue::Str(view.order.name().into())));
     }

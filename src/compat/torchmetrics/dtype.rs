@@ -153,6 +153,8 @@ pub(super) fn saturating_f32(x: f64) -> f32 {
 mod tests {
     use super::{round_to, sigmoid_f32, PredsDtype};
 
+    /// The half types' sigmoid is the same whichever kernel computes it: every float16 and
+    /// bfloat16 value, through the vector `exp` and the one-element one, rounds alike.
     #[test]
     fn half_sigmoids_do_not_depend_on_the_kernel() {
         let bf16 = (0u32..0x1_0000).map(|b| f32::from_bits(b << 16));

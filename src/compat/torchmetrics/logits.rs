@@ -537,8 +537,6 @@ mod tests {
         assert_eq!(vectorised(half), 0);
     }
 
-    /// The half types' sigmoid is the same whichever kernel computes it: every float16 and
-    /// bfloat16 value, through the vector `exp` and the one-element one, rounds alike.
     /// torch 2.15's `sigmoid()` of these bfloat16 and float16 tensors, printed with `repr`.
     #[test]
     fn half_sigmoids_are_torchs() {
