@@ -68,9 +68,11 @@ mod wide;
 
 pub mod compare;
 pub mod compat;
+pub mod identify;
 #[cfg(feature = "rayon")]
 #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
 pub mod parallel;
+pub mod text;
 
 pub use compat::{mldr, mulan, registry, sklearn, torchmetrics};
 pub use dyn_metric::DynRankingMetric;

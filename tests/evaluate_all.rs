@@ -72,6 +72,34 @@ fn tolerance_grouped_rows_all_at_once_equal_one_by_one() {
     all_at_once_equals_one_by_one(&presets, &levels, 0x7E1A);
 }
 
+/// torchmetrics' presets under several views of the preds at once (dtype, sigmoid kernel,
+/// memory order): each view's rows ranked, and each view's label vectors sorted, once for all
+/// its presets, every value as one by one.
+#[test]
+fn torchmetrics_views_all_at_once_equal_one_by_one() {
+    let mut presets = Vec::new();
+    for name in Convention::Torchmetrics.metric_names() {
+        let keys = Preset::param_keys(Convention::Torchmetrics, name);
+        if !keys.contains(&"sigmoid") {
+            continue;
+        }
+        for dtype in ["float32", "float64"] {
+            for sigmoid in ["scalar", "avx2", "avx512"] {
+                for order in ["c", "f"] {
+                    let params = [
+                        ("dtype", dtype),
+                        ("sigmoid", sigmoid),
+                        ("memory_order", order),
+                    ];
+                    presets.push(lookup(Convention::Torchmetrics, name, &params, None));
+                }
+            }
+        }
+    }
+    let levels = [-2.5, -0.25, 0.0, 0.5, 0.5, 1.0, 3.0, 40.0];
+    all_at_once_equals_one_by_one(&presets, &levels, 0x519_3010);
+}
+
 /// `evaluate_all` (and `evaluate_all_parallel`) of `presets` equal each preset's `evaluate`,
 /// bitwise, on 40 small cases of scores drawn from `levels` (some with bad cells or weights).
 fn all_at_once_equals_one_by_one(presets: &[Preset], levels: &[f64], seed: u64) {

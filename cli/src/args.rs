@@ -38,6 +38,9 @@ pub enum Command {
     /// Every metric under every tie policy and every toolkit's convention, side by side.
     #[command(long_about = COMPARE_ABOUT, after_long_help = COMPARE_EXAMPLES)]
     Compare(CompareArgs),
+    /// Which convention, metric, parameters and tie policy give a reported value.
+    #[command(long_about = IDENTIFY_ABOUT, after_long_help = IDENTIFY_EXAMPLES)]
+    Identify(IdentifyArgs),
     /// Print the built-in example data, to re-run what eval and compare report on it
     /// elsewhere (scikit-learn, R).
     #[command(long_about = EXAMPLE_ABOUT, after_long_help = EXAMPLE_EXAMPLES)]
@@ -123,6 +126,59 @@ Examples:
   rankmetrics compare --y-true labels.labels --y-score scores.npy
   rankmetrics compare --y-true labels.csv.gz --y-score scores.csv.gz --format markdown
   rankmetrics compare --y-true labels.csv --y-score scores.csv --plot ties.svg";
+
+const IDENTIFY_ABOUT: &str = "\
+Which convention, metric, parameters and tie policy give a reported value: a paper reports \
+LRAP 0.8542 on data you have; which toolkit, under which tie rule, computed it?
+
+Every metric of every convention is evaluated on the data (all in one pass, one sort per row): \
+rankmetrics' own under every tie policy (max, min, average, first, last, pessimistic, expected, \
+optimistic), each toolkit's under its own rules, with the parameters researchers usually set: \
+k and torchmetrics' top_k from 1 to 20 and the label count (also 50 and 100 for precision), \
+NDCG's ignore_ties, scikit-learn's and torchmetrics' average in each form, mldr's ties_method \
+and undefined_value, MULAN's Weka version, torchmetrics' preds dtype, arithmetic and sigmoid \
+kernel. The metrics that need propensities are not searched.
+
+A metric matches when its value rounds to the reported one: within half a unit of the last \
+printed digit (0.8542 means 0.85415 to 0.85425; 85.42% is read as 0.8542), or --tolerance. \
+Each match is shown with the interval its quantity takes over every order of the tied scores, \
+and the expected value over those orders: where the reported number sits. When nothing \
+matches, the three closest candidates are shown instead.
+
+Exit status: 0 when every reported value has a match; 1 when some has none; 2 as for eval.";
+
+const IDENTIFY_EXAMPLES: &str = "\
+Examples:
+  rankmetrics identify --value 0.5125
+  rankmetrics identify --y-true labels.csv --y-score scores.npy --value 0.8542 --metric lrap
+  rankmetrics identify --y-true labels.csv --y-score scores.npy --value 0.8542 0.1203 2.75
+  rankmetrics identify --y-true labels.csv --y-score scores.npy --value 85.4% --format json";
+
+#[derive(Debug, Args)]
+pub struct IdentifyArgs {
+    #[command(flatten)]
+    pub data: DataArgs,
+
+    /// The reported value, as printed (0.8542, 85.42%); several values are searched at once
+    #[arg(long = "value", value_name = "VALUE", required = true, num_args = 1.., allow_negative_numbers = true)]
+    pub values: Vec<String>,
+
+    /// Search one metric family (coverage, lrap, ranking_loss, one_error, is_error,
+    /// error_set_size, dcg, ndcg, precision_at_k, recall_at_k, reciprocal_rank, roc_auc,
+    /// label_average_precision, interpolated_average_precision) or a metric's own name
+    /// [default: every family]
+    #[arg(long, value_name = "NAME")]
+    pub metric: Option<String>,
+
+    /// How far from the reported value a match may lie [default: half a unit of its last
+    /// printed digit]
+    #[arg(long, value_name = "T")]
+    pub tolerance: Option<f64>,
+
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+}
 
 /// The data files and how to read them (shared by every command).
 #[derive(Debug, Args)]

@@ -25,6 +25,7 @@ pub mod args;
 pub mod compare;
 pub mod example;
 pub mod footnotes;
+pub mod identify;
 pub mod input;
 pub mod npy;
 pub mod output;

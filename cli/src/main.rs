@@ -10,12 +10,14 @@ use clap::Parser as _;
 use rankmetrics::registry::{Convention, Preset};
 use rankmetrics::{Error, Matrix as _, RowMajor};
 
-use rankmetrics_cli::args::{self, Cli, Command, CompareArgs, DataArgs, EvalArgs, Format};
+use rankmetrics_cli::args::{
+    self, Cli, Command, CompareArgs, DataArgs, EvalArgs, Format, IdentifyArgs,
+};
 use rankmetrics_cli::input::{self, Inputs};
 use rankmetrics_cli::output::{self, Outcome};
 use rankmetrics_cli::progress::Progress;
 use rankmetrics_cli::provenance::{Provenance, Shapes};
-use rankmetrics_cli::{compare, example, footnotes, plot, stream, tie_note};
+use rankmetrics_cli::{compare, example, footnotes, identify, plot, stream, tie_note};
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -36,6 +38,7 @@ fn main() -> ExitCode {
     let threads = match &cli.command {
         Command::Eval(args) => args.data.threads,
         Command::Compare(args) => args.data.threads,
+        Command::Identify(args) => args.data.threads,
         Command::Example(_) => None,
     };
     if let Some(n) = threads {
@@ -51,6 +54,10 @@ fn main() -> ExitCode {
     let status = match cli.command {
         Command::Eval(mut args) => args.data.decide_first_lines().and_then(|()| eval(&args)),
         Command::Compare(mut args) => args.data.decide_first_lines().and_then(|()| compare(&args)),
+        Command::Identify(mut args) => args
+            .data
+            .decide_first_lines()
+            .and_then(|()| identify(&args)),
         Command::Example(args) => example::text(&args).map(|text| {
             print(&text);
             ExitCode::SUCCESS
@@ -82,6 +89,14 @@ fn read_inputs(data: &DataArgs, progress: &Progress) -> Result<Inputs, String> {
         eprintln!("rankmetrics: {}", input::EXAMPLE_NOTE);
     }
     Ok(inputs)
+}
+
+/// The labels and scores read, as matrices.
+fn matrices(inputs: &Inputs) -> Result<(RowMajor<'_, f64>, RowMajor<'_, f64>), String> {
+    let (t, s) = (&inputs.y_true, &inputs.y_score);
+    let y_true = RowMajor::new(&t.data, t.rows, t.cols).map_err(|e| e.to_string())?;
+    let y_score = RowMajor::new(&s.data, s.rows, s.cols).map_err(|e| e.to_string())?;
+    Ok((y_true, y_score))
 }
 
 /// Whether the scores file holds float32 values (a `.npy` file of `<f4`); reads its header only.
@@ -268,9 +283,8 @@ fn per_sample_csv<'n>(
 fn compare(args: &CompareArgs) -> Result<ExitCode, String> {
     let progress = Progress::new(args.data.quiet);
     let inputs = read_inputs(&args.data, &progress)?;
-    let (t, s) = (&inputs.y_true, &inputs.y_score);
-    let y_true = RowMajor::new(&t.data, t.rows, t.cols).map_err(|e| e.to_string())?;
-    let y_score = RowMajor::new(&s.data, s.rows, s.cols).map_err(|e| e.to_string())?;
+    let (y_true, y_score) = matrices(&inputs)?;
+    let s = &inputs.y_score;
     progress.spinner(format!(
         "computing {} values on {} x {} (one sort per row)",
         compare::cell_count(),
@@ -307,4 +321,36 @@ fn compare(args: &CompareArgs) -> Result<ExitCode, String> {
         .flat_map(|r| r.cells.iter().flatten())
         .all(|c| c.result.is_ok() || !c.column.is_convention());
     Ok(ExitCode::from(if all_values { 0 } else { 1 }))
+}
+
+/// Searches every convention for the reported values and prints the matches. Status 0 when
+/// every value has a match, 1 when some has none; `Err` means status 2.
+fn identify(args: &IdentifyArgs) -> Result<ExitCode, String> {
+    let reported = identify::reported(&args.values, args.tolerance)?;
+    let family = identify::family(args.metric.as_deref())?;
+    let progress = Progress::new(args.data.quiet);
+    let inputs = read_inputs(&args.data, &progress)?;
+    let (y_true, y_score) = matrices(&inputs)?;
+    let s = &inputs.y_score;
+    progress.spinner(format!(
+        "searching every convention on {} x {} (one sort per row)",
+        s.rows, s.cols
+    ));
+    let weights = inputs.weights.as_deref();
+    let found =
+        rankmetrics::identify::identify_parallel(&y_true, &y_score, weights, &reported, family);
+    progress.finish();
+    let found = found.map_err(|e| e.to_string())?;
+    let provenance = || {
+        let conventions = identify::conventions(&found);
+        Provenance::new(&args.data, Shapes::from(&inputs), conventions)
+    };
+    print(&match args.format {
+        Format::Table => identify::table(&found),
+        Format::Json => identify::json(&found, &provenance()?),
+        Format::Csv => identify::csv(&found, &provenance()?),
+        Format::Markdown => identify::markdown(&found, &provenance()?),
+    });
+    let all_found = found.iter().all(|id| !id.matches.is_empty());
+    Ok(ExitCode::from(if all_found { 0 } else { 1 }))
 }

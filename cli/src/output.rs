@@ -4,6 +4,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use rankmetrics::registry::{Convention, ParamValue, Preset};
+pub(crate) use rankmetrics::text::{aligned, note_lines, plain_number};
 use rankmetrics::{Error, LabelDomain};
 use serde_json::Value;
 
@@ -164,7 +165,7 @@ pub fn csv_line<S: AsRef<str>>(fields: &[S]) -> String {
 }
 
 /// A Markdown table; the first row is the header; `right` aligns columns right.
-fn markdown_table(rows: &[Vec<String>], right: &[bool]) -> String {
+pub(crate) fn markdown_table(rows: &[Vec<String>], right: &[bool]) -> String {
     let mut out = String::new();
     for (i, row) in rows.iter().enumerate() {
         let cells: Vec<String> = row.iter().map(|c| c.replace('|', "\\|")).collect();
@@ -182,7 +183,7 @@ fn markdown_table(rows: &[Vec<String>], right: &[bool]) -> String {
     out
 }
 
-fn json_str(s: &str) -> Value {
+pub(crate) fn json_str(s: &str) -> Value {
     Value::String(s.to_string())
 }
 
@@ -196,7 +197,7 @@ fn json_param(v: &ParamValue) -> Value {
 
 /// A finite number in its shortest round-trip form; NaN and infinities as the strings
 /// "nan", "inf", "-inf" (JSON has no literal for them).
-fn json_number(x: f64) -> Value {
+pub(crate) fn json_number(x: f64) -> Value {
     serde_json::Number::from_f64(x).map_or_else(|| json_str(&plain_number(x)), Value::Number)
 }
 
@@ -221,15 +222,6 @@ fn eval_rows(outcomes: &[Outcome<'_>]) -> (Vec<Vec<String>>, Vec<String>) {
     (rows, notes.0)
 }
 
-/// The numbered notes under a table, one line each.
-fn note_lines(notes: &[String]) -> String {
-    let mut text = String::new();
-    for (i, n) in notes.iter().enumerate() {
-        let _ = writeln!(text, "({}) {n}", i + 1);
-    }
-    text
-}
-
 /// Aligned columns under a header; an error takes the value column; the notes below.
 pub fn table(outcomes: &[Outcome<'_>]) -> String {
     let (rows, notes) = eval_rows(outcomes);
@@ -250,52 +242,6 @@ pub fn markdown(outcomes: &[Outcome<'_>], provenance: &Provenance) -> String {
         if notes.is_empty() { "" } else { "\n" },
         provenance.markdown()
     )
-}
-
-/// Rows as columns two spaces apart; columns flagged in `right` are right-aligned; the last
-/// column is not padded.
-fn aligned(rows: &[Vec<String>], right: &[bool]) -> String {
-    let mut widths: Vec<usize> = Vec::new();
-    for row in rows {
-        widths.resize(widths.len().max(row.len()), 0);
-        for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(cell.chars().count());
-        }
-    }
-    let mut out = String::new();
-    for row in rows {
-        let cells: Vec<String> = row
-            .iter()
-            .enumerate()
-            .map(|(i, cell)| {
-                // Width counts chars, as `chars().count()` above.
-                let w = widths[i];
-                if right.get(i).copied().unwrap_or(false) {
-                    format!("{cell:>w$}")
-                } else {
-                    format!("{cell:<w$}")
-                }
-            })
-            .collect();
-        let line = cells.join("  ");
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
-}
-
-/// Shortest round-trip decimal; exponent form for very large or small magnitudes; "nan",
-/// "inf" and "-inf" spelled as in the JSON output.
-fn plain_number(x: f64) -> String {
-    if x.is_nan() {
-        "nan".into()
-    } else if x.is_infinite() {
-        if x > 0.0 { "inf" } else { "-inf" }.into()
-    } else if x != 0.0 && !(1e-5..1e16).contains(&x.abs()) {
-        format!("{x:e}")
-    } else {
-        format!("{x}")
-    }
 }
 
 // ---------------------------------------------------------------------------------------------

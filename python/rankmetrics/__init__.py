@@ -3,7 +3,8 @@
 Reproduces scikit-learn, torchmetrics, mldr and MULAN exactly (``rankmetrics.sklearn``,
 ``rankmetrics.torchmetrics``, ``rankmetrics.mldr``, ``rankmetrics.mulan``), adds every tie
 policy (``ties=``), the exact expected value over tie orders and the optimistic–pessimistic
-interval, and compares every convention side by side (:func:`compare`).
+interval, compares every convention side by side (:func:`compare`) and finds which
+convention produced a reported value (:func:`identify`).
 
 >>> import rankmetrics
 >>> y_true = [[1, 0, 0], [0, 0, 1]]
@@ -27,6 +28,7 @@ from ._core import (
     per_sample,
     set_micro_pool_cells,
 )
+from ._identify import Identification, Match, identify
 from ._rankmetrics import __version__
 from .exceptions import (
     IncompatibleStateError,
@@ -67,8 +69,11 @@ __all__ = [
     "UndefinedMetricError",
     "UnprovenIntervalEndWarning",
     "Comparison",
+    "Identification",
+    "Match",
     "accumulator",
     "compare",
+    "identify",
     "evaluate",
     "metric_names",
     "param_keys",

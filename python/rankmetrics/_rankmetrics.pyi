@@ -14,6 +14,7 @@ __all__ = [
     "compare",
     "grid_layout",
     "grid_summary",
+    "identify",
     "inverse_propensities",
     "metric_names",
     "param_keys",
@@ -93,6 +94,15 @@ def compare(
     y_true: _Labels,
     y_score: _Scores,
     sample_weight: Optional[npt.NDArray[np.float64]] = None,
+    threads: int = 1,
+) -> List[Dict[str, Any]]: ...
+def identify(
+    y_true: _Labels,
+    y_score: _Scores,
+    sample_weight: Optional[npt.NDArray[np.float64]],
+    values: List[str],
+    metric: Optional[str] = None,
+    tolerance: Optional[float] = None,
     threads: int = 1,
 ) -> List[Dict[str, Any]]: ...
 def grid_layout() -> List[Dict[str, Any]]: ...

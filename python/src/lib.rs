@@ -4,6 +4,7 @@
 
 mod compare;
 mod errors;
+mod identify;
 mod input;
 mod metric;
 mod micro_cells;
@@ -21,6 +22,7 @@ fn _rankmetrics(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(compare::compare, m)?)?;
     m.add_function(wrap_pyfunction!(compare::grid_summary, m)?)?;
     m.add_function(wrap_pyfunction!(compare::grid_layout, m)?)?;
+    m.add_function(wrap_pyfunction!(identify::identify, m)?)?;
     m.add_function(wrap_pyfunction!(metric::aggregate_query_values, m)?)?;
     m.add_function(wrap_pyfunction!(metric::metric_names, m)?)?;
     m.add_function(wrap_pyfunction!(metric::param_keys, m)?)?;

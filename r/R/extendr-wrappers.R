@@ -23,3 +23,7 @@ rm_param_keys_impl <- function(convention, metric) {
 }
 
 rm_set_micro_pool_cells_impl <- function(cells) .Call(wrap__rm_set_micro_pool_cells_impl, cells)
+
+rm_identify_impl <- function(y_true, y_score, sample_weight, values, metric, tolerance) {
+  .Call(wrap__rm_identify_impl, y_true, y_score, sample_weight, values, metric, tolerance)
+}

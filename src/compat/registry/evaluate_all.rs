@@ -1,9 +1,10 @@
-//! Many presets on the same data: the row-wise ones in one pass over the rows, the
-//! label-wise ones with each label's vector sorted once, the rest one by one.
+//! Many presets on the same data: the row-wise ones in one pass over the rows per view of
+//! the scores, the label-wise ones with each label's vector sorted once per view, the rest
+//! one by one.
 
 use super::plan::{AnyLabelwise, Plan, ScoreView};
 use super::Preset;
-use crate::compat::torchmetrics::{through_preds_view, Float32Scores, PredsDtype, PredsView};
+use crate::compat::torchmetrics::{through_preds_view, Float32Scores, PredsView};
 use crate::error::Error;
 use crate::matrix::{LabelMatrix, ScoreMatrix};
 use crate::row::metric::RowMetric;
@@ -24,12 +25,18 @@ macro_rules! row_presets {
                 }
             }
         }
+        // Each torchmetrics view (dtype, sort, sigmoid kernel, memory order) the presets use.
+        let mut logits: Vec<ScoreView> = Vec::new();
+        for p in presets {
+            if let Plan::Row { logits: Some(view), .. } = &p.plan {
+                if !logits.contains(&ScoreView::Logits(*view)) {
+                    logits.push(ScoreView::Logits(*view));
+                }
+            }
+        }
         let views = [ScoreView::AsIs, ScoreView::Float32]
             .into_iter()
-            .chain(PredsDtype::ALL.map(|d| ScoreView::Logits(PredsView::of(d))))
-            .chain(PredsDtype::ALL.map(|dtype| {
-                ScoreView::Logits(PredsView { argsort: true, ..PredsView::of(dtype) })
-            }))
+            .chain(logits)
             .chain(retrieval);
         for view in views {
             let (indices, metrics): (Vec<usize>, Vec<&(dyn RowMetric + Sync)>) = presets
@@ -92,6 +99,44 @@ macro_rules! row_presets {
     }};
 }
 
+/// torchmetrics' label-wise presets (AUROC, AP) into `$results`: per view of the preds (dtype,
+/// sigmoid kernel, memory order), the logits decided once and each label's vector sorted once
+/// for all the view's metrics, by one call of `$evaluate_many` (sequential or parallel).
+macro_rules! labelwise_logits {
+    ($evaluate_many:path, $presets:expr, $results:expr, $y_true:expr, $y_score:expr, $weights:expr) => {{
+        let (presets, results, y_true, y_score, sample_weight) =
+            ($presets, $results, $y_true, $y_score, $weights);
+        let mut views: Vec<PredsView> = Vec::new();
+        for p in presets {
+            if let Plan::Labelwise(_, Some(view)) = &p.plan {
+                if !views.contains(view) {
+                    views.push(*view);
+                }
+            }
+        }
+        for view in views {
+            let (indices, metrics): (Vec<usize>, Vec<AnyLabelwise>) = presets
+                .iter()
+                .enumerate()
+                .filter_map(|(k, p)| match p.plan {
+                    Plan::Labelwise(m, Some(v)) if v == view => Some((k, m)),
+                    _ => None,
+                })
+                .unzip();
+            // As `Preset::evaluate`: torchmetrics' num_labels > 1, then the logits.
+            let values = match crate::validate::check_shapes(y_true, y_score, 2)
+                .and_then(|_| view.logits(y_score))
+            {
+                Ok(logits) => $evaluate_many(&metrics, y_true, &logits, sample_weight),
+                Err(e) => vec![Err(e); metrics.len()],
+            };
+            for (k, v) in indices.into_iter().zip(values) {
+                results[k] = Some(v);
+            }
+        }
+    }};
+}
+
 /// Evaluates several presets on the same data; the results are in the order of `presets`.
 ///
 /// This is the entry point for reports that show many metrics and conventions at once
@@ -124,6 +169,14 @@ pub fn evaluate_all<T: Score, Y: LabelMatrix + ?Sized, S: ScoreMatrix<T> + ?Size
     labelwise_presets(presets, &mut results, |metrics| {
         crate::labelwise::evaluate_many(metrics, y_true, y_score, sample_weight)
     });
+    labelwise_logits!(
+        crate::labelwise::evaluate_many,
+        presets,
+        &mut results,
+        y_true,
+        y_score,
+        sample_weight
+    );
     finish(presets, results, y_true, y_score, sample_weight)
 }
 
@@ -168,6 +221,14 @@ where
             labelwise_presets(presets, &mut results, |metrics| {
                 crate::labelwise::evaluate_many_parallel(metrics, y_true, y_score, sample_weight)
             });
+            labelwise_logits!(
+                crate::labelwise::evaluate_many_parallel,
+                presets,
+                &mut results,
+                y_true,
+                y_score,
+                sample_weight
+            );
             results
         },
     );

@@ -5,6 +5,7 @@
 
 mod compare;
 mod errors;
+mod identify;
 mod interrupt;
 mod matrix;
 mod metric;
@@ -106,6 +107,24 @@ fn rm_compare_impl(y_true: Robj, y_score: Robj, sample_weight: Robj) -> Robj {
     })
 }
 
+/// Which convention gives each reported value (as printed): a list of identifications;
+/// `metric` "" searches every family, `tolerance` NaN keeps the printed precision.
+/// @noRd
+#[extendr]
+fn rm_identify_impl(
+    y_true: Robj, y_score: Robj, sample_weight: Robj, values: Vec<String>, metric: &str,
+    tolerance: f64,
+) -> Robj {
+    guarded(|| {
+        let y = matrix::labels(&y_true)?;
+        let s = matrix::scores(&y_score)?;
+        let w = matrix::weights(&sample_weight)?;
+        matrix::with_labels!(y, |y| identify::search(
+            &y, &s, w, &values, metric, tolerance
+        ))
+    })
+}
+
 /// The metric names of a convention, in its order.
 /// @noRd
 #[extendr]
@@ -136,6 +155,7 @@ extendr_module! {
     mod rankmetrics;
     fn rm_evaluate_impl;
     fn rm_compare_impl;
+    fn rm_identify_impl;
     fn rm_unproven_end_impl;
     fn rm_metric_names_impl;
     fn rm_param_keys_impl;
