@@ -26,6 +26,33 @@ rm_ties_method <- function(ties_method, call) {
   if (is.na(full)) ties_method else full
 }
 
+# mldr's macro_auc and example_auc. mldr averages the undefined labels' (or rows')
+# undefined_value with the computed AUCs in R's mean(): with undefined_value = NaN (not NA) and
+# na.rm = FALSE that mean is NaN where some label (row) has both classes, and NA where none has
+# (mldr then averages a list). The compiled code gives NaN for both; the labels say which.
+rm_mldr_auc <- function(metric, true_labels, predictions, undefined_value, na.rm,
+                        sample_weight, ties, call) {
+  params <- list(undefined_value = rm_mldr_undefined(undefined_value, call),
+                 na_rm = rm_flag(na.rm, call))
+  v <- rm_mldr(metric, true_labels, predictions, sample_weight, ties, params, call)
+  if (is.na(v) && is.nan(undefined_value) && !na.rm &&
+      rm_any_both_classes(true_labels, by_row = metric == "example_auc")) {
+    return(NaN)
+  }
+  v
+}
+
+# Whether some label (by_row: row) has a relevant and an irrelevant entry, as mldr decides it
+# is computable (its column sum is neither 0 nor its length). Called on labels the compiled
+# code has read, so they are 0/1 or logical.
+rm_any_both_classes <- function(true_labels, by_row) {
+  y <- as.matrix(true_labels)
+  storage.mode(y) <- "double"
+  sums <- if (by_row) rowSums(y) else colSums(y)
+  size <- if (by_row) ncol(y) else nrow(y)
+  any(sums != 0 & sums != size)
+}
+
 rm_mldr_undefined <- function(undefined_value, call) {
   if (length(undefined_value) != 1L || !(is.numeric(undefined_value) || is.na(undefined_value))) {
     rm_stop("undefined_value must be a single number or NA", "parameter", call = call)
@@ -55,7 +82,9 @@ rm_mldr_undefined <- function(undefined_value, call) {
 #' @param sample_weight An extension: \code{NULL}, or one non-negative weight per sample.
 #' @param ties An extension: \code{NULL} (the measure's own tie rule) or a tie policy of
 #'   \code{\link{rm_evaluate}}, such as \code{"expected"}.
-#' @return A number; \code{NA} where mldr gives \code{NA}.
+#' @return A number; \code{NA} where mldr gives \code{NA}, \code{NaN} where it gives
+#'   \code{NaN} (\code{undefined_value = NaN} with \code{na.rm = FALSE}, where some label or
+#'   sample has both classes).
 #' @examples
 #' y <- matrix(c(1, 0, 0, 1, 1, 0), nrow = 2, byrow = TRUE)
 #' s <- matrix(c(0.5, 0.5, 0.1, 0.9, 0.2, 0.2), nrow = 2, byrow = TRUE)
@@ -99,20 +128,16 @@ ranking_loss <- function(true_labels, predictions, sample_weight = NULL, ties = 
 #' @export
 macro_auc <- function(true_labels, predictions, undefined_value = 0.5, na.rm = FALSE,
                       sample_weight = NULL, ties = NULL) {
-  call <- sys.call()
-  params <- list(undefined_value = rm_mldr_undefined(undefined_value, call),
-                 na_rm = rm_flag(na.rm, call))
-  rm_mldr("macro_auc", true_labels, predictions, sample_weight, ties, params, call)
+  rm_mldr_auc("macro_auc", true_labels, predictions, undefined_value, na.rm, sample_weight,
+              ties, sys.call())
 }
 
 #' @rdname mldr_measures
 #' @export
 example_auc <- function(true_labels, predictions, undefined_value = 0.5, na.rm = FALSE,
                         sample_weight = NULL, ties = NULL) {
-  call <- sys.call()
-  params <- list(undefined_value = rm_mldr_undefined(undefined_value, call),
-                 na_rm = rm_flag(na.rm, call))
-  rm_mldr("example_auc", true_labels, predictions, sample_weight, ties, params, call)
+  rm_mldr_auc("example_auc", true_labels, predictions, undefined_value, na.rm, sample_weight,
+              ties, sys.call())
 }
 
 #' @rdname mldr_measures

@@ -70,3 +70,41 @@ test_that("every mldr golden record is reproduced by the mldr-named functions", 
   oob <- vapply(records, function(r) identical(r$error, "subscript out of bounds"), logical(1))
   expect_equal(tally[["deviation"]], sum(oob))
 })
+
+# golden-mldr-nan.json (made by regen/mldr_golden.R nan): macro_auc and example_auc with
+# undefined_value = NaN, R's NaN rather than NA. mldr's mean() then gives NaN where some label
+# (or row) has both classes and NA where none has: each is what the functions return.
+test_that("undefined_value = NaN gives NaN or NA as mldr gives it", {
+  dir <- conformance_dir()
+  skip_if(is.null(dir), "tests/data/conformance not found")
+  cases <- read_cases(dir, "cases.json")
+  records <- jsonlite::fromJSON(file.path(dir, "golden-mldr-nan.json"),
+                                simplifyVector = FALSE)$results
+  expect_length(records, 528L)
+  kinds <- c(nan = 0L, na = 0L, value = 0L, error = 0L)
+  failures <- character()
+  for (record in records) {
+    case <- cases[[record$case]]
+    fun <- get(record$metric, envir = asNamespace("rankmetrics"))
+    got <- outcome(fun(case$y_true, case$y_score, undefined_value = NaN,
+                       na.rm = record$params$na_rm))
+    kind <- if (!is.null(record$error)) "error" else if (identical(record$r_value, "NaN")) {
+      "nan"
+    } else if (identical(record$r_value, "NA")) "na" else "value"
+    ok <- switch(kind,
+      error = !is.null(got$error),
+      nan = is.null(got$error) && is.nan(got$value),
+      na = is.null(got$error) && is.na(got$value) && !is.nan(got$value),
+      value = is.null(got$error) && close_to(got$value, golden_number(record$value), 1e-15))
+    kinds[[kind]] <- kinds[[kind]] + 1L
+    if (!ok) {
+      failures <- c(failures, sprintf("%s %s na.rm=%s: expected %s, got %s", record$case,
+                                      record$metric, record$params$na_rm, kind,
+                                      format(got$value)))
+    }
+  }
+  expect_equal(head(failures, 10), character())
+  # mldr's NaN in 91 of them, its NA in 92.
+  expect_equal(kinds[["nan"]], 91L)
+  expect_equal(kinds[["na"]], 92L)
+})
