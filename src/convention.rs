@@ -68,6 +68,28 @@ impl Convention {
     pub const NAMES: [&'static str; 5] =
         ["rankmetrics", "sklearn", "torchmetrics", "mldr", "mulan"];
 
+    /// The toolkit release this convention's presets reproduce, as the golden records of
+    /// tests/data/conformance were made with; `None` for rankmetrics' own metrics.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::registry::Convention;
+    /// assert_eq!(Convention::Sklearn.reproduces(), Some("scikit-learn 1.9.1"));
+    /// assert_eq!(Convention::Rankmetrics.reproduces(), None);
+    /// ```
+    pub fn reproduces(self) -> Option<&'static str> {
+        match self {
+            Convention::Sklearn => Some("scikit-learn 1.9.1"),
+            Convention::Torchmetrics => Some("torchmetrics 1.9.0"),
+            Convention::Mldr => Some("mldr 0.4.2 with pROC 1.18.0"),
+            Convention::Mulan => Some(
+                "MULAN 43f6389 compiled against Weka 3.6.14 (Weka 3.9.7 for MacroAUCPR and \
+                 weka=3.9)",
+            ),
+            Convention::Rankmetrics => None,
+        }
+    }
+
     /// The convention called `name`.
     ///
     /// # Example

@@ -1,5 +1,5 @@
 //! The `rankmetrics` command's parts, as a library: its file readers ([`input`], [`npy`]),
-//! its outputs ([`output`], [`plot`]) and the commands they serve. The `rankmetrics` binary
+//! its outputs ([`output`]) and the commands they serve. The `rankmetrics` binary
 //! (main.rs) wires them to the command line; the fuzz targets, the command's tests and its
 //! benches import them from here. For computing metrics from Rust, use the `rankmetrics`
 //! crate itself: this library's items follow the command and change with it.
@@ -24,12 +24,10 @@
 pub mod args;
 pub mod compare;
 pub mod example;
-pub mod footnotes;
 pub mod identify;
 pub mod input;
 pub mod npy;
 pub mod output;
-pub mod plot;
 pub mod progress;
 pub mod provenance;
 mod runs_check;

@@ -17,7 +17,7 @@ use rankmetrics_cli::input::{self, Inputs};
 use rankmetrics_cli::output::{self, Outcome};
 use rankmetrics_cli::progress::Progress;
 use rankmetrics_cli::provenance::{Provenance, Shapes};
-use rankmetrics_cli::{compare, example, footnotes, identify, plot, stream, tie_note};
+use rankmetrics_cli::{compare, example, identify, stream, tie_note};
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -304,11 +304,18 @@ fn compare(args: &CompareArgs) -> Result<ExitCode, String> {
     let rows = rows?;
     progress.finish();
     if let Some(path) = &args.plot {
-        let svg = plot::svg(&rows)?;
+        let svg = rankmetrics::compare::svg(&rows);
         output::write_atomically(path, svg.as_bytes())?;
     }
     // The footnotes read the inputs again: only the formats for people print them.
-    let notes = || footnotes::Notes::new(&rows, &y_true, &y_score, inputs.weights.as_deref());
+    let notes = || {
+        rankmetrics::compare::Notes::new_parallel(
+            &rows,
+            &y_true,
+            &y_score,
+            inputs.weights.as_deref(),
+        )
+    };
     print(&match (args.format, provenance?) {
         (Format::Table, _) => output::compare_table(&rows, &notes()),
         (Format::Json, Some(p)) => output::compare_json(&rows, inputs.weights.is_some(), &p),

@@ -4,12 +4,13 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use rankmetrics::registry::{Convention, ParamValue, Preset};
-pub(crate) use rankmetrics::text::{aligned, note_lines, plain_number};
+pub(crate) use rankmetrics::text::{aligned, note_lines, note_number, plain_number};
 use rankmetrics::{Error, LabelDomain};
 use serde_json::Value;
 
-use crate::compare::{torchmetrics_dtype, Cell, Column, Row};
-use crate::footnotes::{Flag, Notes};
+use rankmetrics::compare::{Notes, Table};
+
+use crate::compare::{Column, Row};
 use crate::provenance::Provenance;
 
 /// One requested metric and what it gave.
@@ -207,19 +208,24 @@ fn eval_rows(outcomes: &[Outcome<'_>]) -> (Vec<Vec<String>>, Vec<String>) {
     let mut rows = vec![["convention", "metric", "params", "value"]
         .map(String::from)
         .to_vec()];
-    let mut notes = Numbered::default();
+    let mut notes = Vec::new();
     for o in outcomes {
         rows.push(vec![
             o.preset.convention().name().to_string(),
             o.preset.name().to_string(),
             o.params_text(),
             match &o.result {
-                Ok(v) => notes.mark(plain_number(*v), o.unproven_end()),
+                Ok(v) => match o.unproven_end() {
+                    Some(note) => {
+                        format!("{} ({})", plain_number(*v), note_number(&mut notes, &note))
+                    }
+                    None => plain_number(*v),
+                },
                 Err(e) => format!("error: {}", o.error_text(e)),
             },
         ]);
     }
-    (rows, notes.0)
+    (rows, notes)
 }
 
 /// Aligned columns under a header; an error takes the value column; the notes below.
@@ -247,204 +253,19 @@ pub fn markdown(outcomes: &[Outcome<'_>], provenance: &Provenance) -> String {
 // ---------------------------------------------------------------------------------------------
 // compare
 
-/// What a comparison cell shows to people: 4 decimals, "*" outside the interval, "—" where the
-/// toolkit lacks the concept, "error (n)" with a numbered note, and a numbered note after
-/// "nan" (why it has no value) and after a flagged value that prints as an end of the interval
-/// (how far outside it is, and why).
-struct Shown {
-    rows: Vec<Vec<String>>,
-    notes: Vec<String>,
-}
-
-/// The numbered notes under the table, each text once.
-#[derive(Default)]
-struct Numbered(Vec<String>);
-
-impl Numbered {
-    /// `shown` followed by the number of the note `text`; `shown` alone without a note.
-    fn mark(&mut self, shown: String, text: Option<String>) -> String {
-        let Some(text) = text else {
-            return shown;
-        };
-        let i = match self.0.iter().position(|n| *n == text) {
-            Some(i) => i,
-            None => {
-                self.0.push(text);
-                self.0.len() - 1
-            }
-        };
-        format!("{shown} ({})", i + 1)
-    }
-}
-
-/// The comparison's columns: concept, each column's value (the analysis as one interval
-/// column and the expectation), then spread.
-fn shown(rows: &[Row], remarks: &Notes) -> Shown {
-    use rankmetrics::TiePolicy::{Optimistic, Pessimistic};
-    let columns = Column::all();
-    let mut header = vec!["metric".to_string()];
-    for c in &columns {
-        match c {
-            Column::Analysis(Pessimistic) => header.push("interval".into()),
-            Column::Analysis(Optimistic) => {}
-            c => header.push(c.name().into()),
-        }
-    }
-    header.push("spread".into());
-    let mut out = vec![header];
-    let mut notes = Numbered::default();
-    for (r, row) in rows.iter().enumerate() {
-        let mut line = vec![row.concept.name.to_string()];
-        let undefined = || remarks.undefined(r).map(str::to_string);
-        for (c, (cell, &column)) in row.cells.iter().zip(&columns).enumerate() {
-            let text = match (column, cell) {
-                (Column::Analysis(Optimistic), _) => continue,
-                (Column::Analysis(Pessimistic), _) => match row.interval() {
-                    Some((lo, hi)) if lo.is_nan() || hi.is_nan() => {
-                        notes.mark(format!("[{}, {}]", fixed(lo), fixed(hi)), undefined())
-                    }
-                    Some((lo, hi)) => notes.mark(
-                        format!("[{}, {}]", fixed(lo), fixed(hi)),
-                        row.tie_analysis
-                            .ends_unproven
-                            .map(|why| format!("interval ends not proven: {why}")),
-                    ),
-                    None => "n/a".into(),
-                },
-                (_, None) => "—".into(),
-                (_, Some(cell)) => match &cell.result {
-                    Ok(v) if v.is_nan() => notes.mark(fixed(*v), undefined()),
-                    Ok(v) if row.outside(column) => notes.mark(
-                        format!("{}*", fixed(*v)),
-                        flag_note(row, cell, *v, remarks.flag(r, c)),
-                    ),
-                    Ok(v) => fixed(*v),
-                    // The analysis has no closed form for some metrics: not the data's fault.
-                    Err(_) if !column.is_convention() => notes.mark(
-                        "n/a".into(),
-                        row.tie_analysis
-                            .expected_missing
-                            .map(|why| format!("no expected value: {why}")),
-                    ),
-                    Err(e) => notes.mark(
-                        "error".into(),
-                        Some(format!(
-                            "{} {}: {e}",
-                            cell.preset.convention(),
-                            cell.preset.name()
-                        )),
-                    ),
-                },
-            };
-            line.push(text);
-        }
-        line.push(row.spread().map_or("—".into(), fixed));
-        out.push(line);
-    }
-    Shown {
-        rows: out,
-        notes: notes.0,
-    }
-}
-
-/// The note of a flagged value `v` that prints as an end of the interval: both with enough
-/// decimals to tell them apart, and why the value lies outside.
-fn flag_note(row: &Row, cell: &Cell, v: f64, flag: Option<Flag>) -> Option<String> {
-    let (lo, hi) = row.interval()?;
-    let end = if v < lo { lo } else { hi };
-    if fixed(v) != fixed(end) {
-        return None;
-    }
-    // The first precision that separates them, and one digit more.
-    let d = (DECIMALS + 1..=17)
-        .find(|&d| format!("{v:.d$}") != format!("{end:.d$}"))
-        .map_or(17, |d| (d + 1).min(17));
-    let who = match cell.column {
-        Column::Toolkit(c) => format!("{c} {}", cell.preset.name()),
-        column => column.name().to_string(),
-    };
-    let why = match flag? {
-        Flag::Shared(t) => format!(
-            "under {t}, tied items share the {} rank of their group, which no ordering of \
-             the ties gives",
-            match t {
-                rankmetrics::TiePolicy::Min => "best",
-                rankmetrics::TiePolicy::Max => "worst",
-                _ => "average",
-            }
-        ),
-        Flag::Merged {
-            rule,
-            interval: (a, b),
-        } => format!(
-            "{}, which the interval does not do; with those ties it is [{a:.d$}, {b:.d$}]",
-            rule.describe()
-        ),
-        Flag::Definition => format!(
-            "more than ties: {} has rules of its own for this metric (docs/conventions.md)",
-            cell.preset.convention()
-        ),
-    };
-    Some(format!(
-        "{}, {who}: {v:.d$} vs interval end {end:.d$}: {why}",
-        row.concept.name
-    ))
-}
-
-/// The legend printed under the table; `torch_dtype` is torchmetrics' preds dtype.
-fn legend(notes: &[String], torch_dtype: Option<&str>) -> String {
-    let mut text = String::from(
-        "max .. last: rankmetrics' metric under that tie policy (AUC and label-AP rows: the \
-         scikit-learn or MULAN metric with its tie rule replaced).\n\
-         sklearn .. mulan: each toolkit's own metric, names and rules; — where it has none.\n",
-    );
-    if let Some(dtype) = torch_dtype {
-        let whence = match dtype {
-            "float32" => "the scores file holds float32 values",
-            _ => "text and float64 files give them; a float32 .npy file gives float32 preds",
-        };
-        let _ = writeln!(
-            text,
-            "torchmetrics: on {dtype} preds, as {whence} (torch computes in the preds' dtype)."
-        );
-    }
-    text.push_str(
-        "interval: [low, high], the smallest and largest value over every ordering of the ties \
-         (where lower is better, as for coverage and ranking loss, the pessimistic end is the \
-         high one); expected: their exact mean; n/a: no closed form.\n\
-         spread: largest minus smallest value across the policies and toolkits.\n\
-         *: outside the interval, so that convention differs by more than how it breaks ties.\n",
-    );
-    if !notes.is_empty() {
-        text.push_str(
-            "(n): note n below: an error, why a cell has no value, why a flagged value that \
-             prints as an end of the interval lies outside it (rows and labels count from 0), or \
-             why an interval's ends are not proven or an expected value has no closed form.\n",
-        );
-    }
-    text + &note_lines(notes)
-}
-
 /// The comparison as aligned columns, with a legend and the notes.
 pub fn compare_table(rows: &[Row], notes: &Notes) -> String {
-    let s = shown(rows, notes);
-    let right: Vec<bool> = (0..s.rows[0].len()).map(|i| i > 0).collect();
-    let legend = legend(&s.notes, torchmetrics_dtype(rows).as_deref());
-    format!("{}\n{legend}", aligned(&s.rows, &right))
+    Table::new(rows, notes).to_string()
 }
 
 /// The comparison as a Markdown table, with the legend, the notes and the provenance as text
 /// below.
 pub fn compare_markdown(rows: &[Row], notes: &Notes, provenance: &Provenance) -> String {
-    let s = shown(rows, notes);
-    let right: Vec<bool> = (0..s.rows[0].len()).map(|i| i > 0).collect();
-    let legend: String = legend(&s.notes, torchmetrics_dtype(rows).as_deref())
-        .lines()
-        .map(|l| format!("{l}  \n"))
-        .collect();
+    let table = Table::new(rows, notes);
+    let legend: String = table.legend.lines().map(|l| format!("{l}  \n")).collect();
     format!(
         "{}\n{legend}\n{}",
-        markdown_table(&s.rows, &right),
+        markdown_table(&table.cells, &table.right()),
         provenance.markdown()
     )
 }
@@ -536,17 +357,6 @@ pub fn compare_json(rows: &[Row], weighted: bool, provenance: &Provenance) -> St
 }
 
 /// The decimals the comparison shows.
-const DECIMALS: usize = 4;
-
-/// Four decimals, for people; non-finite values as in JSON.
-fn fixed(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x:.DECIMALS$}")
-    } else {
-        plain_number(x)
-    }
-}
-
 /// Writes `contents` to `path` through a temporary file in the same directory, renamed into
 /// place: a failure never leaves a partial file.
 ///

@@ -18,20 +18,6 @@ use crate::sha256;
 /// This command's version, which is the library's (one workspace, one version).
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-/// The toolkit release a convention's presets reproduce, as the golden files of
-/// tests/data/conformance record it; `None` for rankmetrics' own metrics.
-pub fn reproduces(convention: Convention) -> Option<&'static str> {
-    match convention {
-        Convention::Sklearn => Some("scikit-learn 1.9.1"),
-        Convention::Torchmetrics => Some("torchmetrics 1.9.0"),
-        Convention::Mldr => Some("mldr 0.4.2 with pROC 1.18.0"),
-        Convention::Mulan => Some(
-            "MULAN 43f6389 compiled against Weka 3.6.14 (Weka 3.9.7 for MacroAUCPR and weka=3.9)",
-        ),
-        _ => None,
-    }
-}
-
 /// The shape of each input as read: (rows, columns), the weights as one column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Shapes {
@@ -82,7 +68,7 @@ impl Provenance {
     ) -> Result<Provenance, String> {
         let mut seen: Vec<Convention> = Vec::new();
         for c in conventions {
-            if reproduces(c).is_some() && !seen.contains(&c) {
+            if c.reproduces().is_some() && !seen.contains(&c) {
                 seen.push(c);
             }
         }
@@ -134,7 +120,7 @@ impl Provenance {
         let reproduces: Vec<String> = self
             .conventions
             .iter()
-            .map(|&c| format!("{}: {}", s(c.name()), s(reproduces(c).unwrap_or_default())))
+            .map(|&c| format!("{}: {}", s(c.name()), s(c.reproduces().unwrap_or_default())))
             .collect();
         let inputs: Vec<String> = self
             .inputs
@@ -181,11 +167,11 @@ impl Provenance {
     /// `ROWSxCOLUMNS`; the built-in example's inputs are named "built-in example", unhashed.
     pub fn csv_fields(&self, convention: Option<Convention>) -> Vec<String> {
         let reproduces = match convention {
-            Some(c) => reproduces(c).unwrap_or_default().to_string(),
+            Some(c) => c.reproduces().unwrap_or_default().to_string(),
             None => self
                 .conventions
                 .iter()
-                .filter_map(|&c| reproduces(c))
+                .filter_map(|&c| c.reproduces())
                 .collect::<Vec<_>>()
                 .join("; "),
         };
@@ -212,7 +198,7 @@ impl Provenance {
         let toolkits: Vec<&str> = self
             .conventions
             .iter()
-            .filter_map(|&c| reproduces(c))
+            .filter_map(|&c| c.reproduces())
             .collect();
         if !toolkits.is_empty() {
             text.push_str(&format!(", reproducing {}", toolkits.join("; ")));

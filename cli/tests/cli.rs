@@ -1481,7 +1481,9 @@ fn compare_draws_one_dot_per_metric_and_convention() {
         })
         .filter(|c| c["value"].as_f64().is_some())
         .count();
-    assert_eq!(text.matches("<circle").count(), values);
+    // A circle per value (each with its title), and the legend's two.
+    assert_eq!(text.matches("</title></circle>").count(), values);
+    assert_eq!(text.matches("<circle").count(), values + 2);
     for row in doc["metrics"].as_array().unwrap() {
         assert!(text.contains(row["metric_row"].as_str().unwrap()));
     }
@@ -1808,8 +1810,8 @@ fn compare_takes_torchmetrics_preds_dtype_from_the_scores_file() {
     let table = compare(&f4, "table");
     assert!(
         table.stdout.contains(
-            "torchmetrics: on float32 preds, as the scores file holds float32 values (torch \
-             computes in the preds' dtype)."
+            "torchmetrics: on float32 preds, as the scores are float32 (torch computes in the \
+             preds' dtype)."
         ),
         "{table:?}"
     );
@@ -1826,8 +1828,9 @@ fn compare_takes_torchmetrics_preds_dtype_from_the_scores_file() {
     // The built-in example is text.
     let table = run(&["compare", "-q"]);
     assert!(table.stdout.contains(
-        "torchmetrics: on float64 preds, as text and float64 files give them; a float32 .npy \
-         file gives float32 preds (torch computes in the preds' dtype)."
+        "torchmetrics: on float64 preds, as the scores are not float32; float32 scores (a \
+         float32 array or .npy file) would give float32 preds (torch computes in the preds' \
+         dtype)."
     ));
 }
 

@@ -4,12 +4,18 @@ tie analysis (interval, expected value, spread, outside-interval flags), as a no
 
 from __future__ import annotations
 
+import hashlib
 import html
 import math
 from typing import Any, Dict, List, Optional, Tuple
 
+import numpy as np
+
 from . import _input
+from ._rankmetrics import __version__
+from ._rankmetrics import chart as _chart
 from ._rankmetrics import compare as _compare
+from ._rankmetrics import reproduces as _reproduces
 
 POLICY_COLUMNS: Tuple[str, ...] = ("max", "min", "average", "first", "last")
 TOOLKIT_COLUMNS: Tuple[str, ...] = ("sklearn", "torchmetrics", "mldr", "mulan")
@@ -60,8 +66,31 @@ class Comparison:
     'interval ends not proven: with sample weights, label-wi'
     """
 
-    def __init__(self, rows: List[Dict[str, Any]]) -> None:
+    def __init__(
+        self,
+        rows: List[Dict[str, Any]],
+        table: Optional[str] = None,
+        provenance: Optional[Dict[str, Any]] = None,
+    ) -> None:
         self.rows = rows
+        self._table = table
+        self._provenance = provenance
+
+    @property
+    def provenance(self) -> Optional[Dict[str, Any]]:
+        """Where the values came from: ``rankmetrics_version``, ``reproduces`` (each
+        convention's name: the toolkit release it reproduces) and ``inputs`` (per input:
+        ``shape``, ``dtype`` and the ``sha256`` of its C-ordered bytes as evaluated); None for
+        a grid evaluated on an engine (its rows are not in one place).
+
+        Examples
+        --------
+        >>> import rankmetrics
+        >>> p = rankmetrics.compare([[1, 0]], [[0.9, 0.1]]).provenance
+        >>> p["reproduces"]["sklearn"], p["inputs"]["y_score"]["shape"]
+        ('scikit-learn 1.9.1', (1, 2))
+        """
+        return self._provenance
 
     def _row(self, metric: str) -> Dict[str, Any]:
         for row in self.rows:
@@ -184,6 +213,12 @@ class Comparison:
         return interval_text, expected_text
 
     def __str__(self) -> str:
+        """The table ``rankmetrics compare`` prints: the values, the legend and the numbered
+        notes (why a cell has no value, why a flagged value that prints as an end of the
+        interval lies outside it)."""
+        if self._table is not None:
+            return self._table
+        # A grid evaluated on an engine: the notes that need the inputs are missing.
         header = ["metric", *POLICY_COLUMNS, *TOOLKIT_COLUMNS, "interval", "expected", "spread"]
         lines = [header]
         notes: List[str] = []
@@ -235,118 +270,96 @@ class Comparison:
             + f"<p style='font-size:smaller'>{html.escape(LEGEND)}{numbered}</p>"
         )
 
+    def _series(self) -> List[Any]:
+        """Per row: the metric, per tie policy and toolkit its (column, value, outside), the
+        interval and the expected value, as the picture takes them."""
+        out = []
+        for row in self.rows:
+            values = {c["column"]: c["value"] for c in row["cells"]}
+            marks = [(c, values.get(c), c in row["outside"]) for c in POLICY_COLUMNS + TOOLKIT_COLUMNS]
+            interval = None if row["interval"] is None else (row["interval"][0], row["interval"][1])
+            out.append((row["metric"], marks, interval, row["expected"]))
+        return out
+
     def _repr_svg_(self) -> str:
-        """Each metric's interval as a bar (scaled per row), the expected value as a tick, the
-        toolkits' values as dots (red when outside the interval)."""
-        width, label_w, row_h = 640, 230, 22
-        plot_w = width - label_w - 20
-        colors = {"sklearn": "#1f77b4", "torchmetrics": "#ff7f0e", "mldr": "#2ca02c", "mulan": "#9467bd"}
-        parts = [
-            f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{row_h * (len(self.rows) + 2)}' "
-            "font-family='sans-serif' font-size='11'>"
-        ]
-        for i, row in enumerate(self.rows):
-            y = row_h * (i + 1)
-            parts.append(f"<text x='4' y='{y + 4}'>{html.escape(row['metric'])}</text>")
-            values = [c["value"] for c in row["cells"] if c["value"] is not None and math.isfinite(c["value"])]
-            if not values:
-                continue
-            lo, hi = min(values), max(values)
-            span = (hi - lo) or 1.0
+        """The picture ``rankmetrics compare --plot`` draws (the same SVG, made by the same
+        code): a panel per metric with a numeric axis, a row per tie policy and toolkit with a
+        dot at its value (red outside the interval), the interval over tie orders shaded and
+        labelled with its ends, the expected value as a line.
 
-            def x(v: float) -> float:
-                return label_w + (v - lo) / span * plot_w
+        Examples
+        --------
+        >>> import rankmetrics
+        >>> svg = rankmetrics.compare([[0, 1, 0]], [[0.5, 0.5, 0.1]])._repr_svg_()
+        >>> svg.startswith("<svg") and ">ranking loss</text>" in svg
+        True
+        """
+        svg, _ = _chart(self._series())
+        return svg
 
-            if row["interval"] is not None and all(map(math.isfinite, row["interval"])):
-                a, b = row["interval"]
-                parts.append(
-                    f"<rect x='{x(a):.1f}' y='{y - 5}' width='{max(x(b) - x(a), 1):.1f}' height='10' fill='#ddd'/>"
-                )
-            if row["expected"] is not None and math.isfinite(row["expected"]):
-                parts.append(
-                    f"<line x1='{x(row['expected']):.1f}' x2='{x(row['expected']):.1f}' y1='{y - 7}' y2='{y + 7}' stroke='black'/>"
-                )
-            for cell in row["cells"]:
-                v = cell["value"]
-                if cell["column"] in colors and v is not None and math.isfinite(v):
-                    stroke = "red" if cell["column"] in row["outside"] else "none"
-                    parts.append(
-                        f"<circle cx='{x(v):.1f}' cy='{y}' r='4' fill='{colors[cell['column']]}' stroke='{stroke}' stroke-width='2'/>"
-                    )
-        legend_y = row_h * (len(self.rows) + 1) + 6
-        for j, (name, color) in enumerate(colors.items()):
-            parts.append(f"<circle cx='{label_w + j * 100}' cy='{legend_y}' r='4' fill='{color}'/>")
-            parts.append(f"<text x='{label_w + j * 100 + 8}' y='{legend_y + 4}'>{name}</text>")
-        parts.append("</svg>")
-        return "".join(parts)
+    def plot(self, fig: Any = None) -> Any:
+        """The picture of :meth:`_repr_svg_` with matplotlib (needs matplotlib): a panel
+        (Axes) per metric, laid out as the SVG (the same axis range and ticks, a row per tie
+        policy and toolkit, the interval shaded with its ends above it, the expected value as a
+        line, values outside the interval in red). Draws on ``fig`` (a new Figure if None) and
+        returns it.
 
-    def plot(self, ax: Any = None) -> Any:
-        """Each metric's interval over tie orders (grey bar), its expected value (black tick) and
-        the toolkits' values (marked red when outside the interval), with matplotlib (needs
-        matplotlib); each row is drawn on its own scale, from its smallest to its largest value,
-        which the row's label gives. Returns the Axes."""
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> import rankmetrics
+        >>> fig = rankmetrics.compare([[0, 1, 0]], [[0.5, 0.5, 0.1]]).plot()
+        >>> len(fig.axes), fig.axes[3].get_title()
+        (20, 'ranking loss')
+        """
         try:
             import matplotlib.pyplot as plt
         except ImportError as e:  # pragma: no cover - depends on the environment
             raise ImportError("Comparison.plot() needs matplotlib: pip install matplotlib") from e
-        if ax is None:
-            _, ax = plt.subplots(figsize=(8, 0.45 * len(self.rows) + 1))
-        styles = {
-            "sklearn": ("o", "#1f77b4"),
-            "torchmetrics": ("s", "#ff7f0e"),
-            "mldr": ("^", "#2ca02c"),
-            "mulan": ("D", "#9467bd"),
-        }
-        n = len(self.rows)
-        labels = []
-        for i, row in enumerate(self.rows):
-            y = n - 1 - i
-            values = [c["value"] for c in row["cells"] if c["value"] is not None and math.isfinite(c["value"])]
-            if not values:
-                labels.append(f"{row['metric']} (no value)")
-                continue
-            lo, hi = min(values), max(values)
-            span = (hi - lo) or 1.0
-            labels.append(f"{row['metric']} [{lo:.4g}, {hi:.4g}]")
+        _, panels = _chart(self._series())
+        columns = 3
+        rows = max(1, math.ceil(len(panels) / columns))
+        if fig is None:
+            fig = plt.figure(figsize=(15.6, 2.6 * rows + 0.7))
+        fig.suptitle("Each metric under each tie policy and toolkit convention")
+        for i, panel in enumerate(panels):
+            ax = fig.add_subplot(rows, columns, i + 1)
+            _draw_panel(ax, panel)
+        # Room at the top for the title.
+        fig.tight_layout(rect=(0, 0, 1, 1 - 0.6 / fig.get_figheight()))
+        return fig
 
-            def x(v: float) -> float:
-                return (v - lo) / span
 
-            if row["interval"] is not None and all(map(math.isfinite, row["interval"])):
-                a, b = row["interval"]
-                ax.plot(
-                    [x(a), x(b)],
-                    [y, y],
-                    color="0.75",
-                    linewidth=7,
-                    solid_capstyle="butt",
-                    label="interval over tie orders",
-                )
-            if row["expected"] is not None and math.isfinite(row["expected"]):
-                ax.plot([x(row["expected"])], [y], "|", color="black", markersize=15, label="expected")
-            for cell in row["cells"]:
-                v = cell["value"]
-                if cell["column"] in styles and v is not None and math.isfinite(v):
-                    marker, color = styles[cell["column"]]
-                    outside = cell["column"] in row["outside"]
-                    ax.plot(
-                        [x(v)],
-                        [y],
-                        marker,
-                        color=color,
-                        label=cell["column"],
-                        markeredgecolor="red" if outside else color,
-                        markeredgewidth=2 if outside else 1,
-                    )
-        ax.set_yticks(range(n))
-        ax.set_yticklabels(list(reversed(labels)))
-        ax.set_xticks([0, 1])
-        ax.set_xticklabels(["row's smallest", "row's largest"])
-        ax.set_xlim(-0.05, 1.05)
-        handles, names = ax.get_legend_handles_labels()
-        unique = dict(zip(names, handles))
-        ax.legend(unique.values(), unique.keys(), loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small")
-        return ax
+def _draw_panel(ax: Any, panel: Dict[str, Any]) -> None:
+    """One panel of :meth:`Comparison.plot`, from the library's layout: row 0 on top."""
+    marks = panel["marks"]
+    n = len(marks)
+    ax.set_title(panel["metric"], fontsize=10, pad=14)
+    ax.set_xlim(*panel["range"])
+    ax.set_ylim(n - 0.5, -0.5)
+    ax.set_xticks([t[0] for t in panel["ticks"]])
+    ax.set_xticklabels([t[1] for t in panel["ticks"]], fontsize=8)
+    ax.set_yticks(range(n))
+    ax.set_yticklabels([m[0] for m in marks], fontsize=8)
+    if panel["band"] is not None:
+        low, high, label_low, label_high = panel["band"]
+        ax.axvspan(low, high, color="#adccEB", alpha=0.8, linewidth=0)
+        transform = ax.get_xaxis_transform()
+        if label_low == label_high:
+            ax.text(low, 1.0, label_low, transform=transform, ha="center", va="bottom", fontsize=7)
+        else:
+            ax.text(low, 1.0, label_low, transform=transform, ha="right", va="bottom", fontsize=7)
+            ax.text(high, 1.0, label_high, transform=transform, ha="left", va="bottom", fontsize=7)
+    if panel["expected"] is not None:
+        ax.axvline(panel["expected"], color="#1f5aa0", linewidth=2)
+    if panel["rule"] is not None:
+        ax.axhline(panel["rule"] - 0.5, color="0.75", linewidth=0.8)
+    for y, (_, value, outside) in enumerate(marks):
+        if value is None:
+            ax.text(panel["range"][0], y, " no value", va="center", fontsize=7)
+        else:
+            ax.plot([value], [y], "o", color="#cd2828" if outside else "#282828", markersize=5)
 
 
 def compare(y_true: Any, y_score: Any, sample_weight: Any = None, *, threads: Optional[int] = None) -> Comparison:
@@ -378,10 +391,26 @@ def compare(y_true: Any, y_score: Any, sample_weight: Any = None, *, threads: Op
     >>> c.to_dict()["AUC, macro (per label)"]["outside"]  # pROC's automatic direction
     ['mldr']
     """
-    rows = _compare(
-        _input.labels(y_true),
-        _input.scores(y_score),
-        _input.weights(sample_weight),
-        _input.threads(threads),
-    )
-    return Comparison(rows)
+    labels = _input.labels(y_true)
+    scores = _input.scores(y_score)
+    weights = _input.weights(sample_weight)
+    rows, table = _compare(labels, scores, weights, _input.threads(threads))
+    inputs = {"y_true": labels, "y_score": scores}
+    if weights is not None:
+        inputs["sample_weight"] = weights
+    provenance = {
+        "rankmetrics_version": __version__,
+        "reproduces": dict(_reproduces()),
+        "inputs": {name: _described(a) for name, a in inputs.items()},
+    }
+    return Comparison(rows, table, provenance)
+
+
+def _described(a: Any) -> Dict[str, Any]:
+    """An input's shape, dtype and the SHA-256 of its C-ordered bytes."""
+    data = np.ascontiguousarray(a)
+    return {
+        "shape": tuple(data.shape),
+        "dtype": str(data.dtype),
+        "sha256": hashlib.sha256(data.data).hexdigest(),
+    }

@@ -11,6 +11,7 @@ __all__ = [
     "Accumulator",
     "Metric",
     "aggregate_query_values",
+    "chart",
     "compare",
     "grid_layout",
     "grid_summary",
@@ -18,6 +19,7 @@ __all__ = [
     "inverse_propensities",
     "metric_names",
     "param_keys",
+    "reproduces",
     "set_micro_pool_cells",
 ]
 
@@ -95,7 +97,11 @@ def compare(
     y_score: _Scores,
     sample_weight: Optional[npt.NDArray[np.float64]] = None,
     threads: int = 1,
-) -> List[Dict[str, Any]]: ...
+) -> Tuple[List[Dict[str, Any]], str]: ...
+def reproduces() -> List[Tuple[str, str]]: ...
+def chart(
+    rows: List[Tuple[str, List[Tuple[str, Optional[float], bool]], Optional[Tuple[float, float]], Optional[float]]],
+) -> Tuple[str, List[Dict[str, Any]]]: ...
 def identify(
     y_true: _Labels,
     y_score: _Scores,

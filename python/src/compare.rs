@@ -4,9 +4,10 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use rankmetrics::compare::{
-    compare as grid, compare_parallel, layout, Column, Options, Row, Summary, CONCEPTS,
+    compare as grid, compare_parallel, layout, Chart, Column, Notes, Options, Row, Series, Summary,
+    Table, CONCEPTS,
 };
-use rankmetrics::registry::{Preset, TieAnalysis};
+use rankmetrics::registry::{Convention, Preset, TieAnalysis};
 
 use crate::errors::lookup_to_py;
 use crate::input::{weights, with_views, Labels, Scores, Weights};
@@ -53,29 +54,48 @@ fn row_dict<'py>(py: Python<'py>, row: &Row) -> PyResult<Bound<'py, PyDict>> {
     Ok(dict)
 }
 
-/// Every metric concept under every tie policy and toolkit, one dict per concept.
+/// Every metric concept under every tie policy and toolkit, one dict per concept, and the
+/// table the command prints for them (with its legend and numbered notes).
 #[pyfunction]
 #[pyo3(signature = (y_true, y_score, sample_weight=None, threads=1))]
 pub fn compare<'py>(
     py: Python<'py>, y_true: Labels<'_>, y_score: Scores<'_>, sample_weight: Weights<'_>,
     threads: usize,
-) -> PyResult<Bound<'py, PyList>> {
+) -> PyResult<(Bound<'py, PyList>, String)> {
     let w = weights(&sample_weight)?;
     let pool = if threads > 1 {
         Some(pool(threads)?)
     } else {
         None
     };
-    let rows = with_views!(py, y_true, y_score, |y, s| match &pool {
+    let (rows, table) = with_views!(py, y_true, y_score, |y, s| {
         // The score type decides torchmetrics' dtype: float32 arrays are float32 preds.
-        Some(pool) => pool.install(|| compare_parallel(&y, &s, w, Options::default())),
-        None => grid(&y, &s, w, Options::default()),
+        let rows = match &pool {
+            Some(pool) => pool.install(|| compare_parallel(&y, &s, w, Options::default())),
+            None => grid(&y, &s, w, Options::default()),
+        };
+        let notes = match &pool {
+            Some(pool) => pool.install(|| Notes::of_parallel(&rows, &y, &s, w)),
+            None => Notes::of(&rows, &y, &s, w),
+        };
+        let table = Table::new(&rows, &notes).to_string();
+        (rows, table)
     });
     let list = PyList::empty(py);
     for row in &rows {
         list.append(row_dict(py, row)?)?;
     }
-    Ok(list)
+    Ok((list, table))
+}
+
+/// The toolkit release each convention reproduces, by convention name (rankmetrics' own
+/// metrics reproduce none).
+#[pyfunction]
+pub fn reproduces() -> Vec<(&'static str, &'static str)> {
+    Convention::ALL
+        .into_iter()
+        .filter_map(|c| Some((c.name(), c.reproduces()?)))
+        .collect()
 }
 
 /// The summary's keys of a row dict: `interval`, `expected`, `spread`, `outside`, and what
@@ -139,4 +159,62 @@ pub fn grid_layout(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
         list.append(dict)?;
     }
     Ok(list)
+}
+
+/// One row of a comparison for [`chart`]: the metric, per tie policy and toolkit column its
+/// (name, value or None, outside), the interval and the expected value.
+type SeriesItem = (
+    String,
+    Vec<(String, Option<f64>, bool)>,
+    Option<(f64, f64)>,
+    Option<f64>,
+);
+
+/// The comparison's picture: the SVG the command's `--plot` writes, and each panel's layout
+/// in values (for matplotlib): `metric`, `range`, `ticks` ((value, label) pairs), `band`
+/// ((low, high, label_low, label_high) or None), `expected`, `marks` ((column, value or
+/// None, outside) top to bottom) and `rule` (the index of the first toolkit's row).
+#[pyfunction]
+pub fn chart(py: Python<'_>, rows: Vec<SeriesItem>) -> PyResult<(String, Bound<'_, PyList>)> {
+    let series = rows
+        .iter()
+        .map(|(metric, marks, interval, expected)| {
+            let marks: Vec<(&str, Option<f64>, bool)> =
+                marks.iter().map(|(c, v, o)| (c.as_str(), *v, *o)).collect();
+            Series::named(metric, &marks, *interval, *expected)
+                .map_err(pyo3::exceptions::PyValueError::new_err)
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let chart = Chart::new(&series);
+    let panels = PyList::empty(py);
+    for p in &chart.panels {
+        let d = PyDict::new(py);
+        d.set_item("metric", &p.metric)?;
+        d.set_item("range", p.range)?;
+        let ticks: Vec<(f64, &str)> = p
+            .ticks
+            .iter()
+            .map(|t| (t.value, t.label.as_str()))
+            .collect();
+        d.set_item("ticks", ticks)?;
+        let band = p
+            .band
+            .as_ref()
+            .map(|b| (b.low, b.high, b.label_low.as_str(), b.label_high.as_str()));
+        d.set_item("band", band)?;
+        d.set_item("expected", p.expected.map(|e| e.0))?;
+        let marks: Vec<(&str, Option<f64>, bool)> = p
+            .marks
+            .iter()
+            .map(|m| (m.column.name(), m.at.map(|a| a.0), m.outside))
+            .collect();
+        d.set_item("marks", marks)?;
+        let rule = p
+            .marks
+            .iter()
+            .position(|m| matches!(m.column, Column::Toolkit(_)));
+        d.set_item("rule", rule.filter(|_| p.rule.is_some()))?;
+        panels.append(d)?;
+    }
+    Ok((chart.svg(), panels))
 }

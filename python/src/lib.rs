@@ -22,6 +22,8 @@ fn _rankmetrics(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(compare::compare, m)?)?;
     m.add_function(wrap_pyfunction!(compare::grid_summary, m)?)?;
     m.add_function(wrap_pyfunction!(compare::grid_layout, m)?)?;
+    m.add_function(wrap_pyfunction!(compare::reproduces, m)?)?;
+    m.add_function(wrap_pyfunction!(compare::chart, m)?)?;
     m.add_function(wrap_pyfunction!(identify::identify, m)?)?;
     m.add_function(wrap_pyfunction!(metric::aggregate_query_values, m)?)?;
     m.add_function(wrap_pyfunction!(metric::metric_names, m)?)?;

@@ -38,38 +38,79 @@ rm_compare <- function(y_true, y_score, sample_weight = NULL) {
   reply <- rm_compare_impl(rm_labels_input(y_true), rm_scores_input(y_score),
                            rm_weights_input(sample_weight))
   columns <- rm_value(reply, sys.call())
+  table <- attr(columns, "table")
+  reproduces <- attr(columns, "reproduces")
+  chart <- attr(columns, "chart")
+  attr(columns, "table") <- NULL
+  attr(columns, "reproduces") <- NULL
+  attr(columns, "chart") <- NULL
   frame <- as.data.frame(columns, stringsAsFactors = FALSE)
   # mldr's undefined value is R's NA (as in rm_evaluate), not the compiled code's NaN.
   frame$mldr[is.nan(frame$mldr)] <- NA_real_
   frame$note[frame$note == ""] <- NA_character_
+  inputs <- list(y_true = dim(y_true), y_score = dim(y_score))
+  if (!is.null(sample_weight)) inputs$sample_weight <- length(sample_weight)
+  attr(frame, "table") <- table
+  attr(frame, "chart") <- chart
+  attr(frame, "provenance") <- list(
+    rankmetrics_version = as.character(utils::packageVersion("rankmetrics")),
+    reproduces = as.list(reproduces),
+    inputs = inputs
+  )
   class(frame) <- c("rm_comparison", "data.frame")
   frame
 }
 
+#' Print a comparison
+#'
+#' Prints the table of the command \code{rankmetrics compare}: each metric's value under
+#' every tie policy and toolkit (4 decimals, \code{*} outside the interval, a dash where
+#' a toolkit lacks the metric), the interval, the expected value and the spread, then the
+#' legend and the numbered notes (why a cell has no value, why a flagged value that prints as
+#' an end of the interval lies outside it, why an interval's ends are not proven). The
+#' values themselves are the data frame's columns; \code{attr(x, "provenance")} gives the
+#' rankmetrics version, the toolkit release each convention reproduces and the inputs'
+#' dimensions.
+#'
+#' @param x A comparison from \code{\link{rm_compare}}.
+#' @param ... Ignored.
+#' @return \code{x}, invisibly.
+#' @examples
+#' y <- matrix(c(1, 0, 1, 0, 1, 0), nrow = 2, byrow = TRUE)
+#' s <- matrix(c(0.5, 0.5, 0.2, 0.9, 0.9, 0.1), nrow = 2, byrow = TRUE)
+#' grid <- rm_compare(y, s)
+#' print(grid)
+#' attr(grid, "provenance")$reproduces$mldr
 #' @export
 print.rm_comparison <- function(x, ...) {
-  cat("rankmetrics comparison: each metric under every tie policy and toolkit\n")
-  shown <- as.data.frame(unclass(x), stringsAsFactors = FALSE)
-  shown$error <- NULL
-  shown$note <- NULL
-  print(shown, ...)
-  notes <- !is.na(x$note)
-  if (any(notes)) {
-    cat("\nWhere ends_proven or expected_exact is FALSE:\n")
-    cat(sprintf("  %s: %s\n", x$metric[notes], x$note[notes]), sep = "")
-  }
+  cat(attr(x, "table"))
   invisible(x)
+}
+
+#' @export
+`[.rm_comparison` <- function(x, ...) {
+  # A subset is a plain data frame: the table and provenance describe the whole grid.
+  out <- NextMethod()
+  if (is.data.frame(out)) {
+    attr(out, "table") <- NULL
+    attr(out, "chart") <- NULL
+    attr(out, "provenance") <- NULL
+    class(out) <- "data.frame"
+  }
+  out
 }
 
 #' Plot a comparison
 #'
-#' Each metric's interval over tie orders (grey bar), its expected value (black tick) and the
-#' toolkits' values (outlined red when outside the interval), in base graphics. Each row is
-#' drawn on its own scale, from its smallest to its largest value, which the row's label
-#' gives.
+#' The picture of the command's \code{rankmetrics compare --plot} (and of Python's
+#' \code{Comparison.plot}), in base graphics: a panel per metric with a numeric axis, a row
+#' per tie policy and toolkit with a dot at its value (red when outside the interval), the
+#' interval over tie orders shaded and labelled with its ends, the expected value as a blue
+#' line. The layout (each panel's range, ticks and rows) comes from the same code as the
+#' SVG of \code{\link{rm_svg}}.
 #'
 #' @param x A comparison from \code{\link{rm_compare}}.
-#' @param ... Passed to \code{plot}.
+#' @param ... Ignored.
 #' @return \code{x}, invisibly.
 #' @examples
 #' y <- matrix(c(1, 0, 1, 0, 1, 0), nrow = 2, byrow = TRUE)
@@ -77,50 +118,77 @@ print.rm_comparison <- function(x, ...) {
 #' plot(rm_compare(y, s))
 #' @export
 plot.rm_comparison <- function(x, ...) {
-  toolkits <- c("sklearn", "torchmetrics", "mldr", "mulan")
-  pch <- c(sklearn = 21, torchmetrics = 22, mldr = 24, mulan = 23)
-  col <- c(sklearn = "#1f77b4", torchmetrics = "#ff7f0e", mldr = "#2ca02c",
-           mulan = "#9467bd")
-  n <- nrow(x)
-  old <- par(mar = c(3, 16, 1, 8), xpd = NA)
-  on.exit(par(old))
-  plot(NA, xlim = c(-0.05, 1.05), ylim = c(0.5, n + 0.5), xaxt = "n", yaxt = "n",
-       xlab = "", ylab = "", ...)
-  labels <- character(n)
-  for (i in seq_len(n)) {
-    y <- n + 1 - i
-    keep <- c("max", "min", "average", "first", "last", toolkits, "pessimistic",
-              "expected", "optimistic")
-    values <- unlist(x[i, keep], use.names = FALSE)
-    values <- values[is.finite(values)]
-    if (length(values) == 0L) {
-      labels[i] <- paste(x$metric[i], "(no value)")
-      next
-    }
-    lo <- min(values)
-    hi <- max(values)
-    span <- if (hi > lo) hi - lo else 1
-    at <- function(v) (v - lo) / span
-    labels[i] <- sprintf("%s [%.4g, %.4g]", x$metric[i], lo, hi)
-    if (is.finite(x$low[i]) && is.finite(x$high[i])) {
-      segments(at(x$low[i]), y, at(x$high[i]), y, col = "grey75", lwd = 8, lend = 1)
-    }
-    if (is.finite(x$expected[i])) points(at(x$expected[i]), y, pch = 124, cex = 1.5)
-    outside <- strsplit(x$outside[i], ", ", fixed = TRUE)[[1]]
-    for (t in toolkits) {
-      v <- x[[t]][i]
-      if (is.finite(v)) {
-        points(at(v), y, pch = pch[[t]], bg = col[[t]],
-               col = if (t %in% outside) "red" else col[[t]],
-               lwd = if (t %in% outside) 2 else 1)
-      }
+  panels <- rm_chart(x)$panels
+  columns <- 3L
+  old <- graphics::par(mfrow = c(ceiling(length(panels) / columns), columns),
+                       mar = c(2.2, 6.5, 2.6, 0.8), oma = c(0, 0, 2, 0), cex = 0.6)
+  on.exit(graphics::par(old))
+  for (p in panels) rm_draw_panel(p)
+  graphics::mtext("Each metric under each tie policy and toolkit convention", outer = TRUE,
+                  line = 0.5, cex = 0.8)
+  invisible(x)
+}
+
+# One panel of plot.rm_comparison, from the library's layout: row 1 on top.
+rm_draw_panel <- function(p) {
+  n <- length(p$mark_columns)
+  graphics::plot.new()
+  graphics::plot.window(xlim = p$range, ylim = c(n + 0.5, 0.5), xaxs = "i", yaxs = "i")
+  if (!is.null(p$band)) {
+    graphics::rect(p$band[1], n + 0.5, p$band[2], 0.5, col = "#ADCCEBCC", border = NA)
+    if (p$band_labels[1] == p$band_labels[2]) {
+      graphics::mtext(p$band_labels[1], side = 3, at = p$band[1], line = 0.1, cex = 0.5)
+    } else {
+      graphics::mtext(p$band_labels[1], side = 3, at = p$band[1], line = 0.1, adj = 1,
+                      cex = 0.5)
+      graphics::mtext(p$band_labels[2], side = 3, at = p$band[2], line = 0.1, adj = 0,
+                      cex = 0.5)
     }
   }
-  axis(2, at = rev(seq_len(n)), labels = labels, las = 1, cex.axis = 0.7)
-  axis(1, at = c(0, 1), labels = c("row's smallest", "row's largest"), cex.axis = 0.7)
-  legend(1.08, n + 0.5, legend = c(toolkits, "expected", "interval"),
-         pch = c(pch[toolkits], 124, NA), pt.bg = c(col[toolkits], NA, NA),
-         col = c(col[toolkits], "black", "grey75"), lty = c(NA, NA, NA, NA, NA, 1),
-         lwd = c(NA, NA, NA, NA, NA, 8), bty = "n", cex = 0.7)
-  invisible(x)
+  if (!is.na(p$expected)) graphics::abline(v = p$expected, col = "#1F5AA0", lwd = 2)
+  if (p$rule > 0) graphics::abline(h = p$rule - 0.5, col = "grey75", lwd = 0.8)
+  graphics::axis(1, at = p$tick_values, labels = p$tick_labels, mgp = c(3, 0.4, 0),
+                 tcl = -0.3)
+  graphics::axis(2, at = seq_len(n), labels = p$mark_columns, las = 1, tick = FALSE,
+                 mgp = c(3, 0.3, 0))
+  graphics::box(bty = "l")
+  shown <- !is.na(p$mark_values)
+  graphics::points(p$mark_values[shown], seq_len(n)[shown], pch = 19,
+                   col = ifelse(p$mark_outside[shown], "#CD2828", "#282828"))
+  if (any(!shown)) {
+    graphics::text(p$range[1], seq_len(n)[!shown], " no value", adj = 0, cex = 0.8)
+  }
+  graphics::title(main = p$metric, line = 1.2, cex.main = 1)
+}
+
+rm_chart <- function(x) {
+  chart <- attr(x, "chart")
+  if (is.null(chart)) {
+    stop("this comparison has no picture: it is a subset or a copy without attributes; ",
+         "plot the whole result of rm_compare()", call. = FALSE)
+  }
+  chart
+}
+
+#' The picture of a comparison as SVG
+#'
+#' The SVG the command \code{rankmetrics compare --plot} writes (and Python's
+#' \code{Comparison._repr_svg_} shows), made by the same code: a panel per metric with a
+#' numeric axis, a row per tie policy and toolkit, the interval over tie orders shaded and
+#' labelled with its ends, the expected value, values outside the interval in red.
+#'
+#' @param x A comparison from \code{\link{rm_compare}}.
+#' @param file A path to write the SVG to, or \code{NULL}.
+#' @return The SVG text (invisibly when written to \code{file}).
+#' @examples
+#' y <- matrix(c(1, 0, 1, 0, 1, 0), nrow = 2, byrow = TRUE)
+#' s <- matrix(c(0.5, 0.5, 0.2, 0.9, 0.9, 0.1), nrow = 2, byrow = TRUE)
+#' svg <- rm_svg(rm_compare(y, s))
+#' substr(svg, 1, 4)
+#' @export
+rm_svg <- function(x, file = NULL) {
+  svg <- rm_chart(x)$svg
+  if (is.null(file)) return(svg)
+  writeLines(svg, file, sep = "")
+  invisible(svg)
 }

@@ -13,12 +13,18 @@
 //! assert_eq!(loss.interval(), Some((0.25, 1.0)));
 //! ```
 
+mod chart;
 mod grid;
+mod notes;
 mod summary;
+mod table;
+pub use chart::{svg, Band, Chart, Mark, Panel, Series, Tick};
 #[cfg(feature = "rayon")]
 pub use grid::compare_parallel;
 pub use grid::{cell_count, compare, layout};
+pub use notes::{Flag, Merge, Notes};
 pub use summary::Summary;
+pub use table::{fixed, Table};
 
 use crate::compat::registry::{Convention, LookupError, Preset, TieAnalysis};
 use crate::error::Error;

@@ -1,12 +1,40 @@
-//! The comparison's footnotes, for the table and Markdown formats: why a cell has no value
-//! (the row or label that leaves it undefined, read off the inputs), and why a flagged value
-//! lies outside the interval (the rule of its convention that puts it there).
+//! The comparison's footnotes, as every front door prints them under the table: why a cell
+//! has no value (the row or label that leaves it undefined, read off the inputs), and why a
+//! flagged value lies outside the interval (the rule of its convention that puts it there).
 
-use rankmetrics::registry::{evaluate_all_parallel, Preset};
-use rankmetrics::torchmetrics::{Float32Scores, Logits, PredsDtype};
-use rankmetrics::{Matrix, TieGrouping, TiePolicy};
+use super::{outside, Cell, Column, Concept, Needs, Over, Row};
+use crate::compat::registry::{evaluate_all, Preset};
+use crate::compat::torchmetrics::{Float32Scores, Logits, PredsDtype};
+use crate::error::Error;
+use crate::matrix::{LabelMatrix, Matrix, RowMajor, ScoreMatrix};
+use crate::score::{Label, Score};
+use crate::ties::{TieGrouping, TiePolicy};
 
-use crate::compare::{outside, Cell, Column, Concept, Needs, Over, Row};
+/// How the notes evaluate presets: on this thread, or on the current rayon pool.
+#[derive(Debug, Clone, Copy)]
+enum Threads {
+    One,
+    #[cfg(feature = "rayon")]
+    Pool,
+}
+
+impl Threads {
+    fn evaluate_all<Y, S>(
+        self, presets: &[Preset], y_true: &Y, y_score: &S, weights: Option<&[f64]>,
+    ) -> Vec<Result<f64, Error>>
+    where
+        Y: Matrix<Elem = f64> + Sync + ?Sized,
+        S: Matrix<Elem = f64> + Sync + ?Sized,
+    {
+        match self {
+            Threads::One => evaluate_all(presets, y_true, y_score, weights),
+            #[cfg(feature = "rayon")]
+            Threads::Pool => {
+                crate::compat::registry::evaluate_all_parallel(presets, y_true, y_score, weights)
+            }
+        }
+    }
+}
 
 /// What the footnotes say about each row and cell.
 #[derive(Debug)]
@@ -24,7 +52,12 @@ pub enum Flag {
     Shared(TiePolicy),
     /// The convention ties scores that differ, which the interval (equal scores tie) does
     /// not; `interval` is the interval with the convention's ties, and holds the value.
-    Merged { rule: Merge, interval: (f64, f64) },
+    Merged {
+        /// The rule.
+        rule: Merge,
+        /// The interval [pessimistic, optimistic] with the rule's ties.
+        interval: (f64, f64),
+    },
     /// Neither: a rule of the convention beyond how it treats ties.
     Definition,
 }
@@ -93,7 +126,8 @@ impl Merge {
     /// The interval [pessimistic, optimistic] of each concept with this rule's ties, all in
     /// one evaluation; `None` where the reference cannot take the rule or has no value.
     fn intervals<Y, S>(
-        self, concepts: &[&Concept], y_true: &Y, y_score: &S, weights: Option<&[f64]>,
+        self, threads: Threads, concepts: &[&Concept], y_true: &Y, y_score: &S,
+        weights: Option<&[f64]>,
     ) -> Vec<Interval>
     where
         Y: Matrix<Elem = f64> + Sync + ?Sized,
@@ -112,12 +146,13 @@ impl Merge {
             .collect();
         let presets: Vec<Preset> = ends.iter().flatten().flatten().cloned().collect();
         let values = match self {
-            Merge::Grouping(_) => evaluate_all_parallel(&presets, y_true, y_score, weights),
+            Merge::Grouping(_) => threads.evaluate_all(&presets, y_true, y_score, weights),
             Merge::Float32 => {
-                evaluate_all_parallel(&presets, y_true, &Float32Scores::new(y_score), weights)
+                let view = Float32Scores::new(y_score);
+                threads.evaluate_all(&presets, y_true, &view, weights)
             }
             Merge::Sigmoid(dtype) => match Logits::with_dtype(y_score, dtype) {
-                Ok(view) => evaluate_all_parallel(&presets, y_true, &view, weights),
+                Ok(view) => threads.evaluate_all(&presets, y_true, &view, weights),
                 Err(_) => return vec![None; concepts.len()],
             },
         };
@@ -167,10 +202,164 @@ impl Merge {
 }
 
 impl Notes {
-    /// Reads what the footnotes need off the inputs: the rows and labels with a single class
-    /// (only if some cell is NaN), and for each flagged toolkit cell the interval under the
-    /// rule its convention ties scores by.
+    /// Reads what the footnotes need off the inputs that gave `rows` (of
+    /// [`compare`](super::compare)): the rows and labels with a single class (only if some
+    /// cell is NaN), and for each flagged toolkit cell the interval under the rule its
+    /// convention ties scores by (evaluated on this thread).
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::compare::{compare, Notes};
+    /// let (y, s) = ([[1.0, 0.0], [0.0, 0.0]], [[0.5, 0.5], [0.2, 0.9]]);
+    /// let rows = compare(&y, &s, None, Default::default());
+    /// let notes = Notes::new(&rows, &y, &s, None);
+    /// let auc = rows.iter().position(|r| r.concept.name == "AUC, per sample").unwrap();
+    /// assert_eq!(
+    ///     notes.undefined(auc),
+    ///     Some("AUC, per sample: undefined, row 1 has no relevant label (1 of 2 rows has one class)")
+    /// );
+    /// ```
     pub fn new<Y, S>(rows: &[Row], y_true: &Y, y_score: &S, weights: Option<&[f64]>) -> Notes
+    where
+        Y: Matrix<Elem = f64> + Sync + ?Sized,
+        S: Matrix<Elem = f64> + Sync + ?Sized,
+    {
+        Notes::read(Threads::One, rows, y_true, y_score, weights)
+    }
+
+    /// [`Notes::new`] with the presets evaluated on the current rayon pool (feature `rayon`).
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::compare::{compare_parallel, Notes};
+    /// let (y, s) = ([[1.0, 0.0], [0.0, 1.0]], [[0.5, 0.5], [0.2, 0.9]]);
+    /// let rows = compare_parallel(&y, &s, None, Default::default());
+    /// let notes = Notes::new_parallel(&rows, &y, &s, None);
+    /// assert_eq!(notes.undefined(0), None);
+    /// ```
+    #[cfg(feature = "rayon")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
+    pub fn new_parallel<Y, S>(
+        rows: &[Row], y_true: &Y, y_score: &S, weights: Option<&[f64]>,
+    ) -> Notes
+    where
+        Y: Matrix<Elem = f64> + Sync + ?Sized,
+        S: Matrix<Elem = f64> + Sync + ?Sized,
+    {
+        Notes::read(Threads::Pool, rows, y_true, y_score, weights)
+    }
+
+    /// [`Notes::new`] on inputs of any label and score type: where the notes read the inputs
+    /// ([`Notes::read_inputs`]), on row-major float64 copies of them, so that one compiled
+    /// reading serves every type (the front doors that take many array types call this).
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::compare::{compare, Notes};
+    /// let (y, s) = ([[1u8, 0], [0, 0]], [[0.5f32, 0.5], [0.2, 0.9]]);
+    /// let rows = compare(&y, &s, None, Default::default());
+    /// let auc = rows.iter().position(|r| r.concept.name == "AUC, per sample").unwrap();
+    /// assert!(Notes::of(&rows, &y, &s, None).undefined(auc).is_some());
+    /// ```
+    pub fn of<T, Y, S>(rows: &[Row], y_true: &Y, y_score: &S, weights: Option<&[f64]>) -> Notes
+    where
+        T: Score,
+        Y: LabelMatrix + ?Sized,
+        S: ScoreMatrix<T> + ?Sized,
+    {
+        Notes::copied(Threads::One, rows, y_true, y_score, weights)
+    }
+
+    /// [`Notes::of`] with the presets evaluated on the current rayon pool (feature `rayon`).
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::compare::{compare_parallel, Notes};
+    /// let (y, s) = ([[1u8, 0]], [[0.5f32, 0.5]]);
+    /// let rows = compare_parallel(&y, &s, None, Default::default());
+    /// assert_eq!(Notes::of_parallel(&rows, &y, &s, None).undefined(0), None);
+    /// ```
+    #[cfg(feature = "rayon")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
+    pub fn of_parallel<T, Y, S>(
+        rows: &[Row], y_true: &Y, y_score: &S, weights: Option<&[f64]>,
+    ) -> Notes
+    where
+        T: Score,
+        Y: LabelMatrix + ?Sized,
+        S: ScoreMatrix<T> + ?Sized,
+    {
+        Notes::copied(Threads::Pool, rows, y_true, y_score, weights)
+    }
+
+    fn copied<T, Y, S>(
+        threads: Threads, rows: &[Row], y_true: &Y, y_score: &S, weights: Option<&[f64]>,
+    ) -> Notes
+    where
+        T: Score,
+        Y: LabelMatrix + ?Sized,
+        S: ScoreMatrix<T> + ?Sized,
+    {
+        if !Notes::read_inputs(rows) {
+            return Notes::none(rows);
+        }
+        let (n, l) = (y_true.nrows(), y_true.ncols());
+        let mut labels = Vec::with_capacity(n * l);
+        y_true.extend_rows(0..n, &mut labels);
+        let labels: Vec<f64> = labels.into_iter().map(Label::value).collect();
+        let mut scores = Vec::with_capacity(n * l);
+        y_score.extend_rows(0..y_score.nrows(), &mut scores);
+        let scores: Vec<f64> = scores.into_iter().map(Score::as_f64).collect();
+        let (sn, sl) = (y_score.nrows(), y_score.ncols());
+        match (RowMajor::new(&labels, n, l), RowMajor::new(&scores, sn, sl)) {
+            (Ok(y), Ok(s)) => Notes::read(threads, rows, &y, &s, weights),
+            // Inputs that break the matrix contract gave errors, not values: no note reads them.
+            _ => Notes::none(rows),
+        }
+    }
+
+    /// Whether the notes of `rows` read the inputs at all: some cell is NaN, or some
+    /// toolkit's value lies outside its row's interval. Without either, [`Notes::none`] gives
+    /// the same notes without the inputs.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::compare::{compare, Notes};
+    /// let rows = compare(&[[1, 0], [0, 1]], &[[0.9, 0.1], [0.2, 0.8]], None, Default::default());
+    /// assert!(!Notes::read_inputs(&rows));
+    /// ```
+    pub fn read_inputs(rows: &[Row]) -> bool {
+        rows.iter().any(|row| {
+            row.cells.iter().flatten().any(|cell| match cell.result {
+                Ok(v) => {
+                    v.is_nan()
+                        || (matches!(cell.column, Column::Toolkit(_)) && row.outside(cell.column))
+                }
+                Err(_) => false,
+            })
+        })
+    }
+
+    /// The notes of `rows` when [`Notes::read_inputs`] is false: a flagged value is one of
+    /// a rank-sharing tie policy.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::compare::{compare, Notes};
+    /// let (y, s) = ([[1.0, 0.0]], [[0.5, 0.5]]);
+    /// let rows = compare(&y, &s, None, Default::default());
+    /// assert!(!Notes::read_inputs(&rows));
+    /// assert_eq!(Notes::none(&rows).undefined(0), None);
+    /// ```
+    pub fn none(rows: &[Row]) -> Notes {
+        // No cell needs the inputs: an empty matrix stands for them.
+        let empty = RowMajor::new(&[], 0, 0).expect("an empty matrix");
+        Notes::read(Threads::One, rows, &empty, &empty, None)
+    }
+
+    fn read<Y, S>(
+        threads: Threads, rows: &[Row], y_true: &Y, y_score: &S, weights: Option<&[f64]>,
+    ) -> Notes
     where
         Y: Matrix<Elem = f64> + Sync + ?Sized,
         S: Matrix<Elem = f64> + Sync + ?Sized,
@@ -222,7 +411,7 @@ impl Notes {
                 continue;
             }
             let concepts: Vec<&Concept> = needed.iter().map(|&r| rows[r].concept).collect();
-            let found = rule.intervals(&concepts, y_true, y_score, weights);
+            let found = rule.intervals(threads, &concepts, y_true, y_score, weights);
             intervals.extend(needed.into_iter().map(|r| (r, rule)).zip(found));
         }
         let flags = rows
@@ -390,9 +579,8 @@ fn first_of(
 
 #[cfg(test)]
 mod tests {
-    use rankmetrics::registry::Convention;
-
     use super::*;
+    use crate::compat::registry::Convention;
 
     fn preset(convention: Convention, metric: &str, params: &[(&str, &str)]) -> Preset {
         let params: Vec<(String, String)> = params

@@ -115,7 +115,19 @@ test_that("rm_compare gives the command's grid as a data frame, and plots", {
   expect_equal(gw[gw$metric == "ranking loss", "sklearn"],
                rm_evaluate(y, s, convention = "sklearn", metric = "label_ranking_loss",
                            sample_weight = w))
-  expect_output(print(g), "rankmetrics comparison")
+  # print() gives the command's table: a line per metric, the legend and the notes.
+  printed <- capture.output(print(g))
+  expect_match(printed[1], "^metric +max +min +average +first +last +sklearn")
+  expect_equal(sub(" .*", "", printed[2:4]), c("coverage", "coverage", "average"))
+  expect_true(any(grepl("^interval: \\[low, high\\]", printed)))
+  expect_identical(printed, strsplit(attr(g, "table"), "\n", fixed = TRUE)[[1]])
+  p <- attr(g, "provenance")
+  expect_equal(p$rankmetrics_version, as.character(utils::packageVersion("rankmetrics")))
+  expect_equal(p$reproduces$sklearn, "scikit-learn 1.9.1")
+  expect_equal(p$inputs$y_score, c(n, l))
+  # A subset is a plain data frame, printed as one.
+  expect_identical(class(g[1:2, ]), "data.frame")
+  expect_null(attr(g[1:2, ], "table"))
   # What the tie analysis guarantees: unweighted, every interval's ends are proven, and only
   # interpolated AP and the geometric means lack an expected value; weighted, label-wise
   # precision's ends are not proven and it has no expected value either.
@@ -131,10 +143,48 @@ test_that("rm_compare gives the command's grid as a data frame, and plots", {
   expect_equal(gw$metric[!gw$expected_exact], precision)
   expect_true(all(grepl("interval ends not proven: with sample weights", gw$note[!gw$ends_proven])))
   expect_true(all(gw$outside[!gw$ends_proven] == ""))
-  expect_output(print(gw), "label AP, macro: interval ends not proven")
+  expect_output(print(gw), "interval ends not proven: with sample weights")
   grDevices::pdf(NULL)
   on.exit(grDevices::dev.off())
   expect_identical(plot(g), g)
+})
+
+test_that("plot and rm_svg draw the command's picture: its layout, panel by panel", {
+  g <- rm_compare(y, s)
+  chart <- attr(g, "chart")
+  expect_identical(rm_svg(g), chart$svg)
+  expect_match(rm_svg(g), "^<svg")
+  f <- tempfile(fileext = ".svg")
+  rm_svg(g, f)
+  expect_identical(paste(readLines(f), collapse = "\n"), sub("\n$", "", chart$svg))
+  expect_length(chart$panels, nrow(g))
+  for (i in seq_along(chart$panels)) {
+    p <- chart$panels[[i]]
+    expect_identical(p$metric, g$metric[i])
+    expect_identical(p$mark_columns, c("max", "min", "average", "first", "last", "sklearn",
+                                       "torchmetrics", "mldr", "mulan"))
+    # Each value in its own row at its value; red where the grid says it lies outside.
+    values <- unlist(g[i, p$mark_columns], use.names = FALSE)
+    values[!is.finite(values)] <- NA
+    expect_identical(p$mark_values, values)
+    outside <- strsplit(g$outside[i], ", ", fixed = TRUE)[[1]]
+    expect_identical(p$mark_outside, !is.na(values) & p$mark_columns %in% outside)
+    # The axis covers every value; its ticks are round, labelled with their values.
+    shown <- values[!is.na(values)]
+    expect_true(all(shown > p$range[1] & shown < p$range[2]))
+    expect_gte(length(p$tick_values), 4L)
+    expect_equal(as.numeric(p$tick_labels), p$tick_values)
+    expect_true(all(diff(p$tick_values) > 0))
+    # The interval's ends, labelled as the table prints them.
+    if (is.finite(g$low[i]) && is.finite(g$high[i])) {
+      expect_equal(p$band, c(g$low[i], g$high[i]))
+      expect_identical(p$band_labels, sprintf("%.4f", c(g$low[i], g$high[i])))
+    } else {
+      expect_null(p$band)
+    }
+    expect_identical(p$rule, 6L)
+  }
+  expect_error(rm_svg(g[1:2, ]), "plot the whole result of rm_compare")
 })
 
 test_that("double matrices are read where R keeps them: no copy", {

@@ -3,7 +3,8 @@
 //! metric concept.
 
 use extendr_api::prelude::*;
-use rankmetrics::compare::{compare, Column, Options, Row};
+use rankmetrics::compare::{compare, Chart, Column, Notes, Options, Panel, Row, Series, Table};
+use rankmetrics::registry::Convention;
 use rankmetrics::{Error, LabelMatrix, ScoreMatrix};
 
 use crate::errors::Failure;
@@ -112,10 +113,30 @@ where
         })
         .collect();
     values.push(errors.into());
+    // The command's table with its notes, and the releases each convention reproduces, as
+    // attributes of the columns.
+    let table = Table::new(&rows, &Notes::of(&rows, y, s, w)).to_string();
+    let reproduces: Vec<(&str, &str)> = Convention::ALL
+        .into_iter()
+        .filter_map(|c| Some((c.name(), c.reproduces()?)))
+        .collect();
+    let internal = |e: extendr_api::Error| {
+        Failure::new("internal", format!("internal error in rankmetrics: {e}"))
+    };
     // Equally many names and columns: a failure here is a bug, reported as one.
-    List::from_names_and_values(names, values)
+    let mut list = List::from_names_and_values(names, values)
         .map(Robj::from)
-        .map_err(|e| Failure::new("internal", format!("internal error in rankmetrics: {e}")))
+        .map_err(internal)?;
+    let (keys, releases): (Vec<&str>, Vec<&str>) = reproduces.into_iter().unzip();
+    let mut releases = Robj::from(releases);
+    releases.set_attrib("names", keys).map_err(internal)?;
+    list.set_attrib("table", table).map_err(internal)?;
+    let chart = Chart::new(&rows.iter().map(Series::of).collect::<Vec<_>>());
+    let panels: Vec<Robj> = chart.panels.iter().map(panel_list).collect();
+    let chart_list = list!(svg = chart.svg(), panels = List::from_values(panels));
+    list.set_attrib("chart", chart_list).map_err(internal)?;
+    list.set_attrib("reproduces", releases).map_err(internal)?;
+    Ok(list)
 }
 
 /// The input errors every cell of the grid would report (the shapes, the weights), raised once
@@ -145,4 +166,38 @@ pub fn check_common(
         })
     };
     error.map_or(Ok(()), |e| Err(e.into()))
+}
+
+/// One panel of the picture in values, for R's `plot`: `metric`, `range`, `tick_values`,
+/// `tick_labels`, `band` (low, high; `NULL` without an interval) and `band_labels`,
+/// `expected` (`NA` without one), `mark_columns`, `mark_values` (`NA` where none),
+/// `mark_outside`, top to bottom, and `rule` (the first toolkit's row, 1-based; 0 for none).
+fn panel_list(p: &Panel) -> Robj {
+    let band = p.band.as_ref();
+    let rule = p
+        .marks
+        .iter()
+        .position(|m| matches!(m.column, Column::Toolkit(_)))
+        .filter(|_| p.rule.is_some())
+        .map_or(0, |i| i as i32 + 1);
+    list!(
+        metric = p.metric.as_str(),
+        range = vec![p.range.0, p.range.1],
+        tick_values = p.ticks.iter().map(|t| t.value).collect::<Vec<_>>(),
+        tick_labels = p.ticks.iter().map(|t| t.label.as_str()).collect::<Vec<_>>(),
+        band = band.map_or(Robj::from(()), |b| Robj::from(vec![b.low, b.high])),
+        band_labels = band.map_or(Robj::from(()), |b| {
+            Robj::from(vec![b.label_low.as_str(), b.label_high.as_str()])
+        }),
+        expected = p.expected.map(|e| e.0),
+        mark_columns = p.marks.iter().map(|m| m.column.name()).collect::<Vec<_>>(),
+        mark_values = p
+            .marks
+            .iter()
+            .map(|m| m.at.map(|a| a.0))
+            .collect::<Vec<_>>(),
+        mark_outside = p.marks.iter().map(|m| m.outside).collect::<Vec<_>>(),
+        rule = rule
+    )
+    .into()
 }
