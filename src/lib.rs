@@ -36,8 +36,8 @@
 //! assert_eq!(pessimistic, sklearn::label_ranking_average_precision_score(&y_true, &y_score, None).unwrap());
 //! ```
 // Unsafe code lives in src/wide.rs only: calls to AVX2 and AVX-512 builds of the loops over a
-// row's labels and of the counting pass's location, behind a run-time CPU check (measured need: docs/performance.md, "AVX2 loops",
-// "AVX-512 loops").
+// row's labels and of the counting pass's location, behind a run-time CPU check (measured
+// need: docs/performance.md, "Measured choices").
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
 #![deny(missing_debug_implementations)]

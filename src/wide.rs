@@ -14,7 +14,7 @@
 //!
 //! This is the crate's only `unsafe` code: calling a function compiled for AVX2 or AVX-512 is
 //! undefined on a CPU without it, so each call sits behind the run-time check. The need is
-//! measured in docs/performance.md ("AVX2 loops", "AVX-512 loops"): the row metrics' passes
+//! measured in docs/performance.md ("Measured choices"): the row metrics' passes
 //! over scores and labels are bound by vector width. The AVX-512 builds need Rust 1.89 (where
 //! those target features became stable); build.rs leaves them out on older compilers, which
 //! the crate's MSRV allows.

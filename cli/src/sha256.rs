@@ -3,7 +3,7 @@
 //! Computed by the `sha2` crate, which uses the CPU's SHA instructions where it has them
 //! (x86-64's SHA extensions, ARMv8's): every JSON, CSV and Markdown output on files hashes
 //! them, and the portable computation takes longer than reading and evaluating the data
-//! (docs/performance.md, "Reading and hashing the inputs").
+//! (docs/performance.md, "Measured choices").
 
 use std::io::Read;
 use std::path::Path;

@@ -82,7 +82,7 @@ pub(super) fn gather_by_bits<L: Label>(values: &[L], columns: &mut Vec<u32>) {
 
 /// [`gather_nonzero`] one value at a time, branch-free: every column is written, only relevant
 /// ones advance the end (faster than a branch per label). The baseline CPU's path; the AVX2 and
-/// AVX-512 one is [`gather_by_bits`] (docs/performance.md has the instruction counts).
+/// AVX-512 one is [`gather_by_bits`].
 #[inline(always)]
 pub(super) fn gather_by_steps<L: Label>(values: &[L], columns: &mut Vec<u32>) {
     columns.clear();

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
 /// The most cells a window holds by default, unless a share of the pool is more
 /// ([`POOL_SHARES`]): 2^25 cells, 300–440 MB at 9–13 bytes a cell. A pool of up to that many
 /// cells is placed in one pass; each further window costs one more pass over the input
-/// (docs/performance.md, "Micro averages in windows").
+/// (docs/performance.md, "Measured choices").
 pub(in crate::labelwise) const WINDOW_CELLS: usize = 1 << 25;
 
 /// By default a window may hold a 1 / `POOL_SHARES` share of the pool: since two neighbouring
