@@ -48,3 +48,45 @@ fn identify_finds_the_convention_of_every_golden_record() {
     // Every file had records to find.
     assert!(tally.values().all(|c| c[0] > 0) && tally.len() == 7);
 }
+
+/// With `--metric`, every family shows the interval and expected value of its quantity (its
+/// first member with default parameters), whether or not a match shares it.
+#[test]
+fn every_family_searched_shows_its_interval() {
+    use rankmetrics::identify::FAMILIES;
+    use rankmetrics::registry::Convention;
+    let y = [
+        [1.0, 0.0, 1.0, 0.0],
+        [0.0, 1.0, 0.0, 0.0],
+        [1.0, 1.0, 0.0, 1.0],
+    ];
+    let s = [
+        [0.5, 0.5, 0.2, 0.2],
+        [0.3, 0.3, 0.3, 0.9],
+        [0.1, 0.7, 0.7, 0.7],
+    ];
+    let reported = [Reported::parse("0.5").expect("a value")];
+    for family in FAMILIES {
+        let found = identify(&y, &s, None, &reported, Some(family)).expect("an identification");
+        let id = &found[0];
+        // torchmetrics' retrieval metrics rank nonpositive scores by a rule no tie order
+        // gives: no rankmetrics quantity, no interval.
+        let retrieval = family
+            .members
+            .iter()
+            .all(|(c, m)| *c == Convention::Torchmetrics && m.starts_with("retrieval_"));
+        if retrieval {
+            assert_eq!(id.interval, None, "{}", family.name);
+            continue;
+        }
+        let (lo, hi) = id
+            .interval
+            .unwrap_or_else(|| panic!("{}: no interval", family.name));
+        assert!(lo <= hi, "{}: [{lo}, {hi}]", family.name);
+        let reference = id.reference.as_deref().expect("a reference");
+        assert!(!reference.is_empty(), "{}", family.name);
+        if let Some(e) = id.expected {
+            assert!(lo - 1e-12 <= e && e <= hi + 1e-12, "{}: {e}", family.name);
+        }
+    }
+}

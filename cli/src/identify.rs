@@ -27,12 +27,14 @@ pub fn reported(values: &[String], tolerance: Option<f64>) -> Result<Vec<Reporte
     values
         .iter()
         .map(|text| {
-            let r = Reported::parse(text).map_err(|e| e.to_string())?;
-            match tolerance {
-                Some(t) => Reported::new(r.value, t)
-                    .map_err(|_| format!("--tolerance {t}: not a finite number of at least 0")),
-                None => Ok(r),
-            }
+            Reported::parse_with(text, tolerance).map_err(|e| {
+                match (e.about_tolerance(), tolerance) {
+                    (true, Some(t)) => {
+                        format!("--tolerance {t}: not a finite number of at least 0")
+                    }
+                    _ => e.to_string(),
+                }
+            })
         })
         .collect()
 }

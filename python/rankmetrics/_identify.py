@@ -5,10 +5,14 @@
 from __future__ import annotations
 
 import html
+import numbers
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union, overload
+
+import numpy as np
 
 from . import _input
 from ._rankmetrics import identify as _identify
+from .exceptions import ParameterError
 
 Value = Union[str, float, int]
 
@@ -254,9 +258,9 @@ def identify(
     >>> [len(f.matches) > 0 for f in rankmetrics.identify(y_true, y_score, ["0.625", "0.1234"])]
     [True, False]
     """
-    single = isinstance(value, (str, float, int))
+    single = isinstance(value, (str, numbers.Number, np.generic))
     values = [value] if single else list(value)  # type: ignore[list-item, arg-type]
-    texts = [v if isinstance(v, str) else repr(float(v)) if isinstance(v, float) else str(v) for v in values]
+    texts = [_printed(v) for v in values]
     found = _identify(
         _input.labels(y_true),
         _input.scores(y_score),
@@ -268,3 +272,23 @@ def identify(
     )
     out = [Identification(f) for f in found]
     return out[0] if single else out
+
+
+def _printed(v: Any) -> str:
+    """A reported value as printed: text as given, a number in its shortest form (a float32
+    in float32's, so ``np.float32(0.8542)`` is ``"0.8542"``)."""
+    if isinstance(v, str):
+        return v
+    if isinstance(v, (bool, np.bool_)):
+        raise ParameterError(f"value {v!r} is a boolean, not a reported value", "InvalidParam", {"parameter": "value"})
+    if isinstance(v, (numbers.Integral, np.integer)):
+        return str(int(v))
+    if isinstance(v, np.floating):
+        return str(v)
+    if isinstance(v, numbers.Real):
+        return repr(float(v))
+    raise ParameterError(
+        f"value must be the reported values, as strings or numbers; got {type(v).__name__}",
+        "InvalidParam",
+        {"parameter": "value"},
+    )

@@ -66,12 +66,14 @@ pub fn identify<'py>(
     let reported = values
         .iter()
         .map(|text| {
-            let r = Reported::parse(text).map_err(|e| parameter_error(e.to_string(), "value"))?;
-            match tolerance {
-                Some(t) => Reported::new(r.value, t)
-                    .map_err(|e| parameter_error(e.to_string(), "tolerance")),
-                None => Ok(r),
-            }
+            Reported::parse_with(text, tolerance).map_err(|e| {
+                let which = if e.about_tolerance() {
+                    "tolerance"
+                } else {
+                    "value"
+                };
+                parameter_error(e.to_string(), which)
+            })
         })
         .collect::<PyResult<Vec<Reported>>>()?;
     let family = metric

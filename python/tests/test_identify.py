@@ -149,6 +149,17 @@ def test_floats_are_read_as_printed_and_sequences_give_lists() -> None:
     many = rankmetrics.identify(Y, S, ["62.5%", 1])
     assert [m.reported for m in many] == [0.625, 1.0]
     assert many[1].tolerance == 0.5
+    # numpy scalars as printed in their own precision; a sequence of them gives a list.
+    for scalar in (np.float32(0.625), np.float64(0.625)):
+        found = rankmetrics.identify(Y, S, scalar)
+        assert (found.reported, found.tolerance) == (0.625, 0.0005)
+    assert rankmetrics.identify(Y, S, np.int64(1)).tolerance == 0.5
+    assert len(rankmetrics.identify(Y, S, np.array([0.625, 0.5]))) == 2
+    for flag in (True, np.bool_(False)):
+        with pytest.raises(rankmetrics.ParameterError, match="is a boolean"):
+            rankmetrics.identify(Y, S, flag)
+    with pytest.raises(rankmetrics.ParameterError, match="beyond float64's range"):
+        rankmetrics.identify(Y, S, "1e-2147483648")
 
 
 def test_no_match_gives_the_closest() -> None:

@@ -251,6 +251,17 @@ pub(super) fn reference(
     let k = |key: &str| param(key).map(|v| ("k", v));
     let average = |default: &str| ("average", param("average").unwrap_or(default.to_string()));
     let own = |name: &'static str, params: Vec<(&'static str, String)>| Some((Own, name, params));
+    // mldr's rule for a label (or row) with one class, as roc_auc's `undefined`: its value
+    // (0.5 by default), or NA, dropped under na_rm.
+    let mldr_undefined = || {
+        let value = param("undefined_value").unwrap_or_else(|| "0.5".into());
+        let rule = match (value.as_str(), param("na_rm").as_deref()) {
+            ("NA" | "NaN" | "nan", Some("true")) => "skip".to_string(),
+            ("NA" | "NaN" | "nan", _) => "nan".to_string(),
+            (v, _) => v.to_string(),
+        };
+        ("undefined", rule)
+    };
     match (convention, metric) {
         (Own, "coverage" | "average_precision" | "ranking_loss" | "one_error" | "is_error")
         | (Own, "error_set_size" | "dcg" | "ndcg" | "precision_at_k" | "recall_at_k")
@@ -280,9 +291,10 @@ pub(super) fn reference(
         (Sklearn, "roc_auc_score") | (Torch, "multilabel_auroc") => {
             own("roc_auc", vec![average("macro")])
         }
-        (Mldr, "macro_auc") | (Mulan, "MacroAUC") => own("roc_auc", vec![average("macro")]),
+        (Mldr, "macro_auc") => own("roc_auc", vec![average("macro"), mldr_undefined()]),
+        (Mulan, "MacroAUC") => own("roc_auc", vec![average("macro")]),
         (Mldr, "micro_auc") | (Mulan, "MicroAUC") => own("roc_auc", vec![average("micro")]),
-        (Mldr, "example_auc") => own("roc_auc", vec![average("samples")]),
+        (Mldr, "example_auc") => own("roc_auc", vec![average("samples"), mldr_undefined()]),
         (Sklearn, "average_precision_score") | (Torch, "multilabel_average_precision") => {
             own("label_average_precision", vec![average("macro")])
         }

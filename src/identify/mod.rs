@@ -177,7 +177,21 @@ fn search<T: Score, S: ScoreMatrix<T> + ?Sized>(
 ) -> Result<Vec<Identification>, Error> {
     let sigmoid = crate::torchmetrics::Logits::new(y_score).is_ok_and(|l| l.applies_sigmoid());
     let labels = y_score.ncols();
-    let (candidates, reference_of, references) = grid::candidates(family, labels, sigmoid);
+    let (candidates, reference_of, mut references) = grid::candidates(family, labels, sigmoid);
+    // The searched family's quantity, with its default parameters: evaluated too where no
+    // candidate's reference is it (the grid sets parameters such as `average` explicitly).
+    let family_reference = family.and_then(|f| {
+        let (convention, metric) = f.members[0];
+        let default = families::reference(convention, metric, &[])
+            .and_then(|(c, m, p)| Reference::new(c, m, p))?;
+        Some(match references.iter().position(|x| *x == default) {
+            Some(i) => i,
+            None => {
+                references.push(default);
+                references.len() - 1
+            }
+        })
+    });
     let mut presets: Vec<crate::registry::Preset> =
         candidates.iter().map(|c| c.preset.clone()).collect();
     presets.extend(references.iter().flat_map(|r| r.presets.iter().cloned()));
@@ -191,14 +205,7 @@ fn search<T: Score, S: ScoreMatrix<T> + ?Sized>(
         .zip(analysis.chunks(3))
         .map(|(r, values)| tie_range(r, values, weighted))
         .collect();
-    // The searched family's quantity, with its default parameters.
-    let family_range = family.and_then(|f| {
-        let (convention, metric) = f.members[0];
-        let default = families::reference(convention, metric, &[])
-            .and_then(|(c, m, p)| Reference::new(c, m, p))?;
-        let i = references.iter().position(|x| *x == default)?;
-        Some(ranges[i].clone())
-    });
+    let family_range = family_reference.map(|i| ranges[i].clone());
     let evaluated = || {
         candidates.iter().zip(own).zip(&reference_of).filter_map(
             |((candidate, value), reference)| {

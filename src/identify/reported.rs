@@ -34,6 +34,23 @@ pub struct Reported {
 pub struct ParseReportedError {
     text: String,
     why: String,
+    /// The tolerance given, not the value, is what could not be taken.
+    tolerance: bool,
+}
+
+impl ParseReportedError {
+    /// Whether the tolerance given (not the value) is what could not be taken: a front door
+    /// names the argument that was wrong.
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::identify::Reported;
+    /// assert!(Reported::parse_with("0.85", Some(-1.0)).unwrap_err().about_tolerance());
+    /// assert!(!Reported::parse_with("x", Some(0.1)).unwrap_err().about_tolerance());
+    /// ```
+    pub fn about_tolerance(&self) -> bool {
+        self.tolerance
+    }
 }
 
 impl fmt::Display for ParseReportedError {
@@ -61,17 +78,19 @@ impl Reported {
     /// assert!(Reported::new(0.85, -1.0).is_err());
     /// ```
     pub fn new(value: f64, tolerance: f64) -> Result<Reported, ParseReportedError> {
-        let error = |why: String| ParseReportedError {
+        let error = |why: String, tolerance: bool| ParseReportedError {
             text: format!("{value}"),
             why,
+            tolerance,
         };
         if !value.is_finite() {
-            return Err(error("not a finite number".into()));
+            return Err(error("not a finite number".into(), false));
         }
         if !(tolerance >= 0.0 && tolerance.is_finite()) {
-            return Err(error(format!(
-                "the tolerance {tolerance} is not a finite number of at least 0"
-            )));
+            return Err(error(
+                format!("the tolerance {tolerance} is not a finite number of at least 0"),
+                true,
+            ));
         }
         Ok(Reported { value, tolerance })
     }
@@ -86,6 +105,7 @@ impl Reported {
         let error = |why: &str| ParseReportedError {
             text: text.to_string(),
             why: why.to_string(),
+            tolerance: false,
         };
         let trimmed = text.trim();
         let (number, scale) = match trimmed.strip_suffix('%') {
@@ -111,10 +131,40 @@ impl Reported {
         let value: f64 = number
             .parse()
             .map_err(|_| error("not a decimal number such as 0.8542, 85.42% or 1.5e-3"))?;
-        let places = i32::try_from(decimals).unwrap_or(i32::MAX) - exponent - scale;
-        let tolerance = 0.5 * 10f64.powi(-places);
+        // In i64, so that no exponent overflows; past float64's range of exponents a
+        // printed precision means nothing.
+        let places = i64::try_from(decimals).unwrap_or(i64::MAX) - i64::from(exponent) - scale;
+        if places.abs() > 400 {
+            return Err(error(
+                "its last digit's place is beyond float64's range (more than 400 decimal places \
+                 either way)",
+            ));
+        }
+        let tolerance = 0.5 * 10f64.powi(-(places as i32));
         let value = if scale == 0 { value } else { value / 100.0 };
         Reported::new(value, tolerance).map_err(|e| error(&e.why))
+    }
+
+    /// [`Reported::parse`], then, when `tolerance` is given, that tolerance instead of the
+    /// printed digits' (as the front doors' `--tolerance` / `tolerance=` do).
+    ///
+    /// # Errors
+    /// Text that is not such a number ([`ParseReportedError::about_tolerance`] false), or a
+    /// tolerance that is negative or not finite (true).
+    ///
+    /// # Example
+    /// ```
+    /// use rankmetrics::identify::Reported;
+    /// let r = Reported::parse_with("0.85", Some(0.01)).unwrap();
+    /// assert_eq!((r.value, r.tolerance), (0.85, 0.01));
+    /// assert_eq!(Reported::parse_with("0.85", None).unwrap().tolerance, 0.005);
+    /// ```
+    pub fn parse_with(text: &str, tolerance: Option<f64>) -> Result<Reported, ParseReportedError> {
+        let reported = Reported::parse(text)?;
+        match tolerance {
+            Some(t) => Reported::new(reported.value, t),
+            None => Ok(reported),
+        }
     }
 
     /// Whether `v` is reported as this value: within the tolerance, with room for the
@@ -161,5 +211,28 @@ mod tests {
         ] {
             assert!(Reported::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn extreme_exponents_are_refused_not_overflowed() {
+        for text in [
+            "1e-2147483648",
+            "1e2147483647",
+            "0.5e-2147483648",
+            "1e-401",
+            "1e401%",
+        ] {
+            let e = Reported::parse(text).unwrap_err();
+            assert!(
+                e.to_string().contains("cannot read the reported value"),
+                "{e}"
+            );
+        }
+        let long = format!("0.{}5", "0".repeat(500));
+        assert!(Reported::parse(&long).is_err());
+        // The largest exponents that float64 still reaches are read.
+        let tiny = Reported::parse("1e-300").unwrap().tolerance;
+        assert!((tiny / 0.5e-300 - 1.0).abs() < 1e-12, "{tiny}");
+        assert_eq!(Reported::parse("1e300").unwrap().value, 1e300);
     }
 }

@@ -126,6 +126,10 @@ test_that("numbers are read as printed and several values give a list", {
   many <- rm_identify(y, s, c("62.5%", "1"))
   expect_s3_class(many, "rm_identifications")
   expect_equal(vapply(many, function(m) m$reported, numeric(1)), c(0.625, 1))
+  # Numbers as R prints them, never in scientific notation: 1e5 is 100000, to within 0.5.
+  big <- rm_identify(y, s, c(1e5, 0.00001))
+  expect_equal(vapply(big, function(m) m$tolerance, numeric(1)), c(0.5, 0.000005))
+  expect_error(rm_identify(y, s, "1e-2147483648"), "beyond float64's range")
 })
 
 test_that("no match gives the closest", {

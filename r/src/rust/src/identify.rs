@@ -83,11 +83,10 @@ where
     let reported = values
         .iter()
         .map(|text| {
-            let r = Reported::parse(text).map_err(|e| Failure::new("parameter", e.to_string()))?;
-            if tolerance.is_nan() {
-                return Ok(r);
-            }
-            Reported::new(r.value, tolerance).map_err(|e| Failure::new("parameter", e.to_string()))
+            // NA (NaN here) for no tolerance: the printed digits'.
+            let tolerance = Some(tolerance).filter(|t| !t.is_nan());
+            Reported::parse_with(text, tolerance)
+                .map_err(|e| Failure::new("parameter", e.to_string()))
         })
         .collect::<Result<Vec<Reported>, Failure>>()?;
     let family = match metric {
