@@ -346,8 +346,7 @@ impl Notes {
     /// # Example
     /// ```
     /// use rankmetrics::compare::{compare, Notes};
-    /// let (y, s) = ([[1.0, 0.0]], [[0.5, 0.5]]);
-    /// let rows = compare(&y, &s, None, Default::default());
+    /// let rows = compare(&[[1, 0], [0, 1]], &[[0.9, 0.1], [0.2, 0.8]], None, Default::default());
     /// assert!(!Notes::read_inputs(&rows));
     /// assert_eq!(Notes::none(&rows).undefined(0), None);
     /// ```
