@@ -356,7 +356,6 @@ pub fn compare_json(rows: &[Row], weighted: bool, provenance: &Provenance) -> St
     )
 }
 
-/// The decimals the comparison shows.
 /// Writes `contents` to `path` through a temporary file in the same directory, renamed into
 /// place: a failure never leaves a partial file.
 ///

@@ -317,6 +317,8 @@ class Comparison:
             import matplotlib.pyplot as plt
         except ImportError as e:  # pragma: no cover - depends on the environment
             raise ImportError("Comparison.plot() needs matplotlib: pip install matplotlib") from e
+        if fig is not None and not hasattr(fig, "add_subplot"):
+            raise TypeError(f"plot() draws a panel per metric on a matplotlib Figure; got {type(fig).__name__}")
         _, panels = _chart(self._series())
         columns = 3
         rows = max(1, math.ceil(len(panels) / columns))

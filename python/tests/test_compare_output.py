@@ -16,6 +16,7 @@ import subprocess
 from pathlib import Path
 
 import matplotlib
+import matplotlib.figure
 import numpy as np
 import pytest
 
@@ -98,6 +99,8 @@ def test_provenance_names_the_inputs():
 
 def test_plot_draws_the_svgs_layout():
     c = rankmetrics.compare(Y, S)
+    with pytest.raises(TypeError, match="on a matplotlib Figure; got Axes"):
+        c.plot(matplotlib.figure.Figure().add_subplot())
     fig = c.plot()
     assert len(fig.axes) == len(c.rows)
     outside_colour = matplotlib.colors.to_rgba("#cd2828")

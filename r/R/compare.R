@@ -83,7 +83,10 @@ rm_compare <- function(y_true, y_score, sample_weight = NULL) {
 #' attr(grid, "provenance")$reproduces$mldr
 #' @export
 print.rm_comparison <- function(x, ...) {
-  cat(attr(x, "table"))
+  table <- attr(x, "table")
+  # A comparison rebuilt without its attributes prints as the data frame it is.
+  if (is.null(table)) return(NextMethod())
+  cat(table)
   invisible(x)
 }
 

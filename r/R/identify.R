@@ -49,7 +49,7 @@ rm_identify <- function(y_true, y_score, value, metric = NULL, tolerance = NULL,
     # As R prints a number (15 significant digits), never in scientific notation: 1e5 is
     # "100000" (as.character gives "1e+05", read as 1e5 to within half of 1e5).
     value <- vapply(value, function(v) {
-      if (is.na(v)) NA_character_ else format(v, digits = 15, scientific = FALSE)
+      if (is.na(v)) NA_character_ else format(v, digits = 15, scientific = FALSE, decimal.mark = ".")
     }, "")
   }
   if (!is.character(value) || length(value) == 0L || anyNA(value)) {

@@ -340,10 +340,14 @@ fn panel(s: &Series, left: f64, top: f64) -> Panel {
     let lo = bounds.iter().copied().fold(f64::INFINITY, f64::min);
     let hi = bounds.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let (lo, hi) = if lo.is_finite() { (lo, hi) } else { (0.0, 1.0) };
-    let pad = if hi > lo {
+    // Values that differ by less than the table's 4 decimals show (rounding noise across
+    // conventions, an interval of one value) are drawn as one: the axis spans at least
+    // 1e-3 of their size, or 0.1 around a single value.
+    let least = 1e-3 * lo.abs().max(hi.abs()).max(1.0);
+    let pad = if hi - lo >= least {
         0.08 * (hi - lo)
     } else {
-        0.05 * lo.abs().max(1.0)
+        0.05 * lo.abs().max(hi.abs()).max(1.0)
     };
     let mut p = Panel {
         metric: s.metric.clone(),
@@ -619,6 +623,24 @@ mod tests {
             .unwrap();
         assert!(first.y < mldr.y, "tie policies above the toolkits");
         assert!(loss.rule.is_some_and(|r| first.y < r && r < mldr.y));
+    }
+
+    #[test]
+    fn rounding_noise_is_not_spread_across_the_panel() {
+        let noise = 0.25 + 2.0 * f64::EPSILON;
+        let marks: Vec<(&str, Option<f64>, bool)> = vec![
+            ("max", Some(0.25), false),
+            ("min", Some(noise), false),
+            ("sklearn", Some(0.25), false),
+        ];
+        let s = Series::named("x", &marks, Some((0.25, noise)), Some(0.25)).unwrap();
+        let p = &Chart::new(&[s]).panels[0];
+        let (lo, hi) = p.range;
+        assert!(hi - lo > 0.05, "{:?}", p.range);
+        let labels: Vec<&str> = p.ticks.iter().map(|t| t.label.as_str()).collect();
+        assert!((4..=10).contains(&labels.len()), "{labels:?}");
+        assert!(labels.windows(2).all(|w| w[0] != w[1]), "{labels:?}");
+        assert!(labels.iter().all(|l| l.len() <= 6), "{labels:?}");
     }
 
     #[test]

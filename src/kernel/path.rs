@@ -85,7 +85,7 @@ fn forced_one_pass() -> bool {
 
 /// The most relevant labels a row of `n` labels may have for [`Ranker::rank_relevant`] to
 /// count rather than sort: counting costs about r·n comparisons, the sort about n·log2(n)
-/// steps that each cost several comparisons (measured crossover: docs/performance.md).
+/// steps that each cost several comparisons (the crossover measured on rows of 100 labels).
 fn counting_limit(n: usize) -> usize {
     let log2 = (usize::BITS - n.leading_zeros()) as usize;
     COUNTING_PER_LOG2 * log2
