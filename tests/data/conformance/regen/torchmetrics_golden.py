@@ -2,8 +2,7 @@
 """Regenerate golden-torchmetrics.json or golden-torchmetrics-f32.json from the installed
 torchmetrics.
 
-    pip install torch --index-url https://download.pytorch.org/whl/cpu
-    pip install torchmetrics==1.9.0 numpy
+    pip install torch==2.15.0 torchmetrics==1.9.0 numpy   # or torch from download.pytorch.org/whl/cpu
     python3 tests/data/conformance/regen/torchmetrics_golden.py float64 > /tmp/golden-torchmetrics.json
     python3 tests/data/conformance/regen/torchmetrics_golden.py float32 > /tmp/golden-torchmetrics-f32.json
     python3 tests/data/conformance/regen/compare_golden.py \
@@ -25,8 +24,9 @@ The file formats and record order are those of the committed files
   multilabel_ranking_average_precision and multilabel_ranking_loss (params {}), then
   RetrievalNormalizedDCG(top_k, empty_target_action="neg") with one query per row for
   top_k in (None, 1, 3). Values carry `dtype` (torchmetrics returns float32); the three
-  multilabel metrics on binary cases also carry `value_f64`, the same semantics in float64
-  (see `reevaluate_f64`), and `sigmoid_applied`; ranking loss carries `tie_order_dependent`.
+  multilabel metrics on cases whose labels are all 0 or 1 also carry `value_f64`, the same
+  semantics in float64 (see `reevaluate_f64`), and `sigmoid_applied`; ranking loss carries
+  `tie_order_dependent`.
 * float32 (golden-torchmetrics-f32.json): cases of cases.json and cases-logits.json whose
   labels are all 0 or 1 and whose scores fit in float32. Scores rounded to float32 and passed
   as a float32 tensor; the three multilabel metrics. Records carry `scores_f32`,
@@ -271,7 +271,8 @@ def records_f64(torch, case):
     n, L = y_score.shape
     preds = torch.tensor(y_score, dtype=torch.float64)
     target = target_tensor(torch, case["y_true"])
-    binary = case["kind"] == "binary" and L > 1
+    # Every case whose labels are all 0 or 1 (graded cases too, whose gains happen to be).
+    binary = L > 1 and all(v in (0, 1) for row in case["y_true"] for v in row)
     if binary:
         f64, applied, dependent = reevaluate_f64(case["y_true"], y_score)
     out = []
